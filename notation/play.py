@@ -1,0 +1,529 @@
+"""Play notation: reading every dialect, writing gnubg's canonical form, and checking a written play.
+
+Reading is in two stages:
+
+* :func:`parse_play` is context-free: it turns ``"bar/22 13/8(2) 6/1*"`` (or ``24/18/13``,
+  ``6/4*(2)``, ``17-21``, ``Bar/24, 13/Off`` ...) into :class:`Segment` objects, each one checker's
+  path as written, and raises :class:`~notation.errors.ParseError` with the column of the offending
+  character.
+* :func:`resolve_play` needs the position and roll: it splits compressed moves (``24/15*`` with 63)
+  into single-die steps along open points, executes them under the rules and either returns the
+  legal :class:`~notation.rules.Play` it denotes or raises :class:`~notation.errors.IllegalPlayError`
+  with a precise reason ("the 4 is not played, but 24/20 13/9 plays both dice",
+  "8/2 lands on 2, which O holds with 3 checkers") or :class:`~notation.errors.AmbiguousPlayError`.
+
+:func:`format_play` writes gnubg's canonical form: moves sorted by source, one checker's consecutive
+steps joined (``24/20``, ``24/21*/20``), identical moves counted (``13/9(2)``), hits marked.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from .errors import AmbiguousPlayError, IllegalPlayError, ParseError
+from .position import PLAYER_LETTERS, Board, Position
+from .rules import Play, Rules, Step
+
+# --------------------------------------------------------------------------- writing
+
+
+def point_name(p: int, *, bar: str = "bar", off: str = "off") -> str:
+    if p == 25:
+        return bar
+    if p <= 0:
+        return off
+    return str(p)
+
+
+def format_play(steps: Iterable[Step], *, bar: str = "bar", off: str = "off", hits: bool = True) -> str:
+    """gnubg's canonical notation for a play given as single-die steps (in any order)."""
+    ordered = sorted(steps, key=lambda s: (-s[0], -s[1]))
+    # Join one checker's consecutive steps: each path is [points], [hit flags per landing].
+    paths: list[tuple[list[int], list[bool]]] = []
+    used = [False] * len(ordered)
+    for i, (s, t, h) in enumerate(ordered):
+        if used[i]:
+            continue
+        used[i] = True
+        pts, hs = [s, t], [h]
+        while True:
+            for j in range(i + 1, len(ordered)):
+                if not used[j] and ordered[j][0] == pts[-1] and pts[-1] > 0:
+                    used[j] = True
+                    pts.append(ordered[j][1])
+                    hs.append(ordered[j][2])
+                    break
+            else:
+                break
+        paths.append((pts, hs))
+    # Write each path: the ends, plus intermediate points where a hit happened.
+    written: list[str] = []
+    for pts, hs in paths:
+        parts = [point_name(pts[0], bar=bar, off=off)]
+        for k in range(1, len(pts)):
+            last = k == len(pts) - 1
+            if last or (hs[k - 1] and hits):
+                parts.append(point_name(pts[k], bar=bar, off=off) + ("*" if hs[k - 1] and hits else ""))
+        written.append("/".join(parts))
+    counts: dict[str, int] = {}
+    for w in written:
+        counts[w] = counts.get(w, 0) + 1
+    out = []
+    for w in written:
+        n = counts.pop(w, 0)
+        if n:
+            out.append(f"{w}({n})" if n > 1 else w)
+    return " ".join(out)
+
+
+def format_steps_plain(steps: Iterable[Step], *, bar: str = "25", off: str = "0", hits: bool = True) -> str:
+    """Steps one by one in the order played, as gnubg writes them in ``.mat`` files (``24/18 18/13``)."""
+    return " ".join(
+        f"{point_name(s, bar=bar, off=off)}/{point_name(t, bar=bar, off=off)}{'*' if h and hits else ''}"
+        for s, t, h in steps
+    )
+
+
+# --------------------------------------------------------------------------- reading (syntax)
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """One checker path as written: points (25 bar, 0 off), hit marks per point, repeat count."""
+
+    points: tuple[int, ...]
+    marks: tuple[bool, ...]
+    """``marks[k]`` is True when points[k] carries a ``*``."""
+    count: int
+    column: int
+    """1-based column of the segment in the parsed text."""
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedPlay:
+    segments: tuple[Segment, ...]
+    text: str
+    upward: bool = False
+    """The points were written counting upward (FIBS absolute numbering) and have been mirrored."""
+    normalisations: tuple[str, ...] = ()
+
+
+_TOKEN = re.compile(
+    r"""
+    (?P<space>[\s,;]+)
+  | (?P<point>bar|off|b(?![a-z])|o(?![a-z])|\d{1,2})
+  | (?P<slash>[/\-])
+  | (?P<star>\*)
+  | (?P<count>\(\s*(?P<n>\d)\s*\))
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+
+
+def _point_value(tok: str) -> int:
+    t = tok.lower()
+    if t in ("bar", "b"):
+        return 25
+    if t in ("off", "o"):
+        return 0
+    return int(t)
+
+
+def parse_play(text: str, *, column: int = 1) -> ParsedPlay:
+    """Parse play notation without a position.  ``column`` is the column of ``text[0]`` for errors."""
+    segments: list[Segment] = []
+    pts: list[int] = []
+    marks: list[bool] = []
+    seg_start = 0
+    expect_point = True  # after '/' a point must follow
+    count = 1
+    pending_star = False
+    pos = 0
+    n = len(text)
+
+    def close() -> None:
+        nonlocal pts, marks, count
+        if pts:
+            if len(pts) < 2:
+                raise ParseError(f"'{text[seg_start:pos].strip()}' is not a move (from/to)",
+                                 column=column + seg_start, text=text)
+            segments.append(Segment(tuple(pts), tuple(marks), count, column + seg_start,
+                                    text[seg_start:pos].strip()))
+        pts, marks, count = [], [], 1
+
+    while pos < n:
+        m = _TOKEN.match(text, pos)
+        if m is None:
+            raise ParseError(f"unexpected character {text[pos]!r} in play {text.strip()!r}",
+                             column=column + pos, text=text)
+        kind = m.lastgroup if m.lastgroup != "n" else "count"
+        if kind == "space":
+            if pts and not expect_point:
+                # a space ends a move unless a '/' or '*' or '(n)' continues it
+                nxt = _TOKEN.match(text, m.end())
+                if nxt is not None and nxt.lastgroup in ("star", "count", "n"):
+                    pos = m.end()
+                    continue
+                close()
+            pos = m.end()
+            continue
+        if kind == "point":
+            value = _point_value(m.group("point"))
+            if value > 25:
+                raise ParseError(f"point {value} is not 0..25", column=column + pos, text=text)
+            if pts and not expect_point:
+                close()
+            if not pts:
+                seg_start = pos
+            pts.append(value)
+            marks.append(pending_star)
+            pending_star = False
+            expect_point = False
+        elif kind == "slash":
+            if not pts or expect_point:
+                raise ParseError(f"'{m.group()}' without a point before it", column=column + pos, text=text)
+            expect_point = True
+        elif kind == "star":
+            if pts and not expect_point:
+                marks[-1] = True
+            else:
+                pending_star = True  # misplaced mark before a point: give it to that point
+        else:  # count
+            if not pts or expect_point:
+                raise ParseError("a repeat count '(n)' must follow a move", column=column + pos, text=text)
+            count = int(m.group("n"))
+            if not 1 <= count <= 4:
+                raise ParseError(f"repeat count {count} is not 1..4", column=column + pos, text=text)
+        pos = m.end()
+    if expect_point and pts:
+        raise ParseError(f"move {text[seg_start:].strip()!r} ends without a point",
+                         column=column + n, text=text)
+    close()
+    return _normalise_direction(ParsedPlay(tuple(segments), text))
+
+
+def _normalise_direction(parsed: ParsedPlay) -> ParsedPlay:
+    """Mirror FIBS absolute numbering (points counting upward, ``1-3 12-15``) into the mover's own."""
+    legs = [(a, b) for s in parsed.segments for a, b in itertools.pairwise(s.points) if a not in (0, 25)
+            and b not in (0, 25)]
+    if not legs or not all(a < b for a, b in legs):
+        return parsed
+    segs = tuple(
+        Segment(tuple(p if p in (0, 25) else 25 - p for p in s.points), s.marks, s.count, s.column, s.text)
+        for s in parsed.segments
+    )
+    return ParsedPlay(segs, parsed.text, upward=True,
+                      normalisations=("points counted upward (FIBS numbering) were mirrored",))
+
+
+# --------------------------------------------------------------------------- reading (meaning)
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """A written play resolved against a position: the legal play and notes about the writing."""
+
+    play: Play
+    notes: tuple[str, ...] = field(default=())
+
+
+def _player_letter(position: Position) -> str:
+    return PLAYER_LETTERS[1 - position.turn]
+
+
+class _Sim:
+    """Executes single-die steps on the mover's board, with a reason for each refusal."""
+
+    __slots__ = ("m", "theirs", "rules", "hits", "opp_letter")
+
+    def __init__(self, mine: Board, theirs: Board, rules: Rules, opp_letter: str) -> None:
+        self.m = list(mine)
+        self.theirs = theirs
+        self.rules = rules
+        self.hits: set[int] = set()
+        self.opp_letter = opp_letter
+
+    def step(self, s: int, t: int, die: int, written: str) -> str | None:
+        m = self.m
+        if m[s] <= 0:
+            where = "on the bar" if s == 25 else f"on {s}"
+            return f"{written}: there is no checker {where} to move"
+        if s != 25 and m[25] > 0:
+            return f"{written}: a checker is on the bar and must enter before {s} can move"
+        if t >= 1:
+            opp = 0 if t in self.hits else self.theirs[25 - t]
+            if opp >= 2:
+                return f"{written} lands on {t}, which {self.opp_letter} holds with {opp} checkers"
+            if opp == 1 and self.rules.hit_needs_home_checker and not any(m[1:7]):
+                return (f"{written} hits on {t}, but a blot may be hit only with a checker in the "
+                        f"home board")
+        else:
+            if sum(m[7:26]) > 0:
+                outside = max(p for p in range(7, 26) if m[p])
+                return (f"{written} bears off while a checker is still outside the home board "
+                        f"(on {'the bar' if outside == 25 else outside})")
+            if s - die < 0 and any(m[s + 1:7]):
+                high = max(p for p in range(1, 7) if m[p])
+                return (f"{written} bears off from {s} with a {die}, but a checker on {high} must "
+                        f"move first")
+        m[s] -= 1
+        if t >= 1:
+            m[t] += 1
+            if self.theirs[25 - t] == 1 and t not in self.hits:
+                self.hits.add(t)
+                return "hit"
+        else:
+            m[0] += 1
+        return None
+
+
+def _die_sequences(dist: int, bear_off: bool, dice: list[int]) -> list[tuple[int, ...]]:
+    """Ordered dice (a sub-multiset of ``dice``) that carry one checker exactly ``dist`` pips, or
+    at least ``dist`` pips when bearing off with the last die only overshooting."""
+    out: set[tuple[int, ...]] = set()
+
+    def rec(remaining: list[int], acc: tuple[int, ...], total: int) -> None:
+        for i, d in enumerate(remaining):
+            if i and d == remaining[i - 1]:
+                continue
+            nt = total + d
+            if nt == dist or (bear_off and nt > dist):
+                out.add(acc + (d,))
+            if nt < dist:
+                rec(remaining[:i] + remaining[i + 1:], acc + (d,), nt)
+
+    rec(sorted(dice), (), 0)
+    return sorted(out, key=lambda seq: (len(seq), seq))
+
+
+def resolve_play(position: Position, play: str | ParsedPlay, dice: tuple[int, int] | None = None,
+                 *, column: int = 1) -> Resolution:
+    """The legal play that ``play`` denotes for the player on roll, or an error saying why not."""
+    parsed = parse_play(play, column=column) if isinstance(play, str) else play
+    roll = dice if dice is not None else position.dice
+    if roll is None:
+        raise IllegalPlayError("no roll to play", column=column, text=parsed.text)
+    rules = position.rules
+    mine, theirs = position.on_roll, position.opponent
+    legal = rules.plays_for(mine, theirs, roll[0], roll[1])
+    text = parsed.text.strip()
+    hi, lo = max(roll), min(roll)
+    roll_s = f"{hi}{lo}"
+    if not parsed.segments:
+        if not legal:
+            return Resolution(Play((), mine, theirs))
+        raise IllegalPlayError(
+            f"no move is written, but {roll_s} can be played, e.g. {_examples(legal)}",
+            column=column, text=parsed.text)
+    if not legal:
+        raise IllegalPlayError(f"{roll_s} cannot be played at all here, yet {text!r} is written",
+                               column=column, text=parsed.text)
+    legal_by_key = {(p.mine, p.theirs): p for p in legal}
+
+    dice_list = [hi, hi, hi, hi] if hi == lo else [hi, lo]
+    # Expand segments into legs (one checker, from a written point to the next written point).
+    paths: list[tuple[Segment, list[tuple[int, int]]]] = []
+    for seg in parsed.segments:
+        legs = list(itertools.pairwise(seg.points))
+        for a, b in legs:
+            if a == 0 or (b == 25):
+                raise IllegalPlayError(f"{seg.text}: a checker cannot move from off or to the bar",
+                                       column=seg.column, text=seg.text)
+            if b >= a:
+                raise IllegalPlayError(f"{seg.text}: {a}/{b} does not move forward",
+                                       column=seg.column, text=seg.text)
+        for _ in range(seg.count):
+            paths.append((seg, legs))
+    n_legs = sum(len(legs) for _, legs in paths)
+    if n_legs > len(dice_list):
+        raise IllegalPlayError(
+            f"{text!r} moves {n_legs} times, but {roll_s} gives only {len(dice_list)} moves",
+            column=column, text=parsed.text)
+
+    # Every way of assigning dice to legs.
+    assignments: list[list[list[tuple[int, ...]]]] = []
+    pip_problem: str | None = None
+
+    def assign(pi: int, li: int, remaining: list[int], acc: list[list[tuple[int, ...]]]) -> None:
+        nonlocal pip_problem
+        if pi == len(paths):
+            assignments.append([list(x) for x in acc])  # type: ignore[arg-type]
+            return
+        seg, legs = paths[pi]
+        if li == len(legs):
+            assign(pi + 1, 0, remaining, acc)
+            return
+        a, b = legs[li]
+        seqs = _die_sequences(a - b, b == 0, remaining)
+        if not seqs and pip_problem is None:
+            what = f"{point_name(a)}/{point_name(b)}"
+            pips = a - b
+            pip_problem = (f"{what} moves {pips} pip{'s' if pips != 1 else ''}, which {roll_s} cannot make"
+                           if b else f"{what} needs at least {a}, which {roll_s} cannot give")
+        for seq in seqs:
+            rest = list(remaining)
+            for d in seq:
+                rest.remove(d)
+            acc[pi].append(seq)
+            assign(pi, li + 1, rest, acc)
+            acc[pi].pop()
+
+    assign(0, 0, list(dice_list), [[] for _ in paths])
+    if not assignments:
+        raise IllegalPlayError(pip_problem or f"{text!r} cannot be made with {roll_s}",
+                               column=column, text=parsed.text)
+
+    opp_letter = PLAYER_LETTERS[1 - position.turn]
+    successes: list[tuple[tuple[Step, ...], Play | None, bool]] = []
+    first_error: tuple[int, str] | None = None
+    tried: set[tuple] = set()
+    for assignment in assignments:
+        # Per path: its list of single-die steps with their landing points.
+        path_steps: list[list[tuple[int, int, int, bool]]] = []
+        for (seg, legs), seqs in zip(paths, assignment, strict=True):
+            steps: list[tuple[int, int, int, bool]] = []
+            for (a, b), seq in zip(legs, seqs, strict=True):
+                cur = a
+                for k, d in enumerate(seq):
+                    nxt = max(cur - d, 0)
+                    explicit = k == len(seq) - 1
+                    steps.append((cur, nxt, d, explicit))
+                    cur = nxt
+            path_steps.append(steps)
+        for order in itertools.permutations(range(len(path_steps))):
+            key = tuple(tuple(path_steps[i]) for i in order)
+            if key in tried:
+                continue
+            tried.add(key)
+            sim = _Sim(mine, theirs, rules, opp_letter)
+            done: list[Step] = []
+            hidden_hit = False
+            err = None
+            for i in order:
+                for s, t, d, explicit in path_steps[i]:
+                    written = f"{point_name(s)}/{point_name(t)}"
+                    r = sim.step(s, t, d, written)
+                    if r == "hit":
+                        done.append((s, t, True))
+                        hidden_hit = hidden_hit or not explicit
+                    elif r is None:
+                        done.append((s, t, False))
+                    else:
+                        err = r
+                        break
+                if err:
+                    break
+            if err:
+                if first_error is None or len(done) > first_error[0]:
+                    first_error = (len(done), err)
+                continue
+            theirs_after = list(theirs)
+            for p in sim.hits:
+                theirs_after[25 - p] -= 1
+                theirs_after[25] += 1
+            result = legal_by_key.get((tuple(sim.m), tuple(theirs_after)))
+            successes.append((tuple(done), result, hidden_hit))
+            if len(done) == len(dice_list) and result is not None and not hidden_hit:
+                break
+
+    if not successes:
+        assert first_error is not None
+        raise IllegalPlayError(first_error[1], column=column, text=parsed.text)
+    good = [s for s in successes if s[1] is not None]
+    if not good:
+        done = successes[0][0]
+        return _rule_violation(done, legal, hi, lo, roll_s, column, parsed.text)
+    visible = [s for s in good if not s[2]] or good
+    marked = {p for seg in parsed.segments for p, mk in zip(seg.points, seg.marks, strict=True) if mk}
+    distinct: dict[tuple[Board, Board], tuple[tuple[Step, ...], Play]] = {}
+    for done, result, _hidden in visible:
+        assert result is not None
+        distinct.setdefault((result.mine, result.theirs), (done, result))
+    if len(distinct) > 1:
+        exact = {k: v for k, v in distinct.items() if {t for _, t, h in v[0] if h} == marked}
+        if len(exact) == 1:
+            distinct = exact
+    if len(distinct) > 1:
+        options = "; ".join(format_play(v[0]) for v in distinct.values())
+        raise AmbiguousPlayError(f"{text!r} can mean {options}", column=column, text=parsed.text)
+    done, result = next(iter(distinct.values()))
+    notes = []
+    hit_points = {t for _, t, h in done if h}
+    for p in sorted(hit_points - marked, reverse=True):
+        notes.append(f"the hit on {p} is not marked")
+    for p in sorted(marked - hit_points, reverse=True):
+        notes.append(f"{point_name(p)} is marked as a hit, but no blot is hit there")
+    notes.extend(parsed.normalisations)
+    return Resolution(Play(done, result.mine, result.theirs), tuple(notes))
+
+
+def _examples(plays: Sequence[Play], n: int = 5) -> str:
+    shown = [p.notation() for p in plays[:n]]
+    more = len(plays) - len(shown)
+    return ", ".join(shown) + (f" (and {more} more)" if more > 0 else "")
+
+
+def _rule_violation(done: tuple[Step, ...], legal: Sequence[Play], hi: int, lo: int, roll_s: str,
+                    column: int, text: str) -> Resolution:
+    max_used = max(p.dice_used for p in legal)
+    used = len(done)
+    # Prefer examples that keep what was written and add what is missing.
+    written = sorted((s, t) for s, t, _ in done)
+    containing = [p for p in legal if _contains(sorted((s, t) for s, t, _ in p.steps), written)]
+    legal = containing + [p for p in legal if p not in containing]
+    if used < max_used:
+        if hi == lo:
+            raise IllegalPlayError(
+                f"only {used} of the four {hi}s are played, but {legal[0].notation()} plays {max_used}",
+                column=column, text=text)
+        if used == 0:
+            raise IllegalPlayError(f"nothing is played, but {legal[0].notation()} plays {roll_s}",
+                                   column=column, text=text)
+        unused = _unused_die(done, hi, lo)
+        raise IllegalPlayError(
+            f"the {unused} is not played, but {legal[0].notation()} plays both dice",
+            column=column, text=text)
+    if used == 1 and hi != lo:
+        raise IllegalPlayError(
+            f"only one die can be played, and then it must be the larger one, the {hi}: "
+            f"{_examples(legal)}", column=column, text=text)
+    raise IllegalPlayError(f"{format_play(done)} is not a legal play of {roll_s}; legal: "
+                           f"{_examples(legal)}", column=column, text=text)
+
+
+def _contains(big: list[tuple[int, int]], small: list[tuple[int, int]]) -> bool:
+    rest = list(big)
+    for x in small:
+        if x not in rest:
+            return False
+        rest.remove(x)
+    return True
+
+
+def _unused_die(done: tuple[Step, ...], hi: int, lo: int) -> int:
+    s, t, _ = done[0]
+    dist = s - t
+    if t > 0:
+        return lo if dist == hi else hi
+    return lo if dist > lo else hi
+
+
+def check_play(position: Position, play: str, dice: tuple[int, int] | None = None) -> str | None:
+    """None when ``play`` is legal for the position and roll, otherwise the reason it is not."""
+    try:
+        resolve_play(position, play, dice)
+    except (IllegalPlayError, AmbiguousPlayError, ParseError) as e:
+        return e.message
+    return None
+
+
+def play_result(position: Position, play: Play) -> Position:
+    """The position after ``play``, with the opponent on roll and no dice."""
+    boards = [position.boards[0], position.boards[1]]
+    boards[position.turn] = play.mine
+    boards[1 - position.turn] = play.theirs
+    return position.replace(boards=(boards[0], boards[1]), turn=1 - position.turn, dice=None)
