@@ -1,0 +1,28 @@
+"""gammon-notation: backgammon records, positions, rules, IDs, replay and conversion."""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from .errors import (  # noqa: E402
+    AmbiguousPlayError,
+    IllegalPlayError,
+    InvalidPositionError,
+    NotationError,
+    ParseError,
+)
+from .position import Position  # noqa: E402
+from .rules import Play, Rules, get_rules  # noqa: E402
+
+__all__ = [
+    "AmbiguousPlayError",
+    "IllegalPlayError",
+    "InvalidPositionError",
+    "NotationError",
+    "ParseError",
+    "Play",
+    "Position",
+    "Rules",
+    "get_rules",
+    "__version__",
+]
