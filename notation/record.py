@@ -1,0 +1,158 @@
+"""The match record: one data model that every reader fills, the replay checks and every writer writes.
+
+A :class:`Match` holds metadata, header tags and comments, and its :class:`Game` objects; a game holds
+:class:`Action` objects in the order they happened, each with the :class:`Span` of its source text
+(so findings can point at the exact line and column).  Nothing here checks the rules: that is
+:mod:`notation.replay`.
+
+Players are 0 and 1 as in :mod:`notation.position`: player 0 is the *left* column / first name of a
+``.mat`` score line, White (``W``) in SGF, O in gnubg.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .position import Position
+
+ActionKind = Literal[
+    "move",     # a roll and its play ("" play = no move written); dice always set
+    "roll",     # a roll that was not played: '???', '????', or an empty cell right before a resignation
+    "double",   # value = the cube value offered ("Doubles => 2")
+    "beaver",   # value = the cube value after the beaver ("Beavers => 4")
+    "raccoon",  # value = the cube value after the raccoon
+    "take",
+    "drop",
+    "resign",   # an offer to resign; value = 1, 2 or 3 (single, gammon, backgammon) when known
+    "accept",   # the resignation is accepted
+    "reject",   # the resignation is rejected
+    "win",      # value = points won, as written ("Wins 2 points")
+    "loss",     # Galaxy's "Losses N point": value = points lost
+    "setup",    # the board was set (Snowie "Illegal play (...)", SGF AE/AB/AW/PL/CV/CP/DI)
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Where an item is in its source: 1-based line and column of its first character, and of the
+    character after its end."""
+
+    line: int
+    column: int
+    end_line: int | None = None
+    end_column: int | None = None
+
+
+@dataclass(slots=True)
+class Action:
+    kind: ActionKind
+    player: int
+    """The player who acts: 0 (left column, White) or 1 (right column, Black)."""
+    dice: tuple[int, int] | None = None
+    """For moves and rolls: the dice in the order written (``"26:"`` gives (2, 6))."""
+    play: str | None = None
+    """For moves: the play as written after ``NN:`` (stripped); ``""`` when nothing was written."""
+    no_move: str | None = None
+    """How an empty play was written, when it was: ``"Cannot Move"``, ``"???"``, ``""``."""
+    value: int | None = None
+    text: str = ""
+    """The whole cell as written."""
+    span: Span | None = None
+    move_number: int | None = None
+    """The row number of a ``.mat`` move line (``12)``), or the SGF node index."""
+    comment: str | None = None
+    setup: Position | None = None
+    """For ``setup``: the position set (cube, dice and turn included)."""
+    properties: dict[str, list[str]] = field(default_factory=dict)
+    """Format-specific extras a reader kept for lossless round trips (e.g. SGF analysis)."""
+
+
+@dataclass(slots=True)
+class Game:
+    number: int
+    """As written (``Game 3``); SGF gives the index + 1."""
+    score: tuple[int, int] | None = None
+    """The score line at the start of the game, as written (None when the format has none)."""
+    names: tuple[str, str] | None = None
+    """The names on this game's score line, when they were written."""
+    ratings: tuple[str | None, str | None] = (None, None)
+    """FIBS-style ratings split off the score-line names (``zoonk,1666``)."""
+    actions: list[Action] = field(default_factory=list)
+    start: Position | None = None
+    """A set-up starting position (SGF AE/AB/AW), or None for the variant's initial position."""
+    crawford: bool | None = None
+    """Explicitly marked Crawford game (SGF ``RU[...CrawfordGame]``); None when not written."""
+    span: Span | None = None
+    """The ``Game N`` line."""
+    score_span: Span | None = None
+    comments: list[str] = field(default_factory=list)
+    properties: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def result(self) -> tuple[int, int] | None:
+        """(winner, points) from the last ``win`` action, or None."""
+        for a in reversed(self.actions):
+            if a.kind == "win":
+                return a.player, a.value or 0
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Normalisation:
+    """Something a reader changed or interpreted while reading (reported, never silent)."""
+
+    message: str
+    line: int | None = None
+    column: int | None = None
+
+
+@dataclass(slots=True)
+class MatchRules:
+    """The rules in force, from headers, SGF ``RU`` or options."""
+
+    variant: str = "standard"
+    crawford: bool = True
+    """The Crawford rule applies (matches only)."""
+    jacoby: bool = False
+    beavers: bool = False
+    raccoons: bool = False
+    auto_doubles: int = 0
+    """Automatic doubles on equal opening throws: at most this many per game (0 = none)."""
+    cube: bool = True
+    """False for cubeless play."""
+    cube_limit: int | None = None
+    """Highest cube value, when limited."""
+
+
+@dataclass(slots=True)
+class Match:
+    length: int = 0
+    """0 = money session."""
+    names: tuple[str, str] = ("", "")
+    games: list[Game] = field(default_factory=list)
+    tags: list[tuple[str, str]] = field(default_factory=list)
+    """Header tags in file order (``; [Event "..."]`` → ("Event", "...")); repeated tags are kept."""
+    comments: list[str] = field(default_factory=list)
+    """Free comment lines of the header, without the leading ``;``."""
+    rules: MatchRules = field(default_factory=MatchRules)
+    source: str | None = None
+    """The file name it was read from."""
+    format: str = ""
+    """``mat``, ``sgf``, ``json`` ..."""
+    span: Span | None = None
+    """The ``N point match`` line."""
+    normalisations: list[Normalisation] = field(default_factory=list)
+    properties: dict[str, list[str]] = field(default_factory=dict)
+
+    def tag(self, name: str) -> str | None:
+        """The first value of a header tag (case-insensitive), or None."""
+        low = name.lower()
+        for k, v in self.tags:
+            if k.lower() == low:
+                return v
+        return None
+
+    @property
+    def variant(self) -> str:
+        return self.rules.variant
