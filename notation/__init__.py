@@ -11,11 +11,15 @@ from .errors import (  # noqa: E402
     NotationError,
     ParseError,
 )
+from .matchio import read_any, read_match  # noqa: E402
 from .position import Position  # noqa: E402
+from .replay import Finding, MatchReplay, replay  # noqa: E402
 from .rules import Play, Rules, get_rules  # noqa: E402
 
 __all__ = [
     "AmbiguousPlayError",
+    "Finding",
+    "MatchReplay",
     "IllegalPlayError",
     "InvalidPositionError",
     "NotationError",
@@ -24,5 +28,8 @@ __all__ = [
     "Position",
     "Rules",
     "get_rules",
+    "read_any",
+    "read_match",
+    "replay",
     "__version__",
 ]

@@ -1,0 +1,120 @@
+"""``gammon validate FILE...``: replay every game under the full rules and report findings."""
+
+from __future__ import annotations
+
+import json
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..errors import NotationError
+from ..matchio import read_any
+from ..replay import Finding, replay
+
+
+def check_file(path: str, variant: str | None = None) -> dict[str, Any]:
+    """Validate one file; the result is plain data (it crosses process boundaries)."""
+    out: dict[str, Any] = {"file": path, "games": 0, "plays": 0, "errors": 0, "warnings": 0, "notes": 0,
+                           "findings": [], "unreadable": False}
+    try:
+        matches = read_any(path)
+    except OSError as e:
+        out["unreadable"] = True
+        out["errors"] = 1
+        out["findings"].append(Finding("error", f"cannot read: {e.strerror or e}", path).to_dict())
+        return out
+    except NotationError as e:
+        out["unreadable"] = True
+        out["errors"] = 1
+        out["findings"].append(Finding("error", e.message, path, e.line, e.column,
+                                       text=(e.text or "").strip()).to_dict())
+        return out
+    for match in matches:
+        if variant:
+            match.rules.variant = variant
+        match.source = path
+        rep = replay(match)
+        out["games"] += len(rep.games)
+        out["plays"] += rep.plays
+        for f in rep.findings:
+            out["findings"].append(f.to_dict())
+    for f in out["findings"]:
+        out[f["severity"] + "s"] += 1
+    return out
+
+
+def _line(path: str, f: dict[str, Any]) -> str:
+    fd = Finding(f["severity"], f["message"], path, f["line"], f["column"], f["game"], f["move"], f["player"],
+                 f["roll"], f["text"] or "", f["xgid"])
+    return fd.format()
+
+
+@click.command("validate")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=str))
+@click.option("--json", "as_json", is_flag=True, help="One JSON object a line per file.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Check files in this many parallel processes.")
+@click.option("--quiet", "-q", is_flag=True, help="Only errors, and summaries of files with errors.")
+@click.option("--variant", default=None, help="Override the variant the record names.")
+def command(files: tuple[str, ...], as_json: bool, jobs: int, quiet: bool, variant: str | None) -> None:
+    """Replay every game of each FILE (.mat, .sgf, .json) under the full rules.
+
+    Prints compiler-style findings, FILE:LINE:COL: error: game G move M (NAME 52): message, then one
+    summary line per file.  Exit status: 0 no errors, 1 errors, 2 a file could not be read or parsed.
+    """
+    if variant:
+        from ..rules import get_rules
+
+        try:
+            variant = get_rules(variant).name
+        except ValueError as e:
+            from ..cli import fail
+
+            fail(str(e))
+    show_progress = len(files) > 5 and sys.stderr.isatty() and not as_json
+    results: list[dict[str, Any]] = []
+    if jobs > 1 and len(files) > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            it = pool.map(check_file, files, [variant] * len(files), chunksize=max(1, len(files) // (jobs * 8)))
+            results = _collect(it, len(files), show_progress)
+    else:
+        results = _collect((check_file(f, variant) for f in files), len(files), show_progress)
+    status = 0
+    for res in results:
+        if res["unreadable"]:
+            status = 2
+        elif res["errors"] and status == 0:
+            status = 1
+        if as_json:
+            obj = {k: res[k] for k in ("file", "games", "plays", "errors", "warnings", "findings")}
+            click.echo(json.dumps(obj, ensure_ascii=False))
+            continue
+        for f in res["findings"]:
+            if quiet and f["severity"] != "error":
+                continue
+            click.echo(_line(res["file"], f))
+        if quiet and not res["errors"]:
+            continue
+        if res["unreadable"]:
+            click.echo(f"{res['file']}: cannot be read or parsed")
+        else:
+            click.echo(f"{res['file']}: {res['games']} games, {res['plays']} plays, {res['errors']} errors, "
+                       f"{res['warnings']} warnings, {res['notes']} notes")
+    sys.exit(status)
+
+
+def _collect(it: Any, total: int, progress: bool) -> list[dict[str, Any]]:
+    if not progress:
+        return list(it)
+    out = []
+    with click.progressbar(length=total, label="validating", file=sys.stderr) as bar:
+        for r in it:
+            out.append(r)
+            bar.update(1)
+    return out
+
+
+__all__ = ["check_file", "command", "Path"]

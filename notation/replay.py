@@ -1,0 +1,563 @@
+"""The rules-checked replay of a match record, and its findings.
+
+:func:`replay` walks every game of a :class:`~notation.record.Match` from its starting position under
+the match's rules and checks everything: each play is legal for its roll, the right side acts, cube
+actions are allowed and answered, results equal what the final position and cube say, score lines
+add up, the Crawford game is the one it must be and nothing follows the end of the match.
+
+It never raises for a rules problem: each becomes a :class:`Finding` (error, warning or note) with
+the file, line, column, game, move, player, roll, the cell's text, a message saying what is wrong
+and what would have been legal, and the XGID of the position before the action.
+
+After an illegal play the replay goes on from the position *as recorded* when that is physically
+possible (a play not corrected in time stands), so one error does not cascade; otherwise the rest of
+the game is marked unverifiable and the next game starts clean.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .errors import AmbiguousPlayError, IllegalPlayError, ParseError
+from .play import parse_play, play_result, resolve_play
+from .position import GAME_DROPPED, GAME_OVER, GAME_RESIGNED, Position
+from .record import Action, Game, Match
+from .rules import Play, Step
+
+Severity = Literal["error", "warning", "note"]
+
+
+@dataclass(slots=True)
+class Finding:
+    severity: Severity
+    message: str
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+    game: int | None = None
+    move: int | None = None
+    player: str | None = None
+    roll: str | None = None
+    text: str = ""
+    xgid: str | None = None
+    legal: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "severity": self.severity,
+            "line": self.line,
+            "column": self.column,
+            "game": self.game,
+            "move": self.move,
+            "player": self.player,
+            "roll": self.roll,
+            "text": self.text,
+            "message": self.message,
+            "xgid": self.xgid,
+        }
+
+    def format(self) -> str:
+        """Compiler style: ``FILE:LINE:COL: error: game G move M (NAME 52): message``."""
+        loc = ":".join(str(x) for x in (self.file or "<input>", self.line, self.column) if x is not None)
+        ctx = []
+        if self.game is not None:
+            ctx.append(f"game {self.game}")
+        if self.move is not None:
+            ctx.append(f"move {self.move}")
+        who = " ".join(x for x in (self.player, self.roll) if x)
+        head = " ".join(ctx) + (f" ({who})" if who else "")
+        return f"{loc}: {self.severity}: {head + ': ' if head else ''}{self.message}"
+
+
+@dataclass(slots=True)
+class ReplayStep:
+    action: Action
+    before: Position
+    after: Position
+    play: Play | None = None
+    """For moves: the play as made (legal, or as recorded when illegal but physically possible)."""
+    legal: bool = True
+
+
+@dataclass(slots=True)
+class GameReplay:
+    game: Game
+    start: Position
+    steps: list[ReplayStep] = field(default_factory=list)
+    winner: int | None = None
+    points: int | None = None
+    verifiable: bool = True
+    crawford: bool = False
+
+    @property
+    def end(self) -> Position:
+        return self.steps[-1].after if self.steps else self.start
+
+
+@dataclass(slots=True)
+class MatchReplay:
+    match: Match
+    games: list[GameReplay] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def plays(self) -> int:
+        return sum(1 for g in self.games for s in g.steps if s.action.kind == "move")
+
+    def count(self, severity: Severity) -> int:
+        return sum(1 for f in self.findings if f.severity == severity)
+
+    @property
+    def errors(self) -> int:
+        return self.count("error")
+
+    @property
+    def warnings(self) -> int:
+        return self.count("warning")
+
+
+def _xgid(pos: Position) -> str | None:
+    try:
+        from .ids import xgid
+
+        return xgid(pos)
+    except Exception:  # noqa: BLE001 - a finding must never fail on its context
+        return None
+
+
+def _roll(dice: tuple[int, int] | None) -> str | None:
+    return f"{dice[0]}{dice[1]}" if dice else None
+
+
+def _value_word(k: int) -> str:
+    return {1: "single game", 2: "gammon", 3: "backgammon"}.get(k, f"{k}x")
+
+
+class _GameRunner:
+    def __init__(self, rep: MatchReplay, game: Game, start: Position, crawford: bool) -> None:
+        self.rep = rep
+        self.match = rep.match
+        self.game = game
+        self.pos = start
+        self.gr = GameReplay(game, start, crawford=crawford)
+        self.names = game.names or self.match.names
+        self.ended: str | None = None  # "bearoff", "drop", "resign"
+        self.end_points: int | None = None  # points the end implies (before any match cap)
+        self.end_winner: int | None = None
+        self.resign_value: int | None = None
+        self.started = False
+
+    # ------------------------------------------------------------ findings
+    def find(self, severity: Severity, action: Action | None, message: str, *, column: int | None = None,
+             legal: list[str] | None = None, pos: Position | None = None) -> None:
+        span = action.span if action is not None else self.game.span
+        p = pos or self.pos
+        player = None
+        if action is not None:
+            player = self.names[action.player] or ("O", "X")[action.player]
+        self.rep.findings.append(Finding(
+            severity, message, self.match.source,
+            span.line if span else None,
+            column if column is not None else (span.column if span else None),
+            self.game.number,
+            action.move_number if action is not None else None,
+            player,
+            _roll(action.dice) if action is not None else None,
+            action.text if action is not None else "",
+            _xgid(p), legal or []))
+
+    def record(self, action: Action, after: Position, play: Play | None = None, legal: bool = True) -> None:
+        self.gr.steps.append(ReplayStep(action, self.pos, after, play, legal))
+        self.pos = after
+
+    # ------------------------------------------------------------ checks
+    def check_turn(self, action: Action) -> bool:
+        """The right side acts; returns False when the replay cannot go on sensibly."""
+        pos = self.pos
+        if not self.started:
+            self.started = True
+            self.pos = pos = pos.replace(turn=action.player)
+            return True
+        if pos.double_offered:
+            self.find("error", action,
+                      f"{self._name(1 - pos.turn)} has not answered the double to {pos.cube * 2}")
+            self.pos = pos.replace(double_offered=False)
+            return True
+        if action.player != pos.turn:
+            self.find("error", action,
+                      f"it is {self._name(pos.turn)}'s turn, not {self._name(action.player)}'s")
+            self.pos = pos.replace(turn=action.player)
+        return True
+
+    def _name(self, player: int) -> str:
+        return self.names[player] or ("O", "X")[player]
+
+    def play_column(self, action: Action) -> int | None:
+        if action.span is None:
+            return None
+        if action.play and action.text:
+            i = action.text.find(action.play)
+            if i >= 0:
+                return action.span.column + i
+        return action.span.column
+
+    def next_kinds(self, index: int) -> list[str]:
+        return [a.kind for a in self.game.actions[index + 1:]]
+
+    # ------------------------------------------------------------ actions
+    def do_move(self, action: Action, index: int) -> bool:
+        dice = action.dice
+        assert dice is not None
+        if not self.check_turn(action):
+            return False
+        pos = self.pos.replace(dice=dice)
+        self.pos = pos
+        if len(self.gr.steps) == 0 and dice[0] == dice[1] and not pos.rules.checkers_start_off_board:
+            self.find("error", action, f"the opening roll cannot be a double ({dice[0]}{dice[1]})")
+        text = action.play or ""
+        col = self.play_column(action)
+        rest = self.next_kinds(index)
+        if action.kind == "roll" or (not text.strip() and rest and rest[0] in ("win", "resign", "loss")
+                                     and self._has_legal(pos, dice)):
+            # Rolled, then resigned: nothing to play.
+            if rest and rest[0] not in ("win", "resign", "loss", "accept"):
+                self.find("warning", action, "a roll without a play, and the game goes on")
+            self.record(action, pos)
+            return True
+        try:
+            parsed = parse_play(text, column=col or 1)
+        except ParseError as e:
+            self.find("error", action, e.message, column=e.column)
+            return self.unverifiable(action)
+        try:
+            res = resolve_play(pos, parsed, dice, column=col or 1)
+        except AmbiguousPlayError as e:
+            self.find("error", action, e.message, column=col)
+            return self.unverifiable(action)
+        except IllegalPlayError as e:
+            legal = pos.rules.plays_for(pos.on_roll, pos.opponent, dice[0], dice[1])
+            examples = sorted(p.notation() for p in legal)[:5]
+            self.find("error", action, e.message, column=col, legal=examples)
+            recorded = _as_recorded(pos, parsed.segments)
+            if recorded is None:
+                return self.unverifiable(action)
+            self.record(action, play_result(pos, recorded), recorded, legal=False)
+            return True
+        for note in res.notes:
+            if note.startswith("the hit on") and "not marked" in note:
+                continue  # summarised per file by _summarise_hit_marks
+            self.find("note", action, note, column=col)
+        after = play_result(pos, res.play)
+        self.record(action, after, res.play)
+        if after.boards[action.player][0] == pos.rules.checkers:
+            self.end_bearoff(action.player)
+        return True
+
+    def unverifiable(self, action: Action) -> bool:
+        self.gr.verifiable = False
+        self.find("warning", action,
+                  "the rest of this game cannot be checked: the play cannot be made on the board")
+        return False
+
+    def _has_legal(self, pos: Position, dice: tuple[int, int]) -> bool:
+        return bool(pos.rules.plays_for(pos.on_roll, pos.opponent, dice[0], dice[1]))
+
+    def end_bearoff(self, winner: int) -> None:
+        pos = self.pos
+        loser = pos.boards[1 - winner]
+        k = 1
+        if loser[0] == 0:
+            k = 2
+            # Backgammon: a loser's checker on the bar or in the winner's home board.
+            if loser[25] or any(loser[p] for p in range(19, 25)):
+                k = 3
+            if self.match.length == 0 and self.match.rules.jacoby and pos.cube_owner is None:
+                k = 1  # Jacoby rule: gammons count single while the cube has not been turned
+        self.ended = "bearoff"
+        self.end_winner = winner
+        self.end_points = pos.cube * k
+        self.gr.winner = winner
+        self.pos = pos.replace(game_state=GAME_OVER)
+
+    def do_double(self, action: Action) -> bool:
+        pos = self.pos
+        if not self.started:
+            self.started = True
+            self.pos = pos = pos.replace(turn=action.player)
+        if pos.double_offered:
+            self.find("error", action, f"a double is offered while the double to {pos.cube * 2} is unanswered")
+        elif action.player != pos.turn:
+            self.find("error", action,
+                      f"{self._name(action.player)} doubles, but it is {self._name(pos.turn)}'s turn")
+            pos = pos.replace(turn=action.player)
+        rules = self.match.rules
+        if not rules.cube:
+            self.find("error", action, "the cube is not in use in this match")
+        if self.gr.crawford:
+            self.find("error", action, "a double in the Crawford game")
+        if pos.cube_owner is not None and pos.cube_owner != action.player:
+            self.find("error", action,
+                      f"{self._name(action.player)} doubles, but {self._name(pos.cube_owner)} owns the cube")
+        new = pos.cube * 2
+        if action.value is not None and action.value != new:
+            self.find("error", action, f"the cube is at {pos.cube}, so a double is to {new}, not {action.value}")
+        if rules.cube_limit and new > rules.cube_limit:
+            self.find("error", action, f"the cube is limited to {rules.cube_limit}")
+        self.record(action, pos.replace(turn=action.player, dice=None, double_offered=True, beaver=0))
+        return True
+
+    def do_answer(self, action: Action) -> bool:
+        pos = self.pos
+        if not pos.double_offered:
+            self.find("error", action, f"{action.kind} without a double")
+            self.record(action, pos)
+            return True
+        if action.player != 1 - pos.turn:
+            self.find("error", action, f"{self._name(action.player)} answers their own double")
+        if action.kind == "take":
+            after = pos.replace(cube=pos.cube * 2, cube_owner=1 - pos.turn, double_offered=False, beaver=0)
+            self.record(action, after)
+        elif action.kind == "drop":
+            self.ended = "drop"
+            self.end_winner = pos.turn
+            self.end_points = pos.cube
+            self.gr.winner = pos.turn
+            self.record(action, pos.replace(double_offered=False, game_state=GAME_DROPPED))
+        elif action.kind == "beaver":
+            self._check_beaver_allowed(action)
+            new = pos.cube * 4
+            if action.value is not None and action.value != new:
+                self.find("error", action, f"a beaver of a double to {pos.cube * 2} makes the cube {new}, "
+                                           f"not {action.value}")
+            # The taker takes and redoubles at once, keeping the cube; the doubler rolls next.
+            self.record(action, pos.replace(cube=new, cube_owner=1 - pos.turn, double_offered=False,
+                                            beaver=1))
+        return True
+
+    def _check_beaver_allowed(self, action: Action) -> None:
+        rules = self.match.rules
+        if self.match.length > 0:
+            self.find("error", action, f"{action.kind}s are not allowed in match play")
+        elif action.kind == "beaver" and not rules.beavers:
+            self.find("error", action, "beavers are not allowed in this session")
+        elif action.kind == "raccoon" and not (rules.raccoons or rules.beavers):
+            self.find("error", action, "raccoons are not allowed in this session")
+
+    def do_raccoon(self, action: Action) -> bool:
+        pos = self.pos
+        self._check_beaver_allowed(action)
+        if pos.beaver != 1 or action.player != pos.turn:
+            self.find("error", action, "a raccoon must answer a beaver, by the player who doubled")
+        new = pos.cube * 2
+        if action.value is not None and action.value != new:
+            self.find("error", action, f"a raccoon of a cube at {pos.cube} makes it {new}, not {action.value}")
+        self.record(action, pos.replace(cube=new, cube_owner=action.player, beaver=2))
+        return True
+
+    def do_win(self, action: Action) -> bool:
+        pos = self.pos
+        n = action.value
+        winner = action.player
+        m = self.match
+        if self.ended is None:
+            # A resignation (explicit or implied by the result line).
+            if pos.double_offered:
+                self.find("error", action, "a result while a double is unanswered")
+            values = {pos.cube * k: k for k in (1, 2, 3)}
+            self.ended = "resign"
+            self.end_winner = winner
+            if n is not None and n not in values and not self._capped_ok(n, max(values), winner):
+                self.find("error", action,
+                          f"a resignation is worth {', '.join(str(v) for v in values)} points with the cube at "
+                          f"{pos.cube}, not {n}")
+            self.end_points = n
+            self.gr.winner = winner
+            self.record(action, pos.replace(game_state=GAME_RESIGNED))
+        else:
+            if winner != self.end_winner:
+                assert self.end_winner is not None
+                self.find("error", action,
+                          f"{self._name(winner)} is recorded as the winner, but {self._name(self.end_winner)} won "
+                          f"({'the double was dropped' if self.ended == 'drop' else 'by bearing off'})")
+                winner = self.end_winner
+            expected = self.end_points or 0
+            if n is not None and self.ended == "bearoff" and n != expected \
+                    and not self._capped_ok(n, expected, winner):
+                k = expected // max(pos.cube, 1)
+                self.find("error", action,
+                          f"the game is a {_value_word(k)} with the cube at {pos.cube}: {expected} "
+                          f"point{'s' if expected != 1 else ''}, not {n}")
+            elif n is not None and self.ended == "drop" and n != expected \
+                    and not self._capped_ok(n, expected, winner):
+                self.find("error", action,
+                          f"the double to {expected * 2} was dropped: {expected} "
+                          f"point{'s' if expected != 1 else ''}, not {n}")
+            self.record(action, pos)
+        self.gr.winner = winner
+        self.gr.points = n if n is not None else self.end_points
+        return True
+
+    def _capped_ok(self, written: int, full: int, winner: int) -> bool:
+        """Some producers cap the points at what the winner needed to win the match."""
+        m = self.match
+        if m.length <= 0:
+            return False
+        need = m.length - self.pos.score[winner]
+        return written == min(full, need) or (written < full and written >= need)
+
+
+def _as_recorded(pos: Position, segments: tuple) -> Play | None:
+    """Apply a written play checker by checker, ignoring the dice, if that is physically possible."""
+    mine = list(pos.on_roll)
+    theirs = list(pos.opponent)
+    steps: list[Step] = []
+    for seg in segments:
+        for _ in range(seg.count):
+            pts = seg.points
+            for a, b in zip(pts, pts[1:], strict=False):
+                if a == 0 or b == 25 or b >= a or mine[a] <= 0:
+                    return None
+                hit = False
+                if b > 0:
+                    opp = theirs[25 - b]
+                    if opp >= 2:
+                        return None
+                    if opp == 1:
+                        theirs[25 - b] = 0
+                        theirs[25] += 1
+                        hit = True
+                mine[a] -= 1
+                mine[max(b, 0)] += 1
+                steps.append((a, max(b, 0), hit))
+    return Play(tuple(steps), tuple(mine), tuple(theirs))
+
+
+def replay(match: Match) -> MatchReplay:
+    """Replay every game of ``match`` under its rules; never raises for rule problems."""
+    rep = MatchReplay(match)
+    length = match.length
+    score = (0, 0)
+    crawford_done = False
+    over = False
+    rules = match.rules
+    for gi, game in enumerate(match.games):
+        if game.score is not None:
+            if gi > 0 and game.score != score:
+                span = game.score_span or game.span
+                rep.findings.append(Finding(
+                    "error" if length > 0 else "warning",
+                    f"the score line says {game.score[0]}-{game.score[1]}, but the games so far give "
+                    f"{score[0]}-{score[1]}",
+                    match.source, span.line if span else None, span.column if span else None, game.number))
+            score = game.score
+        if over:
+            span = game.span
+            rep.findings.append(Finding(
+                "error", f"the match was over at {score[0]}-{score[1]}, yet game {game.number} follows",
+                match.source, span.line if span else None, span.column if span else None, game.number))
+        crawford = False
+        if length > 0 and rules.crawford and not crawford_done:
+            if (score[0] == length - 1) != (score[1] == length - 1):
+                crawford = True
+                crawford_done = True
+        if game.crawford is not None and game.crawford != crawford and length > 0:
+            rep.findings.append(Finding(
+                "error", f"game {game.number} is marked {'' if game.crawford else 'not '}the Crawford game, "
+                         f"but at {score[0]}-{score[1]} it {'is' if crawford else 'is not'}",
+                match.source, game.span.line if game.span else None, None, game.number))
+        if game.start is not None:
+            start = game.start.replace(match_length=length, score=score, crawford=crawford)
+        else:
+            start = Position.initial(
+                rules.variant, match_length=length, score=score, crawford=crawford,
+                jacoby=rules.jacoby and length == 0, beavers=rules.beavers and length == 0,
+                names=game.names or match.names, max_cube=10 if rules.cube else 0)
+        runner = _GameRunner(rep, game, start, crawford)
+        _run_game(runner)
+        rep.games.append(runner.gr)
+        if runner.gr.winner is not None and runner.gr.points is not None:
+            s = list(score)
+            s[runner.gr.winner] += runner.gr.points
+            score = (s[0], s[1])
+        if length > 0 and max(score) >= length:
+            over = True
+    if length > 0 and rep.games and max(score) < length and not over:
+        last = match.games[-1]
+        rep.findings.append(Finding(
+            "note", f"the match stops at {score[0]}-{score[1]}, before either side reaches {length}",
+            match.source, last.span.line if last.span else None, None, last.number))
+    if rep.games:
+        _summarise_hit_marks(rep)
+    return rep
+
+
+def _run_game(r: _GameRunner) -> None:
+    actions = r.game.actions
+    for i, action in enumerate(actions):
+        if r.ended is not None and action.kind not in ("win", "loss", "accept"):
+            if action.kind == "move" and not (action.play or "").strip():
+                continue  # an empty cell after the end
+            r.find("error", action, f"the game is over ({'double dropped' if r.ended == 'drop' else r.ended}), "
+                                    f"yet the record goes on")
+            return
+        if not r.gr.verifiable:
+            return
+        kind = action.kind
+        if kind in ("move", "roll"):
+            r.do_move(action, i)
+        elif kind == "double":
+            r.do_double(action)
+        elif kind in ("take", "drop", "beaver"):
+            r.do_answer(action)
+        elif kind == "raccoon":
+            r.do_raccoon(action)
+        elif kind == "win":
+            r.do_win(action)
+        elif kind == "resign":
+            r.resign_value = action.value
+            r.record(action, r.pos.replace(resign_offered=action.value or 1, resigner=action.player))
+        elif kind == "setup":
+            if action.setup is not None:
+                r.started = True
+                r.record(action, action.setup.replace(match_length=r.match.length, score=r.pos.score,
+                                                      crawford=r.pos.crawford))
+        else:  # loss, accept, reject: informative
+            r.record(action, r.pos)
+    if r.ended is None and r.gr.verifiable and actions:
+        last = actions[-1]
+        r.find("warning", last, "the game ends without a result")
+    elif r.ended is not None and r.gr.points is None and r.ended != "resign":
+        r.gr.points = r.end_points
+        r.find("warning", actions[-1] if actions else None,
+               f"no result line: {r._name(r.end_winner or 0)} wins {r.end_points}")
+
+
+def _summarise_hit_marks(rep: MatchReplay) -> None:
+    """Missing hit marks are notes; a file that marks no hit at all gets one note, not hundreds."""
+    unmarked: list[tuple[GameReplay, ReplayStep]] = []
+    any_marked = False
+    for g in rep.games:
+        for s in g.steps:
+            if s.action.kind == "move" and s.play is not None:
+                if s.action.play and "*" in s.action.play:
+                    any_marked = True
+                if any(h for _, _, h in s.play.steps) and not (s.action.play and "*" in s.action.play):
+                    unmarked.append((g, s))
+    if not unmarked:
+        return
+    if not any_marked:
+        g, s = unmarked[0]
+        a = s.action
+        rep.findings.append(Finding(
+            "note", f"this file marks no hits ({len(unmarked)} hits without '*')", rep.match.source,
+            a.span.line if a.span else None, a.span.column if a.span else None, g.game.number, a.move_number))
+        return
+    names = rep.match.names
+    for g, s in unmarked:
+        a = s.action
+        pts = sorted({t for _, t, h in s.play.steps if h}, reverse=True) if s.play else []
+        rep.findings.append(Finding(
+            "note", f"the hit on {', '.join(map(str, pts))} is not marked", rep.match.source,
+            a.span.line if a.span else None, a.span.column if a.span else None, g.game.number, a.move_number,
+            (g.game.names or names)[a.player] or None, _roll(a.dice), a.text))
