@@ -281,6 +281,48 @@ class _Sim:
         return None
 
 
+def _interleave(path_steps: list[list[tuple[int, int, int, bool]]], sim: _Sim, theirs: Board,
+                legal_by_key: dict[tuple[Board, Board], Play], n_dice: int,
+                successes: list[tuple[tuple[Step, ...], Play | None, bool]],
+                errors: list[tuple[int, str]]) -> bool:
+    """Try every order of the paths' steps (each path in its own order); True once a complete legal
+    play with no hidden hit is found.  Failures are appended to ``errors`` as (steps done, reason)."""
+    idx = [0] * len(path_steps)
+
+    def explore(done: tuple[Step, ...], hidden: bool) -> bool:
+        finished = True
+        for pi, steps in enumerate(path_steps):
+            k = idx[pi]
+            if k == len(steps):
+                continue
+            finished = False
+            if any(idx[pj] == k and path_steps[pj] == steps for pj in range(pi)):
+                continue  # the same path at the same stage: already explored
+            s, t, d, explicit = steps[k]
+            m_saved, hits_saved = list(sim.m), set(sim.hits)
+            r = sim.step(s, t, d, f"{point_name(s)}/{point_name(t)}")
+            if r is not None and r != "hit":
+                errors.append((len(done), r))
+                sim.m, sim.hits = m_saved, hits_saved
+                continue
+            idx[pi] += 1
+            if explore(done + ((s, t, r == "hit"),), hidden or (r == "hit" and not explicit)):
+                return True
+            idx[pi] -= 1
+            sim.m, sim.hits = m_saved, hits_saved
+        if not finished:
+            return False
+        theirs_after = list(theirs)
+        for p in sim.hits:
+            theirs_after[25 - p] -= 1
+            theirs_after[25] += 1
+        result = legal_by_key.get((tuple(sim.m), tuple(theirs_after)))
+        successes.append((done, result, hidden))
+        return len(done) == n_dice and result is not None and not hidden
+
+    return explore((), False)
+
+
 def _die_sequences(dist: int, bear_off: bool, dice: list[int]) -> list[tuple[int, ...]]:
     """Ordered dice (a sub-multiset of ``dice``) that carry one checker exactly ``dist`` pips, or
     at least ``dist`` pips when bearing off with the last die only overshooting."""
@@ -381,6 +423,7 @@ def resolve_play(position: Position, play: str | ParsedPlay, dice: tuple[int, in
     successes: list[tuple[tuple[Step, ...], Play | None, bool]] = []
     first_error: tuple[int, str] | None = None
     tried: set[tuple] = set()
+    errors: list[tuple[int, str]] = []
     for assignment in assignments:
         # Per path: its list of single-die steps with their landing points.
         path_steps: list[list[tuple[int, int, int, bool]]] = []
@@ -394,41 +437,16 @@ def resolve_play(position: Position, play: str | ParsedPlay, dice: tuple[int, in
                     steps.append((cur, nxt, d, explicit))
                     cur = nxt
             path_steps.append(steps)
-        for order in itertools.permutations(range(len(path_steps))):
-            key = tuple(tuple(path_steps[i]) for i in order)
-            if key in tried:
-                continue
-            tried.add(key)
-            sim = _Sim(mine, theirs, rules, opp_letter)
-            done: list[Step] = []
-            hidden_hit = False
-            err = None
-            for i in order:
-                for s, t, d, explicit in path_steps[i]:
-                    written = f"{point_name(s)}/{point_name(t)}"
-                    r = sim.step(s, t, d, written)
-                    if r == "hit":
-                        done.append((s, t, True))
-                        hidden_hit = hidden_hit or not explicit
-                    elif r is None:
-                        done.append((s, t, False))
-                    else:
-                        err = r
-                        break
-                if err:
-                    break
-            if err:
-                if first_error is None or len(done) > first_error[0]:
-                    first_error = (len(done), err)
-                continue
-            theirs_after = list(theirs)
-            for p in sim.hits:
-                theirs_after[25 - p] -= 1
-                theirs_after[25] += 1
-            result = legal_by_key.get((tuple(sim.m), tuple(theirs_after)))
-            successes.append((tuple(done), result, hidden_hit))
-            if len(done) == len(dice_list) and result is not None and not hidden_hit:
-                break
+        key = tuple(tuple(ps) for ps in path_steps)
+        if key in tried:
+            continue
+        tried.add(key)
+        stop = _interleave(path_steps, _Sim(mine, theirs, rules, opp_letter), theirs, legal_by_key,
+                           len(dice_list), successes, errors)
+        if stop:
+            break
+    if errors:
+        first_error = max(errors, key=lambda e: e[0])
 
     if not successes:
         assert first_error is not None

@@ -147,6 +147,7 @@ class _GameRunner:
         self.end_winner: int | None = None
         self.resign_value: int | None = None
         self.started = False
+        self.unknown_crawford = False
 
     # ------------------------------------------------------------ findings
     def find(self, severity: Severity, action: Action | None, message: str, *, column: int | None = None,
@@ -208,9 +209,14 @@ class _GameRunner:
     # ------------------------------------------------------------ actions
     def do_move(self, action: Action, index: int) -> bool:
         dice = action.dice
-        assert dice is not None
         if not self.check_turn(action):
             return False
+        if dice is None:
+            if action.kind != "roll" or (action.play or "").strip():
+                self.find("error", action, "a play without a roll")
+                return self.unverifiable(action)
+            self.record(action, self.pos)
+            return True
         pos = self.pos.replace(dice=dice)
         self.pos = pos
         if len(self.gr.steps) == 0 and dice[0] == dice[1] and not pos.rules.checkers_start_off_board:
@@ -259,6 +265,35 @@ class _GameRunner:
         self.find("warning", action,
                   "the rest of this game cannot be checked: the play cannot be made on the board")
         return False
+
+    def do_setup(self, action: Action) -> None:
+        """A position set by hand: SGF set-up, or Snowie's ``Illegal play (...)`` inside a ``.mat`` row,
+        which gives the position after the mover's play with the opponent on roll."""
+        setup = action.setup
+        if action.dice is not None or action.text.lower().startswith(("illegal", "1", "2", "3", "4", "5", "6")):
+            self.find("warning", action, "the position is set by hand here (an 'Illegal play' edit): "
+                                         "this play is not checked")
+        if setup is None:
+            self.unverifiable(action)
+            return
+        on_roll = setup.turn
+        names = self.names
+        if setup.names[0] and setup.names[0] in names and setup.names[0] != setup.names[1]:
+            # Orient by name: setup.names = (player 0's, player 1's) of the setup's own numbering.
+            on_roll_name = setup.names[setup.turn]
+            on_roll = names.index(on_roll_name)
+        elif action.dice is not None:
+            on_roll = 1 - action.player
+        boards = [setup.opponent, setup.opponent]
+        boards[on_roll] = setup.on_roll
+        owner = setup.cube_owner
+        if owner is not None:
+            owner = on_roll if owner == setup.turn else 1 - on_roll
+        self.started = True
+        self.record(action, setup.replace(
+            boards=(boards[0], boards[1]), turn=on_roll, dice=None, names=self.pos.names, cube_owner=owner,
+            match_length=self.match.length, score=self.pos.score, crawford=self.pos.crawford,
+            jacoby=self.pos.jacoby, beavers=self.pos.beavers, variant=self.pos.variant))
 
     def _has_legal(self, pos: Position, dice: tuple[int, int]) -> bool:
         return bool(pos.rules.plays_for(pos.on_roll, pos.opponent, dice[0], dice[1]))
@@ -367,7 +402,10 @@ class _GameRunner:
             values = {pos.cube * k: k for k in (1, 2, 3)}
             self.ended = "resign"
             self.end_winner = winner
-            if n is not None and n not in values and not self._capped_ok(n, max(values), winner):
+            if n is not None and n >= 100 and n not in values:
+                self.find("warning", action, f"a result of {n} points cannot be played for; it looks like a "
+                                             f"forfeit or abandonment marker")
+            elif n is not None and n not in values and not self._capped_ok(n, max(values), winner):
                 self.find("error", action,
                           f"a resignation is worth {', '.join(str(v) for v in values)} points with the cube at "
                           f"{pos.cube}, not {n}")
@@ -445,10 +483,14 @@ def replay(match: Match) -> MatchReplay:
         if game.score is not None:
             if gi > 0 and game.score != score:
                 span = game.score_span or game.span
+                hint = ""
+                if length == 0:
+                    hint = (" (automatic doubles are not written in .mat files, and gnubg's export does not "
+                            "count them in 'Wins')")
                 rep.findings.append(Finding(
                     "error" if length > 0 else "warning",
                     f"the score line says {game.score[0]}-{game.score[1]}, but the games so far give "
-                    f"{score[0]}-{score[1]}",
+                    f"{score[0]}-{score[1]}{hint}",
                     match.source, span.line if span else None, span.column if span else None, game.number))
             score = game.score
         if over:
@@ -457,10 +499,20 @@ def replay(match: Match) -> MatchReplay:
                 "error", f"the match was over at {score[0]}-{score[1]}, yet game {game.number} follows",
                 match.source, span.line if span else None, span.column if span else None, game.number))
         crawford = False
+        unknown_crawford = False
         if length > 0 and rules.crawford and not crawford_done:
             if (score[0] == length - 1) != (score[1] == length - 1):
-                crawford = True
                 crawford_done = True
+                if gi == 0 and score != (0, 0) and game.crawford is None:
+                    # A record that starts in mid-match: the Crawford game may already have been played.
+                    unknown_crawford = True
+                    span = game.score_span or game.span
+                    rep.findings.append(Finding(
+                        "note", f"the record starts at {score[0]}-{score[1]}: whether game {game.number} is the "
+                                f"Crawford game cannot be told, so its cube actions are not checked for it",
+                        match.source, span.line if span else None, span.column if span else None, game.number))
+                else:
+                    crawford = True
         if game.crawford is not None and game.crawford != crawford and length > 0:
             rep.findings.append(Finding(
                 "error", f"game {game.number} is marked {'' if game.crawford else 'not '}the Crawford game, "
@@ -474,6 +526,7 @@ def replay(match: Match) -> MatchReplay:
                 jacoby=rules.jacoby and length == 0, beavers=rules.beavers and length == 0,
                 names=game.names or match.names, max_cube=10 if rules.cube else 0)
         runner = _GameRunner(rep, game, start, crawford)
+        runner.unknown_crawford = unknown_crawford
         _run_game(runner)
         rep.games.append(runner.gr)
         if runner.gr.winner is not None and runner.gr.points is not None:
@@ -502,7 +555,10 @@ def _run_game(r: _GameRunner) -> None:
                                     f"yet the record goes on")
             return
         if not r.gr.verifiable:
-            return
+            if action.kind == "win":
+                r.gr.winner = action.player
+                r.gr.points = action.value
+            continue
         kind = action.kind
         if kind in ("move", "roll"):
             r.do_move(action, i)
@@ -518,10 +574,7 @@ def _run_game(r: _GameRunner) -> None:
             r.resign_value = action.value
             r.record(action, r.pos.replace(resign_offered=action.value or 1, resigner=action.player))
         elif kind == "setup":
-            if action.setup is not None:
-                r.started = True
-                r.record(action, action.setup.replace(match_length=r.match.length, score=r.pos.score,
-                                                      crawford=r.pos.crawford))
+            r.do_setup(action)
         else:  # loss, accept, reject: informative
             r.record(action, r.pos)
     if r.ended is None and r.gr.verifiable and actions:

@@ -61,9 +61,16 @@ def test_double_by_non_owner_and_in_crawford() -> None:
                                        mv(1, "21", "13/11 6/5", 4), act("double", 1, 4, 8)])
     errs = errors(match_of(g))
     assert any("owns the cube" in e for e in errs)
-    cg = Game(1, score=(4, 2), actions=[*OPENING, act("double", 0, 2, 2)])
-    errs = errors(match_of(cg))
+    g1 = Game(1, score=(0, 0), actions=[*OPENING, act("double", 0, 2, 2), act("drop", 1, 2), act("win", 0, 3, 1)])
+    cg = Game(2, score=(1, 0), actions=[*OPENING, act("double", 0, 2, 2)])
+    errs = errors(match_of(g1, cg, length=2))
     assert any("Crawford" in e for e in errs)
+    # The game after the Crawford game may double.
+    cg2 = Game(2, score=(1, 0), actions=[*OPENING, act("drop", 1, 2), act("win", 0, 3, 1)])
+    pc = Game(3, score=(1, 1), actions=[*OPENING, act("double", 0, 2, 2)])
+    g1b = Game(1, score=(0, 0), actions=[*OPENING, act("double", 0, 2, 2), act("drop", 1, 2), act("win", 0, 3, 1)])
+    cg2.actions = [*OPENING, act("win", 1, 3, 1)]
+    assert not any("Crawford" in e for e in errors(match_of(g1b, cg2, pc, length=2)))
 
 
 def test_wrong_wins_value_and_score_line() -> None:

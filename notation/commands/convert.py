@@ -1,0 +1,77 @@
+"""``gammon convert IN... OUT``: convert match records between .mat, SGF, JSON and a text record."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from ..convert import EXTENSIONS, atomic_write, format_for, render_match
+from ..errors import NotationError
+from ..matchio import read_any
+from ..replay import replay
+
+
+@click.command("convert")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--to", "to", default=None, help="Target format: mat, sgf, json or txt (default: OUT's extension).")
+@click.option("--force", is_flag=True, help="Overwrite an existing output file (never an input).")
+@click.option("--strict", is_flag=True, help="Refuse to write when the target cannot hold everything.")
+@click.option("--quiet", "-q", is_flag=True, help="Do not report validation findings.")
+def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, quiet: bool) -> None:
+    """Convert IN... to OUT (a file, '-' for standard output, or a directory for several inputs).
+
+    The record is validated on the way and findings are reported as `gammon validate` does, but an
+    illegal record is still converted.  What the target format cannot hold is listed; --strict makes
+    that an error.  Exit status: 0 written, 1 --strict refused a lossy conversion, 2 bad input or a
+    refused output.
+    """
+    from ..cli import fail
+
+    if len(paths) < 2:
+        fail("convert needs at least one input and an output (IN... OUT)")
+    inputs, out = list(paths[:-1]), paths[-1]
+    several = len(inputs) > 1 or Path(out).is_dir()
+    if several and (out == "-" or not Path(out).is_dir()):
+        fail(f"{out}: with several inputs the output must be an existing directory")
+    try:
+        fmt = format_for(None if several else out, to)
+    except ValueError as e:
+        fail(str(e))
+    status = 0
+    for src in inputs:
+        try:
+            matches = read_any(src)
+        except OSError as e:
+            fail(f"{src}: cannot read: {e.strerror or e}")
+        except NotationError as e:
+            e.located(file=src)
+            fail(str(e))
+        if not matches:
+            fail(f"{src}: no match found")
+        if len(matches) > 1:
+            click.echo(f"{src}: holds {len(matches)} matches; converting the first", err=True)
+        match = matches[0]
+        match.source = src
+        if not quiet:
+            for f in replay(match).findings:
+                if f.severity != "note":
+                    click.echo(f.format(), err=True)
+        text, dropped = render_match(match, fmt)
+        target = str(Path(out) / (Path(src).stem + EXTENSIONS[fmt])) if several else out
+        for d in dropped:
+            click.echo(f"{src}: {'error' if strict else 'dropped'}: {d}", err=True)
+        if dropped and strict:
+            status = 1
+            continue
+        if target == "-":
+            sys.stdout.write(text)
+            continue
+        try:
+            atomic_write(target, text, force=force, inputs=inputs)
+        except FileExistsError as e:
+            fail(str(e))
+        except OSError as e:
+            fail(f"{target}: cannot write: {e.strerror or e}")
+    sys.exit(status)

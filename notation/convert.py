@@ -1,0 +1,110 @@
+"""Converting match records between formats, saying exactly what the target cannot hold."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .record import Match
+
+WRITABLE = ("mat", "sgf", "json", "txt")
+EXTENSIONS = {"mat": ".mat", "sgf": ".sgf", "json": ".json", "txt": ".txt"}
+
+
+def format_for(path: str | None, to: str | None) -> str:
+    """The target format from ``--to`` or the output file's extension."""
+    if to:
+        t = to.lower().lstrip(".")
+        if t == "text":
+            t = "txt"
+        if t not in WRITABLE:
+            raise ValueError(f"unknown format {to!r} (known: {', '.join(WRITABLE)})")
+        return t
+    if path and path != "-":
+        ext = Path(path).suffix.lower().lstrip(".")
+        if ext in WRITABLE:
+            return ext
+        raise ValueError(f"cannot tell the format of {path!r} from its extension; use --to")
+    raise ValueError("writing to standard output needs --to FORMAT")
+
+
+def _mat_losses(match: Match) -> list[str]:
+    out: list[str] = []
+    n_props = sum(1 for g in match.games for a in g.actions if a.properties)
+    if n_props:
+        keys = sorted({k for g in match.games for a in g.actions for k in a.properties})
+        out.append(f"per-action properties on {n_props} actions ({', '.join(keys)}): .mat has no place for them")
+    n_comments = sum(1 for g in match.games for a in g.actions if a.comment)
+    if n_comments:
+        out.append(f"{n_comments} move comments: .mat has no place for them")
+    gprops = sorted({k for g in match.games for k in g.properties})
+    if gprops:
+        out.append(f"game properties ({', '.join(gprops)}): .mat has no place for them")
+    if match.properties:
+        out.append(f"match properties ({', '.join(sorted(match.properties))}): .mat has no place for them")
+    setups = sum(1 for g in match.games for a in g.actions if a.kind == "setup") + sum(
+        1 for g in match.games if g.start is not None)
+    if setups:
+        out.append(f"{setups} set-up positions are written as Snowie 'Illegal play' cells, which keep the board, "
+                   f"cube and dice but not the player names")
+    return out
+
+
+def render_match(match: Match, fmt: str, **options: Any) -> tuple[str, list[str]]:
+    """Write ``match`` as ``fmt``; return the text and what was dropped (human-readable, one item each)."""
+    if fmt == "mat":
+        from .formats.mat import write_match
+
+        return write_match(match, **options), _mat_losses(match)
+    if fmt == "sgf":
+        from .formats.sgf import write_sgf
+
+        res = write_sgf(match)
+        if isinstance(res, tuple):
+            return res[0], list(res[1])
+        return res, []
+    if fmt == "json":
+        from .formats.json_format import to_json
+
+        return to_json(match, **options), []
+    if fmt == "txt":
+        from .formats.text import write_text
+
+        return write_text(match), []
+    raise ValueError(f"unknown format {fmt!r}")
+
+
+def atomic_write(path: str | Path, text: str, *, force: bool = False,
+                 inputs: Sequence[str | Path] = ()) -> None:
+    """Write through a temporary file in the same directory and a rename.
+
+    Refuses to overwrite one of ``inputs`` (always) or an existing file (unless ``force``).
+    An interrupted write leaves no partial file.
+    """
+    p = Path(path)
+    for i in inputs:
+        try:
+            if p.exists() and os.path.samefile(p, i):
+                raise FileExistsError(f"{p}: refusing to overwrite an input file")
+        except FileNotFoundError:
+            pass
+        if p.resolve() == Path(i).resolve():
+            raise FileExistsError(f"{p}: refusing to overwrite an input file")
+    if p.exists() and not force:
+        raise FileExistsError(f"{p} exists (use --force to overwrite it)")
+    directory = p.parent if str(p.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, p)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise

@@ -1,0 +1,75 @@
+"""A text game record for people: an ASCII board before each play, like gnubg's ``export match text``.
+
+It is written from the replay, so each board is the position the rules give (an illegal play is
+shown as recorded and flagged).  It is not meant to be read back.
+"""
+
+from __future__ import annotations
+
+from ..record import Match
+from ..replay import MatchReplay, replay
+
+
+def _score_line(match: Match, names: tuple[str, str], score: tuple[int, int], games: int) -> str:
+    length = f" (match to {match.length} point{'s' if match.length != 1 else ''})" if match.length else \
+        " (money session)"
+    return (f"The score (after {games} game{'s' if games != 1 else ''}) is: {names[0]} {score[0]}, "
+            f"{names[1]} {score[1]}{length}")
+
+
+def write_text(match: Match, rep: MatchReplay | None = None) -> str:
+    """The whole match as a text record."""
+    from ..ids import ascii_board
+
+    rep = rep or replay(match)
+    errors_at: dict[int, list[str]] = {}
+    for f in rep.findings:
+        if f.severity == "error" and f.line is not None:
+            errors_at.setdefault(f.line, []).append(f.message)
+    out: list[str] = []
+    for gi, gr in enumerate(rep.games):
+        game = gr.game
+        names = game.names or match.names
+        names = (names[0] or "O", names[1] or "X")
+        out.append(f"Game {game.number}")
+        out.append(_score_line(match, names, gr.start.score, gi))
+        if gr.crawford:
+            out.append("This is the Crawford game.")
+        out.append("")
+        number = 0
+        for step in gr.steps:
+            a = step.action
+            who = names[a.player]
+            if a.kind == "move":
+                number += 1
+                roll = f"{a.dice[0]}{a.dice[1]}" if a.dice else ""
+                out.append(f"Move number {number}:  {who} to play {roll}")
+                out.append("")
+                out.append(ascii_board(step.before))
+                out.append("")
+                played = step.play.notation() if step.play is not None and step.play.steps else "cannot move"
+                out.append(f"* {who} moves {played}")
+                if a.span is not None and a.span.line in errors_at and not step.legal:
+                    for msg in errors_at[a.span.line]:
+                        out.append(f"  ! illegal: {msg}")
+            elif a.kind == "roll":
+                out.append(f"* {who} rolls {a.dice[0]}{a.dice[1]} and does not play" if a.dice else
+                           f"* {who} does not play")
+            elif a.kind == "double":
+                out.append(f"* {who} doubles to {step.after.cube * 1 if a.value is None else a.value}")
+            elif a.kind == "take":
+                out.append(f"* {who} accepts the cube at {step.after.cube}")
+            elif a.kind == "drop":
+                out.append(f"* {who} refuses the cube")
+            elif a.kind in ("beaver", "raccoon"):
+                out.append(f"* {who} {a.kind}s: cube at {step.after.cube}")
+            elif a.kind == "resign":
+                out.append(f"* {who} resigns")
+            elif a.kind == "win":
+                out.append(f"* {who} wins {a.value} point{'s' if a.value != 1 else ''}")
+            elif a.kind == "setup":
+                out.append("* the position is set:")
+                out.append(ascii_board(step.after))
+            out.append("")
+        out.append("")
+    return "\n".join(out).rstrip("\n") + "\n"

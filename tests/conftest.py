@@ -1,0 +1,42 @@
+"""Shared fixtures: the ../shared corpus (optional) and matches written by GNU Backgammon itself."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+CORPUS = SHARED / "corpus"
+DATA = Path(__file__).resolve().parent / "data"
+GNUBG = os.environ.get("GNUBG", "/usr/games/gnubg")
+
+
+def have_gnubg() -> bool:
+    return Path(GNUBG).exists() or shutil.which("gnubg") is not None
+
+
+@pytest.fixture(scope="session")
+def corpus() -> Path:
+    if not CORPUS.is_dir():
+        pytest.skip("../shared/corpus is not present")
+    return CORPUS
+
+
+@pytest.fixture(scope="session")
+def gnubg_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Matches played and written by gnubg (``../shared/tools/gnubg-corpus``); GAMMON_GNUBG_COUNT sets how many."""
+    tool = SHARED / "tools" / "gnubg-corpus"
+    if not tool.exists() or not have_gnubg():
+        pytest.skip("gnubg or ../shared/tools/gnubg-corpus is not available")
+    cached = os.environ.get("GAMMON_GNUBG_CORPUS")
+    if cached and Path(cached, "mat").is_dir():
+        return Path(cached)
+    out = tmp_path_factory.mktemp("gnubg-corpus")
+    count = os.environ.get("GAMMON_GNUBG_COUNT", "12")
+    subprocess.run(["bash", str(tool), str(out), count], check=True, capture_output=True, timeout=1800)
+    return out
