@@ -281,8 +281,36 @@ class _Sim:
         return None
 
 
+class _LazyLegal(Sequence[Play]):
+    """The legal plays, generated only when a check needs them (most written plays use every die)."""
+
+    def __init__(self, rules: Rules, mine: Board, theirs: Board, roll: tuple[int, int]) -> None:
+        self._args = (mine, theirs, roll[0], roll[1])
+        self._rules = rules
+        self._plays: tuple[Play, ...] | None = None
+        self._by_key: dict[tuple[Board, Board], Play] | None = None
+
+    @property
+    def plays(self) -> tuple[Play, ...]:
+        if self._plays is None:
+            self._plays = tuple(self._rules.plays_for(*self._args))
+        return self._plays
+
+    @property
+    def by_key(self) -> dict[tuple[Board, Board], Play]:
+        if self._by_key is None:
+            self._by_key = {(p.mine, p.theirs): p for p in self.plays}
+        return self._by_key
+
+    def __getitem__(self, i):  # type: ignore[no-untyped-def]
+        return self.plays[i]
+
+    def __len__(self) -> int:
+        return len(self.plays)
+
+
 def _interleave(path_steps: list[list[tuple[int, int, int, bool]]], sim: _Sim, theirs: Board,
-                legal_by_key: dict[tuple[Board, Board], Play], n_dice: int,
+                legal: _LazyLegal, n_dice: int,
                 successes: list[tuple[tuple[Step, ...], Play | None, bool]],
                 errors: list[tuple[int, str]]) -> bool:
     """Try every order of the paths' steps (each path in its own order); True once a complete legal
@@ -316,7 +344,11 @@ def _interleave(path_steps: list[list[tuple[int, int, int, bool]]], sim: _Sim, t
         for p in sim.hits:
             theirs_after[25 - p] -= 1
             theirs_after[25] += 1
-        result = legal_by_key.get((tuple(sim.m), tuple(theirs_after)))
+        if len(done) == n_dice:
+            # Every die used, each step legal: a legal play without consulting the generator.
+            result: Play | None = Play(done, tuple(sim.m), tuple(theirs_after))
+        else:
+            result = legal.by_key.get((tuple(sim.m), tuple(theirs_after)))
         successes.append((done, result, hidden))
         return len(done) == n_dice and result is not None and not hidden
 
@@ -351,7 +383,7 @@ def resolve_play(position: Position, play: str | ParsedPlay, dice: tuple[int, in
         raise IllegalPlayError("no roll to play", column=column, text=parsed.text)
     rules = position.rules
     mine, theirs = position.on_roll, position.opponent
-    legal = rules.plays_for(mine, theirs, roll[0], roll[1])
+    legal = _LazyLegal(rules, mine, theirs, roll)
     text = parsed.text.strip()
     hi, lo = max(roll), min(roll)
     roll_s = f"{hi}{lo}"
@@ -361,10 +393,6 @@ def resolve_play(position: Position, play: str | ParsedPlay, dice: tuple[int, in
         raise IllegalPlayError(
             f"no move is written, but {roll_s} can be played, e.g. {_examples(legal)}",
             column=column, text=parsed.text)
-    if not legal:
-        raise IllegalPlayError(f"{roll_s} cannot be played at all here, yet {text!r} is written",
-                               column=column, text=parsed.text)
-    legal_by_key = {(p.mine, p.theirs): p for p in legal}
 
     dice_list = [hi, hi, hi, hi] if hi == lo else [hi, lo]
     # Expand segments into legs (one checker, from a written point to the next written point).
@@ -441,7 +469,7 @@ def resolve_play(position: Position, play: str | ParsedPlay, dice: tuple[int, in
         if key in tried:
             continue
         tried.add(key)
-        stop = _interleave(path_steps, _Sim(mine, theirs, rules, opp_letter), theirs, legal_by_key,
+        stop = _interleave(path_steps, _Sim(mine, theirs, rules, opp_letter), theirs, legal,
                            len(dice_list), successes, errors)
         if stop:
             break
@@ -450,6 +478,9 @@ def resolve_play(position: Position, play: str | ParsedPlay, dice: tuple[int, in
 
     if not successes:
         assert first_error is not None
+        if not legal:
+            raise IllegalPlayError(f"{roll_s} cannot be played at all here, yet {text!r} is written",
+                                   column=column, text=parsed.text)
         raise IllegalPlayError(first_error[1], column=column, text=parsed.text)
     good = [s for s in successes if s[1] is not None]
     if not good:

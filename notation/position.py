@@ -34,6 +34,7 @@ GAME_NONE, GAME_PLAYING, GAME_OVER, GAME_RESIGNED, GAME_DROPPED = range(5)
 
 RESIGN_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
 PLAYER_LETTERS = ("O", "X")
+_RULES_BY_VARIANT: dict[str, Rules] = {}
 
 
 def board_from_points(points: dict[int, int], *, off: int | None = None, total: int = 15) -> Board:
@@ -97,9 +98,12 @@ class Position:
     # ----------------------------------------------------------------- views
     @property
     def rules(self) -> Rules:
-        from .rules import get_rules
+        r = _RULES_BY_VARIANT.get(self.variant)
+        if r is None:
+            from .rules import get_rules
 
-        return get_rules(self.variant)
+            r = _RULES_BY_VARIANT[self.variant] = get_rules(self.variant)
+        return r
 
     @property
     def on_roll(self) -> Board:

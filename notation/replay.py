@@ -203,8 +203,9 @@ class _GameRunner:
                 return action.span.column + i
         return action.span.column
 
-    def next_kinds(self, index: int) -> list[str]:
-        return [a.kind for a in self.game.actions[index + 1:]]
+    def next_kind(self, index: int) -> str | None:
+        actions = self.game.actions
+        return actions[index + 1].kind if index + 1 < len(actions) else None
 
     # ------------------------------------------------------------ actions
     def do_move(self, action: Action, index: int) -> bool:
@@ -223,11 +224,11 @@ class _GameRunner:
             self.find("error", action, f"the opening roll cannot be a double ({dice[0]}{dice[1]})")
         text = action.play or ""
         col = self.play_column(action)
-        rest = self.next_kinds(index)
-        if action.kind == "roll" or (not text.strip() and rest and rest[0] in ("win", "resign", "loss")
+        nxt = self.next_kind(index)
+        if action.kind == "roll" or (not text.strip() and nxt in ("win", "resign", "loss")
                                      and self._has_legal(pos, dice)):
             # Rolled, then resigned: nothing to play.
-            if rest and rest[0] not in ("win", "resign", "loss", "accept"):
+            if nxt is not None and nxt not in ("win", "resign", "loss", "accept"):
                 self.find("warning", action, "a roll without a play, and the game goes on")
             self.record(action, pos)
             return True
