@@ -1,0 +1,255 @@
+"""``gammon render``: board diagrams (PNG or SVG) of a position, of a move in a match, or of a whole match.
+
+* ``gammon render POSITION -o fig.png`` draws a position given as an ID (XGID, gnubg ID, ...).
+* ``gammon render MATCH --game G --move M -o fig.svg`` draws the position before the M-th action of
+  game G (both counted from 1), with its play drawn as arrows.
+* ``gammon render MATCH --all -o DIR/`` draws the position before every action of every game, and
+  each game's final position.
+* ``--play "24/21 21/16"`` draws a given play; repeat it for boards side by side ("two ways to play").
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..errors import NotationError
+from ..position import Position
+
+SIZES = ("small", "medium", "large", "print")
+THEMES = ("print", "classic", "contrast")
+
+
+def _fail(message: str) -> None:
+    from ..cli import fail
+
+    fail(message)
+
+
+def _parse_position(text: str) -> Position:
+    try:
+        from .. import ids  # type: ignore[attr-defined]
+    except ImportError:  # pragma: no cover - the ID module is written separately
+        _fail("reading position IDs is not available in this build; give a match file instead")
+        raise
+    return ids.parse_position(text)  # type: ignore[no-any-return]
+
+
+def _looks_like_file(source: str) -> bool:
+    return Path(source).is_file()
+
+
+def _write(path: Path, data: bytes | str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(data, str):
+        path.write_text(data, encoding="utf-8")
+    else:
+        path.write_bytes(data)
+
+
+def _render(position: Position, fmt: str, options: dict[str, Any]) -> bytes | str:
+    import render
+
+    if fmt == "svg":
+        return str(render.svg(position, **options))
+    return render.png(position, **options)
+
+
+def _format_for(path: str, override: str | None) -> str:
+    if override:
+        return override
+    ext = Path(path).suffix.lower()
+    if ext == ".svg":
+        return "svg"
+    if ext == ".png":
+        return "png"
+    _fail(f"cannot tell the format of {path!r}: name it .png or .svg, or give --format")
+    return ""
+
+
+def _who(position: Position, player: int) -> str:
+    name = position.names[player] if player < len(position.names) else ""
+    return name or ("White", "Black")[player]
+
+
+def _describe(step: Any, game_no: int, move_no: int) -> str:
+    """A caption for the position before an action: 'Game 2, move 14: Alice to play 5-3: 13/8 13/10'."""
+    a = step.action
+    who = _who(step.before, a.player)
+    head = f"Game {game_no}, move {move_no}: {who}"
+    if a.kind == "move" and a.dice:
+        what = f"to play {a.dice[0]}-{a.dice[1]}"
+        if step.play is not None and step.play.steps:
+            what += f": {step.play.notation()}"
+        elif step.play is not None:
+            what += ": no move"
+        return f"{head} {what}"
+    words = {"double": "doubles", "beaver": "beavers", "raccoon": "raccoons", "take": "takes",
+             "drop": "drops", "resign": "resigns", "accept": "accepts", "reject": "rejects",
+             "win": "wins", "loss": "loses", "roll": "rolls", "setup": "sets up the board"}
+    what = words.get(a.kind, a.kind)
+    if a.kind in ("double", "beaver", "raccoon") and a.value:
+        what += f" to {a.value}"
+    elif a.kind == "win" and a.value:
+        what += f" {a.value} point{'s' if a.value != 1 else ''}"
+    elif a.kind == "roll" and a.dice:
+        what += f" {a.dice[0]}-{a.dice[1]}"
+    return f"{head} {what}"
+
+
+def _step_options(step: Any, base: dict[str, Any], caption: str | None) -> dict[str, Any]:
+    opts = dict(base)
+    a = step.action
+    if a.kind == "move" and step.play is not None and step.play.steps and "play" not in opts:
+        opts["arrows"] = [tuple(s) for s in step.play.steps]
+        if a.dice and "dice" not in opts:
+            opts["dice"] = a.dice
+    if caption is not None and "caption" not in opts:
+        opts["caption"] = caption
+    return opts
+
+
+@click.command("render")
+@click.argument("source")
+@click.option("-o", "--output", required=True,
+              help="The .png or .svg file to write (a directory with --all).")
+@click.option("--format", "fmt", type=click.Choice(["png", "svg"]), default=None,
+              help="Output format (default: from the file name; png with --all).")
+@click.option("--game", "game_no", type=click.IntRange(1), default=None,
+              help="Game number in a match (from 1).")
+@click.option("--move", "move_no", type=click.IntRange(1), default=None,
+              help="Action in the game (from 1): the position before it is drawn, its play as arrows.")
+@click.option("--all", "draw_all", is_flag=True,
+              help="Every position of every game of a match into a directory.")
+@click.option("--play", "plays", multiple=True,
+              help="A play to draw as arrows, e.g. '24/21 21/16'; repeat for boards side by side.")
+@click.option("--dice", default=None, help="The roll, e.g. 53 (default: the position's).")
+@click.option("--size", type=click.Choice(SIZES), default="medium", show_default=True,
+              help="small/medium/large: checker 24/36/60 px; print: 120 mm wide at --dpi.")
+@click.option("--width", type=click.IntRange(64, 20000), default=None, help="Image width in pixels.")
+@click.option("--dpi", type=click.IntRange(10, 4800), default=None, help="Resolution written into the PNG.")
+@click.option("--home", type=click.Choice(["right", "left"]), default="right", show_default=True)
+@click.option("--bottom", type=click.Choice(["on-roll", "white", "black"]), default="on-roll",
+              show_default=True,
+              help="The player at the bottom; points are numbered from that side.")
+@click.option("--numbers", type=click.Choice(["viewer", "both", "none"]), default="viewer", show_default=True,
+              help="Point numbers: the bottom player's, both sides', or none.")
+@click.option("--theme", type=click.Choice(THEMES), default="print", show_default=True)
+@click.option("--names/--no-names", default=None, help="Player names above and below the board.")
+@click.option("--pips/--no-pips", default=None, help="Pip counts.")
+@click.option("--score/--no-score", default=None, help="Match score and length.")
+@click.option("--caption", default=None, help="Text under the diagram.")
+@click.option("--no-caption", is_flag=True, help="No caption (for match positions, where one is made up).")
+@click.option("--direction", is_flag=True, help="Draw the bottom player's direction of movement.")
+@click.option("--no-ghosts", is_flag=True, help="No dashed outlines where moved checkers land.")
+@click.option("--columns", type=click.IntRange(1, 8), default=None,
+              help="Boards per row with several --play.")
+def command(source: str, output: str, fmt: str | None, game_no: int | None, move_no: int | None,
+            draw_all: bool, plays: tuple[str, ...], dice: str | None, size: str, width: int | None,
+            dpi: int | None, home: str, bottom: str, numbers: str, theme: str, names: bool | None,
+            pips: bool | None, score: bool | None, caption: str | None, no_caption: bool, direction: bool,
+            no_ghosts: bool, columns: int | None) -> None:
+    """Draw SOURCE (a position ID or a match file) as a book-style diagram in PNG or SVG.
+
+    \b
+    gammon render "XGID=-b----E-C---eE---c-e----B-:0:0:1:53:0:0:0:0:10" -o start.png
+    gammon render "XGID=..." --dice 53 --play "13/8 13/10" --play "8/3 6/3" -o two-ways.svg
+    gammon render match.mat --game 2 --move 14 -o g2m14.png
+    gammon render match.mat --all -o figures/
+    """
+    is_match = _looks_like_file(source)
+    base: dict[str, Any] = {
+        "size": size, "home": home, "bottom": bottom.replace("-", "_"), "numbers": numbers, "theme": theme,
+        "ghosts": not no_ghosts, "direction": direction,
+    }
+    if width is not None:
+        base["width"] = width
+    if dpi is not None:
+        base["dpi"] = dpi
+    if columns is not None:
+        base["columns"] = columns
+    if plays:
+        base["play"] = list(plays)
+    if caption is not None and not no_caption:
+        base["caption"] = caption
+    for key, flag in (("names", names), ("pips", pips), ("score", score)):
+        value = flag if flag is not None else is_match
+        if value:
+            base[key] = True
+    try:
+        if dice is not None:
+            from render.layout import parse_dice
+
+            base["dice"] = parse_dice(dice)
+        if not is_match:
+            if game_no is not None or move_no is not None or draw_all:
+                _fail(f"{source!r} is not a file: --game, --move and --all need a match file")
+            position = _parse_position(source)
+            out_fmt = _format_for(output, fmt)
+            _write(Path(output), _render(position, out_fmt, base))
+            return
+        fixed_caption = no_caption or caption is not None
+        _render_match(source, output, fmt, game_no, move_no, draw_all, base, fixed_caption)
+    except NotationError as e:
+        _fail(str(e))
+    except (ValueError, OSError) as e:
+        _fail(str(e))
+
+
+def _render_match(source: str, output: str, fmt: str | None, game_no: int | None, move_no: int | None,
+                  draw_all: bool, base: dict[str, Any], fixed_caption: bool) -> None:
+    from ..matchio import read_match
+    from ..replay import replay
+
+    match = read_match(source)
+    rep = replay(match)
+    if not rep.games:
+        _fail(f"{source}: no games")
+    if draw_all:
+        if game_no is not None or move_no is not None:
+            _fail("--all draws every position: leave out --game and --move")
+        out_fmt = fmt or "png"
+        out_dir = Path(output)
+        jobs: list[tuple[Path, Position, dict[str, Any]]] = []
+        for gi, g in enumerate(rep.games, 1):
+            for si, step in enumerate(g.steps, 1):
+                cap = None if fixed_caption else _describe(step, gi, si)
+                jobs.append((out_dir / f"game{gi:02d}_move{si:03d}.{out_fmt}", step.before,
+                             _step_options(step, base, cap)))
+            end_opts = dict(base)
+            if not fixed_caption:
+                end_opts["caption"] = f"Game {gi}: final position"
+            jobs.append((out_dir / f"game{gi:02d}_end.{out_fmt}", g.end, end_opts))
+        out_dir.mkdir(parents=True, exist_ok=True)
+        show = sys.stderr.isatty()
+        with click.progressbar(jobs, label=f"Rendering {len(jobs)} diagrams", file=sys.stderr,
+                               show_pos=True, hidden=not show) as bar:
+            for path, position, opts in bar:
+                _write(path, _render(position, out_fmt, opts))
+        click.echo(f"{len(jobs)} diagrams written to {out_dir}", err=True)
+        return
+    if game_no is None:
+        game_no = 1
+    if game_no > len(rep.games):
+        _fail(f"{source}: there is no game {game_no} (the match has {len(rep.games)})")
+    g = rep.games[game_no - 1]
+    out_fmt = _format_for(output, fmt)
+    if move_no is None:
+        position, opts = g.start, dict(base)
+        if not fixed_caption:
+            opts["caption"] = f"Game {game_no}: starting position"
+    elif move_no == len(g.steps) + 1:
+        position, opts = g.end, dict(base)
+        if not fixed_caption:
+            opts["caption"] = f"Game {game_no}: final position"
+    elif move_no > len(g.steps):
+        _fail(f"{source}: game {game_no} has {len(g.steps)} actions, not {move_no}")
+        return
+    else:
+        step = g.steps[move_no - 1]
+        position = step.before
+        opts = _step_options(step, base, None if fixed_caption else _describe(step, game_no, move_no))
+    _write(Path(output), _render(position, out_fmt, opts))

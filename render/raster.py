@@ -1,0 +1,267 @@
+"""The Pillow backend: a display list to a PIL image and to PNG bytes.
+
+Pillow's ``ImageDraw`` does not anti-alias shapes, so everything is drawn ``supersample`` times
+larger and reduced with :meth:`PIL.Image.Image.reduce` (an exact box filter).  Text is filled from
+the font's own outlines (see :mod:`render._font`), not by FreeType, so the pixels depend only on
+the display list and Pillow's polygon filling.  Strokes are centred on outlines as in SVG.
+
+The empty board of a diagram is the same for every position; it is drawn once per geometry and
+cached, so a diagram costs only its checkers, cube, dice, arrows and text.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections import OrderedDict
+from functools import lru_cache
+
+from PIL import Image, ImageChops, ImageDraw
+
+from ._font import default_font
+from .display import Circle, Color, Drawing, Glyphs, Group, Item, Polygon, Polyline, Rect
+
+_Ink = int | tuple[int, ...]
+
+_STATIC_CACHE: OrderedDict[tuple[object, ...], Image.Image] = OrderedDict()
+_STATIC_CACHE_SIZE = 8
+
+
+def _mode(drawing: Drawing) -> str:
+    if drawing.background is None:
+        return "LA" if drawing.grey else "RGBA"
+    return "L" if drawing.grey else "RGB"
+
+
+def _ink(c: Color, mode: str) -> _Ink:
+    if mode == "L":
+        return c[0]
+    if mode == "LA":
+        return (c[0], 255)
+    if mode == "RGBA":
+        return (c[0], c[1], c[2], 255)
+    return c
+
+
+class _Painter:
+    def __init__(self, canvas: Image.Image, ss: int) -> None:
+        self.im = canvas
+        self.d = ImageDraw.Draw(canvas)
+        self.ss = ss
+        self.mode = canvas.mode
+
+    def ink(self, c: Color) -> _Ink:
+        return _ink(c, self.mode)
+
+    def group(self, g: Group, ox: float, oy: float, start: int = 0) -> None:
+        ox += g.dx
+        oy += g.dy
+        for it in g.items[start:]:
+            if isinstance(it, Group):
+                self.group(it, ox, oy)
+            else:
+                self.item(it, ox, oy)
+
+    def item(self, it: Item, ox: float, oy: float) -> None:
+        s = self.ss
+        if isinstance(it, Rect):
+            x0, y0 = (it.x + ox) * s, (it.y + oy) * s
+            x1, y1 = x0 + it.w * s, y0 + it.h * s
+            self.rect(x0, y0, x1, y1, it.radius * s, it.fill, it.stroke, it.width * s)
+        elif isinstance(it, Circle):
+            self.circle((it.cx + ox) * s, (it.cy + oy) * s, it.r * s, it.fill, it.stroke, it.width * s,
+                        it.dashes)
+        elif isinstance(it, Polygon):
+            pts = [((x + ox) * s, (y + oy) * s) for x, y in it.points]
+            self.polygon(pts, it.fill, it.stroke, it.width * s)
+        elif isinstance(it, Polyline):
+            pts = [((x + ox) * s, (y + oy) * s) for x, y in it.points]
+            self.polyline(pts, it.stroke, it.width * s)
+        elif isinstance(it, Glyphs):
+            self.glyphs(it, ox, oy)
+
+    # ------------------------------------------------------------------ primitives
+    def _box(self, x0: float, y0: float, x1: float, y1: float) -> tuple[int, int, int, int]:
+        return round(x0), round(y0), round(x1) - 1, round(y1) - 1
+
+    def rect(self, x0: float, y0: float, x1: float, y1: float, r: float, fill: Color | None,
+             stroke: Color | None, w: float) -> None:
+        d = self.d
+        h = w / 2 if stroke is not None and w > 0 else 0.0
+        if stroke is not None and w > 0:
+            box = self._box(x0 - h, y0 - h, x1 + h, y1 + h)
+            if fill is None:
+                iw = max(1, round(w))
+                if r > 0:
+                    d.rounded_rectangle(box, radius=round(r + h), outline=self.ink(stroke), width=iw)
+                else:
+                    d.rectangle(box, outline=self.ink(stroke), width=iw)
+                return
+            if r > 0:
+                d.rounded_rectangle(box, radius=round(r + h), fill=self.ink(stroke))
+            else:
+                d.rectangle(box, fill=self.ink(stroke))
+        if fill is not None:
+            box = self._box(x0 + h, y0 + h, x1 - h, y1 - h)
+            if box[2] < box[0] or box[3] < box[1]:
+                return
+            if r > 0:
+                d.rounded_rectangle(box, radius=max(0, round(r - h)), fill=self.ink(fill))
+            else:
+                d.rectangle(box, fill=self.ink(fill))
+
+    def circle(self, cx: float, cy: float, r: float, fill: Color | None, stroke: Color | None, w: float,
+               dashes: int = 0) -> None:
+        d = self.d
+        h = w / 2 if stroke is not None and w > 0 else 0.0
+        if stroke is not None and w > 0:
+            box = self._box(cx - r - h, cy - r - h, cx + r + h, cy + r + h)
+            if dashes:
+                step = 360.0 / dashes
+                for i in range(dashes):
+                    a0 = i * step
+                    d.arc(box, a0, a0 + step * 0.55, fill=self.ink(stroke), width=max(1, round(w)))
+            elif fill is None:
+                d.ellipse(box, outline=self.ink(stroke), width=max(1, round(w)))
+                return
+            else:
+                d.ellipse(box, fill=self.ink(stroke))
+        if fill is not None:
+            box = self._box(cx - r + h, cy - r + h, cx + r - h, cy + r - h)
+            d.ellipse(box, fill=self.ink(fill))
+
+    def polygon(self, pts: list[tuple[float, float]], fill: Color | None, stroke: Color | None,
+                w: float) -> None:
+        # Pillow's polygon and line vertices are pixel centres: shift by half a pixel.
+        ipts = [(round(x - 0.5), round(y - 0.5)) for x, y in pts]
+        if fill is not None:
+            self.d.polygon(ipts, fill=self.ink(fill))
+        if stroke is not None and w > 0:
+            self.polyline(pts + pts[:2], stroke, w, caps=False)
+
+    def polyline(self, pts: list[tuple[float, float]], stroke: Color, w: float, caps: bool = True) -> None:
+        ink = self.ink(stroke)
+        if caps and len(pts) > 2 and w > 2:
+            # A smooth curve: fill the outline of the stroke (one polygon; much faster than
+            # Pillow's wide lines with round joints), plus round caps.
+            self.d.polygon(_stroke_outline(pts, w / 2), fill=ink)
+        else:
+            ipts = [(round(x - 0.5), round(y - 0.5)) for x, y in pts]
+            self.d.line(ipts, fill=ink, width=max(1, round(w)), joint="curve")
+        if caps and w > 2:
+            r = w / 2
+            for x, y in (pts[0], pts[-1]):
+                self.d.ellipse(self._box(x - r, y - r, x + r, y + r), fill=ink)
+
+    def glyphs(self, g: Glyphs, ox: float, oy: float) -> None:
+        s = self.ss
+        ink = self.ink(g.fill)
+        for ch, x, y in g.chars:
+            mask, mx, my = _glyph_mask(ch, round(g.size * s, 3), round(g.bold * s, 3))
+            if mask is None:
+                continue
+            px = round((x + ox) * s) + mx
+            py = round((y + oy) * s) + my
+            self.im.paste(ink, (px, py, px + mask.width, py + mask.height), mask)
+
+
+def _stroke_outline(pts: list[tuple[float, float]], h: float) -> list[tuple[int, int]]:
+    """The outline of a stroke of half-width ``h`` along a smooth polyline (canvas pixels)."""
+    n = len(pts)
+    left: list[tuple[int, int]] = []
+    right: list[tuple[int, int]] = []
+    for i in range(n):
+        a = pts[i - 1] if i > 0 else pts[i]
+        b = pts[i + 1] if i < n - 1 else pts[i]
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        d = math.hypot(dx, dy)
+        if d == 0:
+            continue
+        nx, ny = -dy / d * h, dx / d * h
+        x, y = pts[i][0] - 0.5, pts[i][1] - 0.5
+        left.append((round(x + nx), round(y + ny)))
+        right.append((round(x - nx), round(y - ny)))
+    return left + right[::-1]
+
+
+_GLYPH_OVERSAMPLE = 4
+"""Glyph masks are filled this much finer than the canvas and reduced: Pillow's polygon filling
+covers boundary pixels, which would make small text look heavier than in the SVG."""
+
+
+@lru_cache(maxsize=2048)
+def _glyph_mask(ch: str, size: float, bold: float) -> tuple[Image.Image | None, int, int]:
+    """A coverage mask of a glyph at ``size`` canvas px per em, and its offset from the glyph origin."""
+    font = default_font()
+    glyph = font.glyph(ch)
+    f = _GLYPH_OVERSAMPLE
+    scale = size * f / font.units_per_em
+    steps = 4 if size < 40 else 6 if size < 120 else 8
+    polys = [[(x * scale, -y * scale) for x, y in poly] for poly in glyph.polygons(steps)]
+    if not polys:
+        return None, 0, 0
+    pad = int(math.ceil(bold / 2)) + 1
+    xs = [x for p in polys for x, _ in p]
+    ys = [y for p in polys for _, y in p]
+    x0, y0 = (math.floor(min(xs) / f) - pad) * f, (math.floor(min(ys) / f) - pad) * f
+    x1, y1 = (math.ceil(max(xs) / f) + pad) * f, (math.ceil(max(ys) / f) + pad) * f
+    w, h = x1 - x0, y1 - y0
+    mask = Image.new("1", (w, h), 0)
+    for poly in polys:
+        layer = Image.new("1", (w, h), 0)
+        ImageDraw.Draw(layer).polygon([(round(x - x0 - 0.5), round(y - y0 - 0.5)) for x, y in poly], fill=1)
+        mask = ImageChops.logical_xor(mask, layer)
+    out = mask.convert("L")
+    if bold > 0:
+        # a stroke of width `bold` centred on the outline, as the SVG backend writes it
+        d = ImageDraw.Draw(out)
+        iw = max(1, round(bold * f))
+        for poly in polys:
+            pts = [(round(x - x0 - 0.5), round(y - y0 - 0.5)) for x, y in poly]
+            d.line(pts + pts[:2], fill=255, width=iw, joint="curve")
+    return out.reduce(f), x0 // f, y0 // f
+
+
+def image(drawing: Drawing) -> Image.Image:
+    """Rasterise a display list (anti-aliased by supersampling)."""
+    ss = drawing.supersample
+    mode = _mode(drawing)
+    size = (drawing.width * ss, drawing.height * ss)
+    bg = drawing.background
+    if bg is None:
+        fill: _Ink = (255, 0) if mode == "LA" else (255, 255, 255, 0)
+    else:
+        fill = _ink(bg, mode)
+    root = drawing.root
+    start = 0
+    if root.static:
+        key = (mode, size, fill, ss, root.dx, root.dy, root.items[:root.static])
+        cached = _STATIC_CACHE.get(key)
+        if cached is None:
+            canvas = Image.new(mode, size, fill)
+            p = _Painter(canvas, ss)
+            for it in root.items[:root.static]:
+                p.item(it, root.dx, root.dy) if not isinstance(it, Group) else p.group(it, root.dx, root.dy)
+            _STATIC_CACHE[key] = canvas.copy()
+            while len(_STATIC_CACHE) > _STATIC_CACHE_SIZE:
+                _STATIC_CACHE.popitem(last=False)
+        else:
+            _STATIC_CACHE.move_to_end(key)
+            canvas = cached.copy()
+        start = root.static
+    else:
+        canvas = Image.new(mode, size, fill)
+    painter = _Painter(canvas, ss)
+    painter.group(root, 0.0, 0.0, start)
+    return canvas.reduce(ss) if ss > 1 else canvas
+
+
+def png(drawing: Drawing, *, compress_level: int = 6) -> bytes:
+    """PNG bytes: only IHDR, pHYs (when a dpi is set), IDAT and IEND, so equal pixels give equal bytes."""
+    img = image(drawing)
+    buf = io.BytesIO()
+    kw: dict[str, object] = {"compress_level": compress_level, "optimize": False}
+    if drawing.dpi:
+        kw["dpi"] = (drawing.dpi, drawing.dpi)
+    img.save(buf, "PNG", **kw)
+    return buf.getvalue()
