@@ -24,6 +24,7 @@ from .play import parse_play, play_result, resolve_play
 from .position import GAME_DROPPED, GAME_OVER, GAME_RESIGNED, Position
 from .record import Action, Game, Match
 from .rules import Play, Step
+from .variants import ACEY_DOUBLE, scoring_rule
 
 Severity = Literal["error", "warning", "note"]
 
@@ -148,6 +149,8 @@ class _GameRunner:
         self.resign_value: int | None = None
         self.started = False
         self.unknown_crawford = False
+        self.acey_pending: int | None = None
+        """Acey-Deucey: the player who played a 1-2 in full and must now name a double."""
 
     # ------------------------------------------------------------ findings
     def find(self, severity: Severity, action: Action | None, message: str, *, column: int | None = None,
@@ -210,6 +213,8 @@ class _GameRunner:
     # ------------------------------------------------------------ actions
     def do_move(self, action: Action, index: int) -> bool:
         dice = action.dice
+        chosen = ACEY_DOUBLE in action.properties
+        self.acey_before(action, chosen)
         if not self.check_turn(action):
             return False
         if dice is None:
@@ -237,8 +242,12 @@ class _GameRunner:
         except ParseError as e:
             self.find("error", action, e.message, column=e.column)
             return self.unverifiable(action)
+        resolver = getattr(pos.rules, "resolve_written", None)  # variants with their own movement
         try:
-            res = resolve_play(pos, parsed, dice, column=col or 1)
+            if resolver is not None:
+                res = resolver(pos, parsed, dice, column=col or 1)
+            else:
+                res = resolve_play(pos, parsed, dice, column=col or 1)
         except AmbiguousPlayError as e:
             self.find("error", action, e.message, column=col)
             return self.unverifiable(action)
@@ -246,20 +255,63 @@ class _GameRunner:
             legal = pos.rules.plays_for(pos.on_roll, pos.opponent, dice[0], dice[1])
             examples = sorted(p.notation() for p in legal)[:5]
             self.find("error", action, e.message, column=col, legal=examples)
-            recorded = _as_recorded(pos, parsed.segments)
+            own = getattr(pos.rules, "as_recorded", None)
+            recorded = own(pos, parsed) if own is not None else _as_recorded(pos, parsed.segments)
             if recorded is None:
                 return self.unverifiable(action)
-            self.record(action, play_result(pos, recorded), recorded, legal=False)
+            after = self.acey_after(action, pos, recorded, play_result(pos, recorded), chosen)
+            self.record(action, after, recorded, legal=False)
             return True
         for note in res.notes:
             if note.startswith("the hit on") and "not marked" in note:
                 continue  # summarised per file by _summarise_hit_marks
             self.find("note", action, note, column=col)
-        after = play_result(pos, res.play)
+        after = self.acey_after(action, pos, res.play, play_result(pos, res.play), chosen)
         self.record(action, after, res.play)
         if after.boards[action.player][0] == pos.rules.checkers:
             self.end_bearoff(action.player)
         return True
+
+    def acey_before(self, action: Action, chosen: bool) -> None:
+        """Acey-Deucey (:mod:`notation.variants`): a fully played 1-2 is followed by a double the same
+        player names (a ``move`` whose properties hold ``acey_double``), then by another roll."""
+        pending, self.acey_pending = self.acey_pending, None
+        if chosen:
+            if pending is None:
+                self.find("error", action, "a named double (acey_double) must follow a fully played "
+                                           "acey-deucey roll (1-2) of the same player"
+                                           + ("" if getattr(self.pos.rules, "bonus_roll", None)
+                                              else f" in Acey-Deucey, not in {self.pos.rules.title}"))
+            elif action.player != pending:
+                self.find("error", action, f"{self._name(pending)} rolled the 1-2, so {self._name(pending)} "
+                                           f"names the double, not {self._name(action.player)}")
+            if action.dice is None or action.dice[0] != action.dice[1]:
+                self.find("error", action, "the named double after an acey-deucey roll must be a double, not "
+                                           f"{_roll(action.dice) or 'no roll'}")
+        elif pending is not None and action.kind in ("move", "roll"):
+            self.find("error", action, f"after the acey-deucey roll (1-2) {self._name(pending)} must name a "
+                                       f"double and play it, but the record has no named double here")
+            self.pos = self.pos.replace(turn=action.player)
+
+    def acey_after(self, action: Action, pos: Position, play: Play, after: Position,
+                   chosen: bool) -> Position:
+        """The position after a play, with the same player to roll again when Acey-Deucey says so."""
+        bonus = getattr(pos.rules, "bonus_roll", None)
+        if bonus is None or action.dice is None:
+            return after
+        if chosen:
+            if play.dice_used == 4:
+                return after.replace(turn=action.player)
+            self.find("note", action, f"the named double is played {play.dice_used} times, not 4: the turn "
+                                      f"ends without another roll")
+            return after
+        if (max(action.dice), min(action.dice)) == bonus:
+            if play.dice_used == 2:
+                self.acey_pending = action.player
+                return after.replace(turn=action.player)
+            self.find("note", action, "the 1-2 cannot be played in full: no double is named and the turn "
+                                      "ends")
+        return after
 
     def unverifiable(self, action: Action) -> bool:
         self.gr.verifiable = False
@@ -305,11 +357,13 @@ class _GameRunner:
         k = 1
         if loser[0] == 0:
             k = 2
-            # Backgammon: a loser's checker on the bar or in the winner's home board.
-            if loser[25] or any(loser[p] for p in range(19, 25)):
+            # Backgammon: a loser's checker on the bar, waiting to enter, or in the winner's home board.
+            if loser[25] or pos.waiting(1 - winner) > 0 or any(loser[p] for p in range(19, 25)):
                 k = 3
             if self.match.length == 0 and self.match.rules.jacoby and pos.cube_owner is None:
                 k = 1  # Jacoby rule: gammons count single while the cube has not been turned
+        if scoring_rule(self.match) == "checkers":
+            k = pos.rules.checkers - loser[0]  # one point per checker the loser has not borne off
         self.ended = "bearoff"
         self.end_winner = winner
         self.end_points = pos.cube * k
@@ -336,12 +390,32 @@ class _GameRunner:
             self.find("error", action,
                       f"{self._name(action.player)} doubles, but {self._name(pos.cube_owner)} owns the cube")
         new = pos.cube * 2
+        auto = None
+        if action.value is not None and action.value > new:
+            auto = self._auto_start(pos, action.value)
+        if auto is not None:
+            pos = auto
+            new = pos.cube * 2
         if action.value is not None and action.value != new:
             self.find("error", action, f"the cube is at {pos.cube}, so a double is to {new}, not {action.value}")
         if rules.cube_limit and new > rules.cube_limit:
             self.find("error", action, f"the cube is limited to {rules.cube_limit}")
         self.record(action, pos.replace(turn=action.player, dice=None, double_offered=True, beaver=0))
         return True
+
+    def _auto_start(self, pos: Position, value: int) -> Position | None:
+        """The first double of a money game offers ``value`` with the cube untouched: the game began with
+        automatic doubles that the record does not write (other producers than gnubg write the real cube)."""
+        if self.match.length != 0 or pos.cube_owner is not None or any(
+                s.action.kind in ("double", "take", "beaver") for s in self.gr.steps):
+            return None
+        allowed = auto_doubles_allowed(self.match) - (pos.cube.bit_length() - 1)
+        for k in range(1, allowed + 1):
+            if value == pos.cube << (k + 1):
+                self.find("note", None, f"the first double is to {value}: game {self.game.number} began with "
+                                        f"the cube at {pos.cube << k} after automatic doubles")
+                return pos.replace(cube=pos.cube << k)
+        return None
 
     def do_answer(self, action: Action) -> bool:
         pos = self.pos
@@ -400,7 +474,8 @@ class _GameRunner:
             # A resignation (explicit or implied by the result line).
             if pos.double_offered:
                 self.find("error", action, "a result while a double is unanswered")
-            values = {pos.cube * k: k for k in (1, 2, 3)}
+            ks = range(1, pos.rules.checkers + 1) if scoring_rule(m) == "checkers" else (1, 2, 3)
+            values = {pos.cube * k: k for k in ks}
             self.ended = "resign"
             self.end_winner = winner
             if n is not None and n >= 100 and n not in values:
@@ -474,15 +549,24 @@ def _as_recorded(pos: Position, segments: tuple) -> Play | None:
 
 def replay(match: Match) -> MatchReplay:
     """Replay every game of ``match`` under its rules; never raises for rule problems."""
+    own = getattr(match, "replay_override", None)  # records with their own replay (chouettes)
+    if own is not None:
+        return own()  # type: ignore[no-any-return]
     rep = MatchReplay(match)
     length = match.length
     score = (0, 0)
     crawford_done = False
     over = False
     rules = match.rules
+    last: tuple[int, int, tuple[int, int]] | None = None  # the previous game's winner, points, score before
+    alt: tuple[int, int] | None = None  # the score as a wrong score line had it, carried forward
     for gi, game in enumerate(match.games):
         if game.score is not None:
-            if gi > 0 and game.score != score:
+            if gi > 0 and game.score != score and alt is not None and game.score == alt:
+                score, alt = alt, None  # an earlier score line was right and our total was not
+            elif gi > 0 and game.score != score and _auto_doubled(rep, game, last, score):
+                score = game.score
+            elif gi > 0 and game.score != score:
                 span = game.score_span or game.span
                 hint = ""
                 if length == 0:
@@ -493,7 +577,10 @@ def replay(match: Match) -> MatchReplay:
                     f"the score line says {game.score[0]}-{game.score[1]}, but the games so far give "
                     f"{score[0]}-{score[1]}{hint}",
                     match.source, span.line if span else None, span.column if span else None, game.number))
-            score = game.score
+                # Go on from our total; the written score is kept too, in case the next line follows it.
+                alt = game.score
+            elif gi == 0:
+                score = game.score
         if over:
             span = game.span
             rep.findings.append(Finding(
@@ -521,6 +608,8 @@ def replay(match: Match) -> MatchReplay:
                 match.source, game.span.line if game.span else None, None, game.number))
         if game.start is not None:
             start = game.start.replace(match_length=length, score=score, crawford=crawford)
+            if start.cube > 1 and start.boards == Position.initial(start.variant).boards:
+                _check_auto_start(rep, game, start.cube)
         else:
             start = Position.initial(
                 rules.variant, match_length=length, score=score, crawford=crawford,
@@ -530,10 +619,16 @@ def replay(match: Match) -> MatchReplay:
         runner.unknown_crawford = unknown_crawford
         _run_game(runner)
         rep.games.append(runner.gr)
+        last = None
         if runner.gr.winner is not None and runner.gr.points is not None:
+            last = (runner.gr.winner, runner.gr.points, score)
             s = list(score)
             s[runner.gr.winner] += runner.gr.points
             score = (s[0], s[1])
+            if alt is not None:
+                a = list(alt)
+                a[runner.gr.winner] += runner.gr.points
+                alt = (a[0], a[1])
         if length > 0 and max(score) >= length:
             over = True
     if length > 0 and rep.games and max(score) < length and not over:
@@ -544,6 +639,62 @@ def replay(match: Match) -> MatchReplay:
     if rep.games:
         _summarise_hit_marks(rep)
     return rep
+
+
+def auto_doubles_allowed(match: Match) -> int:
+    """At most this many automatic doubles per game: ``MatchRules.auto_doubles`` (``--auto-doubles``, SGF
+    ``CV``), else a ``; [AutoDoubles "N"]`` header tag (``.mat`` files have no standard way to say it)."""
+    if match.rules.auto_doubles:
+        return match.rules.auto_doubles
+    for name in ("AutoDoubles", "Automatic Doubles", "AutomaticDoubles"):
+        value = match.tag(name)
+        if value is not None and value.strip().isdigit():
+            return int(value.strip())
+    return 0
+
+
+def _auto_doubled(rep: MatchReplay, game: Game, last: tuple[int, int, tuple[int, int]] | None,
+                  score: tuple[int, int]) -> bool:
+    """A money score line that is off because the previous game began with automatic doubles (equal
+    opening throws double the cube): ``.mat`` files do not write them, and gnubg writes that game's
+    cube values and 'Wins' as if they had not happened, but counts them in the next score line.
+    Adds a note and returns True when ``--auto-doubles``/the rules allow that many."""
+    m = rep.match
+    n = auto_doubles_allowed(m)
+    if m.length != 0 or n <= 0 or last is None or game.score is None:
+        return False
+    winner, points, before = last
+    for k in range(1, n + 1):
+        expect = list(before)
+        expect[winner] += points << k
+        if tuple(expect) == game.score:
+            span = game.score_span or game.span
+            rep.findings.append(Finding(
+                "note", f"the score line says {game.score[0]}-{game.score[1]}: the game before began "
+                        f"with {k} automatic double{'s' if k > 1 else ''} (cube {1 << k}), which the record "
+                        f"does not write, so it was worth {points << k}, not {points}",
+                m.source, span.line if span else None, span.column if span else None, game.number))
+            return True
+    return False
+
+
+def _check_auto_start(rep: MatchReplay, game: Game, cube: int) -> None:
+    """A game that starts from the initial position with the cube above 1 (SGF ``CV``): automatic
+    doubles, which only money play has, and at most ``MatchRules.auto_doubles`` of them."""
+    m = rep.match
+    k = cube.bit_length() - 1
+    span = game.span
+    where = (m.source, span.line if span else None, span.column if span else None, game.number)
+    if m.length > 0:
+        rep.findings.append(Finding("error", f"game {game.number} starts with the cube at {cube}, but "
+                                             f"automatic doubles are used only in money play", *where))
+    elif k > auto_doubles_allowed(m):
+        allowed = auto_doubles_allowed(m)
+        rep.findings.append(Finding(
+            "error", f"game {game.number} starts with the cube at {cube} ({k} automatic doubles), but "
+                     + (f"at most {allowed} per game are allowed" if allowed
+                        else "automatic doubles are off"),
+            *where))
 
 
 def _run_game(r: _GameRunner) -> None:
