@@ -1,0 +1,85 @@
+"""`gammon validate`: output lines, JSON, exit statuses, parallel jobs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from notation.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = str(ROOT / "samples" / "illegal_plays.mat")
+CLEAN = str(ROOT / "tests" / "data" / "gnubg_7p_crawford.mat")
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    r = CliRunner().invoke(main, ["validate", *args])
+    return r.exit_code, r.stdout, r.stderr
+
+
+def test_clean_file_exits_0() -> None:
+    code, out, _ = run(CLEAN)
+    assert code == 0
+    assert out.strip().endswith("5 games, 245 plays, 0 errors, 0 warnings, 0 notes")
+
+
+def test_errors_exit_1_compiler_style() -> None:
+    code, out, _ = run(SAMPLE)
+    assert code == 1
+    first = out.splitlines()[0]
+    # FILE:LINE:COL: error: game G move M (NAME 52): message
+    assert first.startswith(f"{SAMPLE}:51:10: error: game 1 move 44 (gnubg 54): the 5 is not played")
+    assert "4 errors" in out.splitlines()[-1]
+
+
+def test_json_one_object_per_file() -> None:
+    code, out, _ = run("--json", SAMPLE, CLEAN)
+    assert code == 1
+    objs = [json.loads(line) for line in out.splitlines()]
+    assert [o["file"] for o in objs] == [SAMPLE, CLEAN]
+    bad = objs[0]
+    assert set(bad) == {"file", "games", "plays", "errors", "warnings", "findings"}
+    assert bad["errors"] == 4 and bad["games"] == 3
+    f = bad["findings"][0]
+    assert set(f) == {"severity", "line", "column", "game", "move", "player", "roll", "text", "message", "xgid"}
+    assert (f["line"], f["column"], f["game"], f["move"], f["player"], f["roll"]) == (51, 10, 1, 44, "gnubg", "54")
+    assert f["xgid"].startswith("XGID=")
+
+
+def test_unparsable_file_exits_2_and_others_still_checked(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.mat"
+    bad.write_text(" 5 point match\n\n Game 1\n a : 0      b : 0\n  1) 71: 13/6\n")
+    code, out, _ = run("--json", str(bad), CLEAN)
+    assert code == 2
+    objs = [json.loads(line) for line in out.splitlines()]
+    assert objs[0]["errors"] == 1 and objs[0]["findings"][0]["line"] == 5
+    assert objs[0]["findings"][0]["column"] is not None
+    assert objs[1]["errors"] == 0 and objs[1]["plays"] == 245
+
+
+def test_missing_file_exits_2(tmp_path: Path) -> None:
+    code, out, _ = run(str(tmp_path / "nope.mat"))
+    assert code == 2
+
+
+def test_quiet_shows_only_errors() -> None:
+    code, out, _ = run("--quiet", SAMPLE, CLEAN)
+    assert code == 1
+    assert "note:" not in out and "error:" in out
+    assert CLEAN not in out
+
+
+def test_jobs_same_output() -> None:
+    files = [SAMPLE, CLEAN, SAMPLE]
+    assert run("--jobs", "2", *files)[1] == run(*files)[1]
+
+
+def test_installed_entry_point_runs_as_module() -> None:
+    r = subprocess.run([sys.executable, "-m", "notation.cli", "validate", SAMPLE], capture_output=True, text=True,
+                       cwd=ROOT)
+    assert r.returncode == 1
+    assert "Traceback" not in r.stderr
