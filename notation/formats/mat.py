@@ -1,0 +1,963 @@
+"""Jellyfish ``.mat`` match transcripts: a reader for every dialect seen in the wild, and a writer
+of GNU Backgammon's canonical layout.
+
+Reading
+=======
+
+:func:`read_match` / :func:`read_matches` take a path, bytes or text.  The file structure (header
+tags and comments, the ``N point match`` line, ``Game N``, score lines, move rows, result lines) is
+parsed by the LALR grammar ``grammars/mat.lark`` (start symbol ``start``: one token per line).  The
+content of each row is then tokenised with the grammar's ``cells`` terminals, compiled into one
+regular expression: ``52: 13/8 24/22``, ``61: Cannot Move``, ``63: ???``, ``Doubles => 2``,
+``Takes``, ``Wins 2 points and the match``, Galaxy's ``Losses 1 point``, Snowie's
+``11: Illegal play (<position>)`` ...
+
+Which player a cell belongs to is decided here, from the layout rather than the syntax (the right
+column starts at character 33, 37, 39 or 40 depending on the program; an overflowing left cell
+pushes it right; Galaxy repeats the row number before the right cell; result lines have no number):
+
+* on a numbered row, the first cell is the left player's (0) when it starts before column 16 (or
+  right after a long row number), the right player's (1) otherwise; the next cell is the right
+  player's, whatever its column (a long left cell pushes it right: reported);
+* a row number repeated inside the row (Galaxy) starts the right column; a different number starts
+  a new row glued to the end of this one (gnubg after a roll that was not played);
+* a result line (``      Wins 1 point``) is the left player's when it starts before column 16
+  (gnubg writes 6 spaces for the left player, 34 for the right);
+* a third cell (Galaxy: ``14) 22: ...   14)  Losses 1 point   Wins 1 point and the match``) can
+  only be a ``Wins`` of the player who did not lose; a standalone ``Losses`` line is the player
+  who does not win on the next result line;
+* an empty move cell right before the other player's ``Wins`` (the roller's own ``Concedes`` may
+  come between) is a roll that was not played: kind ``roll`` (gnubg: rolled, then resigned).
+  ``NN: ???`` is also a ``roll``, and ``????`` without dice a ``roll`` with no dice.  Other empty
+  cells and ``Cannot Move`` are moves with an empty play (``no_move`` says how it was written).
+
+Everything read in a non-canonical way is listed in :attr:`Match.normalisations` with its line and
+column.  A syntax error raises :class:`~notation.errors.ParseError` with the exact line and column.
+
+Writing
+=======
+
+:func:`write_match` writes the layout GNU Backgammon 1.07 writes (``export match mat``) byte for byte:
+``%3d) %-27s `` rows, move cells ``NN: a/b c/d `` (a space after each move but the fourth), cube
+cells indented by one space, ``Wins N point(s)`` 6 spaces in for the left player and 34 for the
+right (or in the right cell after a left ``Drops``), tags first, a blank line, the ``N point
+match`` line, a blank line after every game.  It avoids gnubg's bugs: a roll that was not played
+gets its own cell (gnubg glues the next cell to it); ``"`` and ``\\`` in tag values are escaped
+(``\\"``, ``\\\\``; the reader undoes it); a first ``name : score`` of 31 characters or more keeps a
+space before the second name; the last row of a game without a result ends with a line break.
+Rules not said by a tag are added as tags (``Variation``, ``Crawford "Off"``, ``Jacoby``,
+``Beaver``, ``CubeLimit``).  Written as gnubg would: ``Cannot Move`` as an empty cell; not written:
+Galaxy's ``Losses`` (the ``Wins`` says it); kept although gnubg never writes them: ratings after
+the names (``zoonk,1666``), ``???`` rolls, ``Concedes``/``Accepts``/``Rejects``, Snowie set-ups.
+
+Plays are re-written from their text with :func:`notation.play.parse_play`: ``bar``/``off`` as
+chosen, repeat counts and chains expanded into single moves (``13/11(2)`` → ``13/11 13/11``,
+``24/18/13`` → ``24/18 18/13``).  Splitting a compressed move (``24/15`` for 63) or adding a
+missing hit mark needs the position: that is the replay's job.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lark import Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from .._grammar import parser
+from ..errors import NotationError, ParseError
+from ..position import Position
+from ..record import Action, Game, Match, MatchRules, Normalisation, Span
+
+__all__ = ["read_match", "read_matches", "write_match", "dump_match", "format_play_text"]
+
+Source = str | bytes | os.PathLike[str]
+
+# Cells that start before this column are the left player's (gnubg: "after column 15").
+LEFT_LIMIT = 16
+
+_PARSER_OPTIONS: dict[str, Any] = {"lexer": "contextual", "propagate_positions": False}
+
+
+def _file_parser() -> Any:
+    return parser("mat", **_PARSER_OPTIONS)
+
+
+# (No two of these match at the same place; the most frequent come first.)
+_CELL_TERMINALS = ("MOVE", "ROWNUM", "DOUBLE", "TAKE", "DROP", "WIN", "QMARKS", "BEAVER", "RACCOON",
+                   "CONCEDE", "ACCEPT", "REJECT", "LOSS", "SETUP")
+_cell_re: re.Pattern[str] | None = None
+
+
+def _cell_regex() -> re.Pattern[str]:
+    """One regular expression made of the grammar's cell terminals (``cells`` in mat.lark)."""
+    global _cell_re
+    if _cell_re is None:
+        cells = parser("mat", start="cells", **_PARSER_OPTIONS)
+        alts = [f"(?P<{name}>{cells.get_terminal(name).pattern.to_regexp()})" for name in _CELL_TERMINALS]
+        _cell_re = re.compile(r"[ \t]*(?:" + "|".join(alts) + r")")
+    return _cell_re
+
+
+_NUMBER = re.compile(r"\d+")
+_TAG = re.compile(r'[;#][ \t]*\[(?P<name>[^"\]\n]+?)[ \t]*"(?P<value>.*)"\][ \t]*$')
+_SCORE = re.compile(r"(?P<n0>.*?)[ \t]*:[ \t]*(?P<s0>\d+)[ \t]+(?P<n1>.*?)[ \t]*:[ \t]*(?P<s1>\d+)[ \t]*$")
+_RATING = re.compile(r"(?P<name>.*?)[ \t]*,[ \t]*(?P<rating>\d+(?:[.,]\d+)?)$")
+_UNESCAPE = re.compile(r'\\([\\"])')
+_SNOWIE = re.compile(r"Illegal[ \t]+play[ \t]*\((?P<pos>[^()\n]*)\)", re.I)
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def read_match(source: Source, *, name: str | None = None) -> Match:
+    """The first match in ``source`` (a path, bytes or ``.mat`` text)."""
+    matches = read_matches(source, name=name)
+    if not matches:
+        raise ParseError("no 'N point match' line: this is not a .mat transcript", file=name, line=1,
+                         column=1)
+    first = matches[0]
+    if len(matches) > 1:
+        first.normalisations.append(Normalisation(
+            f"the file holds {len(matches)} matches; only the first was read (use read_matches)",
+            matches[1].span.line if matches[1].span else None, 1))
+    return first
+
+
+def read_matches(source: Source, *, name: str | None = None) -> list[Match]:
+    """Every match in ``source`` (a path, bytes or ``.mat`` text), in file order."""
+    data, file_name = _load(source)
+    if name is not None:
+        file_name = name
+    text, notes = _decode(data)
+    try:
+        return _Reader(text, file_name, notes).read()
+    except NotationError as e:
+        raise e.located(file=file_name) from None
+
+
+def dump_match(match: Match, path: str | os.PathLike[str], **options: Any) -> None:
+    """Write ``match`` to ``path`` (UTF-8) as :func:`write_match` formats it."""
+    Path(path).write_text(write_match(match, **options), encoding="utf-8", newline="")
+
+
+# --------------------------------------------------------------------------- input
+
+
+def _load(source: Source) -> tuple[str | bytes, str | None]:
+    if isinstance(source, bytes | bytearray):
+        return bytes(source), None
+    if isinstance(source, os.PathLike):
+        p = Path(source)
+        return p.read_bytes(), str(p)
+    if isinstance(source, str):
+        if "\n" not in source and len(source) < 4096 and source.strip() and Path(source).is_file():
+            return Path(source).read_bytes(), source
+        return source, None
+    raise TypeError(f"cannot read a match from {type(source).__name__}")
+
+
+def _where(text: str, index: int) -> tuple[int, int]:
+    line = text.count("\n", 0, index) + 1
+    return line, index - (text.rfind("\n", 0, index) + 1) + 1
+
+
+def _decode(data: str | bytes) -> tuple[str, list[Normalisation]]:
+    notes: list[Normalisation] = []
+    if isinstance(data, bytes):
+        if data.startswith(b"\xef\xbb\xbf"):
+            data = data[3:]
+            notes.append(Normalisation("UTF-8 byte order mark skipped", 1, 1))
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            try:
+                text = data.decode("cp1252")
+                enc = "Windows-1252"
+            except UnicodeDecodeError:
+                text = data.decode("latin-1")
+                enc = "Latin-1"
+            line = data.count(b"\n", 0, e.start) + 1
+            col = len(data[data.rfind(b"\n", 0, e.start) + 1:e.start].decode("utf-8", "replace")) + 1
+            notes.append(Normalisation(f"the text is not UTF-8 (byte 0x{data[e.start]:02x}); read as {enc}",
+                                       line, col))
+    else:
+        text = data
+        if text.startswith("\ufeff"):
+            text = text[1:]
+            notes.append(Normalisation("byte order mark skipped", 1, 1))
+    if "\n\ufeff" in text:  # files concatenated with their byte order marks
+        i = text.find("\n\ufeff")
+        while i >= 0:
+            line, col = _where(text, i + 1)
+            notes.append(Normalisation("byte order mark at the start of a line removed", line, col))
+            text = text[:i + 1] + text[i + 2:]
+            i = text.find("\n\ufeff", i + 1)
+    if "\r" in text:
+        i = text.find("\r")
+        line, _ = _where(text, i)
+        if "\r\n" in text:
+            text = text.replace("\r\n", "\n")
+            notes.append(Normalisation("CR LF line ends read as LF", line, None))
+        if "\r" in text:
+            i = text.find("\r")
+            notes.append(Normalisation("CR line ends read as LF", _where(text, i)[0], None))
+            text = text.replace("\r", "\n")
+    if text and not text.endswith("\n"):
+        line, col = _where(text, len(text))
+        notes.append(Normalisation("no line break at the end of the file", line, col))
+        text += "\n"
+    return text, notes
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _line_of(tok: Token) -> str:
+    """The text of a line token, without its line break and what follows."""
+    v = tok.value
+    i = v.find("\n")
+    return (v if i < 0 else v[:i]).rstrip()
+
+
+def _on_off(value: str) -> bool | None:
+    v = value.strip().lower()
+    if v in ("on", "yes", "true", "1"):
+        return True
+    if v in ("off", "no", "false", "0"):
+        return False
+    return None
+
+
+@dataclass(slots=True)
+class _Cell:
+    kind: str           # a terminal name (MOVE, DOUBLE, ...)
+    text: str
+    line: int
+    column: int
+    end_column: int
+
+
+class _Reader:
+    """Builds :class:`Match` objects from the line tree of one file."""
+
+    def __init__(self, text: str, name: str | None, notes: list[Normalisation]) -> None:
+        self.text = text
+        self.name = name
+        self.file_notes = notes
+        self.notes: list[Normalisation] = notes
+        self.blank_after_last_row = False
+        self.variant = "standard"
+        self.game_names: tuple[str, str] | None = None
+        self.right_columns: Counter[int] = Counter()
+        self.splits: list[tuple[int, int, int]] = []
+
+    # ----------------------------------------------------------------- structure
+    def read(self) -> list[Match]:
+        try:
+            tree = _file_parser().parse(self.text)
+        except UnexpectedInput as e:
+            raise self._syntax_error(e) from None
+        matches: list[Match] = []
+        header: list[Token] = []
+        for child in tree.children:
+            if isinstance(child, Token):
+                header.append(child)
+                continue
+            if matches:
+                # Comment lines after the last game of the previous match: those right after its
+                # last row stay with that game; from the first blank line or tag on, they are the
+                # header of this match.
+                cut = next((i for i, tok in enumerate(header)
+                            if tok.type == "TAG" or (i == 0 and self.blank_after_last_row)
+                            or (i > 0 and header[i - 1].value.count("\n") > 1)), len(header))
+                self._keep_game_notes(matches[-1], header[:cut])
+                header = header[cut:]
+            match, trailing = self._match(child, header, first=not matches)
+            matches.append(match)
+            header = trailing
+        if header and matches:  # comments after the last game of the last match
+            self._keep_game_notes(matches[-1], header)
+        elif header and not matches:
+            tok = header[0]
+            raise ParseError("no 'N point match' line: this is not a .mat transcript", line=tok.line,
+                             column=tok.column, text=_line_of(tok))
+        return matches
+
+    def _match(self, tree: Tree, header: list[Token], *, first: bool) -> tuple[Match, list[Token]]:
+        m = Match(format="mat", source=self.name)
+        self.notes = m.normalisations
+        if first:
+            self.notes.extend(self.file_notes)
+        children = tree.children
+        mline: Token = children[0]
+        for tok in header:
+            self._header_line(m, tok)
+        text = _line_of(mline)
+        m.length = int(_NUMBER.match(text).group())  # type: ignore[union-attr]
+        m.span = Span(mline.line, mline.column, mline.line, mline.column + len(text))
+        games: list[Tree] = []
+        for child in children[1:]:
+            if isinstance(child, Token):
+                self._header_line(m, child)
+            else:
+                games.append(child)
+        trailing: list[Token] = []
+        self.variant = m.rules.variant
+        self.right_columns = Counter()
+        self.splits = []
+        for gi, gtree in enumerate(games):
+            game, notes = self._game(gtree)
+            m.games.append(game)
+            if gi == len(games) - 1:
+                trailing = notes
+            else:
+                self._keep_game_notes(m, notes)
+        if m.games and m.games[0].names:
+            m.names = m.games[0].names
+        self._overflow_notes()
+        return m, trailing
+
+    def _keep_game_notes(self, m: Match, toks: list[Token]) -> None:
+        if m.games:
+            game = m.games[-1]
+            for tok in toks:
+                game.comments.append(_comment_text(_line_of(tok)))
+        else:
+            for tok in toks:
+                self._header_line(m, tok)
+
+    def _header_line(self, m: Match, tok: Token) -> None:
+        text = _line_of(tok)
+        if tok.type == "TAG":
+            t = _TAG.match(text)
+            if t is not None:
+                key, value = t.group("name").strip(), _UNESCAPE.sub(r"\1", t.group("value"))
+                m.tags.append((key, value))
+                self._rule_tag(m.rules, key, value, tok)
+                return
+        m.comments.append(_comment_text(text))
+
+    def _rule_tag(self, r: MatchRules, key: str, value: str, tok: Token) -> None:
+        """Known tags set the rules: Variation, Crawford, Jacoby, Beaver, CubeLimit."""
+        k = key.lower().replace(" ", "")
+        if k == "variation":
+            v = value.strip()
+            if v.lower() in ("backgammon", "standard", ""):
+                r.variant = "standard"
+                return
+            from ..rules import get_rules
+
+            try:
+                r.variant = get_rules(v).name
+            except ValueError:
+                raise ParseError(f"unknown variation {value!r} in the [Variation] tag", line=tok.line,
+                                 column=tok.column, text=_line_of(tok)) from None
+        elif k in ("crawford", "jacoby", "beaver", "beavers"):
+            on = _on_off(value)
+            if on is None:
+                self.notes.append(Normalisation(f"[{key} {value!r}] is neither On nor Off; ignored",
+                                                tok.line, tok.column))
+            elif k == "crawford":
+                r.crawford = on
+            elif k == "jacoby":
+                r.jacoby = on
+            else:
+                r.beavers = on
+        elif k == "cubelimit":
+            if value.strip().isdigit():
+                r.cube_limit = int(value)
+                if r.cube_limit <= 1:
+                    r.cube = False
+            else:
+                self.notes.append(Normalisation(f"[CubeLimit {value!r}] is not a number; ignored",
+                                                tok.line, tok.column))
+
+    # ----------------------------------------------------------------- games
+    def _game(self, tree: Tree) -> tuple[Game, list[Token]]:
+        children = tree.children
+        gtok: Token = children[0]
+        gtext = _line_of(gtok)
+        game = Game(number=int(gtext.split()[1]))
+        game.span = Span(gtok.line, gtok.column, gtok.line, gtok.column + len(gtext))
+        if gtok.column == 1:
+            self.notes.append(Normalisation("Game line without a leading space", gtok.line, 1))
+        stok: Token = children[1]
+        self._score_line(game, stok)
+        self.game_names = game.names
+        notes: list[Token] = []      # comment lines since the last row
+        self.blank_after_last_row = stok.value.count("\n") > 1
+        for tok in children[2:]:
+            if tok.type in ("ROW", "RESULT"):
+                if notes:
+                    self._keep_comments(game, notes, moved=True)
+                    notes = []
+                self._row(game, tok)
+                self.blank_after_last_row = tok.value.count("\n") > 1
+            else:
+                notes.append(tok)
+        self._finish_game(game)
+        return game, notes
+
+    def _keep_comments(self, game: Game, toks: list[Token], *, moved: bool) -> None:
+        for tok in toks:
+            game.comments.append(_comment_text(_line_of(tok)))
+            if moved:
+                self.notes.append(Normalisation(
+                    f"comment line inside game {game.number} kept with the game (written after its "
+                    f"last row)", tok.line, tok.column))
+
+    def _score_line(self, game: Game, tok: Token) -> None:
+        text = _line_of(tok)
+        s = _SCORE.match(text)
+        if s is None:  # pragma: no cover - the grammar guarantees the shape
+            raise ParseError("expected a score line 'name : score   name : score'", line=tok.line,
+                             column=tok.column, text=text)
+        names = []
+        ratings: list[str | None] = []
+        for i in (0, 1):
+            raw = s.group(f"n{i}")
+            r = _RATING.match(raw)
+            if r is not None and r.group("name"):
+                names.append(r.group("name"))
+                ratings.append(r.group("rating"))
+                self.notes.append(Normalisation(
+                    f"rating {r.group('rating')} split off the name {raw!r}", tok.line,
+                    tok.column + s.start(f"n{i}")))
+            else:
+                names.append(raw)
+                ratings.append(None)
+        game.names = (names[0], names[1])
+        game.ratings = (ratings[0], ratings[1])
+        game.score = (int(s.group("s0")), int(s.group("s1")))
+        game.score_span = Span(tok.line, tok.column, tok.line, tok.column + len(text))
+
+    # ----------------------------------------------------------------- rows
+    def _scan(self, tok: Token) -> list[_Cell]:
+        """The cells of one row line (its number included, as a ROWNUM cell)."""
+        text = _line_of(tok)
+        line, col0 = tok.line, tok.column
+        cells: list[_Cell] = []
+        pos, n = 0, len(text)
+        for m in _cell_regex().finditer(text):
+            if m.start() != pos or (pos and text[pos] not in " \t" and cells[-1].kind != "ROWNUM"):
+                raise self._cell_error(text, pos, cells, line, col0)
+            kind = m.lastgroup or ""
+            cells.append(_Cell(kind, m.group(kind), line, col0 + m.start(kind), col0 + m.end()))
+            pos = m.end()
+        if pos < n and text[pos:].strip():
+            raise self._cell_error(text, pos, cells, line, col0)
+        return cells
+
+    def _cell_error(self, text: str, pos: int, cells: list[_Cell], line: int, col0: int) -> ParseError:
+        while pos < len(text) and text[pos] in " \t":
+            pos += 1
+        rest = text[pos:]
+        word = re.split(r"\s{2,}", rest.strip(), maxsplit=1)[0]
+        column = col0 + pos
+        prev = cells[-1] if cells else None
+        if prev is not None and prev.kind == "MOVE" and column - prev.end_column <= 1:
+            # the play of a move cell goes on with something that is not a play: say what is wrong
+            from ..play import parse_play
+
+            start = prev.column + 3 - col0
+            while start < pos and text[start] in " \t":
+                start += 1
+            play = text[start:pos] + word
+            try:
+                parse_play(play, column=col0 + start)
+            except ParseError as e:
+                return ParseError(e.message, line=line, column=e.column, text=text)
+            return ParseError(f"unexpected {word!r} in the move cell {prev.text.strip() + ' ' + word!r}",
+                              line=line, column=column, text=text)
+        return ParseError(f"unknown cell text {word!r}", line=line, column=column, text=text)
+
+    def _row(self, game: Game, tok: Token) -> None:
+        cells = self._scan(tok)
+        number: int | None = None
+        number_end = 0
+        slot_player: int | None = None   # player of the previous cell on this row
+        loser: int | None = None
+        row_cells: list[tuple[_Cell, int]] = []
+        first = True
+        for cell in cells:
+            if cell.kind == "ROWNUM":
+                k = int(cell.text[:-1])
+                if first:
+                    number, number_end = k, cell.end_column
+                elif k == number:
+                    self.notes.append(Normalisation(
+                        f"row number {k}) repeated before the right column (Galaxy)", cell.line, cell.column))
+                    slot_player = 0
+                    number_end = cell.end_column
+                else:
+                    self.notes.append(Normalisation(
+                        f"row {k}) glued to the end of row {number})", cell.line, cell.column))
+                    self._row_cells(game, row_cells, number)
+                    row_cells, loser, slot_player = [], None, None
+                    number, number_end = k, cell.end_column
+                first = False
+                continue
+            first = False
+            if slot_player is None:
+                player = 0 if cell.column < max(LEFT_LIMIT, number_end + 2) else 1
+            elif slot_player == 0:
+                player = 1
+            else:  # a third cell
+                if cell.kind == "WIN" and loser is not None:
+                    player = 1 - loser
+                else:
+                    raise ParseError(f"a third cell {cell.text.strip()!r} on one row; a row holds the "
+                                     f"left and the right player's cells", line=cell.line,
+                                     column=cell.column, text=_line_of(tok))
+            if cell.kind == "LOSS":
+                loser = player
+            slot_player = player
+            row_cells.append((cell, player))
+        self._row_cells(game, row_cells, number)
+
+    def _row_cells(self, game: Game, row_cells: list[tuple[_Cell, int]], number: int | None) -> None:
+        if len(row_cells) >= 2 and row_cells[0][1] == 0 and row_cells[1][1] == 1:
+            left, right = row_cells[0][0], row_cells[1][0]
+            if right.kind == "MOVE":
+                self.right_columns[right.column] += 1
+            self.splits.append((left.line, left.end_column, right.column))
+        for cell, player in row_cells:
+            game.actions.append(self._action(cell, player, number))
+
+    def _action(self, cell: _Cell, player: int, number: int | None) -> Action:
+        text = cell.text.strip()
+        span = Span(cell.line, cell.column, cell.line, cell.end_column)
+        kind = cell.kind
+        a = Action(kind="move", player=player, text=text, span=span, move_number=number)
+        if kind == "MOVE":
+            d1, d2, rest = int(text[0]), int(text[1]), text[3:].strip()
+            if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+                raise ParseError(f"dice {d1}{d2} are not a roll", line=cell.line, column=cell.column,
+                                 text=text)
+            a.dice = (d1, d2)
+            low = rest.lower()
+            if not rest:
+                a.play, a.no_move = "", ""
+            elif low.startswith("cannot"):
+                a.play, a.no_move = "", rest
+            elif rest.startswith("?"):
+                a.kind, a.no_move = "roll", rest
+            elif low.startswith("illegal"):
+                a.kind = "setup"
+                a.setup = self._snowie(rest, cell, text.index(rest))
+            else:
+                a.play = rest
+        elif kind == "QMARKS":
+            a.kind, a.no_move = "roll", text
+            self.notes.append(Normalisation(f"{text!r} without dice read as a turn given up", cell.line,
+                                            cell.column))
+        elif kind == "SETUP":
+            a.kind = "setup"
+            a.setup = self._snowie(text, cell, 0)
+        elif kind in ("DOUBLE", "BEAVER", "RACCOON"):
+            a.kind = {"DOUBLE": "double", "BEAVER": "beaver", "RACCOON": "raccoon"}[kind]  # type: ignore[assignment]
+            a.value = int(text.rsplit(">", 1)[1])
+        elif kind == "TAKE":
+            a.kind = "take"
+        elif kind == "DROP":
+            a.kind = "drop"
+        elif kind == "CONCEDE":
+            a.kind = "resign"
+        elif kind == "ACCEPT":
+            a.kind = "accept"
+        elif kind == "REJECT":
+            a.kind = "reject"
+        elif kind == "WIN":
+            a.kind = "win"
+            a.value = int(text.split()[1])
+        elif kind == "LOSS":
+            a.kind = "loss"
+            a.value = int(text.split()[1])
+        return a
+
+    def _snowie(self, rest: str, cell: _Cell, offset: int) -> Position | None:
+        """The position of ``Illegal play (<Snowie text>)``, with the players of the score line."""
+        s = _SNOWIE.match(rest)
+        assert s is not None
+        try:
+            from ..ids import parse_snowie
+        except ImportError:  # pragma: no cover - notation.ids not available
+            return None
+        column = cell.column + offset + s.start("pos")
+        try:
+            # the position is read, not judged: the replay says whether it can exist
+            pos = parse_snowie(s.group("pos"), variant=self.variant, validate=False)
+        except NotationError as e:
+            raise ParseError(f"bad Snowie position in 'Illegal play': {e.message}", line=cell.line,
+                             column=column + (e.column - 1 if e.column else 0), text=cell.text) from None
+        names = self.game_names
+        if names is not None and all(pos.names) and pos.names != names:
+            if pos.names == (names[1], names[0]):
+                pos = _swap_players(pos)
+                self.notes.append(Normalisation(
+                    "the Snowie position names the players the other way round; its sides were "
+                    "swapped to match the score line", cell.line, column))
+            else:
+                self.notes.append(Normalisation(
+                    f"the Snowie position's players {pos.names[0]!r} and {pos.names[1]!r} are not those "
+                    f"of the score line; kept as written", cell.line, column))
+        return pos
+
+    def _finish_game(self, game: Game) -> None:
+        actions = game.actions
+        # A standalone "Losses N point" line is the player who does not win on the next result line.
+        for i, a in enumerate(actions):
+            if a.kind == "loss" and a.move_number is None:
+                nxt = next((b for b in actions[i + 1:] if b.kind == "win"), None)
+                if nxt is not None and nxt.player == a.player:
+                    a.player = 1 - nxt.player
+                where = a.span
+                self.notes.append(Normalisation(
+                    f"Galaxy 'Losses {a.value} point' line read as the loss of player {a.player}",
+                    where.line if where else None, where.column if where else None))
+            elif a.kind == "loss":
+                where = a.span
+                self.notes.append(Normalisation(
+                    f"Galaxy 'Losses {a.value} point' cell read as the loss of player {a.player}",
+                    where.line if where else None, where.column if where else None))
+        # A win after the same player's loss is the other player's.
+        lost: int | None = None
+        for a in actions:
+            if a.kind == "loss":
+                lost = a.player
+            elif a.kind == "win" and lost is not None and a.player == lost:
+                a.player = 1 - lost
+                where = a.span
+                self.notes.append(Normalisation(
+                    f"'Wins' after player {lost}'s 'Losses' read as player {a.player}'s win",
+                    where.line if where else None, where.column if where else None))
+        # An empty roll right before the other player's 'Wins' is a roll that was not played.
+        for i, a in enumerate(actions):
+            if a.kind == "move" and a.play == "" and a.no_move == "":
+                j = i + 1  # skip the roller's own "Concedes" / "Losses"
+                while j < len(actions) and actions[j].kind in ("loss", "resign") \
+                        and actions[j].player == a.player:
+                    j += 1
+                if j < len(actions) and actions[j].kind == "win" and actions[j].player != a.player:
+                    a.kind = "roll"
+                    a.play = None
+                    where = a.span
+                    self.notes.append(Normalisation(
+                        f"{a.text} with no move right before the other player's 'Wins' read as a roll "
+                        f"that was not played (a resignation)",
+                        where.line if where else None, where.column if where else None))
+
+    def _overflow_notes(self) -> None:
+        if not self.right_columns:
+            return
+        usual = self.right_columns.most_common(1)[0][0]
+        for line, left_end, right_col in self.splits:
+            if right_col > usual and left_end >= usual - 1:
+                self.notes.append(Normalisation(
+                    f"the left cell runs into the right column (which starts at column {usual}); split "
+                    f"before column {right_col}", line, right_col))
+
+    # ----------------------------------------------------------------- errors
+    def _syntax_error(self, e: UnexpectedInput) -> ParseError:
+        line = getattr(e, "line", None)
+        column = getattr(e, "column", None)
+        text = ""
+        if isinstance(line, int) and line > 0:
+            lines = self.text.split("\n")
+            if line - 1 < len(lines):
+                text = lines[line - 1]
+        shown = text.strip()
+        if isinstance(e, UnexpectedEOF):
+            return ParseError("the file ends in the middle of a game header (a 'Game N' line needs a "
+                              "score line after it)", line=self.text.count("\n"), column=1)
+        expected: set[str] = set()
+        if isinstance(e, UnexpectedCharacters):
+            expected = set(e.allowed or ())
+        elif isinstance(e, UnexpectedToken):
+            expected = set(e.expected or ())
+            tok = e.token
+            if isinstance(tok, Token):
+                line, column = tok.line, tok.column
+                text = _line_of(tok)
+                shown = text
+                if tok.type == "$END":
+                    return ParseError("the file ends before the score line of the last game",
+                                      line=self.text.count("\n"), column=1)
+        if expected == {"SCORE_LINE"}:
+            msg = f"expected a score line 'name : score   name : score' after the Game line, found {shown!r}"
+        elif "MATCH_LINE" in expected and "GAME_LINE" not in expected:
+            msg = f"expected the 'N point match' line, found {shown!r}"
+        elif "GAME_LINE" in expected and "ROW" not in expected:
+            msg = f"expected a 'Game N' line, found {shown!r}"
+        else:
+            msg = f"unrecognised line {shown!r}"
+        return ParseError(msg, line=line, column=column, text=text)
+
+
+def _swap_players(pos: Position) -> Position:
+    """The same position with players 0 and 1 exchanged."""
+    def other(p: int | None) -> int | None:
+        return None if p is None else 1 - p
+
+    return pos.replace(boards=(pos.boards[1], pos.boards[0]), turn=1 - pos.turn,
+                       cube_owner=other(pos.cube_owner), resigner=other(pos.resigner),
+                       score=(pos.score[1], pos.score[0]), names=(pos.names[1], pos.names[0]))
+
+
+def _comment_text(line: str) -> str:
+    """A ``;`` line without its ``;`` and the one space after it."""
+    body = line[1:]
+    return body[1:] if body.startswith(" ") else body
+
+
+# --------------------------------------------------------------------------- writing
+
+_VARIATION_TAGS = {
+    "nackgammon": "NackGammon",
+    "hypergammon1": "HyperGammon (1)",
+    "hypergammon2": "HyperGammon (2)",
+    "hypergammon3": "HyperGammon (3)",
+    "dutch": "Dutch",
+}
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def format_play_text(play: str, *, bar: str = "25", off: str = "0", hit_marks: bool = True) -> str:
+    """A written play re-written as gnubg's ``.mat`` moves, from the text alone: one ``from/to`` per
+    checker step as written, ``bar``/``off`` as chosen, repeat counts and chains expanded.  Moves
+    that skip points (``24/15`` for 63) are kept: splitting them needs the position.  Text that is
+    not a play is returned unchanged."""
+    from ..play import parse_play
+
+    try:
+        parsed = parse_play(play)
+    except NotationError:
+        return play
+    return " ".join(_plain_moves(parsed.segments, bar=bar, off=off, hit_marks=hit_marks))
+
+
+def _point(p: int, bar: str, off: str) -> str:
+    if p == 25:
+        return bar
+    if p <= 0:
+        return off
+    return str(p)
+
+
+def _plain_moves(segments: Iterable[Any], *, bar: str, off: str, hit_marks: bool) -> list[str]:
+    out: list[str] = []
+    for seg in segments:
+        pts, marks = seg.points, seg.marks
+        for copy in range(seg.count):
+            for k in range(1, len(pts)):
+                star = "*" if hit_marks and marks[k] and copy == 0 else ""
+                out.append(f"{_point(pts[k - 1], bar, off)}/{_point(pts[k], bar, off)}{star}")
+    return out
+
+
+_PLAIN = re.compile(r"(?:2[0-5]|1\d|\d)/(?:2[0-4]|1\d|\d)\*?(?: (?:2[0-5]|1\d|\d)/(?:2[0-4]|1\d|\d)\*?)*")
+
+
+def _plays_plain(play: str, bar: str, off: str, hit_marks: bool) -> list[str]:
+    if bar == "25" and off == "0" and hit_marks and _PLAIN.fullmatch(play):
+        moves = play.split()  # already gnubg's form (most plays), unless FIBS numbering counts up
+        legs = [(int(a), int(b.rstrip("*"))) for a, b in (mv.split("/") for mv in moves)]
+        inner = [(a, b) for a, b in legs if a not in (0, 25) and b not in (0, 25)]
+        if not inner or not all(a < b for a, b in inner):
+            return moves
+    from ..play import parse_play
+
+    try:
+        parsed = parse_play(play)
+    except NotationError:
+        return play.split()
+    return _plain_moves(parsed.segments, bar=bar, off=off, hit_marks=hit_marks)
+
+
+def _comment_line(text: str) -> str:
+    """A comment as a ``;`` line (trailing blanks are not kept: the reader drops them)."""
+    text = text.rstrip()
+    return f"; {text}\n" if text else ";\n"
+
+
+def _points_word(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
+class _Writer:
+    def __init__(self, match: Match, bar: str, off: str, hit_marks: bool) -> None:
+        self.m = match
+        self.bar, self.off, self.hit_marks = bar, off, hit_marks
+        self.out: list[str] = []
+
+    def write(self) -> str:
+        m, out = self.m, self.out
+        for k, v in self._tags():
+            out.append(f'; [{k} "{_escape(v)}"]\n')
+        if m.comments:
+            out.append("\n")
+            for c in m.comments:
+                out.append(_comment_line(c))
+        else:
+            out.append("\n")
+        out.append(f" {m.length} point match\n\n")
+        score = [0, 0]
+        for game in m.games:
+            self._game(game, score)
+            res = game.result
+            if res is not None:
+                score[res[0]] += res[1]
+        return "".join(out)
+
+    def _tags(self) -> list[tuple[str, str]]:
+        m = self.m
+        tags = list(m.tags)
+        have = {k.lower().replace(" ", "") for k, _ in tags}
+        r = m.rules
+        if r.variant != "standard" and "variation" not in have:
+            value = _VARIATION_TAGS.get(r.variant, r.variant)
+            at = len(tags)
+            for i, (k, _) in enumerate(tags):
+                if k.lower() == "transcriber":
+                    at = i
+                    break
+            tags.insert(at, ("Variation", value))
+        if m.length > 0 and not r.crawford and "crawford" not in have:
+            tags.append(("Crawford", "Off"))
+        if r.jacoby and "jacoby" not in have:
+            tags.append(("Jacoby", "On"))
+        if r.beavers and not have & {"beaver", "beavers"}:
+            tags.append(("Beaver", "On"))
+        if "cubelimit" not in have:
+            if not r.cube:
+                tags.append(("CubeLimit", "1"))
+            elif r.cube_limit is not None:
+                tags.append(("CubeLimit", str(r.cube_limit)))
+        return tags
+
+    def _names(self, game: Game) -> tuple[str, str]:
+        names = game.names or self.m.names
+        out = []
+        for i in (0, 1):
+            n = names[i]
+            r = game.ratings[i] if game.ratings else None
+            out.append(f"{n},{r}" if r else n)
+        return out[0], out[1]
+
+    def _cell(self, a: Action) -> str:
+        k = a.kind
+        if k in ("move", "roll"):
+            d = a.dice
+            head = f"{d[0]}{d[1]}: " if d else ""
+            if k == "roll":
+                # "???" is kept (gnubg reads it); an empty cell would read back as a dance unless a
+                # result follows.
+                q = a.no_move if a.no_move and a.no_move.startswith("?") else ""
+                return f"{head}{q}" if head else (q or "????")
+            moves = _plays_plain(a.play, self.bar, self.off, self.hit_marks) if a.play else []
+            if not moves:
+                return head
+            return head + " ".join(moves) + (" " if len(moves) < 4 else "")
+        if k == "double":
+            return f" Doubles => {a.value}"
+        if k == "beaver":
+            return f" Beavers => {a.value}"
+        if k == "raccoon":
+            return f" Raccoons => {a.value}"
+        if k == "take":
+            return " Takes"
+        if k == "drop":
+            return " Drops"
+        if k == "resign":
+            return " Concedes"
+        if k == "accept":
+            return " Accepts"
+        if k == "reject":
+            return " Rejects"
+        if k == "setup":
+            return self._setup_cell(a)
+        raise ValueError(f"cannot write a {k!r} action in a .mat row")
+
+    def _setup_cell(self, a: Action) -> str:
+        d = a.dice
+        head = f"{d[0]}{d[1]}: " if d else ""
+        s = _SNOWIE.search(a.text or "")
+        if s is not None:
+            return f"{head}Illegal play ({s.group('pos')}) "
+        if a.setup is not None:
+            from ..ids import snowie
+
+            return f"{head}Illegal play ({snowie(a.setup)}) "
+        raise ValueError("a set-up position without a Snowie text cannot be written to .mat")
+
+    def _game(self, game: Game, running: list[int]) -> None:
+        out = self.out
+        out.append(f" Game {game.number}\n")
+        n0, n1 = self._names(game)
+        sc = game.score if game.score is not None else (running[0], running[1])
+        first = f"{n0} : {sc[0]}"
+        # gnubg pads to 31 characters and glues a longer first part to the second name: keep a space.
+        out.append(f" {first:<31}{'' if len(first) < 31 else ' '}{n1} : {sc[1]}\n")
+        number = next((a.move_number for a in game.actions if a.move_number is not None), None) or 1
+        left: str | None = None      # the left cell of the row being written
+        left_roll = False            # ... is a roll that was not played ("55: ")
+        actions = game.actions
+        if game.start is not None:   # a set-up starting position: a Snowie "Illegal play" cell
+            actions = [Action(kind="setup", player=game.start.turn, dice=game.start.dice,
+                              setup=game.start), *actions]
+        for a in actions:
+            if a.kind == "loss":
+                continue
+            if a.kind == "win":
+                pts = _points_word(a.value or 0)
+                if left is not None:
+                    if a.player == 1:
+                        if left == " Drops":
+                            out.append(f"{number:3d})  Drops{' ' * 23}Wins {pts} \n")
+                        elif left_roll:  # gnubg: the roll is not padded, then 24 spaces
+                            out.append(f"{number:3d}) {left}{' ' * 24}Wins {pts}\n")
+                        else:
+                            out.append(f"{number:3d}) {left:<27}  Wins {pts}\n")
+                    else:
+                        out.append(f"{number:3d}) {left:<27} \n      Wins {pts}\n")
+                    left = None
+                    number += 1
+                elif a.player == 0:
+                    out.append(f"      Wins {pts}\n")
+                else:
+                    out.append(f"{' ' * 34}Wins {pts}\n")
+                continue
+            cell = self._cell(a)
+            if a.player == 0:
+                if left is not None:
+                    out.append(f"{number:3d}) {left:<27} \n")
+                    number += 1
+                left = cell
+                left_roll = a.kind == "roll" and cell.endswith(": ")
+            else:
+                out.append(f"{number:3d}) {left or '':<27} {cell}\n")
+                left = None
+                number += 1
+        if left is not None:
+            out.append(f"{number:3d}) {left:<27} \n")
+        for c in game.comments:
+            out.append(_comment_line(c))
+        out.append("\n")
+
+
+def write_match(match: Match, *, bar: str = "25", off: str = "0", hit_marks: bool = True) -> str:
+    """``match`` as a ``.mat`` transcript in GNU Backgammon's layout (see the module docstring).
+
+    ``bar`` / ``off`` name the bar and the tray in moves (gnubg: ``25`` and ``0``; BG Studio:
+    ``bar``/``off``); ``hit_marks=False`` drops the ``*`` marks.  Galaxy's ``Losses`` cells are not
+    written (the ``Wins`` line says the same)."""
+    return _Writer(match, bar, off, hit_marks).write()
