@@ -93,7 +93,14 @@ class Position:
         return cls(boards=(start, start), variant=rules.name, **kwargs)  # type: ignore[arg-type]
 
     def replace(self, **changes: object) -> Position:
-        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+        """A copy with some fields changed (like :func:`dataclasses.replace`, but several times faster)."""
+        unknown = changes.keys() - _FIELD_SET
+        if unknown:
+            raise TypeError(f"Position has no field {sorted(unknown)[0]!r}")
+        new = object.__new__(Position)
+        for name in _FIELD_NAMES:
+            _setattr(new, name, changes[name] if name in changes else getattr(self, name))
+        return new
 
     # ----------------------------------------------------------------- views
     @property
@@ -239,6 +246,11 @@ class Position:
             return f"Position({gnubg_id(self)!r})"
         except Exception:  # noqa: BLE001 - repr must not fail
             return f"Position(boards={self.boards!r}, turn={self.turn})"
+
+
+_FIELD_NAMES = tuple(f.name for f in dataclasses.fields(Position))
+_FIELD_SET = frozenset(_FIELD_NAMES)
+_setattr = object.__setattr__
 
 
 def _closed_home(mine: Board, theirs: Board) -> bool:

@@ -237,6 +237,13 @@ class _GameRunner:
                 self.find("warning", action, "a roll without a play, and the game goes on")
             self.record(action, pos)
             return True
+        fast = _fast_play(pos, text, dice)
+        if fast is not None:
+            after = self.acey_after(action, pos, fast, play_result(pos, fast), chosen)
+            self.record(action, after, fast)
+            if after.boards[action.player][0] == pos.rules.checkers:
+                self.end_bearoff(action.player)
+            return True
         try:
             parsed = parse_play(text, column=col or 1)
         except ParseError as e:
@@ -519,6 +526,59 @@ class _GameRunner:
             return False
         need = m.length - self.pos.score[winner]
         return written == min(full, need) or (written < full and written >= need)
+
+
+_FAST_POINTS = {str(i): i for i in range(26)} | {"bar": 25, "Bar": 25, "off": 0, "Off": 0}
+
+
+def _fast_play(pos: Position, text: str, dice: tuple[int, int]) -> Play | None:
+    """The play for the common plain notation (``13/8 24/22``, ``25/20*``, ``6/0``: one step per die,
+    every die used, legal in the written order, hit marks right), or None to take the full path,
+    which handles everything else and explains errors.  A play that uses every die with each step
+    legal is a legal play, so no generation is needed."""
+    rules = pos.rules
+    if rules.hit_needs_home_checker or rules.checkers_start_off_board:
+        return None
+    tokens = text.split()
+    d1, d2 = dice
+    n = 4 if d1 == d2 else 2
+    if len(tokens) != n:
+        return None
+    remaining = [d1] * 4 if d1 == d2 else [d1, d2]
+    m = list(pos.on_roll)
+    theirs = list(pos.opponent)
+    outside = sum(m[7:26])
+    steps: list[Step] = []
+    for tok in tokens:
+        star = tok.endswith("*")
+        a, sep, b = (tok[:-1] if star else tok).partition("/")
+        s = _FAST_POINTS.get(a)
+        t = _FAST_POINTS.get(b)
+        if not sep or s is None or t is None or t >= s or s == 0 or t == 25:
+            return None
+        die = s - t
+        if die not in remaining or m[s] <= 0 or (m[25] and s != 25):
+            return None
+        remaining.remove(die)
+        hit = False
+        if t:
+            opp = theirs[25 - t]
+            if opp >= 2:
+                return None
+            if opp == 1:
+                theirs[25 - t] = 0
+                theirs[25] += 1
+                hit = True
+        elif outside:
+            return None
+        if star and not hit:
+            return None  # a wrong mark: the full path explains it
+        m[s] -= 1
+        m[t] += 1
+        if s >= 7 and t <= 6:
+            outside -= 1
+        steps.append((s, t, hit))
+    return Play(tuple(steps), tuple(m), tuple(theirs))
 
 
 def _as_recorded(pos: Position, segments: tuple) -> Play | None:
