@@ -149,6 +149,7 @@ class _GameRunner:
         self.resign_value: int | None = None
         self.started = False
         self.unknown_crawford = False
+        self.beaver_roller: int | None = None
         self.acey_pending: int | None = None
         """Acey-Deucey: the player who played a 1-2 in full and must now name a double."""
 
@@ -183,6 +184,10 @@ class _GameRunner:
             self.started = True
             self.pos = pos = pos.replace(turn=action.player)
             return True
+        if pos.double_offered and pos.beaver and action.player == self.beaver_roller:
+            # After a beaver (or raccoon) the acceptance is not written in .mat files: the original
+            # doubler's next roll accepts it.
+            self.pos = pos = self._accept_redouble(pos)
         if pos.double_offered:
             self.find("error", action,
                       f"{self._name(1 - pos.turn)} has not answered the double to {pos.cube * 2}")
@@ -230,7 +235,7 @@ class _GameRunner:
         text = action.play or ""
         col = self.play_column(action)
         nxt = self.next_kind(index)
-        if action.kind == "roll" or (not text.strip() and nxt in ("win", "resign", "loss")
+        if action.kind == "roll" or (not text.strip() and nxt in ("win", "resign", "loss", None)
                                      and self._has_legal(pos, dice)):
             # Rolled, then resigned: nothing to play.
             if nxt is not None and nxt not in ("win", "resign", "loss", "accept"):
@@ -382,6 +387,9 @@ class _GameRunner:
         if not self.started:
             self.started = True
             self.pos = pos = pos.replace(turn=action.player)
+        if pos.double_offered and action.player == 1 - pos.turn:
+            # SGF writes a beaver or raccoon as another 'double' by the doubled player.
+            return self.do_redouble(action, "beaver" if not pos.beaver else "raccoon")
         if pos.double_offered:
             self.find("error", action, f"a double is offered while the double to {pos.cube * 2} is unanswered")
         elif action.player != pos.turn:
@@ -433,8 +441,11 @@ class _GameRunner:
         if action.player != 1 - pos.turn:
             self.find("error", action, f"{self._name(action.player)} answers their own double")
         if action.kind == "take":
-            after = pos.replace(cube=pos.cube * 2, cube_owner=1 - pos.turn, double_offered=False, beaver=0)
-            self.record(action, after)
+            if pos.beaver:
+                self.record(action, self._accept_redouble(pos))
+            else:
+                after = pos.replace(cube=pos.cube * 2, cube_owner=1 - pos.turn, double_offered=False, beaver=0)
+                self.record(action, after)
         elif action.kind == "drop":
             self.ended = "drop"
             self.end_winner = pos.turn
@@ -442,15 +453,37 @@ class _GameRunner:
             self.gr.winner = pos.turn
             self.record(action, pos.replace(double_offered=False, game_state=GAME_DROPPED))
         elif action.kind == "beaver":
-            self._check_beaver_allowed(action)
-            new = pos.cube * 4
-            if action.value is not None and action.value != new:
-                self.find("error", action, f"a beaver of a double to {pos.cube * 2} makes the cube {new}, "
-                                           f"not {action.value}")
-            # The taker takes and redoubles at once, keeping the cube; the doubler rolls next.
-            self.record(action, pos.replace(cube=new, cube_owner=1 - pos.turn, double_offered=False,
-                                            beaver=1))
+            return self.do_redouble(action, "beaver")
         return True
+
+    def do_redouble(self, action: Action, kind: str) -> bool:
+        """A beaver (the doubled player takes and at once redoubles, keeping the cube) or a raccoon (the
+        original doubler does the same to the beaver).  The new offer waits for an answer: an explicit
+        take or drop (SGF), or, as ``.mat`` files have it, the original doubler's next roll."""
+        pos = self.pos
+        checked = Action(kind, action.player)  # type: ignore[arg-type]
+        self._check_beaver_allowed(checked)
+        if kind == "raccoon" and pos.beaver != 1:
+            self.find("error", action, "a raccoon must answer a beaver")
+        if kind == "beaver" and pos.beaver:
+            self.find("error", action, "only one beaver is allowed")
+        if action.player != 1 - pos.turn:
+            self.find("error", action, f"{self._name(action.player)} cannot {kind} their own double")
+        if not pos.beaver:
+            self.beaver_roller = pos.turn
+        new = pos.cube * 4
+        if action.value is not None and action.value != new:
+            self.find("error", action, f"a {kind} of a double to {pos.cube * 2} makes the cube {new}, "
+                                       f"not {action.value}")
+        self.record(action, pos.replace(cube=pos.cube * 2, turn=action.player, double_offered=True,
+                                        beaver=pos.beaver + 1))
+        return True
+
+    def _accept_redouble(self, pos: Position) -> Position:
+        """The last redouble of a beaver chain is accepted: its maker keeps the cube; the original
+        doubler rolls."""
+        return pos.replace(cube=pos.cube * 2, cube_owner=pos.turn, double_offered=False,
+                           turn=self.beaver_roller if self.beaver_roller is not None else 1 - pos.turn)
 
     def _check_beaver_allowed(self, action: Action) -> None:
         rules = self.match.rules
@@ -462,15 +495,7 @@ class _GameRunner:
             self.find("error", action, "raccoons are not allowed in this session")
 
     def do_raccoon(self, action: Action) -> bool:
-        pos = self.pos
-        self._check_beaver_allowed(action)
-        if pos.beaver != 1 or action.player != pos.turn:
-            self.find("error", action, "a raccoon must answer a beaver, by the player who doubled")
-        new = pos.cube * 2
-        if action.value is not None and action.value != new:
-            self.find("error", action, f"a raccoon of a cube at {pos.cube} makes it {new}, not {action.value}")
-        self.record(action, pos.replace(cube=new, cube_owner=action.player, beaver=2))
-        return True
+        return self.do_redouble(action, "raccoon")
 
     def do_win(self, action: Action) -> bool:
         pos = self.pos

@@ -1,0 +1,471 @@
+"""The versioned JSON form of a match record: everything the readers keep, and the replay's findings.
+
+``to_json(match, findings)`` writes ``{"format": "gammon-notation", "version": 1, "match": {...}}``
+(plus ``"findings"`` when findings are given); ``from_json(text)`` reads it back, so that
+``from_json(to_json(m)) == m`` for every :class:`~notation.record.Match`.  The schema, every key
+with its type and meaning, is in ``docs/json-format.md``.
+
+Output is deterministic: keys in a fixed order (the order of the model's fields), two-space
+indentation, lists of plain values on one line, UTF-8 text not escaped.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, get_args
+
+from ..errors import ParseError
+from ..position import Position
+from ..record import Action, ActionKind, Game, Match, MatchRules, Normalisation, Span
+
+if TYPE_CHECKING:
+    from ..replay import Finding
+
+__all__ = ["FORMAT", "VERSION", "to_json", "from_json", "findings_from_json", "match_to_dict",
+           "match_from_dict"]
+
+FORMAT = "gammon-notation"
+VERSION = 1
+_KINDS = frozenset(get_args(ActionKind))
+
+# --------------------------------------------------------------------------- writing
+
+
+def _span(s: Span | None) -> dict[str, Any] | None:
+    if s is None:
+        return None
+    return {"line": s.line, "column": s.column, "end_line": s.end_line, "end_column": s.end_column}
+
+
+def _pair(t: tuple[Any, Any] | None) -> list[Any] | None:
+    return None if t is None else [t[0], t[1]]
+
+
+def _ids(pos: Position) -> tuple[str | None, str | None]:
+    """The XGID and gnubg ID of a position, when it can be encoded (informational only)."""
+    try:
+        from .. import ids
+    except ImportError:
+        return None, None
+    out: list[str | None] = []
+    for fn in ("xgid", "gnubg_id"):
+        try:
+            out.append(getattr(ids, fn)(pos))
+        except Exception:  # noqa: BLE001 - an impossible position simply has no ID
+            out.append(None)
+    return out[0], out[1]
+
+
+def position_to_dict(pos: Position) -> dict[str, Any]:
+    xgid, gnubg_id = _ids(pos)
+    return {
+        "boards": [list(pos.boards[0]), list(pos.boards[1])],
+        "turn": pos.turn,
+        "dice": _pair(pos.dice),
+        "cube": pos.cube,
+        "cube_owner": pos.cube_owner,
+        "double_offered": pos.double_offered,
+        "beaver": pos.beaver,
+        "resign_offered": pos.resign_offered,
+        "resigner": pos.resigner,
+        "match_length": pos.match_length,
+        "score": _pair(pos.score),
+        "crawford": pos.crawford,
+        "jacoby": pos.jacoby,
+        "beavers": pos.beavers,
+        "max_cube": pos.max_cube,
+        "game_state": pos.game_state,
+        "names": _pair(pos.names),
+        "variant": pos.variant,
+        "extras": [[k, v] for k, v in pos.extras],
+        "xgid": xgid,
+        "gnubg_id": gnubg_id,
+    }
+
+
+def _properties(p: Mapping[str, list[str]]) -> dict[str, list[str]]:
+    return {k: list(v) for k, v in p.items()}
+
+
+def action_to_dict(a: Action) -> dict[str, Any]:
+    return {
+        "kind": a.kind,
+        "player": a.player,
+        "dice": _pair(a.dice),
+        "play": a.play,
+        "no_move": a.no_move,
+        "value": a.value,
+        "text": a.text,
+        "span": _span(a.span),
+        "move_number": a.move_number,
+        "comment": a.comment,
+        "setup": None if a.setup is None else position_to_dict(a.setup),
+        "properties": _properties(a.properties),
+    }
+
+
+def game_to_dict(g: Game) -> dict[str, Any]:
+    return {
+        "number": g.number,
+        "score": _pair(g.score),
+        "names": _pair(g.names),
+        "ratings": _pair(g.ratings),
+        "crawford": g.crawford,
+        "start": None if g.start is None else position_to_dict(g.start),
+        "span": _span(g.span),
+        "score_span": _span(g.score_span),
+        "comments": list(g.comments),
+        "properties": _properties(g.properties),
+        "actions": [action_to_dict(a) for a in g.actions],
+    }
+
+
+def match_to_dict(m: Match) -> dict[str, Any]:
+    r = m.rules
+    return {
+        "length": m.length,
+        "names": _pair(m.names),
+        "format": m.format,
+        "source": m.source,
+        "span": _span(m.span),
+        "tags": [[k, v] for k, v in m.tags],
+        "comments": list(m.comments),
+        "rules": {
+            "variant": r.variant,
+            "crawford": r.crawford,
+            "jacoby": r.jacoby,
+            "beavers": r.beavers,
+            "raccoons": r.raccoons,
+            "auto_doubles": r.auto_doubles,
+            "cube": r.cube,
+            "cube_limit": r.cube_limit,
+        },
+        "properties": _properties(m.properties),
+        "normalisations": [{"message": n.message, "line": n.line, "column": n.column}
+                           for n in m.normalisations],
+        "games": [game_to_dict(g) for g in m.games],
+    }
+
+
+def finding_to_dict(f: Finding) -> dict[str, Any]:
+    return {
+        "severity": f.severity,
+        "message": f.message,
+        "file": f.file,
+        "line": f.line,
+        "column": f.column,
+        "game": f.game,
+        "move": f.move,
+        "player": f.player,
+        "roll": f.roll,
+        "text": f.text,
+        "xgid": f.xgid,
+        "legal": list(f.legal),
+    }
+
+
+def _is_scalar(v: object) -> bool:
+    return v is None or isinstance(v, str | int | float | bool)
+
+
+def _flat(v: object) -> bool:
+    """A list written on one line: plain values only (a list of lists gets one line per inner list)."""
+    return isinstance(v, list) and all(map(_is_scalar, v))
+
+
+def _dump(v: object, level: int, out: list[str]) -> None:
+    pad = "  " * (level + 1)
+    if isinstance(v, dict):
+        if len(v) <= 4 and all(map(_is_scalar, v.values())):  # spans, normalisations: one line
+            items = (json.dumps(k, ensure_ascii=False) + ": " + json.dumps(x, ensure_ascii=False)
+                     for k, x in v.items())
+            out.append("{" + ", ".join(items) + "}")
+            return
+        out.append("{\n")
+        for i, (k, x) in enumerate(v.items()):
+            out.append(pad + json.dumps(k, ensure_ascii=False) + ": ")
+            _dump(x, level + 1, out)
+            out.append(",\n" if i < len(v) - 1 else "\n")
+        out.append("  " * level + "}")
+    elif isinstance(v, list) and v and not _flat(v):
+        out.append("[\n")
+        for i, x in enumerate(v):
+            out.append(pad)
+            _dump(x, level + 1, out)
+            out.append(",\n" if i < len(v) - 1 else "\n")
+        out.append("  " * level + "]")
+    else:
+        out.append(json.dumps(v, ensure_ascii=False, separators=(", ", ": ")))
+
+
+def to_json(match: Match, findings: Iterable[Finding] | None = None) -> str:
+    """The match (and the replay's findings, when given) as versioned JSON text, ending with a newline."""
+    doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "match": match_to_dict(match)}
+    if findings is not None:
+        doc["findings"] = [finding_to_dict(f) for f in findings]
+    out: list[str] = []
+    _dump(doc, 0, out)
+    out.append("\n")
+    return "".join(out)
+
+
+# --------------------------------------------------------------------------- reading
+
+
+class _Bad(Exception):
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = path
+
+
+_MISSING = object()
+
+
+def _get(d: Mapping[str, Any], key: str, path: str, check: Callable[[Any, str], Any], default: Any = _MISSING,
+         ) -> Any:
+    if key not in d:
+        if default is _MISSING:
+            raise _Bad(f"{path}.{key}", "missing")
+        return default() if callable(default) else default
+    return check(d[key], f"{path}.{key}")
+
+
+def _type_name(v: object) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "true/false", int: "a number",
+            float: "a number", type(None): "null"}.get(type(v), type(v).__name__)
+
+
+def _int(v: Any, path: str) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise _Bad(path, f"expected an integer, found {_type_name(v)}")
+    return v
+
+
+def _str(v: Any, path: str) -> str:
+    if not isinstance(v, str):
+        raise _Bad(path, f"expected a string, found {_type_name(v)}")
+    return v
+
+
+def _bool(v: Any, path: str) -> bool:
+    if not isinstance(v, bool):
+        raise _Bad(path, f"expected true or false, found {_type_name(v)}")
+    return v
+
+
+def _obj(v: Any, path: str) -> dict[str, Any]:
+    if not isinstance(v, dict):
+        raise _Bad(path, f"expected an object, found {_type_name(v)}")
+    return v
+
+
+def _list(v: Any, path: str) -> list[Any]:
+    if not isinstance(v, list):
+        raise _Bad(path, f"expected a list, found {_type_name(v)}")
+    return v
+
+
+def _opt(check: Callable[[Any, str], Any]) -> Callable[[Any, str], Any]:
+    return lambda v, path: None if v is None else check(v, path)
+
+
+def _pair_of(check: Callable[[Any, str], Any]) -> Callable[[Any, str], tuple[Any, Any]]:
+    def f(v: Any, path: str) -> tuple[Any, Any]:
+        lst = _list(v, path)
+        if len(lst) != 2:
+            raise _Bad(path, f"expected 2 items, found {len(lst)}")
+        return check(lst[0], f"{path}[0]"), check(lst[1], f"{path}[1]")
+    return f
+
+
+def _list_of(check: Callable[[Any, str], Any]) -> Callable[[Any, str], list[Any]]:
+    return lambda v, path: [check(x, f"{path}[{i}]") for i, x in enumerate(_list(v, path))]
+
+
+def _span_of(v: Any, path: str) -> Span:
+    d = _obj(v, path)
+    return Span(_get(d, "line", path, _int), _get(d, "column", path, _int),
+                _get(d, "end_line", path, _opt(_int), None), _get(d, "end_column", path, _opt(_int), None))
+
+
+def _props(v: Any, path: str) -> dict[str, list[str]]:
+    d = _obj(v, path)
+    return {k: _list_of(_str)(x, f"{path}.{k}") for k, x in d.items()}
+
+
+def _board(v: Any, path: str) -> tuple[int, ...]:
+    return tuple(_list_of(_int)(v, path))
+
+
+def _position(v: Any, path: str) -> Position:
+    d = _obj(v, path)
+    boards = _get(d, "boards", path, _pair_of(_board))
+    return Position(
+        boards=boards,
+        turn=_get(d, "turn", path, _int, 0),
+        dice=_get(d, "dice", path, _opt(_pair_of(_int)), None),
+        cube=_get(d, "cube", path, _int, 1),
+        cube_owner=_get(d, "cube_owner", path, _opt(_int), None),
+        double_offered=_get(d, "double_offered", path, _bool, False),
+        beaver=_get(d, "beaver", path, _int, 0),
+        resign_offered=_get(d, "resign_offered", path, _int, 0),
+        resigner=_get(d, "resigner", path, _opt(_int), None),
+        match_length=_get(d, "match_length", path, _int, 0),
+        score=_get(d, "score", path, _pair_of(_int), (0, 0)),
+        crawford=_get(d, "crawford", path, _bool, False),
+        jacoby=_get(d, "jacoby", path, _bool, False),
+        beavers=_get(d, "beavers", path, _bool, False),
+        max_cube=_get(d, "max_cube", path, _int, 10),
+        game_state=_get(d, "game_state", path, _int, Position().game_state),
+        names=_get(d, "names", path, _pair_of(_str), ("", "")),
+        variant=_get(d, "variant", path, _str, "standard"),
+        extras=tuple(_get(d, "extras", path, _list_of(_pair_of(_str)), ())),
+    )
+
+
+def _kind(v: Any, path: str) -> ActionKind:
+    s = _str(v, path)
+    if s not in _KINDS:
+        raise _Bad(path, f"unknown action kind {s!r} (known: {', '.join(sorted(_KINDS))})")
+    return s  # type: ignore[return-value]
+
+
+def _action(v: Any, path: str) -> Action:
+    d = _obj(v, path)
+    return Action(
+        kind=_get(d, "kind", path, _kind),
+        player=_get(d, "player", path, _int),
+        dice=_get(d, "dice", path, _opt(_pair_of(_int)), None),
+        play=_get(d, "play", path, _opt(_str), None),
+        no_move=_get(d, "no_move", path, _opt(_str), None),
+        value=_get(d, "value", path, _opt(_int), None),
+        text=_get(d, "text", path, _str, ""),
+        span=_get(d, "span", path, _opt(_span_of), None),
+        move_number=_get(d, "move_number", path, _opt(_int), None),
+        comment=_get(d, "comment", path, _opt(_str), None),
+        setup=_get(d, "setup", path, _opt(_position), None),
+        properties=_get(d, "properties", path, _props, dict),
+    )
+
+
+def _game(v: Any, path: str) -> Game:
+    d = _obj(v, path)
+    return Game(
+        number=_get(d, "number", path, _int),
+        score=_get(d, "score", path, _opt(_pair_of(_int)), None),
+        names=_get(d, "names", path, _opt(_pair_of(_str)), None),
+        ratings=_get(d, "ratings", path, _pair_of(_opt(_str)), (None, None)),
+        actions=_get(d, "actions", path, _list_of(_action), list),
+        start=_get(d, "start", path, _opt(_position), None),
+        crawford=_get(d, "crawford", path, _opt(_bool), None),
+        span=_get(d, "span", path, _opt(_span_of), None),
+        score_span=_get(d, "score_span", path, _opt(_span_of), None),
+        comments=_get(d, "comments", path, _list_of(_str), list),
+        properties=_get(d, "properties", path, _props, dict),
+    )
+
+
+def _rules(v: Any, path: str) -> MatchRules:
+    d = _obj(v, path)
+    dflt = MatchRules()
+    return MatchRules(
+        variant=_get(d, "variant", path, _str, dflt.variant),
+        crawford=_get(d, "crawford", path, _bool, dflt.crawford),
+        jacoby=_get(d, "jacoby", path, _bool, dflt.jacoby),
+        beavers=_get(d, "beavers", path, _bool, dflt.beavers),
+        raccoons=_get(d, "raccoons", path, _bool, dflt.raccoons),
+        auto_doubles=_get(d, "auto_doubles", path, _int, dflt.auto_doubles),
+        cube=_get(d, "cube", path, _bool, dflt.cube),
+        cube_limit=_get(d, "cube_limit", path, _opt(_int), dflt.cube_limit),
+    )
+
+
+def _normalisation(v: Any, path: str) -> Normalisation:
+    d = _obj(v, path)
+    return Normalisation(_get(d, "message", path, _str), _get(d, "line", path, _opt(_int), None),
+                         _get(d, "column", path, _opt(_int), None))
+
+
+def match_from_dict(d: Mapping[str, Any], path: str = "match") -> Match:
+    """The :class:`Match` of a ``"match"`` object (raises :class:`ParseError` naming the bad key)."""
+    try:
+        return _match(d, path)
+    except _Bad as e:
+        raise ParseError(f"bad gammon-notation JSON: {e}", text=e.path) from None
+
+
+def _match(v: Any, path: str) -> Match:
+    d = _obj(v, path)
+    return Match(
+        length=_get(d, "length", path, _int, 0),
+        names=_get(d, "names", path, _pair_of(_str), ("", "")),
+        games=_get(d, "games", path, _list_of(_game), list),
+        tags=[tuple(t) for t in _get(d, "tags", path, _list_of(_pair_of(_str)), list)],
+        comments=_get(d, "comments", path, _list_of(_str), list),
+        rules=_get(d, "rules", path, _rules, MatchRules),
+        source=_get(d, "source", path, _opt(_str), None),
+        format=_get(d, "format", path, _str, ""),
+        span=_get(d, "span", path, _opt(_span_of), None),
+        normalisations=_get(d, "normalisations", path, _list_of(_normalisation), list),
+        properties=_get(d, "properties", path, _props, dict),
+    )
+
+
+def _document(text: str) -> dict[str, Any]:
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        lines = text.split("\n")
+        line = lines[e.lineno - 1] if 0 < e.lineno <= len(lines) else ""
+        raise ParseError(f"not valid JSON: {e.msg}", line=e.lineno, column=e.colno, text=line) from None
+    except RecursionError:
+        raise ParseError("not valid JSON: nested too deeply") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise ParseError(f'not a gammon-notation JSON document (no "format": "{FORMAT}")', line=1, column=1)
+    version = doc.get("version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise ParseError('"version" must be an integer', line=1, column=1)
+    if version > VERSION:
+        raise ParseError(f"JSON version {version} is newer than this program reads ({VERSION})", line=1,
+                         column=1)
+    if version < 1:
+        raise ParseError(f"JSON version {version} does not exist", line=1, column=1)
+    return doc
+
+
+def from_json(text: str) -> Match:
+    """Read a match written by :func:`to_json` (``findings`` are read by :func:`findings_from_json`)."""
+    doc = _document(text)
+    if "match" not in doc:
+        raise ParseError('bad gammon-notation JSON: "match" is missing', line=1, column=1)
+    return match_from_dict(doc["match"])
+
+
+def findings_from_json(text: str) -> list[Finding]:
+    """The findings stored by :func:`to_json` (an empty list when none were stored)."""
+    from ..replay import Finding
+
+    doc = _document(text)
+    out: list[Finding] = []
+    try:
+        for i, v in enumerate(_get(doc, "findings", "", _list, list)):
+            path = f"findings[{i}]"
+            d = _obj(v, path)
+            out.append(Finding(
+                severity=_get(d, "severity", path, _str),
+                message=_get(d, "message", path, _str),
+                file=_get(d, "file", path, _opt(_str), None),
+                line=_get(d, "line", path, _opt(_int), None),
+                column=_get(d, "column", path, _opt(_int), None),
+                game=_get(d, "game", path, _opt(_int), None),
+                move=_get(d, "move", path, _opt(_int), None),
+                player=_get(d, "player", path, _opt(_str), None),
+                roll=_get(d, "roll", path, _opt(_str), None),
+                text=_get(d, "text", path, _str, ""),
+                xgid=_get(d, "xgid", path, _opt(_str), None),
+                legal=_get(d, "legal", path, _list_of(_str), list),
+            ))
+    except _Bad as e:
+        raise ParseError(f"bad gammon-notation JSON: {e}", text=e.path) from None
+    return out

@@ -1,0 +1,1250 @@
+"""SGF (``GM[6]``) backgammon records, in the dialect GNU Backgammon writes and reads.
+
+:func:`read_sgf` turns an SGF collection into a :class:`~notation.record.Match` (one game tree per
+game, the main line of each tree); :func:`write_sgf` writes a match back as SGF that gnubg loads with
+``load match``, and says what the SGF target cannot hold.
+
+Reading (see ``docs/json-format.md`` for the resulting model and ``reference/formats.md`` §2.4):
+
+* Coordinates ``a``..``x`` are White's points 1..24 (absolute), ``y`` the bar, ``z`` the tray.  A
+  move ``B[52lqac]`` becomes ``Action("move", 1, dice=(5, 2), play="13/8 24/22")``: the single-die
+  steps in the mover's own numbering, written plainly as gnubg's ``.mat`` export does (``25`` = bar,
+  ``0`` = off, ``*`` after a step that hits: the reader follows the board as gnubg's loader does,
+  without checking legality).  ``B[63]`` (a dance) has ``play=""``.  Gibbon's ``B[resign:N]``,
+  ``W[accept]`` and ``W[reject]`` nodes become ``resign`` (level = N / cube), ``accept``, ``reject``.
+* ``double`` / ``take`` / ``drop``: a ``double`` answering a pending double is a beaver (a third, a
+  raccoon); ``value`` is the cube value offered (for a beaver/raccoon: the value after it).
+* Set-up nodes (``AE`` with ``a:y`` ranges, ``AW``, ``AB``, ``PL``, ``CV``, ``CP``, ``DI``; also the
+  spec's ``CO``) become ``Action("setup", setup=<the whole Position after the node>)``.  A node with
+  only ``PL``/``DI`` after which nothing else happens in the game (gnubg's "rolled, then resigned") is
+  an ``Action("roll", dice=...)`` instead.  ``AW`` lists White's checkers and ``AB`` Black's, both in
+  White's letters, whoever is on roll (gnubg 1.07, checked by saving and reloading).
+* ``RE[W+2]`` gives ``Action("win", 0, value=2)``; ``RE[B+1R]`` (resigned) gives
+  ``Action("resign", 0, value=<1|2|3: points / cube>)``, ``Action("accept", 1)`` and
+  ``Action("win", 1, value=1)``.  These come last in the game, with the span of the ``RE`` property.
+* Root node: ``MI`` → length, game number (``game:0`` is game 1), score; ``PW``/``PB`` → names;
+  ``WR``/``BR`` → :attr:`Game.ratings`; ``DT``/``EV``/``RO``/``PC``/``AN`` → the header tags
+  ``EventDate`` (as ``YYYY.MM.DD``), ``Event``, ``Round``, ``Site``, ``Transcriber`` (gnubg's ``.mat``
+  names for the same fields); ``GC`` → :attr:`Match.comments`; ``RU`` → :class:`MatchRules` and
+  :attr:`Game.crawford`; ``CV[n]`` (automatic doubles) → :attr:`Game.start` with the cube at ``n``;
+  ``C`` → :attr:`Game.comments`; anything else (``GS``, ``AP``, unknown) → :attr:`Game.properties`.
+* Per node: ``C`` → :attr:`Action.comment`; analysis and other properties (``A``, ``DA``, ``LU``,
+  ``MR``, ``BM``, ``GB`` ...) → :attr:`Action.properties`, in file order, so SGF → SGF is lossless.
+* The private properties ``XT[name:value]`` (header tags SGF has no property for) and ``XR[...]``
+  (rules SGF cannot state) that :func:`write_sgf` adds are read back.
+* Property names in mixed case keep only their capitals (``GaMe`` → ``GM``); ``\\]`` and ``\\\\`` are
+  escapes; a backslash-newline is a soft line break.  Trees without ``GM[6]`` are skipped; side
+  variations are ignored (gnubg reads only the main line).  Every such interpretation is recorded as
+  a :class:`~notation.record.Normalisation`.
+
+Writing (:func:`write_sgf` returns ``(text, dropped)``) follows gnubg 1.07's ``save match`` byte for
+byte where the record came from gnubg (only ``AP`` differs):
+
+* The single-die steps of each play come from :func:`notation.replay.replay` (in the written order
+  when the record already writes single steps), so ``.mat`` plays such as ``24/18/13`` or
+  ``13/9(2)`` are written as gnubg expects.  A play the replay cannot make is written as recorded.
+* A set-up is written as the nodes gnubg writes for what it changes: ``PL+AE[a:y]+AW+AB`` for the
+  board (or the player on roll), ``CV``, ``CP``, ``PL+DI``.  A position given from the mover's side
+  (Snowie's "Illegal play" in ``.mat``) is written as the replay oriented it.
+* A beaver or raccoon is a ``double``; gnubg needs the original doubler's ``take`` after it, which is
+  added when the record leaves it implicit (as ``.mat`` does).  An empty play at the end of a game
+  that could have been played is a roll (``PL``/``DI``), as gnubg reads such a ``.mat`` cell.
+* ``RE`` carries ``R`` when the game ended neither by bearing off nor by a dropped double.
+* What SGF cannot hold is kept where possible in private root properties that gnubg ignores —
+  ``XT[name:value]`` for header tags with no SGF property, ``XR[beavers][raccoons][cubelimit:N]
+  [autodoubles:N][variant:NAME]`` for rules SGF cannot state — and every such item, and everything
+  not written at all (rejected resignations, Galaxy's ``loss``, comments on results, a roll's dice in
+  a set-up, the wording of empty plays, properties with names gnubg cannot read), is one message in
+  ``dropped``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lark import Token, Tree
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from .._grammar import parser
+from ..errors import ParseError
+from ..play import format_steps_plain, parse_play
+from ..position import Position
+from ..record import Action, Game, Match, Normalisation, Span
+from ..rules import Step, get_rules
+
+if TYPE_CHECKING:
+    from ..replay import MatchReplay, ReplayStep
+
+__all__ = ["read_sgf", "write_sgf", "SGF_TAGS"]
+
+SGF_TAGS: tuple[tuple[str, str], ...] = (
+    ("DT", "EventDate"),
+    ("EV", "Event"),
+    ("RO", "Round"),
+    ("PC", "Site"),
+    ("AN", "Transcriber"),
+)
+"""Root properties that are header tags, in the order gnubg writes them, with their ``.mat`` names."""
+
+_VARIANT_RULES = {
+    "Nackgammon": "nackgammon",
+    "Hypergammon1": "hypergammon1",
+    "Hypergammon2": "hypergammon2",
+    "Hypergammon3": "hypergammon3",
+}
+_RULE_OF_VARIANT = {v: k for k, v in _VARIANT_RULES.items()}
+_SETUP = ("AE", "AB", "AW", "PL", "CV", "CP", "CO", "DI")
+_ROOT_WRITTEN = frozenset({"FF", "GM", "CA", "AP", "MI", "PW", "PB", "WR", "BR", "DT", "EV", "RO", "PC", "AN",
+                           "GC", "RU", "CV", "RE", "C", "XT", "XR"})
+_NODE_WRITTEN = frozenset({"B", "W", "C", *_SETUP})
+_COLOUR = "WB"
+_RESULTS = frozenset({"resign", "accept", "reject", "win", "loss"})
+_PROP_NAME = re.compile(r"[A-Z]{1,2}")
+"""Property names gnubg's lexer can read back (it keeps at most two capitals)."""
+
+
+# --------------------------------------------------------------------------- coordinates
+
+
+def _white_point(ch: str) -> int:
+    """``a``..``x`` → 1..24 (White's numbering), ``y`` → 25 (bar), ``z`` → 0 (off)."""
+    if ch == "y":
+        return 25
+    if ch == "z":
+        return 0
+    return ord(ch) - ord("a") + 1
+
+
+def _own_point(ch: str, player: int) -> int:
+    """A move letter in ``player``'s own numbering (25 = bar, 0 = off)."""
+    p = _white_point(ch)
+    if player == 1 and 1 <= p <= 24:
+        return 25 - p
+    return p
+
+
+def _letter(p: int, player: int) -> str:
+    """The letter of ``player``'s point ``p`` (own numbering)."""
+    if p >= 25:
+        return "y"
+    if p <= 0:
+        return "z"
+    w = p if player == 0 else 25 - p
+    return chr(ord("a") + w - 1)
+
+
+# --------------------------------------------------------------------------- values
+
+
+_ESCAPE = re.compile(r"\\(\r\n|\n\r|[\r\n]|.)", re.S)
+
+
+def _unescape(raw: str) -> str:
+    """SGF escapes: a backslash keeps the next character; backslash-newline is a soft line break."""
+    if "\\" not in raw:
+        return raw
+    return _ESCAPE.sub(lambda m: "" if m.group(1) in ("\r\n", "\n\r", "\r", "\n") else m.group(1), raw)
+
+
+_OTHER_SPACE = re.compile(r"[\t\v\f]")
+
+
+def _text(raw: str) -> str:
+    """An SGF ``Text`` value: unescaped, line breaks as LF, other white space as spaces."""
+    v = _unescape(raw).replace("\r\n", "\n").replace("\n\r", "\n").replace("\r", "\n")
+    return _OTHER_SPACE.sub(" ", v)
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def _split_compose(raw: str) -> tuple[str, str | None]:
+    """Split a raw ``name:value`` at the first ``:`` not escaped by a backslash."""
+    i = 0
+    while i < len(raw):
+        c = raw[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == ":":
+            return raw[:i], raw[i + 1:]
+        i += 1
+    return raw, None
+
+
+def _escape_compose_name(name: str) -> str:
+    return _escape(name).replace(":", "\\:")
+
+
+def _atoi(s: str) -> int | None:
+    m = re.match(r"\s*([+-]?\d+)", s)
+    return int(m.group(1)) if m else None
+
+
+# --------------------------------------------------------------------------- parsed SGF
+
+
+@dataclass(slots=True)
+class _Prop:
+    name: str
+    """The capitals of the identifier (``GaMe`` → ``GM``)."""
+    ident: str
+    raw: list[str]
+    """The values as written, without brackets (escapes kept)."""
+    span: Span
+    text: str
+    """The property as written (identifier and values)."""
+
+    @property
+    def value(self) -> str:
+        return _unescape(self.raw[0]) if self.raw else ""
+
+    @property
+    def values(self) -> list[str]:
+        return [_unescape(r) for r in self.raw]
+
+
+@dataclass(slots=True)
+class _Node:
+    props: list[_Prop]
+    span: Span
+    index: int
+
+    def get(self, name: str) -> _Prop | None:
+        for p in self.props:
+            if p.name == name:
+                return p
+        return None
+
+    def has(self, *names: str) -> bool:
+        return any(p.name in names for p in self.props)
+
+
+def _span(first: Token, last: Token) -> Span:
+    return Span(first.line or 0, first.column or 0, last.end_line, last.end_column)
+
+
+def _load(source: str | bytes | os.PathLike[str], name: str | None) -> tuple[str, str | None]:
+    if isinstance(source, os.PathLike):
+        name = name if name is not None else os.fspath(source)
+        source = Path(source).read_bytes()
+    if isinstance(source, bytes):
+        return _decode(source), name
+    return source, name
+
+
+def _decode(data: bytes) -> str:
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    m = re.search(rb"CA\[([^\]]*)\]", data[:4096])
+    charset = m.group(1).decode("ascii", "replace").strip() if m else "UTF-8"
+    for enc in (charset, "utf-8", "latin-1"):
+        try:
+            return data.decode(enc)
+        except (LookupError, UnicodeDecodeError):
+            continue
+    return data.decode("latin-1")  # pragma: no cover - latin-1 decodes everything
+
+
+def _parse_tree(text: str, name: str | None) -> Tree:
+    try:
+        return parser("sgf").parse(text)
+    except UnexpectedCharacters as e:
+        raise ParseError(f"SGF syntax: unexpected character {e.char!r}", file=name, line=e.line,
+                         column=e.column, text=_line_of(text, e.line)) from None
+    except UnexpectedEOF:
+        line = text.count("\n") + 1
+        raise ParseError("SGF syntax: the file ends inside a game tree (a ')' or ']' is missing)", file=name,
+                         line=line, column=len(text) - (text.rfind("\n") + 1) + 1,
+                         text=_line_of(text, line)) from None
+    except UnexpectedToken as e:
+        tok = e.token
+        if tok.type == "$END":
+            line = text.count("\n") + 1
+            raise ParseError("SGF syntax: the file ends inside a game tree (a ')' is missing)", file=name,
+                             line=line, column=len(text) - (text.rfind("\n") + 1) + 1,
+                             text=_line_of(text, line)) from None
+        what = {"RPAR": "')'", "LPAR": "'('", "SEMI": "';'", "PROP_IDENT": "a property name",
+                "VALUE": "a property value"}.get(tok.type, repr(str(tok)))
+        raise ParseError(f"SGF syntax: unexpected {what} {str(tok)[:20]!r}", file=name, line=e.line,
+                         column=e.column, text=_line_of(text, e.line)) from None
+    except UnexpectedInput as e:  # pragma: no cover - the three above cover LALR
+        raise ParseError(f"SGF syntax error: {e}", file=name, line=e.line, column=e.column) from None
+    except LarkError as e:  # pragma: no cover
+        raise ParseError(f"SGF syntax error: {e}", file=name) from None
+
+
+def _line_of(text: str, line: int) -> str:
+    lines = text.split("\n")
+    return lines[line - 1].rstrip("\r") if 0 < line <= len(lines) else ""
+
+
+def _blank_outside(text: str, notes: list[Normalisation]) -> str:
+    """Blank out (keeping line breaks) anything before the first ``(`` and after the last ``)``."""
+    if text.startswith("\ufeff"):
+        text = " " + text[1:]
+    i = text.find("(")
+    j = text.rfind(")")
+    if i < 0:
+        return text
+    head, tail = text[:i], text[j + 1:] if j >= i else ""
+    if head.strip():
+        notes.append(Normalisation("text before the first game tree was ignored", 1, 1))
+    if tail.strip():
+        line = text.count("\n", 0, j) + 1
+        notes.append(Normalisation("text after the last game tree was ignored", line, None))
+    blank = re.compile(r"[^\n]")
+    if head.strip() or tail.strip():
+        text = blank.sub(" ", head) + text[i:j + 1] + blank.sub(" ", tail)
+    return text
+
+
+def _main_lines(tree: Tree, text: str, notes: list[Normalisation]) -> Iterator[list[_Node]]:
+    """The nodes of each game tree's main line (the first variation at every branch)."""
+    for gt in tree.children:
+        if not isinstance(gt, Tree):  # pragma: no cover - the grammar has only game trees here
+            continue
+        nodes: list[_Node] = []
+        cur: Tree | None = gt
+        while cur is not None:
+            seq = cur.children[1]
+            assert isinstance(seq, Tree)
+            for nd in seq.children:
+                assert isinstance(nd, Tree)
+                nodes.append(_node(nd, text, len(nodes)))
+            subs = [c for c in cur.children if isinstance(c, Tree) and c.data == "gametree"]
+            if len(subs) > 1:
+                first = subs[1].children[0]
+                assert isinstance(first, Token)
+                notes.append(Normalisation(f"{len(subs) - 1} side variation(s) ignored: only the main line "
+                                           f"is read, as gnubg does", first.line, first.column))
+            cur = subs[0] if subs else None
+        yield nodes
+
+
+def _node(nd: Tree, text: str, index: int) -> _Node:
+    semi = nd.children[0]
+    assert isinstance(semi, Token)
+    props = []
+    last: Token = semi
+    for pt in nd.children[1:]:
+        assert isinstance(pt, Tree)
+        ident = pt.children[0]
+        vals = pt.children[1:]
+        assert isinstance(ident, Token)
+        end = vals[-1]
+        assert isinstance(end, Token)
+        name = "".join(c for c in str(ident) if c.isupper())
+        props.append(_Prop(name, str(ident), [str(v)[1:-1] for v in vals], _span(ident, end),
+                           text[ident.start_pos:end.end_pos]))
+        last = end
+    return _Node(props, _span(semi, last), index)
+
+
+# --------------------------------------------------------------------------- board state
+
+
+@dataclass(slots=True)
+class _State:
+    """The position as gnubg's loader keeps it: moves applied as written, no legality checks."""
+
+    boards: list[list[int]]
+    checkers: int
+    turn: int = 0
+    dice: tuple[int, int] | None = None
+    cube: int = 1
+    owner: int | None = None
+    chain: list[int] = field(default_factory=list)
+    """The players of the pending double, beaver, raccoon (empty when no double is pending)."""
+    dropped: bool = False
+
+    @classmethod
+    def start(cls, variant: str, cube: int = 1) -> _State:
+        rules = get_rules(variant)
+        b = list(rules.start_board())
+        return cls([list(b), list(b)], rules.checkers, cube=cube)
+
+    def move(self, player: int, pairs: Iterable[tuple[int, int]]) -> list[Step]:
+        mine, theirs = self.boards[player], self.boards[1 - player]
+        steps: list[Step] = []
+        for s, t in pairs:
+            hit = False
+            if 0 <= s <= 25:
+                mine[s] -= 1
+            if 1 <= t <= 24 and theirs[25 - t] == 1:
+                theirs[25 - t] = 0
+                theirs[25] += 1
+                hit = True
+            if 0 <= t <= 25:
+                mine[t] += 1
+            steps.append((s, t, hit))
+        self.turn = 1 - player
+        self.dice = None
+        self.chain = []
+        return steps
+
+    def cube_action(self, kind: str, player: int) -> int | None:
+        """Follow a cube action; returns the value for a double/beaver/raccoon."""
+        if kind in ("double", "beaver", "raccoon"):
+            self.chain.append(player)
+            if len(self.chain) == 1:
+                return self.cube * 2
+            # A beaver (raccoon) takes and redoubles at once: the cube is doubled for the take and again.
+            self.cube *= 4 if len(self.chain) == 2 else 2
+            self.owner = player
+            return self.cube
+        if kind == "take":
+            if len(self.chain) == 1:
+                self.cube *= 2
+                self.owner = player
+            self.chain = []
+        elif kind == "drop":
+            self.chain = []
+            self.dropped = True
+        return None
+
+    def fix_off(self) -> None:
+        for b in self.boards:
+            b[0] = max(0, self.checkers - sum(b[1:26]))
+
+    def position(self, base: Position) -> Position:
+        return base.replace(boards=(tuple(self.boards[0]), tuple(self.boards[1])), turn=self.turn,
+                            dice=self.dice, cube=self.cube, cube_owner=self.owner)
+
+    def same_board(self, pos: Position) -> bool:
+        return (tuple(self.boards[0]), tuple(self.boards[1])) == pos.boards
+
+
+# --------------------------------------------------------------------------- reading
+
+
+class _Reader:
+    def __init__(self, text: str, name: str | None) -> None:
+        self.notes: list[Normalisation] = []
+        self.text = _blank_outside(text, self.notes)
+        self.name = name
+        self.match = Match(format="sgf", source=name)
+        self.first = True
+        self.tags_before = 0
+        self.mixed_case: set[str] = set()
+
+    def note(self, message: str, span: Span | None = None) -> None:
+        self.notes.append(Normalisation(message, span.line if span else None, span.column if span else None))
+
+    def error(self, message: str, prop: _Prop) -> ParseError:
+        return ParseError(message, file=self.name, line=prop.span.line, column=prop.span.column,
+                          text=prop.text)
+
+    def read(self) -> Match:
+        if "(" not in self.text:
+            raise ParseError("not an SGF file: no game tree '(' found", file=self.name, line=1, column=1,
+                             text=_line_of(self.text, 1))
+        tree = _parse_tree(self.text, self.name)
+        for nodes in _main_lines(tree, self.text, self.notes):
+            for nd in nodes:
+                for p in nd.props:
+                    if p.ident != p.name and p.ident not in self.mixed_case:
+                        self.mixed_case.add(p.ident)
+                        self.note(f"property name {p.ident!r} read as {p.name!r}" if p.name else
+                                  f"property {p.ident!r} has no capital letters and was ignored", p.span)
+                nd.props = [p for p in nd.props if p.name]
+            gm = nodes[0].get("GM")
+            if gm is None:
+                self.note("a game tree without GM[] was read as backgammon", nodes[0].span)
+            elif gm.value.strip() != "6":
+                self.note(f"a game tree with GM[{gm.value}] (not backgammon) was skipped", gm.span)
+                continue
+            self.game(nodes)
+        if not self.match.games:
+            raise ParseError("no backgammon game (GM[6]) in the SGF file", file=self.name, line=1, column=1)
+        m = self.match
+        m.normalisations = self.notes
+        return m
+
+    # ------------------------------------------------------------------ root
+    def game(self, nodes: list[_Node]) -> None:
+        m = self.match
+        root = nodes[0]
+        game = Game(len(m.games) + 1, span=root.span)
+        length = m.length
+        mi = root.get("MI")
+        if mi is not None:
+            game.score_span = mi.span
+            score = [0, 0]
+            for v in mi.values:
+                key, _, val = v.partition(":")
+                n = _atoi(val)
+                if key not in ("length", "game", "ws", "bs") or n is None:
+                    self.note(f"MI[{v}] not understood", mi.span)
+                    continue
+                n = max(n, 0)
+                if key == "length":
+                    if self.first:
+                        m.length = length = n
+                        m.span = mi.span
+                    elif n != m.length:
+                        self.note(f"game {game.number} says the match is to {n}, not {m.length}; "
+                                  f"the first game's length is kept", mi.span)
+                elif key == "game":
+                    game.number = n + 1
+                else:
+                    score[key == "bs"] = n
+            game.score = (score[0], score[1])
+        names = ["", ""]
+        have_names = False
+        ratings: list[str | None] = [None, None]
+        rules_tokens: list[str] | None = None
+        private_rules: list[_Prop] = []
+        start_cube = 1
+        result: _Prop | None = None
+        self.tags_before = len(m.tags)
+        for p in root.props:
+            n = p.name
+            if n in ("FF", "GM", "CA", "MI"):
+                continue
+            if n in ("PW", "PB"):
+                names[n == "PB"] = _text(p.raw[0])
+                have_names = True
+            elif n in ("WR", "BR"):
+                ratings[n == "BR"] = _text(p.raw[0])
+            elif n == "RE":
+                result = p
+            elif n == "RU":
+                rules_tokens = p.value.split(":")
+            elif n == "CV":
+                v = _atoi(p.value)
+                if v is None or v < 1 or v & (v - 1) or v > 1 << 12:
+                    self.note(f"CV[{p.value}] is not a cube value; ignored", p.span)
+                else:
+                    start_cube = v
+            elif n == "GC":
+                lines = _text(p.raw[0]).split("\n")
+                if not m.comments:
+                    m.comments = lines
+                elif lines != m.comments:
+                    game.comments.append("\n".join(lines))
+                    self.note("a second game comment (GC) was kept as a comment of this game", p.span)
+            elif n == "C":
+                game.comments.append(_text(p.raw[0]))
+            elif n == "XT":
+                for raw in p.raw:
+                    k, v = _split_compose(raw)
+                    self._tag(_unescape(k), _unescape(v or ""))
+            elif n == "XR":
+                private_rules.append(p)
+            elif any(n == code for code, _ in SGF_TAGS):
+                tag = dict(SGF_TAGS)[n]
+                value = _text(p.raw[0])
+                if n == "DT":
+                    dm = re.fullmatch(r"(\d{1,4})-(\d{1,2})-(\d{1,2})", value.strip())
+                    if dm:
+                        value = f"{int(dm.group(1)):04d}.{int(dm.group(2)):02d}.{int(dm.group(3)):02d}"
+                self._tag(tag, value)
+            else:
+                game.properties.setdefault(n, []).extend(p.values)
+        if have_names:
+            game.names = (names[0], names[1])
+            if self.first:
+                m.names = game.names
+        if ratings != [None, None]:
+            game.ratings = (ratings[0], ratings[1])
+        self._rules(game, rules_tokens, root)
+        for p in private_rules:
+            self._private_rules(p)
+        variant = m.rules.variant
+        if start_cube > 1:
+            m.rules.auto_doubles = max(m.rules.auto_doubles, start_cube.bit_length() - 1)
+            game.start = Position.initial(variant, cube=start_cube, match_length=length,
+                                          score=game.score or (0, 0), crawford=bool(game.crawford),
+                                          jacoby=m.rules.jacoby and length == 0, names=game.names or m.names,
+                                          max_cube=10 if m.rules.cube else 0)
+        self.first = False
+        self.moves(game, nodes[1:], start_cube, result)
+        m.games.append(game)
+
+    def _tag(self, name: str, value: str) -> None:
+        """Keep a header tag; one that an earlier game tree already gave is not repeated."""
+        if (name, value) not in self.match.tags[:self.tags_before]:
+            self.match.tags.append((name, value))
+
+    def _rules(self, game: Game, tokens: list[str] | None, root: _Node) -> None:
+        rules = self.match.rules
+        ru = root.get("RU")
+        span = ru.span if ru is not None else root.span
+        toks = tokens or []
+        known = {"Crawford", "CrawfordGame", "Jacoby", "NoCube", *_VARIANT_RULES}
+        for t in toks:
+            if t not in known and t:
+                self.note(f"RU token {t!r} not understood; ignored", span)
+        variant = next((_VARIANT_RULES[t] for t in toks if t in _VARIANT_RULES), "standard")
+        if "Crawford" in toks:
+            game.crawford = "CrawfordGame" in toks
+        elif "CrawfordGame" in toks:
+            game.crawford = True
+        if self.first:
+            rules.variant = variant
+            rules.crawford = "Crawford" in toks if self.match.length > 0 else rules.crawford
+            rules.jacoby = "Jacoby" in toks
+            rules.cube = "NoCube" not in toks
+        else:
+            if variant != rules.variant:
+                self.note(f"game {game.number} is played as {variant}, the match as {rules.variant}; "
+                          f"the first game's variant is kept", span)
+            if ("Jacoby" in toks) != rules.jacoby or ("NoCube" not in toks) != rules.cube:
+                self.note(f"game {game.number}'s rules (RU) differ from the first game's; the first game's "
+                          f"are kept", span)
+
+    def _private_rules(self, p: _Prop) -> None:
+        rules = self.match.rules
+        for raw in p.raw:
+            k, v = _split_compose(raw)
+            key = _unescape(k).strip().lower()
+            val = _unescape(v).strip() if v is not None else None
+            n = _atoi(val) if val is not None else None
+            if key == "beavers":
+                rules.beavers = True
+            elif key == "raccoons":
+                rules.raccoons = True
+            elif key == "cubelimit" and n is not None:
+                rules.cube_limit = n
+            elif key == "autodoubles" and n is not None:
+                rules.auto_doubles = n
+            elif key == "variant" and val:
+                try:
+                    rules.variant = get_rules(val).name
+                except ValueError:
+                    self.note(f"XR variant {val!r} is unknown; ignored", p.span)
+            else:
+                self.note(f"XR[{_unescape(raw)}] not understood; ignored", p.span)
+
+    # ------------------------------------------------------------------ nodes
+    def moves(self, game: Game, nodes: list[_Node], start_cube: int, result: _Prop | None) -> None:
+        m = self.match
+        variant = m.rules.variant
+        state = _State.start(variant, start_cube)
+        base = game.start or Position.initial(
+            variant, match_length=m.length, score=game.score or (0, 0), crawford=bool(game.crawford),
+            jacoby=m.rules.jacoby and m.length == 0, names=game.names or m.names,
+            max_cube=10 if m.rules.cube else 0)
+        later = [False] * len(nodes)
+        for i in range(len(nodes) - 2, -1, -1):
+            later[i] = later[i + 1] or nodes[i + 1].has("B", "W", *_SETUP)
+        for i, nd in enumerate(nodes):
+            comment: str | None = None
+            props: dict[str, list[str]] = {}
+            move: _Prop | None = None
+            setup: list[_Prop] = []
+            for p in nd.props:
+                if p.name in ("B", "W"):
+                    if move is None:
+                        move = p
+                    else:
+                        self.note(f"a second move {p.text!r} in one node was ignored (as gnubg does)", p.span)
+                elif p.name in _SETUP:
+                    setup.append(p)
+                elif p.name == "C":
+                    comment = _text(p.raw[0]) if comment is None else comment + "\n" + _text(p.raw[0])
+                else:
+                    props.setdefault(p.name, []).extend(p.values)
+            actions: list[Action] = []
+            if setup:
+                actions.append(self.setup(state, base, setup, nd, only_roll=move is None and not later[i]))
+            if move is not None:
+                if setup:
+                    self.note("a node with both a move and set-up properties: the set-up is read first",
+                              nd.span)
+                actions.append(self.move(state, move, nd))
+            if not actions:
+                if comment is not None:
+                    game.comments.append(comment)
+                    self.note("a comment on a node with no move or set-up was kept as a game comment",
+                              nd.span)
+                for k, v in props.items():
+                    game.properties.setdefault(k, []).extend(v)
+                if props:
+                    self.note(f"properties {', '.join(props)} on a node with no move or set-up were kept as "
+                              f"game properties", nd.span)
+                continue
+            last = actions[-1]
+            last.comment = comment
+            last.properties = props
+            game.actions.extend(actions)
+        if result is not None:
+            self.result(game, state, result)
+
+    def move(self, state: _State, p: _Prop, nd: _Node) -> Action:
+        player = _COLOUR.index(p.name)
+        v = p.value.strip()
+        low = v.lower()
+        common = {"span": nd.span, "text": p.text, "move_number": nd.index}
+        if low in ("double", "take", "drop"):
+            if v != low:
+                self.note(f"{p.text!r}: cube actions are lower case in gnubg's SGF", p.span)
+            kind = low
+            if kind == "double" and state.chain and state.chain[-1] != player:
+                kind = "beaver" if len(state.chain) == 1 else "raccoon"
+            value = state.cube_action(kind, player)
+            rules = self.match.rules
+            if kind == "beaver" and not rules.beavers:
+                rules.beavers = True
+                self.note("a beaver is recorded, so beavers were allowed (SGF cannot state the rule)",
+                          nd.span)
+            elif kind == "raccoon" and not rules.raccoons:
+                rules.raccoons = True
+                self.note("a raccoon is recorded, so raccoons were allowed (SGF cannot state the rule)",
+                          nd.span)
+            return Action(kind, player, value=value, **common)  # type: ignore[arg-type]
+        rm = re.fullmatch(r"(resign|accept|reject)(?::\s*(\d+))?", low)
+        if rm:  # Gibbon's resignation nodes (gnubg ignores them and reads RE[...R])
+            kind = rm.group(1)
+            value = None
+            if kind == "resign":  # Gibbon writes the points offered: the level is points / cube
+                points = int(rm.group(2)) if rm.group(2) else state.cube
+                value = max(1, min(3, points // max(state.cube, 1)))
+            return Action(kind, player, value=value, **common)  # type: ignore[arg-type]
+        if not re.fullmatch(r"[1-6][1-6](?:[a-z][a-z])*", v):
+            if not re.fullmatch(r"[1-6][1-6][a-z]*", v):
+                raise self.error(f"{p.text}: a move is two dice 1-6 and then pairs of letters a-z", p)
+            raise self.error(f"{p.text}: the letters of a move come in pairs (from, to)", p)
+        dice = (int(v[0]), int(v[1]))
+        letters = v[2:]
+        pairs = [(_own_point(letters[k], player), _own_point(letters[k + 1], player))
+                 for k in range(0, len(letters), 2)]
+        steps = state.move(player, pairs)
+        return Action("move", player, dice=dice, play=format_steps_plain(steps), **common)
+
+    def setup(self, state: _State, base: Position, props: list[_Prop], nd: _Node, *,
+              only_roll: bool) -> Action:
+        board_set = False
+        names = {p.name for p in props}
+        roll_only = only_roll and names <= {"PL", "DI"} and "DI" in names
+        for p in props:
+            n, v = p.name, p.value.strip()
+            if n == "PL":
+                if v[:1].upper() not in ("W", "B"):
+                    raise self.error(f"{p.text}: the player is W or B", p)
+                state.turn = "WB".index(v[:1].upper())
+            elif n == "DI":
+                if not re.match(r"[1-6][1-6]", v):
+                    raise self.error(f"{p.text}: dice are two digits 1-6", p)
+                state.dice = (int(v[0]), int(v[1]))
+            elif n == "CV":
+                c = _atoi(v)
+                if c is None or c < 1 or c & (c - 1):
+                    raise self.error(f"{p.text}: the cube value must be a power of two", p)
+                state.cube = c
+            elif n in ("CP", "CO"):
+                owner = {"c": None, "n": None, "w": 0, "b": 1}.get(v[:1].lower(), -1)
+                if owner == -1:
+                    raise self.error(f"{p.text}: the cube owner is c (centred), w or b", p)
+                state.owner = owner
+                if n == "CO":
+                    self.note(f"{p.text}: the spec's cube-owner property (gnubg reads only CP)", p.span)
+            else:  # AE, AW, AB
+                board_set = True
+                for w in self._points(p):
+                    if n == "AE":
+                        if w == 25:
+                            state.boards[0][25] = state.boards[1][25] = 0
+                        elif w >= 1:
+                            state.boards[0][w] = 0
+                            state.boards[1][25 - w] = 0
+                    elif w == 0:
+                        self.note(f"{p.text}: checkers are not added to the tray ('z'); its count "
+                                  f"follows from the others", p.span)
+                    else:
+                        player = 0 if n == "AW" else 1
+                        q = w if player == 0 or w == 25 else 25 - w
+                        state.boards[player][q] += 1
+        if board_set:
+            state.fix_off()
+        state.chain = []
+        text = "".join(p.text for p in props)
+        common = {"span": nd.span, "text": text, "move_number": nd.index}
+        if roll_only:
+            assert state.dice is not None
+            return Action("roll", state.turn, dice=state.dice, **common)
+        return Action("setup", state.turn, setup=state.position(base), **common)
+
+    def _points(self, p: _Prop) -> list[int]:
+        """The White points of a point list (``a:y`` ranges included); 25 = bar, 0 = tray."""
+        out: list[int] = []
+        for v in p.values:
+            v = v.strip()
+            if re.fullmatch(r"[a-z]:[a-z]", v):
+                a, b = ord(v[0]), ord(v[2])
+                if a > b:
+                    raise self.error(f"{p.text}: the range {v} runs backwards", p)
+                out.extend(_white_point(chr(c)) for c in range(a, b + 1))
+            elif re.fullmatch(r"[a-z]", v):
+                out.append(_white_point(v))
+            else:
+                raise self.error(f"{p.text}: {v!r} is not a point (a-y) or a range (a:y)", p)
+        return out
+
+    def result(self, game: Game, state: _State, p: _Prop) -> None:
+        v = p.value.strip()
+        m = re.fullmatch(r"([WwBb])\+(\d*)(.*)", v)
+        if not m:
+            game.properties.setdefault("RE", []).append(v)
+            self.note(f"result RE[{v}] is not W+n or B+n; kept as a game property", p.span)
+            return
+        winner = "WB".index(m.group(1).upper())
+        points = int(m.group(2)) if m.group(2) else None
+        suffix = m.group(3)
+        resigned = suffix[:1].upper() == "R"
+        if suffix and suffix not in ("R",):
+            self.note(f"RE[{v}] read as {m.group(1).upper()}+{m.group(2)}{'R' if resigned else ''}"
+                      f"{' (resigned)' if resigned else ''}", p.span)
+        if points is None:
+            self.note(f"RE[{v}] gives no points", p.span)
+        common = {"span": p.span, "text": p.text}
+        if resigned and state.dropped:
+            self.note(f"RE[{v}] says resigned, but the game ended with a dropped double", p.span)
+            resigned = False
+        offered = next((a for a in reversed(game.actions) if a.kind in ("resign", "reject")), None)
+        if resigned and offered is not None and offered.kind == "resign":
+            resigned = False  # the resignation is already in the record (Gibbon's resign/accept nodes)
+        if resigned:
+            level = max(1, min(3, (points or 1) // max(state.cube, 1)))
+            game.actions.append(Action("resign", 1 - winner, value=level, **common))
+            game.actions.append(Action("accept", winner, **common))
+        game.actions.append(Action("win", winner, value=points, **common))
+
+
+def read_sgf(source: str | bytes | os.PathLike[str], *, name: str | None = None) -> Match:
+    """Read an SGF collection: ``str`` is SGF text, ``bytes`` the file's contents (decoded as its ``CA``
+    says), a path-like object a file to read.  ``name`` is the file name for errors and
+    :attr:`Match.source`.  Raises :class:`~notation.errors.ParseError` with line and column for bad input.
+    """
+    text, name = _load(source, name)
+    return _Reader(text, name).read()
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def _crawford_games(match: Match) -> list[bool]:
+    """Which games are the Crawford game, from the scores, when the record does not say."""
+    out = []
+    done = False
+    L = match.length
+    score = (0, 0)
+    for g in match.games:
+        if g.score is not None:
+            score = g.score
+        c = False
+        if L > 0 and match.rules.crawford and not done and (score[0] == L - 1) != (score[1] == L - 1):
+            c = done = True
+        out.append(c)
+        res = g.result
+        if res is not None and g.score is None:
+            s = list(score)
+            s[res[0]] += res[1]
+            score = (s[0], s[1])
+    return out
+
+
+class _Writer:
+    def __init__(self, match: Match) -> None:
+        self.m = match
+        self.dropped: list[str] = []
+        self.rep: MatchReplay | None = None
+        self.extra_tags: list[tuple[str, str]] = []
+        self.steps: dict[int, ReplayStep] = {}
+        try:
+            from ..replay import replay
+
+            self.rep = replay(match)
+        except Exception as e:  # noqa: BLE001 - writing must not depend on the replay working
+            self.drop(f"the record could not be replayed ({e}); plays are written as recorded")
+        if self.rep is not None:
+            for gr in self.rep.games:
+                for st in gr.steps:
+                    self.steps[id(st.action)] = st
+
+    def drop(self, message: str) -> None:
+        if message not in self.dropped:
+            self.dropped.append(message)
+
+    def write(self) -> tuple[str, list[str]]:
+        m = self.m
+        games = m.games
+        if not games:
+            self.drop("the match has no games; SGF needs a game tree, so an empty game 1 is written")
+            games = [Game(1, score=(0, 0))]
+        crawford = _crawford_games(m)
+        out = []
+        for i, g in enumerate(games):
+            out.append(self.game(i, g, crawford[i] if i < len(crawford) else False))
+        self.losses()
+        return "".join(out), self.dropped
+
+    # ------------------------------------------------------------------ root
+    def game(self, i: int, g: Game, crawford: bool) -> str:
+        from .. import __version__
+
+        m = self.m
+        rules = m.rules
+        where = f"game {g.number}"
+        root = [f"(;FF[4]GM[6]CA[UTF-8]AP[gammon-notation:{__version__}]"]
+        score = g.score
+        if score is None:
+            if self.rep is not None and i < len(self.rep.games):
+                score = self.rep.games[i].start.score
+            else:
+                score = (0, 0)
+                self.drop(f"{where}: its score is not known; ws:0 bs:0 is written")
+        number = g.number - 1 if g.number >= 1 else i
+        root.append(f"MI[length:{m.length}][game:{number}][ws:{score[0]}][bs:{score[1]}]")
+        names = g.names or m.names
+        root.append(f"PW[{_escape(names[0])}]PB[{_escape(names[1])}]")
+        for k, r in zip(("WR", "BR"), g.ratings, strict=True):
+            if r:
+                root.append(f"{k}[{_escape(r)}]")
+        if i == 0:
+            root.append(self.tags())
+        tokens = []
+        if not rules.cube:
+            tokens.append("NoCube")
+        if m.length > 0 and rules.crawford:
+            tokens.append("Crawford")
+        if g.crawford if g.crawford is not None else crawford:
+            tokens.append("CrawfordGame")
+        if rules.jacoby:
+            tokens.append("Jacoby")
+        if rules.variant in _RULE_OF_VARIANT:
+            tokens.append(_RULE_OF_VARIANT[rules.variant])
+        if tokens:
+            root.append(f"RU[{':'.join(tokens)}]")
+        try:
+            state = _State.start(rules.variant)
+        except ValueError:
+            self.drop(f"the variant {rules.variant!r} is unknown; its board is followed as standard")
+            state = _State.start("standard")
+        start_nodes: list[str] = []
+        if g.start is not None:
+            try:
+                initial = Position.initial(g.start.variant)
+            except ValueError:
+                initial = Position()
+            if g.start.cube > 1 and not g.start.cube & (g.start.cube - 1):
+                root.append(f"CV[{g.start.cube}]")
+                state.cube = g.start.cube
+            if (g.start.boards != initial.boards or g.start.dice is not None or g.start.turn != 0
+                    or g.start.cube_owner is not None):
+                self.drop(f"{where}: its starting position is written as set-up nodes (read back as set-up "
+                          f"actions)")
+                start_nodes = self.setup_nodes(state, g.start, where)
+        body = start_nodes + self.actions(g, state, where)
+        result = self.result(g, where, state)
+        root.append(result)
+        for k, vals in g.properties.items():
+            if k == "AP":
+                continue  # the program that wrote the original: this file is written by us
+            if k == "RE" and not result:
+                root.append(self.prop(k, vals, f"{where}: result"))  # a result the reader kept as written
+            elif k in _ROOT_WRITTEN:
+                self.drop(f"{where}: game property {k} clashes with a property the writer sets; not written")
+            else:
+                root.append(self.prop(k, vals, f"{where}: game property"))
+        if i == 0:
+            for k, vals in self.m.properties.items():
+                if k in _ROOT_WRITTEN:
+                    self.drop(f"match property {k} clashes with a property the writer sets; not written")
+                    continue
+                root.append(self.prop(k, vals, "match property"))
+            if self.m.properties:
+                self.drop("match properties are written on the first game's root node (read back as game "
+                          "properties)")
+        if g.comments:
+            root.append(f"C[{_escape(chr(10).join(g.comments))}]")
+        if i == 0:
+            root.append(self.private())
+        return "".join(root) + "".join(body) + ")\n"
+
+    def tags(self) -> str:
+        out = []
+        seen: set[str] = set()
+        extra: list[tuple[str, str]] = []
+        by_tag = {tag: code for code, tag in SGF_TAGS}
+        values: dict[str, str] = {}
+        for k, v in self.m.tags:
+            code = by_tag.get(k) or next((c for t, c in by_tag.items() if t.lower() == k.lower()), None)
+            if code is not None and code not in seen and v:
+                seen.add(code)
+                values[code] = v
+            else:
+                extra.append((k, v))
+        for code, _tag in SGF_TAGS:
+            if code in values:
+                v = values[code]
+                if code == "DT":
+                    dm = re.fullmatch(r"(\d{1,4})[.\-/](\d{1,2})[.\-/](\d{1,2})", v.strip())
+                    if dm:
+                        v = f"{int(dm.group(1)):04d}-{int(dm.group(2)):02d}-{int(dm.group(3)):02d}"
+                out.append(f"{code}[{_escape(v)}]")
+        if self.m.comments:
+            out.append(f"GC[{_escape(chr(10).join(self.m.comments))}]")
+        self.extra_tags = extra
+        return "".join(out)
+
+    def private(self) -> str:
+        out = []
+        extra = self.extra_tags
+        if extra:
+            out.append("XT" + "".join(f"[{_escape_compose_name(k)}:{_escape(v)}]" for k, v in extra))
+            names = ", ".join(sorted({k for k, _ in extra}))
+            self.drop(f"header tags with no SGF property ({names}) are kept in the private property XT, "
+                      f"which gnubg ignores")
+        rules = self.m.rules
+        xr: list[str] = []
+        what: list[str] = []
+        kinds = {a.kind for g in self.m.games for a in g.actions}
+        if rules.beavers and "beaver" not in kinds:  # a recorded beaver says it (the reader infers the rule)
+            xr.append("beavers")
+            what.append("beavers")
+        if rules.raccoons and "raccoon" not in kinds:
+            xr.append("raccoons")
+            what.append("raccoons")
+        if rules.cube_limit is not None:
+            xr.append(f"cubelimit:{rules.cube_limit}")
+            what.append(f"cube limit {rules.cube_limit}")
+        seen_auto = max((g.start.cube.bit_length() - 1 for g in self.m.games if g.start is not None),
+                        default=0)
+        if rules.auto_doubles > seen_auto:
+            xr.append(f"autodoubles:{rules.auto_doubles}")
+            what.append(f"at most {rules.auto_doubles} automatic doubles")
+        if rules.variant != "standard" and rules.variant not in _RULE_OF_VARIANT:
+            xr.append(f"variant:{rules.variant}")
+            what.append(f"variant {rules.variant} (gnubg will load it as standard backgammon)")
+        if xr:
+            out.append("XR" + "".join(f"[{_escape(v)}]" for v in xr))
+            self.drop(f"rules SGF cannot state ({', '.join(what)}) are kept in the private property XR, "
+                      f"which gnubg ignores")
+        return "".join(out)
+
+    def prop(self, name: str, values: list[str], what: str) -> str:
+        if not _PROP_NAME.fullmatch(name):
+            self.drop(f"{what} {name!r}: not an SGF property name gnubg can read (one or two capitals); "
+                      f"not written")
+            return ""
+        return name + "".join(f"[{_escape(v)}]" for v in (values or [""]))
+
+    def result(self, g: Game, where: str, end: _State) -> str:
+        """``RE[W+2]``; ``R`` when the game did not end by bearing off or a dropped double (``end`` is the
+        board after the game's last node)."""
+        win = next((a for a in reversed(g.actions) if a.kind == "win"), None)
+        loss = next((a for a in reversed(g.actions) if a.kind == "loss"), None)
+        if win is None and loss is None:
+            return ""
+        if win is not None:
+            winner, points = win.player, win.value
+        else:
+            assert loss is not None
+            winner, points = 1 - loss.player, loss.value
+            self.drop(f"{where}: the loss ('{loss.text or 'loss'}') is written as a win for the other player")
+        if points is None and self.rep is not None:
+            gr = next((gr for gr in self.rep.games if gr.game is g), None)
+            points = gr.points if gr is not None else None
+        if points is None:
+            self.drop(f"{where}: the result gives no points; no RE is written")
+            return ""
+        resigned = not end.dropped and end.boards[winner][0] < end.checkers
+        return f"RE[{_COLOUR[winner]}+{points}{'R' if resigned else ''}]"
+
+    # ------------------------------------------------------------------ nodes
+    def actions(self, g: Game, state: _State, where: str) -> list[str]:
+        nodes: list[str] = []
+        acts = g.actions
+        for k, a in enumerate(acts):
+            what = f"{where}, {a.kind}" + (f" (move {a.move_number})" if a.move_number is not None else "")
+            written: list[str] = []
+            if a.player not in (0, 1) or (a.dice is not None and not all(1 <= d <= 6 for d in a.dice)):
+                self.drop(f"{what}: player {a.player} with dice {a.dice} cannot be written; dropped")
+                continue
+            if a.kind == "move":
+                if a.dice is None:
+                    self.drop(f"{what}: a move without dice cannot be written; dropped")
+                elif (not (a.play or "").strip() and all(b.kind in _RESULTS for b in acts[k + 1:])
+                      and self.can_play(state, a.player, a.dice)):
+                    # Nothing written at the end although the roll can be played: rolled, then resigned or
+                    # stopped (gnubg's reading of such a .mat cell); SGF says so with PL/DI.
+                    state.turn, state.dice = a.player, a.dice
+                    written.append(f";PL[{_COLOUR[a.player]}]DI[{a.dice[0]}{a.dice[1]}]")
+                else:
+                    pairs = self.pairs(a, what)
+                    state.move(a.player, pairs)
+                    letters = "".join(_letter(s, a.player) + _letter(t, a.player) for s, t in pairs)
+                    written.append(f";{_COLOUR[a.player]}[{a.dice[0]}{a.dice[1]}{letters}]")
+            elif a.kind == "roll":
+                if a.dice is None:
+                    self.drop(f"{what}: a roll without dice cannot be written; dropped")
+                else:
+                    state.turn, state.dice = a.player, a.dice
+                    written.append(f";PL[{_COLOUR[a.player]}]DI[{a.dice[0]}{a.dice[1]}]")
+            elif a.kind in ("double", "beaver", "raccoon"):
+                written.append(f";{_COLOUR[a.player]}[double]")
+                state.cube_action(a.kind, a.player)
+            elif a.kind in ("take", "drop"):
+                written.append(f";{_COLOUR[a.player]}[{a.kind}]")
+                state.cube_action(a.kind, a.player)
+            elif a.kind == "setup":
+                if a.setup is None:
+                    self.drop(f"{what}: a set-up without a position cannot be written; dropped")
+                else:
+                    pos = a.setup
+                    st = self.steps.get(id(a))
+                    if st is not None and (st.after.boards, st.after.turn) != (pos.boards, pos.turn):
+                        # Given from the mover's side (Snowie's "Illegal play"): the replay has oriented it.
+                        pos = st.after
+                    if a.dice is not None:
+                        self.drop(f"{what}: the roll {a.dice[0]}{a.dice[1]} that led to this set-up is not "
+                                  f"kept (SGF sets the position only)")
+                    written.extend(self.setup_nodes(state, pos, what, a.text))
+            elif a.kind in _RESULTS:
+                if a.kind == "resign" and any(b.kind == "reject" for b in acts[k + 1:]):
+                    self.drop(f"{what}: a rejected resignation offer; SGF has no node for it")
+                elif a.kind == "reject":
+                    self.drop(f"{what}: SGF has no node for a rejected resignation")
+                if a.comment:
+                    self.drop(f"{what}: its comment has no node to go on (the result is a root property)")
+                if a.properties:
+                    self.drop(f"{what}: its properties ({', '.join(a.properties)}) have no node to go on")
+                continue
+            if not written:
+                continue
+            # A beaver or raccoon left unanswered in the record: gnubg needs the (silent) take.
+            if a.kind in ("beaver", "raccoon") and not (k + 1 < len(acts) and acts[k + 1].kind in
+                                                       ("take", "drop", "raccoon")):
+                written.append(f";{_COLOUR[1 - a.player]}[take]")
+                state.cube_action("take", 1 - a.player)
+            extra = "".join(self.prop(n, v, f"{what}: property") for n, v in a.properties.items()
+                            if n not in _NODE_WRITTEN)
+            for n in a.properties:
+                if n in _NODE_WRITTEN:
+                    self.drop(f"{what}: property {n} clashes with the node's own properties; not written")
+            comment = f"C[{_escape(a.comment)}]" if a.comment else ""
+            if a.kind in ("beaver", "raccoon") and len(written) > 1 and written[-1].endswith("[take]"):
+                written[-2] += extra + comment
+            else:
+                written[-1] += extra + comment
+            nodes.extend("\n" + w for w in written)
+        return nodes
+
+    def can_play(self, state: _State, player: int, dice: tuple[int, int]) -> bool:
+        try:
+            rules = get_rules(self.m.rules.variant)
+            mine, theirs = tuple(state.boards[player]), tuple(state.boards[1 - player])
+            return bool(rules.plays_for(mine, theirs, dice[0], dice[1]))
+        except (ValueError, IndexError):
+            return False
+
+    def pairs(self, a: Action, what: str) -> list[tuple[int, int]]:
+        """The single-die steps of a move as (from, to) in the mover's numbering, in the written order
+        where the record writes single steps."""
+        written: list[tuple[int, int]] | None
+        try:
+            parsed = parse_play(a.play or "")
+            written = [(x, y) for seg in parsed.segments for _ in range(seg.count)
+                       for x, y in itertools.pairwise(seg.points)]
+        except ParseError:
+            written = None
+        st = self.steps.get(id(a))
+        if st is not None and st.play is not None:
+            steps = [(s, t) for s, t, _ in st.play.steps]
+            if written is not None and sorted(written) == sorted(steps):
+                return written
+            return steps
+        if written is None:
+            self.drop(f"{what}: the play {a.play!r} cannot be read; written as a dance")
+            return []
+        if st is None or not st.legal:
+            dice = a.dice or (0, 0)
+            singles = {dice[0], dice[1]}
+            if any(x - y not in singles and y != 0 for x, y in written):
+                self.drop(f"{what}: the play {a.play!r} could not be split into single-die steps; written as "
+                          f"recorded")
+        return written
+
+    def setup_nodes(self, state: _State, pos: Position, what: str, hint: str = "") -> list[str]:
+        """The nodes that set ``pos`` after ``state``: one per thing changed, as gnubg writes them.
+        A set-up that changes nothing is written as the kind of node ``hint`` (its source text) shows."""
+        if len(pos.boards) != 2 or any(len(b) != 26 for b in pos.boards):
+            self.drop(f"{what}: the set-up's boards are not 26 points each; not written")
+            return []
+        if any(c < 0 for b in pos.boards for c in b[1:]):
+            self.drop(f"{what}: negative checker counts cannot be written; written as none")
+        turn_ok = pos.turn in (0, 1)
+        cube_ok = pos.cube >= 1 and not pos.cube & (pos.cube - 1)
+        owner_ok = pos.cube_owner in (None, 0, 1)
+        dice_ok = pos.dice is None or all(1 <= d <= 6 for d in pos.dice)
+        for ok, thing in ((turn_ok, f"player on roll {pos.turn}"), (cube_ok, f"cube value {pos.cube}"),
+                          (owner_ok, f"cube owner {pos.cube_owner}"), (dice_ok, f"dice {pos.dice}")):
+            if not ok:
+                self.drop(f"{what}: the {thing} cannot be written; not written")
+        new_turn = pos.turn if turn_ok else state.turn
+        new_dice = pos.dice if dice_ok else state.dice
+        nodes: list[str] = []
+        board = not state.same_board(pos)
+        dice_node = new_dice is not None and new_dice != state.dice
+        turn = new_turn != state.turn
+        cube = cube_ok and pos.cube != state.cube
+        owner = owner_ok and pos.cube_owner != state.owner
+        if not (board or dice_node or turn or cube or owner):
+            head = hint.lstrip(";").upper()[:2]
+            cube = cube_ok and head == "CV"
+            owner = owner_ok and head in ("CP", "CO")
+            dice_node = head in ("DI", "PL") and "DI[" in hint.upper() and new_dice is not None
+            board = not (cube or owner or dice_node)
+        if pos.dice is None and state.dice is not None:
+            self.drop(f"{what}: SGF cannot take the dice back; the set-up keeps "
+                      f"{state.dice[0]}{state.dice[1]}")
+        if pos.double_offered or pos.resign_offered:
+            self.drop(f"{what}: a pending double or resignation in a set-up position cannot be written")
+        if pos.variant != self.m.rules.variant:
+            self.drop(f"{what}: the set-up is {pos.variant}, the match {self.m.rules.variant}; SGF cannot "
+                      f"change variant")
+        if board or (turn and not dice_node):
+            aw = "".join(f"[{_letter(p, 0)}]" * pos.boards[0][p] for p in range(1, 26))
+            ab = "".join(f"[{_letter(p, 1)}]" * pos.boards[1][p] for p in range(1, 26))
+            nodes.append(f";PL[{_COLOUR[new_turn]}]AE[a:y]" + (f"AW{aw}" if aw else "")
+                         + (f"AB{ab}" if ab else ""))
+        if cube:
+            nodes.append(f";CV[{pos.cube}]")
+        if owner:
+            nodes.append(f";CP[{'c' if pos.cube_owner is None else 'wb'[pos.cube_owner]}]")
+        if dice_node:
+            assert new_dice is not None
+            nodes.append(f";PL[{_COLOUR[new_turn]}]DI[{new_dice[0]}{new_dice[1]}]")
+        state.boards = [[max(c, 0) for c in b] for b in pos.boards]
+        state.fix_off()
+        state.turn, state.dice = new_turn, new_dice
+        if cube_ok:
+            state.cube = pos.cube
+        if owner_ok:
+            state.owner = pos.cube_owner
+        state.chain = []
+        return nodes
+
+    def losses(self) -> None:
+        wordings = sorted({a.no_move for g in self.m.games for a in g.actions if a.no_move})
+        if wordings:
+            self.drop(f"the wording of empty plays ({', '.join(repr(w) for w in wordings)}) is not kept: SGF "
+                      f"writes a dance as the dice alone")
+
+
+def write_sgf(match: Match) -> tuple[str, list[str]]:
+    """Write ``match`` as SGF in gnubg's dialect; return ``(text, dropped)``.
+
+    ``dropped`` lists, one human-readable item each, what the SGF file cannot hold or holds only in a
+    private property gnubg ignores (``XT`` for header tags, ``XR`` for rules).
+    """
+    return _Writer(match).write()
