@@ -131,12 +131,9 @@ class Position:
 
     @property
     def post_crawford(self) -> bool:
-        return (
-            self.match_length > 0
-            and not self.crawford
-            and max(self.score) == self.match_length - 1
-            and min(self.score) < self.match_length - 1
-        )
+        """A game after the Crawford game (as gnubg has it: also at double match point and in a
+        1-point match)."""
+        return self.match_length > 0 and not self.crawford and max(self.score) == self.match_length - 1
 
     def checkers(self, player: int) -> int:
         """Checkers of ``player`` on the board, on the bar or borne off."""
@@ -206,7 +203,7 @@ class Position:
         if self.double_offered:
             if self.dice is not None:
                 out.append("a double is offered after the dice were rolled")
-            if self.cube_owner is not None and self.cube_owner != self.turn:
+            if self.cube_owner is not None and self.cube_owner != self.turn and not self.beaver:
                 out.append("a double is offered by the player who does not own the cube")
             if self.crawford:
                 out.append("a double is offered in the Crawford game")
@@ -215,7 +212,8 @@ class Position:
         if any(s < 0 for s in self.score):
             out.append("a score is negative")
         if self.match_length > 0:
-            if max(self.score) >= self.match_length:
+            if max(self.score) > self.match_length or (
+                    max(self.score) == self.match_length and self.game_state < GAME_OVER):
                 out.append(f"score {self.score[0]}-{self.score[1]} is at or above the match length "
                            f"{self.match_length}")
             if self.crawford:

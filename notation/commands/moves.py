@@ -1,0 +1,128 @@
+"""``gammon moves POSITION``: every legal play of a roll, one per distinct resulting position.
+
+Plays are listed in a fixed order: by their single-die moves, each play's moves taken from the
+highest point down and compared point by point (so plays that start from the back come first),
+ties broken by the notation.  Each play is written in gnubg's canonical notation
+(:meth:`notation.rules.Play.notation`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import click
+
+from ..errors import NotationError
+from ..ids import parse_position, position_id
+from ..play import play_result
+from ..position import Position
+from ..rules import ALL_ROLLS, Play, Rules, get_rules
+
+_DICE = re.compile(r"^\s*([1-6])\s*[-/, ]?\s*([1-6])\s*$")
+
+
+def play_order(play: Play) -> tuple[Any, ...]:
+    """The sort key of a play: its (from, to) moves, highest first, then its notation."""
+    moves = sorted(((s, t) for s, t, _hit in play.steps), key=lambda m: (-m[0], -m[1]))
+    return tuple((-s, -t) for s, t in moves), play.notation()
+
+
+def plays_of(position: Position, dice: tuple[int, int], rules: Rules | None = None) -> list[Play]:
+    """The legal plays of ``position``'s player on roll for ``dice``, sorted by :func:`play_order`."""
+    rules = rules or position.rules
+    plays = rules.plays_for(position.on_roll, position.opponent, dice[0], dice[1])
+    return sorted(plays, key=play_order)
+
+
+def parse_dice(text: str) -> tuple[int, int]:
+    """``64``, ``6-4``, ``6,4`` or ``6 4`` → (6, 4), in the order given."""
+    m = _DICE.match(text)
+    if not m:
+        bad = next((i for i, c in enumerate(text) if c not in "123456- ,/"), None)
+        where = f": {text[bad]!r} at column {bad + 1} is not a die 1-6" if bad is not None else \
+            " is not two dice 1-6 (e.g. 64)"
+        raise click.UsageError(f"--dice {text!r}{where}")
+    return int(m.group(1)), int(m.group(2))
+
+
+def _inputs(position: str) -> Iterator[tuple[str, str | None]]:
+    """(text, where) for each position: the argument, or each line of standard input for '-'."""
+    if position != "-":
+        yield position, None
+        return
+    for n, line in enumerate(sys.stdin, 1):
+        s = line.strip()
+        if s and not s.startswith("#"):
+            yield s, f"<stdin>:{n}"
+
+
+@click.command("moves")
+@click.argument("position")
+@click.option("--dice", "dice_text", metavar="AB", default=None,
+              help="The roll, e.g. 64 (default: the dice of the position).")
+@click.option("--all-rolls", is_flag=True, help="Each of the 21 rolls, 66 first.")
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON object a line per position and roll: position, dice, plays "
+                   "[{play, position_id}] (position_id: the result, opponent on roll).")
+@click.option("--variant", default=None, metavar="NAME",
+              help="Rules and checker count to use (standard, nackgammon, hypergammon, ...).")
+def command(position: str, dice_text: str | None, all_rolls: bool, as_json: bool,
+            variant: str | None) -> None:
+    """List every legal play of POSITION's player on roll, one per distinct resulting position.
+
+    POSITION is any supported ID (see 'gammon show'); '-' reads one position a line from standard
+    input.  The roll is the position's dice, --dice, or each of the 21 rolls with --all-rolls.
+    Plays are sorted by their moves, highest point first, then by their notation.
+    """
+    from ..cli import fail
+
+    if dice_text is not None and all_rolls:
+        fail("give either --dice or --all-rolls, not both")
+    try:
+        given = parse_dice(dice_text) if dice_text is not None else None
+    except click.UsageError as e:
+        fail(e.message)
+        return
+    try:
+        rules = get_rules(variant) if variant else None
+    except ValueError as e:
+        fail(str(e))
+        return
+    several = position == "-"
+    for text, where in _inputs(position):
+        try:
+            pos = parse_position(text, variant=rules.name if rules else "standard")
+        except NotationError as e:
+            fail(f"{where}: {e.message}" if where else e.message)
+            return
+        if rules is not None:
+            pos = pos.replace(variant=rules.name)
+        if all_rolls:
+            rolls = list(ALL_ROLLS)
+        elif given is not None:
+            rolls = [given]
+        elif pos.dice is not None:
+            rolls = [pos.dice]
+        else:
+            fail(f"{where + ': ' if where else ''}the position has no dice: give --dice AB or --all-rolls")
+            return
+        if several and not as_json:
+            click.echo(f"Position {text}")
+        for roll in rolls:
+            plays = plays_of(pos, roll)
+            roll_s = f"{roll[0]}{roll[1]}"
+            if as_json:
+                click.echo(json.dumps({
+                    "position": text, "dice": roll_s,
+                    "plays": [{"play": p.notation(), "position_id": position_id(play_result(pos, p))}
+                              for p in plays]}))
+                continue
+            n = len(plays)
+            click.echo(f"Roll {roll_s}: " + (f"{n} legal play{'s' if n != 1 else ''}" if n else
+                                              "no legal play"))
+            for p in plays:
+                click.echo(f"  {p.notation()}")

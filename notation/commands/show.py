@@ -1,0 +1,136 @@
+"""``gammon show POSITION``: a position read from any ID format, shown with its board and written in
+every ID format."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from ..errors import NotationError
+from ..ids import GAME_STATES, all_ids, ascii_board, detect_format, parse_position
+from ..position import PLAYER_LETTERS, RESIGN_NAMES, Position
+
+FORMAT_NAMES = {"xgid": "XGID", "gnubg": "GNUbg ID (PositionID:MatchID)", "position_id": "Position ID",
+                "fibs": "FIBS board", "snowie": "Snowie text", "ascii": "text board"}
+
+
+def _who(p: Position, player: int) -> str:
+    name = p.names[player]
+    return f"{PLAYER_LETTERS[player]} (player {player}{', ' + name if name else ''})"
+
+
+def _state_line(p: Position) -> str:
+    if p.double_offered:
+        what = {1: "doubled and was beavered", 2: "doubled, was beavered and raccooned"}.get(
+            p.beaver, f"doubles to {p.cube * 2}")
+        return f"{_who(p, p.turn)} {what}; {_who(p, 1 - p.turn)} to decide"
+    line = f"{_who(p, p.turn)} " + (f"rolled {p.dice[0]}{p.dice[1]}" if p.dice else "to roll")
+    if p.resign_offered:
+        resigner = p.resigner if p.resigner is not None else p.turn
+        line += (f"; {_who(p, resigner)} offers to resign "
+                 f"{RESIGN_NAMES.get(p.resign_offered, str(p.resign_offered))}")
+    return line
+
+
+def _cube_line(p: Position) -> str:
+    if p.match_length == 0 and p.max_cube == 0:
+        return "not used (cubeless: max cube 0)"
+    owner = "centred" if p.cube_owner is None else f"owned by {_who(p, p.cube_owner)}"
+    return f"{p.cube}, {owner}"
+
+
+def _match_line(p: Position) -> str:
+    score = f"O {p.score[0]} - X {p.score[1]}"
+    if p.match_length:
+        extra = " (Crawford game)" if p.crawford else " (post-Crawford)" if p.post_crawford else ""
+        return f"{p.match_length}-point match, score {score}{extra}"
+    rules = [r for r, on in (("Jacoby", p.jacoby), ("beavers", p.beavers)) if on]
+    return f"money session, score {score}" + (f" ({', '.join(rules)})" if rules else "")
+
+
+def describe(p: Position, fmt: str, source: str) -> dict[str, Any]:
+    """Everything ``gammon show --json`` prints."""
+    ids = all_ids(p)
+    on_roll, opponent = p.pip_counts
+    return {
+        "input": source,
+        "format": fmt,
+        "xgid": ids["xgid"],
+        "gnubg_id": ids["gnubg_id"],
+        "position_id": ids["position_id"],
+        "match_id": ids["match_id"],
+        "fibs": ids["fibs"],
+        "snowie": ids["snowie"],
+        "pips": {"on_roll": on_roll, "opponent": opponent, "O": p.pips(0), "X": p.pips(1)},
+        "turn": p.turn,
+        "on_roll": PLAYER_LETTERS[p.turn],
+        "dice": f"{p.dice[0]}{p.dice[1]}" if p.dice else None,
+        "cube": {"value": p.cube, "owner": p.cube_owner, "max_cube": p.max_cube},
+        "double_offered": p.double_offered,
+        "beaver": p.beaver,
+        "resign_offered": p.resign_offered,
+        "resigner": p.resigner if p.resign_offered else None,
+        "match_length": p.match_length,
+        "score": list(p.score),
+        "crawford": p.crawford,
+        "jacoby": p.jacoby,
+        "beavers": p.beavers,
+        "game_state": GAME_STATES.get(p.game_state, str(p.game_state)),
+        "names": list(p.names),
+        "variant": p.variant,
+        "board": ascii_board(p),
+        "problems": p.problems(),
+        "notes": [v for k, v in p.extras if k == "note"],
+    }
+
+
+@click.command("show")
+@click.argument("position")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+def command(position: str, as_json: bool) -> None:
+    """Show POSITION, given in any supported format (recognised by its shape): an XGID, a GNU
+    Backgammon PositionID:MatchID (or a Position ID alone: player 0 on roll), a FIBS 'board:' line,
+    a Snowie text position, or a board as gnubg's 'show board' prints it.  '-' reads it from
+    standard input.
+
+    Prints the board, the pip counts, the side on roll, the dice, cube and score, and the position
+    in every ID format.  A position that cannot exist is shown with its problems and the exit status
+    is 2, as for text that cannot be read.
+    """
+    from ..cli import fail
+
+    text = sys.stdin.read() if position == "-" else position
+    try:
+        fmt = detect_format(text)
+        pos = parse_position(text, validate=False)
+    except NotationError as e:
+        fail(e.message)
+        return
+    info = describe(pos, fmt, text.strip())
+    if as_json:
+        click.echo(json.dumps(info, ensure_ascii=False))
+    else:
+        pips = info["pips"]
+        rows = [
+            ("Format", FORMAT_NAMES.get(fmt, fmt)),
+            ("On roll", _state_line(pos)),
+            ("Pips", f"{pips['on_roll']} on roll ({PLAYER_LETTERS[pos.turn]}), {pips['opponent']} opponent "
+                     f"({PLAYER_LETTERS[1 - pos.turn]})"),
+            ("Cube", _cube_line(pos)),
+            ("Match", _match_line(pos)),
+        ]
+        if pos.variant != "standard":
+            rows.append(("Variant", pos.variant))
+        rows += [("XGID", info["xgid"]), ("GNUbg ID", info["gnubg_id"]), ("Position ID", info["position_id"]),
+                 ("Match ID", info["match_id"]), ("FIBS", info["fibs"]), ("Snowie", info["snowie"])]
+        rows += [("Note", n) for n in info["notes"]]
+        rows += [("Problem", s) for s in info["problems"]]
+        click.echo(info["board"])
+        click.echo()
+        for label, value in rows:
+            click.echo(f"{label + ':':<13}{value if value is not None else '(cannot be written)'}")
+    if info["problems"]:
+        fail("impossible position: " + "; ".join(info["problems"]))
