@@ -4,6 +4,7 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
+from . import variants  # noqa: E402,F401  (registers Acey-Deucey)
 from .errors import (  # noqa: E402
     AmbiguousPlayError,
     IllegalPlayError,

@@ -46,9 +46,14 @@ def read_any(path: str) -> list[Match]:
 
         m = read_sgf(text)
     elif fmt == "json":
-        from .formats.json_format import from_json
+        from .chouette import is_chouette_json, read_chouette_json
 
-        m = from_json(text)
+        if is_chouette_json(text):  # a chouette: replayed by notation.chouette
+            m = read_chouette_json(text, source=path)
+        else:
+            from .formats.json_format import from_json
+
+            m = from_json(text)
     else:
         from .formats.mat import read_matches
 
@@ -73,6 +78,10 @@ def read_match(source: str | Path) -> Match:
 
         return read_sgf(s)
     if fmt == "json":
+        from .chouette import is_chouette_json, read_chouette_json
+
+        if is_chouette_json(s):
+            return read_chouette_json(s)
         from .formats.json_format import from_json
 
         return from_json(s)

@@ -15,7 +15,7 @@ from ..matchio import read_any
 from ..replay import Finding, replay
 
 
-def check_file(path: str, variant: str | None = None) -> dict[str, Any]:
+def check_file(path: str, variant: str | None = None, auto_doubles: int | None = None) -> dict[str, Any]:
     """Validate one file; the result is plain data (it crosses process boundaries)."""
     out: dict[str, Any] = {"file": path, "games": 0, "plays": 0, "errors": 0, "warnings": 0, "notes": 0,
                            "findings": [], "unreadable": False}
@@ -35,6 +35,8 @@ def check_file(path: str, variant: str | None = None) -> dict[str, Any]:
     for match in matches:
         if variant:
             match.rules.variant = variant
+        if auto_doubles is not None:
+            match.rules.auto_doubles = auto_doubles
         match.source = path
         rep = replay(match)
         out["games"] += len(rep.games)
@@ -59,7 +61,10 @@ def _line(path: str, f: dict[str, Any]) -> str:
               help="Check files in this many parallel processes.")
 @click.option("--quiet", "-q", is_flag=True, help="Only errors, and summaries of files with errors.")
 @click.option("--variant", default=None, help="Override the variant the record names.")
-def command(files: tuple[str, ...], as_json: bool, jobs: int, quiet: bool, variant: str | None) -> None:
+@click.option("--auto-doubles", type=click.IntRange(0, 16), default=None,
+              help="Money play with automatic doubles, at most N a game (.mat files do not say).")
+def command(files: tuple[str, ...], as_json: bool, jobs: int, quiet: bool, variant: str | None,
+            auto_doubles: int | None) -> None:
     """Replay every game of each FILE (.mat, .sgf, .json) under the full rules.
 
     Prints compiler-style findings, FILE:LINE:COL: error: game G move M (NAME 52): message, then one
@@ -78,10 +83,11 @@ def command(files: tuple[str, ...], as_json: bool, jobs: int, quiet: bool, varia
     results: list[dict[str, Any]] = []
     if jobs > 1 and len(files) > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            it = pool.map(check_file, files, [variant] * len(files), chunksize=max(1, len(files) // (jobs * 8)))
+            it = pool.map(check_file, files, [variant] * len(files), [auto_doubles] * len(files),
+                          chunksize=max(1, len(files) // (jobs * 8)))
             results = _collect(it, len(files), show_progress)
     else:
-        results = _collect((check_file(f, variant) for f in files), len(files), show_progress)
+        results = _collect((check_file(f, variant, auto_doubles) for f in files), len(files), show_progress)
     status = 0
     for res in results:
         if res["unreadable"]:
