@@ -18,6 +18,7 @@ steps joined (``24/20``, ``24/21*/20``), identical moves counted (``13/9(2)``), 
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from collections.abc import Iterable, Sequence
@@ -39,43 +40,46 @@ def point_name(p: int, *, bar: str = "bar", off: str = "off") -> str:
 
 
 def format_play(steps: Iterable[Step], *, bar: str = "bar", off: str = "off", hits: bool = True) -> str:
-    """gnubg's canonical notation for a play given as single-die steps (in any order)."""
-    ordered = sorted(steps, key=lambda s: (-s[0], -s[1]))
-    # Join one checker's consecutive steps: each path is [points], [hit flags per landing].
-    paths: list[tuple[list[int], list[bool]]] = []
+    """gnubg's canonical notation for a play given as single-die steps (in any order).
+
+    As GNU Backgammon writes it: moves sorted by source (highest first); one checker's consecutive
+    steps joined, showing an intermediate point only where a blot stood (``24/21*/20``, else
+    ``24/20``); identical checker paths counted (``13/9(2)``, ``6/4*(2)``); a landing on a point where a
+    blot stood marked ``*`` once, the first time it is written (``8/4* 6/4``).  ``hits=False`` leaves
+    out the marks (and so the intermediate points)."""
+    ordered = sorted(steps, key=lambda st: (-st[0], -st[1]))
+    hit_points = {t for _s, t, h in ordered if h} if hits else set()
+    # One checker's path: its source, the blot points it passes, its destination.
+    paths: list[tuple[int, ...]] = []
     used = [False] * len(ordered)
-    for i, (s, t, h) in enumerate(ordered):
+    for i, (s, t, _h) in enumerate(ordered):
         if used[i]:
             continue
         used[i] = True
-        pts, hs = [s, t], [h]
-        while True:
-            for j in range(i + 1, len(ordered)):
-                if not used[j] and ordered[j][0] == pts[-1] and pts[-1] > 0:
-                    used[j] = True
+        pts = [s, t]
+        for j in range(i + 1, len(ordered)):
+            if not used[j] and ordered[j][0] == pts[-1] and pts[-1] > 0:
+                used[j] = True
+                if pts[-1] in hit_points:
                     pts.append(ordered[j][1])
-                    hs.append(ordered[j][2])
-                    break
-            else:
-                break
-        paths.append((pts, hs))
-    # Write each path: the ends, plus intermediate points where a hit happened.
-    written: list[str] = []
-    for pts, hs in paths:
-        parts = [point_name(pts[0], bar=bar, off=off)]
-        for k in range(1, len(pts)):
-            last = k == len(pts) - 1
-            if last or (hs[k - 1] and hits):
-                parts.append(point_name(pts[k], bar=bar, off=off) + ("*" if hs[k - 1] and hits else ""))
-        written.append("/".join(parts))
-    counts: dict[str, int] = {}
-    for w in written:
-        counts[w] = counts.get(w, 0) + 1
+                else:
+                    pts[-1] = ordered[j][1]
+        paths.append(tuple(pts))
+    counts: dict[tuple[int, ...], int] = {}
+    for path in paths:
+        counts[path] = counts.get(path, 0) + 1
+    marked: set[int] = set()
     out = []
-    for w in written:
-        n = counts.pop(w, 0)
-        if n:
-            out.append(f"{w}({n})" if n > 1 else w)
+    for path, n in counts.items():
+        parts = [point_name(path[0], bar=bar, off=off)]
+        for mid in path[1:-1]:
+            parts.append(point_name(mid, bar=bar, off=off) + "*")
+            marked.add(mid)
+        dest = path[-1]
+        star = dest in hit_points and dest not in marked
+        marked.add(dest)
+        parts.append(point_name(dest, bar=bar, off=off) + ("*" if star else ""))
+        out.append("/".join(parts) + (f"({n})" if n > 1 else ""))
     return " ".join(out)
 
 
@@ -110,6 +114,10 @@ class ParsedPlay:
     upward: bool = False
     """The points were written counting upward (FIBS absolute numbering) and have been mirrored."""
     normalisations: tuple[str, ...] = ()
+    maybe_upward: bool = False
+    """Only entries on 1..6 or bear-offs from 19..24 hint at upward numbering (``bar-2``, or ``bar/5``
+    which 55 can also play in the mover's own numbering): :func:`resolve_play` tries the mirror
+    image when the play as written is illegal."""
 
 
 _TOKEN = re.compile(
@@ -140,7 +148,7 @@ def parse_play(text: str, *, column: int = 1) -> ParsedPlay:
     marks: list[bool] = []
     seg_start = 0
     expect_point = True  # after '/' a point must follow
-    count = 1
+    count = 0  # 0: no (n) written yet
     pending_star = False
     pos = 0
     n = len(text)
@@ -151,9 +159,9 @@ def parse_play(text: str, *, column: int = 1) -> ParsedPlay:
             if len(pts) < 2:
                 raise ParseError(f"'{text[seg_start:pos].strip()}' is not a move (from/to)",
                                  column=column + seg_start, text=text)
-            segments.append(Segment(tuple(pts), tuple(marks), count, column + seg_start,
+            segments.append(Segment(tuple(pts), tuple(marks), count or 1, column + seg_start,
                                     text[seg_start:pos].strip()))
-        pts, marks, count = [], [], 1
+        pts, marks, count = [], [], 0
 
     while pos < n:
         m = _TOKEN.match(text, pos)
@@ -163,11 +171,14 @@ def parse_play(text: str, *, column: int = 1) -> ParsedPlay:
         kind = m.lastgroup if m.lastgroup != "n" else "count"
         if kind == "space":
             if pts and not expect_point:
-                # a space ends a move unless a '/' or '*' or '(n)' continues it
+                # a space ends a move unless a '/', '*' or '(n)' continues it; a '*' right before
+                # a point ('24/23 *13/10') marks that point instead
                 nxt = _TOKEN.match(text, m.end())
-                if nxt is not None and nxt.lastgroup in ("star", "count", "n"):
-                    pos = m.end()
-                    continue
+                if nxt is not None and nxt.lastgroup in ("slash", "star", "count", "n"):
+                    after = _TOKEN.match(text, nxt.end()) if nxt.lastgroup == "star" else None
+                    if after is None or after.lastgroup != "point":
+                        pos = m.end()
+                        continue
                 close()
             pos = m.end()
             continue
@@ -184,7 +195,10 @@ def parse_play(text: str, *, column: int = 1) -> ParsedPlay:
             pending_star = False
             expect_point = False
         elif kind == "slash":
-            if not pts or expect_point:
+            if pts and expect_point:
+                raise ParseError(f"'{m.group()}' follows another '/' without a point between",
+                                 column=column + pos, text=text)
+            if not pts:
                 raise ParseError(f"'{m.group()}' without a point before it", column=column + pos, text=text)
             expect_point = True
         elif kind == "star":
@@ -195,6 +209,8 @@ def parse_play(text: str, *, column: int = 1) -> ParsedPlay:
         else:  # count
             if not pts or expect_point:
                 raise ParseError("a repeat count '(n)' must follow a move", column=column + pos, text=text)
+            if count:
+                raise ParseError("a second repeat count for one move", column=column + pos, text=text)
             count = int(m.group("n"))
             if not 1 <= count <= 4:
                 raise ParseError(f"repeat count {count} is not 1..4", column=column + pos, text=text)
@@ -207,11 +223,31 @@ def parse_play(text: str, *, column: int = 1) -> ParsedPlay:
 
 
 def _normalise_direction(parsed: ParsedPlay) -> ParsedPlay:
-    """Mirror FIBS absolute numbering (points counting upward, ``1-3 12-15``) into the mover's own."""
-    legs = [(a, b) for s in parsed.segments for a, b in itertools.pairwise(s.points) if a not in (0, 25)
-            and b not in (0, 25)]
-    if not legs or not all(a < b for a, b in legs):
+    """Mirror FIBS absolute numbering (points counting upward: ``1-3 12-15``) into the mover's own.
+    Every leg votes: a move between points by its direction; an entry landing on 19..24 or a bear-off
+    from 1..6 for the own numbering.  The points are mirrored only when every vote says upward.  An
+    entry landing on 1..6 or a bear-off from 19..24 is only a hint (``bar/5`` and ``20/off`` can be
+    one checker playing 55), see :attr:`ParsedPlay.maybe_upward`."""
+    up = down = hint = 0
+    for seg in parsed.segments:
+        for a, b in itertools.pairwise(seg.points):
+            if a == 25 and 1 <= b <= 24:
+                down += b >= 19
+                hint += b <= 6
+            elif b == 0 and 1 <= a <= 24:
+                down += a <= 6
+                hint += a >= 19
+            elif 1 <= a <= 24 and 1 <= b <= 24:
+                up += a < b
+                down += a > b
+    if down or not (up or hint):
         return parsed
+    if not up:
+        return dataclasses.replace(parsed, maybe_upward=True)
+    return _mirrored(parsed)
+
+
+def _mirrored(parsed: ParsedPlay) -> ParsedPlay:
     segs = tuple(
         Segment(tuple(p if p in (0, 25) else 25 - p for p in s.points), s.marks, s.count, s.column, s.text)
         for s in parsed.segments
@@ -378,6 +414,24 @@ def resolve_play(position: Position, play: str | ParsedPlay, dice: tuple[int, in
                  *, column: int = 1) -> Resolution:
     """The legal play that ``play`` denotes for the player on roll, or an error saying why not."""
     parsed = parse_play(play, column=column) if isinstance(play, str) else play
+    try:
+        return _resolve(position, parsed, dice, column)
+    except (IllegalPlayError, AmbiguousPlayError) as e:
+        if not parsed.maybe_upward:
+            raise
+        try:
+            return _resolve(position, _mirrored(parsed), dice, column)
+        except (IllegalPlayError, AmbiguousPlayError) as mirrored_error:
+            if isinstance(e, _Unmakeable) and not isinstance(mirrored_error, _Unmakeable):
+                raise mirrored_error from None
+        raise
+
+
+class _Unmakeable(IllegalPlayError):
+    """The written moves cannot be made with the roll at all, whatever the position."""
+
+
+def _resolve(position: Position, parsed: ParsedPlay, dice: tuple[int, int] | None, column: int) -> Resolution:
     roll = dice if dice is not None else position.dice
     if roll is None:
         raise IllegalPlayError("no roll to play", column=column, text=parsed.text)
@@ -401,16 +455,16 @@ def resolve_play(position: Position, play: str | ParsedPlay, dice: tuple[int, in
         legs = list(itertools.pairwise(seg.points))
         for a, b in legs:
             if a == 0 or (b == 25):
-                raise IllegalPlayError(f"{seg.text}: a checker cannot move from off or to the bar",
-                                       column=seg.column, text=seg.text)
+                raise _Unmakeable(f"{seg.text}: a checker cannot move from off or to the bar",
+                                  column=seg.column, text=seg.text)
             if b >= a:
-                raise IllegalPlayError(f"{seg.text}: {a}/{b} does not move forward",
-                                       column=seg.column, text=seg.text)
+                raise _Unmakeable(f"{seg.text}: {a}/{b} does not move forward",
+                                  column=seg.column, text=seg.text)
         for _ in range(seg.count):
             paths.append((seg, legs))
     n_legs = sum(len(legs) for _, legs in paths)
     if n_legs > len(dice_list):
-        raise IllegalPlayError(
+        raise _Unmakeable(
             f"{text!r} moves {n_legs} times, but {roll_s} gives only {len(dice_list)} moves",
             column=column, text=parsed.text)
 
@@ -429,7 +483,7 @@ def resolve_play(position: Position, play: str | ParsedPlay, dice: tuple[int, in
             return
         a, b = legs[li]
         seqs = _die_sequences(a - b, b == 0, remaining)
-        if not seqs and pip_problem is None:
+        if not seqs and pip_problem is None and not _die_sequences(a - b, b == 0, dice_list):
             what = f"{point_name(a)}/{point_name(b)}"
             pips = a - b
             pip_problem = (f"{what} moves {pips} pip{'s' if pips != 1 else ''}, which {roll_s} cannot make"
@@ -444,8 +498,10 @@ def resolve_play(position: Position, play: str | ParsedPlay, dice: tuple[int, in
 
     assign(0, 0, list(dice_list), [[] for _ in paths])
     if not assignments:
-        raise IllegalPlayError(pip_problem or f"{text!r} cannot be made with {roll_s}",
-                               column=column, text=parsed.text)
+        if pip_problem is None:
+            needs = " + ".join(str(a - b) if b else f"at least {a}" for _seg, legs in paths for a, b in legs)
+            pip_problem = f"{text!r} needs {needs} pips, which {roll_s} cannot give"
+        raise _Unmakeable(pip_problem, column=column, text=parsed.text)
 
     opp_letter = PLAYER_LETTERS[1 - position.turn]
     successes: list[tuple[tuple[Step, ...], Play | None, bool]] = []
@@ -455,9 +511,9 @@ def resolve_play(position: Position, play: str | ParsedPlay, dice: tuple[int, in
     for assignment in assignments:
         # Per path: its list of single-die steps with their landing points.
         path_steps: list[list[tuple[int, int, int, bool]]] = []
-        for (seg, legs), seqs in zip(paths, assignment, strict=True):
+        for (_seg, legs), seqs in zip(paths, assignment, strict=True):
             steps: list[tuple[int, int, int, bool]] = []
-            for (a, b), seq in zip(legs, seqs, strict=True):
+            for (a, _b), seq in zip(legs, seqs, strict=True):
                 cur = a
                 for k, d in enumerate(seq):
                     nxt = max(cur - d, 0)

@@ -230,7 +230,8 @@ class _GameRunner:
             return True
         pos = self.pos.replace(dice=dice)
         self.pos = pos
-        if len(self.gr.steps) == 0 and dice[0] == dice[1] and not pos.rules.checkers_start_off_board:
+        if len(self.gr.steps) == 0 and dice[0] == dice[1] and not pos.rules.checkers_start_off_board \
+                and self.game.start is None:
             self.find("error", action, f"the opening roll cannot be a double ({dice[0]}{dice[1]})")
         text = action.play or ""
         col = self.play_column(action)

@@ -7,6 +7,19 @@ differ (Dutch backgammon's hitting restriction, Acey-Deucey's entering).
 Boards inside this module are seen from the mover: ``mine`` in the mover's numbering (index 0 off,
 1..24 points, 25 bar) and ``theirs`` in the opponent's own numbering, so the opponent's checkers on
 the mover's point ``p`` are ``theirs[25 - p]``.
+
+The legal plays are exactly GNU Backgammon's (``tests/test_rules_oracle.py`` compares them with gnubg
+on 75,600 rolls of real and random positions): every play that uses as many dice as possible, the
+larger die when only one can be played; one play per resulting position (hits count), with the steps
+of the first sequence gnubg's own search finds for it, in gnubg's order.
+
+Speed (``benchmarks/movegen.py``): the generator specialises by case instead of searching blindly.
+A non-double with two or more checkers outside the home board and none on the bar is a product of the
+single-die steps (:func:`_pairs_fast`); doubles with nothing to bear off are four nested loops with
+sources never rising (:func:`_doubles_plain`); the rest (the bar, bearing off) is a small search.  A
+play is identified by an integer key built from per-point deltas, step tuples are shared, and the
+per-position set-up is cached for the other rolls (:func:`_setup`).  The results of the last few
+queries are cached (:func:`_cached_plays`; :func:`clear_caches` empties both caches).
 """
 
 from __future__ import annotations
@@ -76,9 +89,28 @@ class Rules:
         return list(self.plays_for(position.on_roll, position.opponent, d[0], d[1]))
 
     def plays_for(self, mine: Board, theirs: Board, d1: int, d2: int) -> tuple[Play, ...]:
+        """Every legal play of ``mine`` against ``theirs`` with the roll ``d1``-``d2`` (cached)."""
         return _cached_plays(self, mine, theirs, max(d1, d2), min(d1, d2))
 
     def _generate(self, mine: Board, theirs: Board, hi: int, lo: int) -> tuple[Play, ...]:
+        """The legal plays, in the order GNU Backgammon's generator first finds each result, each with
+        the single-die steps of that first sequence (a legal order)."""
+        if self.hit_needs_home_checker or len(mine) != 26 or len(theirs) != 26:
+            return self._generate_reference(mine, theirs, hi, lo)
+        su = _setup(mine, theirs)
+        if hi == lo:
+            found = _doubles(su, hi)
+        elif su.bar or su.outside < 2:
+            found = _pairs_generic(su, hi, lo)
+        else:
+            found = _pairs_fast(su, hi, lo)
+        return _build(mine, theirs, found)
+
+    def _generate_reference(self, mine: Board, theirs: Board, hi: int, lo: int) -> tuple[Play, ...]:
+        """The plain generator: a depth-first search over single-die steps, as GNU Backgammon
+        generates moves, keeping the first sequence found for each resulting position.  Used for
+        variants with special movement rules, and by the tests as a second opinion on
+        :meth:`_generate`."""
         blocked = [False] * 26
         blot = [False] * 26
         for p in range(1, 25):
@@ -151,7 +183,10 @@ class Rules:
                     return
                 for s, t, hit in opts:
                     apply(s, t, hit)
-                    rec(depth + 1, s, steps + ((s, t, hit),))
+                    # Later checkers move from no higher point than this one (a complete search for
+                    # the standard rules); in Dutch backgammon a checker reaching home first may
+                    # enable a hit further back, so every order is searched.
+                    rec(depth + 1, 25 if dutch else s, steps + ((s, t, hit),))
                     undo(s, t, hit)
 
             rec(0, 25, ())
@@ -192,9 +227,413 @@ class Rules:
         return tuple(plays)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=32)
 def _cached_plays(rules: Rules, mine: Board, theirs: Board, hi: int, lo: int) -> tuple[Play, ...]:
+    """The last queries' plays: a replay asks about the same roll again when it reads the play.  Kept
+    small on purpose: cached plays live long enough for the garbage collector to scan them again
+    and again, which costs more than a larger cache saves."""
     return rules._generate(mine, theirs, hi, lo)
+
+
+# --------------------------------------------------------------------------- the fast generator
+#
+# A play is identified by a *key*: the sum over its steps of _D[to] - _D[from], plus _H[p] for each
+# point p where it hits.  The board part is a signed base-16 number whose digits (the net change on
+# each point) lie in -4..4, so it is unique; the hit flags sit above it.  Keys are relative to the
+# starting board, so they cost two additions per step and no tuple building.
+#
+# Step tuples are shared (_STEP[hit][from][to]): a generated play allocates only its steps tuple,
+# its board and the Play itself, which keeps the garbage collector's work small.
+
+_D: tuple[int, ...] = tuple(1 << (4 * p) for p in range(26))
+_H: tuple[int, ...] = tuple(1 << (108 + p) for p in range(26))
+_STEP: tuple[tuple[tuple[Step, ...], ...], tuple[tuple[Step, ...], ...]] = (
+    tuple(tuple((s, t, False) for t in range(26)) for s in range(26)),
+    tuple(tuple((s, t, True) for t in range(26)) for s in range(26)),
+)
+_STEP1: tuple[tuple[tuple[tuple[Step], ...], ...], tuple[tuple[tuple[Step], ...], ...]] = (
+    tuple(tuple((_STEP[0][s][t],) for t in range(26)) for s in range(26)),
+    tuple(tuple((_STEP[1][s][t],) for t in range(26)) for s in range(26)),
+)
+"""The same steps as 1-tuples, to extend a sequence without building one."""
+
+_StepKey = tuple[int, int, bool, int, Step]
+"""(from, to, hit, key, step) of one single-die step."""
+
+
+class _Setup:
+    """What the generator needs to know about a position, shared by all 21 rolls."""
+
+    __slots__ = ("mine", "srcs", "opn", "blot", "outside", "bar", "_steps")
+
+    def __init__(self, mine: Board, theirs: Board) -> None:
+        self.mine = mine
+        opn = [False] * 26
+        blot = [False] * 26
+        for p in range(1, 25):
+            n = theirs[25 - p]
+            if n < 2:
+                opn[p] = True
+                if n:
+                    blot[p] = True
+        self.opn = opn
+        """The mover may land on p (the opponent has at most one checker there)."""
+        self.blot = blot
+        self.srcs = tuple(p for p in range(24, 0, -1) if mine[p] > 0)
+        """The mover's occupied points, highest first (not the bar)."""
+        self.outside = sum(mine[7:26])
+        self.bar = mine[25]
+        self._steps: list[list[_StepKey] | None] = [None] * 7
+
+    def steps(self, d: int) -> list[_StepKey]:
+        """The steps of ``d`` from the position itself that land on a point (no bar, no bearing off)."""
+        st = self._steps[d]
+        if st is None:
+            opn, blot = self.opn, self.blot
+            st = []
+            for s in self.srcs:
+                t = s - d
+                if t < 1:
+                    break
+                if opn[t]:
+                    if blot[t]:
+                        st.append((s, t, True, _D[t] - _D[s] + _H[t], _STEP[1][s][t]))
+                    else:
+                        st.append((s, t, False, _D[t] - _D[s], _STEP[0][s][t]))
+            self._steps[d] = st
+        return st
+
+
+@lru_cache(maxsize=64)
+def _setup(mine: Board, theirs: Board) -> _Setup:
+    return _Setup(mine, theirs)
+
+
+_Found = dict[int, tuple[Step, ...]]
+
+
+def _pairs_fast(su: _Setup, hi: int, lo: int) -> _Found:
+    """A non-double with nothing on the bar and at least two checkers outside the home board (so
+    nothing can bear off and every step's legality is independent of the other step).
+
+    The two-dice plays are: two different checkers (a with the ``hi``, b with the ``lo``), both steps
+    legal in the position itself; and one checker taking both dice through a point where none of the
+    mover's checkers stood.  They are produced in the order of GNU Backgammon's search (``hi`` first,
+    sources from the back), so the first sequence found for each result is the same.  Only the
+    one-checker plays can coincide (13/7/6 with 12/6 13/12), hence the ``in found`` tests.
+    """
+    mine, opn, blot = su.mine, su.opn, su.blot
+    first = su.steps(hi)
+    second = su.steps(lo)
+    found: _Found = {}
+    for a, ta, ha, ka, sa in first:
+        lone = mine[a] == 1
+        tc = ta - lo
+        chain = not mine[ta] and tc >= 1 and opn[tc]
+        if chain:
+            if blot[tc]:
+                kc = ka + _D[tc] - _D[ta] + _H[tc]
+                sc = _STEP[1][ta][tc]
+            else:
+                kc = ka + _D[tc] - _D[ta]
+                sc = _STEP[0][ta][tc]
+        elif not (lone or ha):
+            for _b, _tb, _hb, kb, sb in second:
+                k = ka + kb
+                if k not in found:
+                    found[k] = (sa, sb)
+            continue
+        for b, tb, _hb, kb, sb in second:
+            if chain and b < ta:
+                chain = False
+                if kc not in found:
+                    found[kc] = (sa, sc)
+            if b == a and lone:
+                continue
+            if ha and tb == ta:  # the second checker lands where the first one hit
+                k = ka + kb - _H[tb]
+                if k not in found:
+                    found[k] = (sa, _STEP[0][b][tb])
+            else:
+                k = ka + kb
+                if k not in found:
+                    found[k] = (sa, sb)
+        if chain and kc not in found:
+            found[kc] = (sa, sc)
+    # The low die first: only one checker moving on from a point it made is new.
+    for _b, tb, _hb, kb, sb in second:
+        if mine[tb]:
+            continue
+        tc = tb - hi
+        if tc >= 1 and opn[tc]:
+            if blot[tc]:
+                k = kb + _D[tc] - _D[tb] + _H[tc]
+                if k not in found:
+                    found[k] = (sb, _STEP[1][tb][tc])
+            else:
+                k = kb + _D[tc] - _D[tb]
+                if k not in found:
+                    found[k] = (sb, _STEP[0][tb][tc])
+    if found:
+        return found
+    # Only one die can be played: the larger when it can be.
+    for _s, _t, _h, k, st in first or second:
+        found[k] = (st,)
+    return found
+
+
+def _pairs_generic(su: _Setup, hi: int, lo: int) -> _Found:
+    """A non-double in general (checkers on the bar, bearing off), by trying both orders."""
+    mine, opn, blot = su.mine, su.opn, su.blot
+    m = list(mine)
+    outside = su.outside
+    both: _Found = {}
+    singles: tuple[_Found, _Found] = ({}, {})
+    for x, y, single in ((hi, lo, singles[0]), (lo, hi, singles[1])):
+        for s1 in (25,) if m[25] else su.srcs:
+            t1 = s1 - x
+            if t1 >= 1:
+                if not opn[t1]:
+                    continue
+                h1 = blot[t1]
+            else:
+                if outside or (t1 < 0 and any(m[s1 + 1:7])):
+                    continue
+                t1 = 0
+                h1 = False
+            k1 = _D[t1] - _D[s1] + (_H[t1] if h1 else 0)
+            m[s1] -= 1
+            m[t1] += 1
+            out1 = outside - 1 if s1 >= 7 and t1 <= 6 else outside
+            st1 = _STEP[h1][s1][t1]
+            if m[25]:
+                srcs2: tuple[int, ...] | list[int] = (25,)
+            elif t1 and not mine[t1]:
+                srcs2 = sorted((*su.srcs, t1), reverse=True)
+            else:
+                srcs2 = su.srcs
+            moved = False
+            for s2 in srcs2:
+                if not m[s2]:
+                    continue
+                t2 = s2 - y
+                if t2 >= 1:
+                    if not opn[t2]:
+                        continue
+                    h2 = blot[t2] and not (h1 and t2 == t1)
+                else:
+                    if out1 or (t2 < 0 and any(m[s2 + 1:7])):
+                        continue
+                    t2 = 0
+                    h2 = False
+                moved = True
+                k = k1 + _D[t2] - _D[s2] + (_H[t2] if h2 else 0)
+                if k not in both:
+                    both[k] = (st1, _STEP[h2][s2][t2])
+            if not moved and k1 not in single:
+                single[k1] = (st1,)
+            m[s1] += 1
+            m[t1] -= 1
+    return both or singles[0] or singles[1]
+
+
+def _doubles(su: _Setup, d: int) -> _Found:
+    """A double: every sequence of up to four steps with the sources never rising (which reaches
+    every play once), keeping those that use the most dice."""
+    mine, opn, blot = su.mine, su.opn, su.blot
+    m = list(mine)
+    found: _Found = {}
+    pre: tuple[Step, ...] = ()
+    key = 0
+    hm = 0
+    left = 4
+    if m[25]:
+        e = 25 - d
+        if not opn[e]:
+            return found
+        n = min(m[25], 4)
+        if blot[e]:
+            pre = (_STEP[1][25][e],) + (_STEP[0][25][e],) * (n - 1)
+            key = n * (_D[e] - _D[25]) + _H[e]
+            hm = 1 << e
+        else:
+            pre = (_STEP[0][25][e],) * n
+            key = n * (_D[e] - _D[25])
+        m[25] -= n
+        m[e] += n
+        left = 4 - n
+        if not left or m[25]:
+            found[key] = pre
+            return found
+    outside = sum(m[7:26])
+    if left == 4 and outside >= 4:
+        plain = _doubles_plain(m, opn, blot, d)
+        if plain is not None:
+            return plain
+    # Candidate steps: from every point a checker is on or can reach, highest first.
+    reach = {p for p in range(1, 25) if m[p]}
+    for p in tuple(reach):
+        for j in range(1, left):
+            if p - j * d >= 1:
+                reach.add(p - j * d)
+    cand: list[tuple[int, int, bool, int, int, bool, tuple[Step], tuple[Step]]] = []
+    for s in sorted(reach, reverse=True):
+        t = s - d
+        if t >= 1:
+            if opn[t]:
+                cand.append((s, t, blot[t], _D[t] - _D[s], _H[t], False, _STEP1[1][s][t], _STEP1[0][s][t]))
+        else:
+            one = _STEP1[0][s][0]
+            cand.append((s, 0, False, _D[0] - _D[s], 0, t < 0, one, one))
+    ncand = len(cand)
+    best = [len(pre)]
+    if left == 4 and not ncand:
+        return found
+
+    def rec(i0: int, left: int, key: int, hm: int, steps: tuple[Step, ...], outside: int) -> None:
+        moved = False
+        for i in range(i0, ncand):
+            s, t, bl, dk, hk, over, one_hit, one = cand[i]
+            if not m[s]:
+                continue
+            if t == 0:
+                if outside or (over and any(m[s + 1:7])):
+                    continue
+                h = False
+            else:
+                h = bl and not (hm >> t) & 1
+            moved = True
+            m[s] -= 1
+            m[t] += 1
+            if left > 1:
+                if h:
+                    rec(i, left - 1, key + dk + hk, hm | (1 << t), steps + one_hit,
+                        outside - 1 if s >= 7 and t <= 6 else outside)
+                else:
+                    rec(i, left - 1, key + dk, hm, steps + one,
+                        outside - 1 if s >= 7 and t <= 6 else outside)
+            else:
+                if best[0] < 4:
+                    best[0] = 4
+                    found.clear()
+                k = key + dk + hk if h else key + dk
+                if k not in found:
+                    found[k] = steps + (one_hit if h else one)
+            m[s] += 1
+            m[t] -= 1
+        if not moved:
+            n = len(steps)
+            if n >= best[0]:
+                if n > best[0]:
+                    best[0] = n
+                    found.clear()
+                if key not in found:
+                    found[key] = steps
+
+    rec(0, left, key, hm, pre, outside)
+    if not best[0]:
+        found.clear()
+    return found
+
+
+def _doubles_plain(m: list[int], opn: list[bool], blot: list[bool], d: int) -> _Found | None:
+    """A double where nothing can bear off and nothing is on the bar, when all four dice can be
+    played (else None): four nested loops over the movable points, sources never rising.
+
+    Each sequence is a different play, so no key is needed.  A step hits when it lands on a blot
+    that the step before did not land on (equal landings come from equal sources, which are
+    consecutive)."""
+    cap = [0] * 26  # how many steps of d a checker on p can make in a row
+    for s in range(d + 1, 25):
+        if opn[s - d]:
+            cap[s] = min(4, cap[s - d] + 1)
+    total = 0
+    for s in range(d + 1, 25):
+        if cap[s] and m[s]:
+            total += m[s] * cap[s]
+    if total < 4:
+        return None
+    # The points a checker is on or can reach, with their step (hit or not) and the plain step.
+    reach = [False] * 26
+    cand: list[tuple[int, int, Step, Step]] = []
+    for s in range(24, d, -1):
+        if cap[s] and (m[s] or reach[s]):
+            t = s - d
+            reach[t] = True
+            cand.append((s, t, _STEP[blot[t]][s][t], _STEP[0][s][t]))
+    out: list[tuple[Step, ...]] = []
+    append = out.append
+    n = len(cand)
+    for i1 in range(n):
+        s1, t1, st1, _ = cand[i1]
+        if not m[s1]:
+            continue
+        m[s1] -= 1
+        m[t1] += 1
+        for i2 in range(i1, n):
+            s2, t2, h2, n2 = cand[i2]
+            if not m[s2]:
+                continue
+            st2 = n2 if t2 == t1 else h2
+            m[s2] -= 1
+            m[t2] += 1
+            for i3 in range(i2, n):
+                s3, t3, h3, n3 = cand[i3]
+                if not m[s3]:
+                    continue
+                st3 = n3 if t3 == t2 else h3
+                m[s3] -= 1
+                m[t3] += 1
+                for i4 in range(i3, n):
+                    s4, t4, h4, n4 = cand[i4]
+                    if m[s4]:
+                        append((st1, st2, st3, n4 if t4 == t3 else h4))
+                m[s3] += 1
+                m[t3] -= 1
+            m[s2] += 1
+            m[t2] -= 1
+        m[s1] += 1
+        m[t1] -= 1
+    return dict(enumerate(out))
+
+
+_new = object.__new__
+_set_steps = Play.steps.__set__  # type: ignore[attr-defined]
+_set_mine = Play.mine.__set__  # type: ignore[attr-defined]
+_set_theirs = Play.theirs.__set__  # type: ignore[attr-defined]
+
+
+def _build(mine: Board, theirs: Board, found: _Found) -> tuple[Play, ...]:
+    plays = []
+    for steps in found.values():
+        m = list(mine)
+        hit = False
+        for s, t, h in steps:
+            m[s] -= 1
+            m[t] += 1
+            if h:
+                hit = True
+        if hit:
+            th = list(theirs)
+            for _s, t, h in steps:
+                if h:
+                    th[25 - t] -= 1
+                    th[25] += 1
+            theirs_after = tuple(th)
+        else:
+            theirs_after = theirs
+        p = _new(Play)
+        _set_steps(p, steps)
+        _set_mine(p, tuple(m))
+        _set_theirs(p, theirs_after)
+        plays.append(p)
+    return tuple(plays)
+
+
+def clear_caches() -> None:
+    """Forget every cached play and position set-up (for cold timings)."""
+    _cached_plays.cache_clear()
+    _setup.cache_clear()
 
 
 class Nackgammon(Rules):
