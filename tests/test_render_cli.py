@@ -126,3 +126,18 @@ def test_illegal_play_is_reported(tmp_path: Path) -> None:
     pytest.importorskip("notation.ids")
     code, _, err = run(START_XGID, "--play", "13/7", "-o", str(tmp_path / "x.png"))
     assert code == 2 and "Traceback" not in err
+
+
+def test_at_a_place_validate_printed(tmp_path: Path) -> None:
+    """`--at LINE:COL` draws the action `gammon validate` reported there, marked as illegal."""
+    from click.testing import CliRunner
+
+    from notation.cli import main
+
+    sample = Path(__file__).resolve().parents[1] / "samples" / "illegal_plays.mat"
+    out = tmp_path / "at.svg"
+    r = CliRunner().invoke(main, ["render", str(sample), "--at", "98:38", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    assert out.exists()
+    r = CliRunner().invoke(main, ["render", str(sample), "--at", "3", "-o", str(tmp_path / "x.png")])
+    assert r.exit_code == 2

@@ -83,7 +83,7 @@ def _describe(step: Any, game_no: int, move_no: int) -> str:
     if a.kind == "move" and a.dice:
         what = f"to play {a.dice[0]}-{a.dice[1]}"
         if step.play is not None and step.play.steps:
-            what += f": {step.play.notation()}"
+            what += f": {step.play.notation()}" + ("" if step.legal else " (illegal, as recorded)")
         elif step.play is not None:
             what += ": no move"
         return f"{head} {what}"
@@ -122,6 +122,8 @@ def _step_options(step: Any, base: dict[str, Any], caption: str | None) -> dict[
               help="Game number in a match (from 1).")
 @click.option("--move", "move_no", type=click.IntRange(1), default=None,
               help="Action in the game (from 1): the position before it is drawn, its play as arrows.")
+@click.option("--at", "at", default=None, metavar="LINE[:COL]",
+              help="The action at this place of the file, as `gammon validate` prints it (e.g. 98:38).")
 @click.option("--all", "draw_all", is_flag=True,
               help="Every position of every game of a match into a directory.")
 @click.option("--play", "plays", multiple=True,
@@ -147,7 +149,7 @@ def _step_options(step: Any, base: dict[str, Any], caption: str | None) -> dict[
 @click.option("--no-ghosts", is_flag=True, help="No dashed outlines where moved checkers land.")
 @click.option("--columns", type=click.IntRange(1, 8), default=None,
               help="Boards per row with several --play.")
-def command(source: str, output: str, fmt: str | None, game_no: int | None, move_no: int | None,
+def command(source: str, output: str, fmt: str | None, game_no: int | None, move_no: int | None, at: str | None,
             draw_all: bool, plays: tuple[str, ...], dice: str | None, size: str, width: int | None,
             dpi: int | None, home: str, bottom: str, numbers: str, theme: str, names: bool | None,
             pips: bool | None, score: bool | None, caption: str | None, no_caption: bool, direction: bool,
@@ -158,6 +160,7 @@ def command(source: str, output: str, fmt: str | None, game_no: int | None, move
     gammon render "XGID=-b----E-C---eE---c-e----B-:0:0:1:53:0:0:0:0:10" -o start.png
     gammon render "XGID=..." --dice 53 --play "13/8 13/10" --play "8/3 6/3" -o two-ways.svg
     gammon render match.mat --game 2 --move 14 -o g2m14.png
+    gammon render match.mat --at 98:38 -o fig.png     (a place `gammon validate` printed)
     gammon render match.mat --all -o figures/
     """
     is_match = _looks_like_file(source)
@@ -192,15 +195,37 @@ def command(source: str, output: str, fmt: str | None, game_no: int | None, move
             _write(Path(output), _render(position, out_fmt, base))
             return
         fixed_caption = no_caption or caption is not None
-        _render_match(source, output, fmt, game_no, move_no, draw_all, base, fixed_caption)
+        _render_match(source, output, fmt, game_no, move_no, draw_all, base, fixed_caption, at)
     except NotationError as e:
         _fail(str(e))
     except (ValueError, OSError) as e:
         _fail(str(e))
 
 
+def _find_at(rep: Any, at: str, source: str) -> tuple[int, int]:
+    """(game, action index from 1) of the action at LINE[:COL] of the file."""
+    try:
+        parts = [int(x) for x in at.split(":")]
+    except ValueError:
+        _fail(f"--at {at!r}: expected LINE or LINE:COL")
+    line, col = parts[0], (parts[1] if len(parts) > 1 else None)
+    best = None
+    for gi, g in enumerate(rep.games, 1):
+        for si, step in enumerate(g.steps, 1):
+            span = step.action.span
+            if span is None or span.line != line:
+                continue
+            if col is None or span.column <= col:
+                best = (gi, si)
+            if col is None:
+                return best
+    if best is None:
+        _fail(f"{source}: no action at line {at}")
+    return best
+
+
 def _render_match(source: str, output: str, fmt: str | None, game_no: int | None, move_no: int | None,
-                  draw_all: bool, base: dict[str, Any], fixed_caption: bool) -> None:
+                  draw_all: bool, base: dict[str, Any], fixed_caption: bool, at: str | None = None) -> None:
     from ..matchio import read_match
     from ..replay import replay
 
@@ -208,6 +233,8 @@ def _render_match(source: str, output: str, fmt: str | None, game_no: int | None
     rep = replay(match)
     if not rep.games:
         _fail(f"{source}: no games")
+    if at is not None:
+        game_no, move_no = _find_at(rep, at, source)
     if draw_all:
         if game_no is not None or move_no is not None:
             _fail("--all draws every position: leave out --game and --move")
