@@ -677,7 +677,9 @@ def replay(match: Match) -> MatchReplay:
         if length > 0 and rules.crawford and not crawford_done:
             if (score[0] == length - 1) != (score[1] == length - 1):
                 crawford_done = True
-                if gi == 0 and score != (0, 0) and game.crawford is None:
+                if gi == 0 and score != (0, 0) and game.crawford is not None:
+                    crawford = game.crawford  # a record that starts in mid-match says so itself
+                elif gi == 0 and score != (0, 0):
                     # A record that starts in mid-match: the Crawford game may already have been played.
                     unknown_crawford = True
                     span = game.score_span or game.span
