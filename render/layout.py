@@ -439,6 +439,23 @@ class _Board:
                     x, y = g.bar_slot(bside, BAR_MAX - 1)
                     self.count(out, x, y, n, player)
             self.borne_off(player, board[0])
+            self.waiting(player, self.pos.rules.checkers - sum(board))
+
+    def waiting(self, player: int, n: int) -> None:
+        """Checkers not yet entered (Acey-Deucey): round checkers standing in the tray, with the count.
+        (Bearing off needs every checker home, so the tray never holds both kinds.)"""
+        if n <= 0:
+            return
+        g, u = self.g, self.u
+        bside = self.side(player)
+        x0, y0, x1, y1 = g.tray_box(bside)
+        cx = (x0 + x1) / 2
+        cy = 0.0
+        for k in range(min(n, 5)):
+            cy = y1 - (k + 0.5) * u if bside else y0 + (k + 0.5) * u
+            self.checker(self.items, cx, cy, player)
+        if n > 1:
+            self.count(self.items, cx, cy, n, player)
 
     def borne_off(self, player: int, n: int) -> None:
         if n <= 0:

@@ -592,3 +592,30 @@ def test_all_roll_plays_of_variant_positions_are_distinct() -> None:
         for d1, d2 in itertools.combinations_with_replacement(range(1, 7), 2):
             plays = pos.rules.plays_for(pos.on_roll, pos.opponent, d1, d2)
             assert len({(p.mine, p.theirs) for p in plays}) == len(plays)
+
+
+def test_acey_waiting_checkers_are_drawn() -> None:
+    """Checkers not yet entered stand in the tray (five shown, with the count), so a diagram shows all fifteen."""
+    import render
+    from render.display import Circle, Glyphs, Group
+
+    def items(group):  # type: ignore[no-untyped-def]
+        for it in group.items:
+            if isinstance(it, Group):
+                yield from items(it)
+            else:
+                yield it
+
+    def checkers_and_texts(pos: Position) -> tuple[int, int]:
+        its = list(items(render.drawing(pos).root))
+        big = [c for c in its if isinstance(c, Circle) and c.fill is not None and c.r > 10]
+        return len(big), sum(1 for t in its if isinstance(t, Glyphs))
+
+    start = Position.initial("acey-deucey", dice=(2, 1))
+    n_start, texts_start = checkers_and_texts(start)
+    entered = list(start.boards[0])
+    entered[24] = 14  # all but one of White's checkers entered: one left waiting
+    one_waiting = start.replace(boards=(tuple(entered), start.boards[1]))
+    n_one, _ = checkers_and_texts(one_waiting)
+    assert n_start >= 10  # five waiting checkers drawn for each side
+    assert n_one >= n_start - 4  # White: one waiting in the tray plus five on its 24-point
