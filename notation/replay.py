@@ -655,7 +655,7 @@ def replay(match: Match) -> MatchReplay:
             elif gi > 0 and game.score != score:
                 span = game.score_span or game.span
                 hint = ""
-                if length == 0:
+                if length == 0 and sum(game.score) > sum(score):
                     hint = (" (automatic doubles are not written in .mat files, and gnubg's export does not "
                             "count them in 'Wins')")
                 rep.findings.append(Finding(
