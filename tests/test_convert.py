@@ -182,3 +182,10 @@ def test_gnubg_sgf_round_trip(gnubg_corpus: Path) -> None:
 def _no_results(sh):  # type: ignore[no-untyped-def]
     length, names, games = sh
     return length, names, tuple((w, tuple(a for a in acts if a[0] != "win")) for w, _p, acts in games)
+
+
+def test_mat_dialect_options() -> None:
+    code, out, _ = invoke("-q", "--to", "mat", "--bar", "bar", "--off", "off", "--no-hit-marks", str(MAT), "-")
+    assert code == 0
+    assert "bar/" in out and "/off" in out and "*" not in out and "25/" not in out
+    assert shape(read_match(out)) == shape(read_match(MAT))

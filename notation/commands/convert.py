@@ -19,7 +19,14 @@ from ..replay import replay
 @click.option("--force", is_flag=True, help="Overwrite an existing output file (never an input).")
 @click.option("--strict", is_flag=True, help="Refuse to write when the target cannot hold everything.")
 @click.option("--quiet", "-q", is_flag=True, help="Do not report validation findings.")
-def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, quiet: bool) -> None:
+@click.option("--bar", "bar", type=click.Choice(["25", "bar"]), default="25", show_default=True,
+              help=".mat output: how the bar is written in moves.")
+@click.option("--off", "off", type=click.Choice(["0", "off"]), default="0", show_default=True,
+              help=".mat output: how bearing off is written in moves.")
+@click.option("--hit-marks/--no-hit-marks", default=True, show_default=True,
+              help=".mat output: keep or drop the '*' hit marks.")
+def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, quiet: bool, bar: str, off: str,
+            hit_marks: bool) -> None:
     """Convert IN... to OUT (a file, '-' for standard output, or a directory for several inputs).
 
     The record is validated on the way and findings are reported as `gammon validate` does, but an
@@ -58,7 +65,8 @@ def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, q
             for f in replay(match).findings:
                 if f.severity != "note":
                     click.echo(f.format(), err=True)
-        text, dropped = render_match(match, fmt)
+        options = {"bar": bar, "off": off, "hit_marks": hit_marks} if fmt == "mat" else {}
+        text, dropped = render_match(match, fmt, **options)
         target = str(Path(out) / (Path(src).stem + EXTENSIONS[fmt])) if several else out
         for d in dropped:
             click.echo(f"{src}: {'error' if strict else 'dropped'}: {d}", err=True)
