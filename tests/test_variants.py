@@ -39,6 +39,21 @@ from variant_games import play_game, play_match  # noqa: E402
 GNUBG = os.environ.get("GNUBG", "/usr/games/gnubg")
 
 
+@pytest.fixture(autouse=True)
+def _no_terminal_input() -> object:
+    """gnubg's module, driven in-process by some tests here, may ask a question on file descriptor 0:
+    give it end-of-file instead of a terminal, so that a prompt can never wait."""
+    saved = os.dup(0)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    try:
+        yield
+    finally:
+        os.dup2(saved, 0)
+        os.close(saved)
+
+
 def errors(m: Match) -> list[str]:
     return [f.format() for f in replay(m).findings if f.severity == "error"]
 
