@@ -54,6 +54,30 @@ def _mat_losses(match: Match) -> list[str]:
     return out
 
 
+def canonical_plays(match: Match) -> tuple[Match, int]:
+    """A copy of ``match`` whose legal plays are written as gnubg writes them in ``.mat`` files: one
+    step per die in the order played, every hit marked (``24/18 18/13*``).  Illegal plays and
+    everything else stay as recorded.  Returns the copy and how many plays were rewritten."""
+    import copy
+
+    from .play import format_steps_plain
+    from .replay import replay
+
+    out = copy.deepcopy(match)
+    changed = 0
+    rep = replay(out)
+    for g in rep.games:
+        for step in g.steps:
+            a = step.action
+            if a.kind != "move" or not step.legal or step.play is None or not step.play.steps:
+                continue
+            text = format_steps_plain(step.play.steps)
+            if text != (a.play or ""):
+                a.play = text
+                changed += 1
+    return out, changed
+
+
 def render_match(match: Match, fmt: str, **options: Any) -> tuple[str, list[str]]:
     """Write ``match`` as ``fmt``; return the text and what was dropped (human-readable, one item each)."""
     if fmt == "mat":

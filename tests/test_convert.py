@@ -189,3 +189,14 @@ def test_mat_dialect_options() -> None:
     assert code == 0
     assert "bar/" in out and "/off" in out and "*" not in out and "25/" not in out
     assert shape(read_match(out)) == shape(read_match(MAT))
+
+
+def test_canonical_rewrites_plays_with_hit_marks(tmp_path: Path) -> None:
+    """--canonical writes legal plays as gnubg does (hit marks added) and says how many it rewrote."""
+    src = tmp_path / "nomarks.mat"
+    src.write_text(MAT.read_text().replace("*", ""))
+    out = tmp_path / "canon.mat"
+    code, _, err = invoke("--canonical", str(src), str(out))
+    assert code == 0 and "plays rewritten in canonical form" in err
+    assert out.read_text().count("*") == MAT.read_text().count("*")
+    assert shape(read_match(out)) == shape(read_match(MAT))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ..convert import EXTENSIONS, atomic_write, format_for, render_match
+from ..convert import EXTENSIONS, atomic_write, canonical_plays, format_for, render_match
 from ..errors import NotationError
 from ..matchio import read_any
 from ..replay import replay
@@ -25,8 +25,11 @@ from ..replay import replay
               help=".mat output: how bearing off is written in moves.")
 @click.option("--hit-marks/--no-hit-marks", default=True, show_default=True,
               help=".mat output: keep or drop the '*' hit marks.")
+@click.option("--canonical", is_flag=True,
+              help="Rewrite legal plays as gnubg writes them (one step per die, every hit marked); "
+                   "each rewrite is reported.")
 def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, quiet: bool, bar: str, off: str,
-            hit_marks: bool) -> None:
+            hit_marks: bool, canonical: bool) -> None:
     """Convert IN... to OUT (a file, '-' for standard output, or a directory for several inputs).
 
     The record is validated on the way and findings are reported as `gammon validate` does, but an
@@ -65,6 +68,10 @@ def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, q
             for f in replay(match).findings:
                 if f.severity != "note":
                     click.echo(f.format(), err=True)
+        if canonical:
+            match, n = canonical_plays(match)
+            if n:
+                click.echo(f"{src}: {n} plays rewritten in canonical form (--canonical)", err=True)
         options = {"bar": bar, "off": off, "hit_marks": hit_marks} if fmt == "mat" else {}
         text, dropped = render_match(match, fmt, **options)
         target = str(Path(out) / (Path(src).stem + EXTENSIONS[fmt])) if several else out
