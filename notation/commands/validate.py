@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import sys
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import click
@@ -122,5 +121,3 @@ def _collect(it: Any, total: int, progress: bool) -> list[dict[str, Any]]:
             bar.update(1)
     return out
 
-
-__all__ = ["check_file", "command", "Path"]
