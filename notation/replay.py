@@ -146,9 +146,7 @@ class _GameRunner:
         self.ended: str | None = None  # "bearoff", "drop", "resign"
         self.end_points: int | None = None  # points the end implies (before any match cap)
         self.end_winner: int | None = None
-        self.resign_value: int | None = None
         self.started = False
-        self.unknown_crawford = False
         self.beaver_roller: int | None = None
         self.acey_pending: int | None = None
         """Acey-Deucey: the player who played a 1-2 in full and must now name a double."""
@@ -557,6 +555,19 @@ class _GameRunner:
 _FAST_POINTS = {str(i): i for i in range(26)} | {"bar": 25, "Bar": 25, "off": 0, "Off": 0}
 
 
+def _land(theirs: list[int], t: int) -> bool | None:
+    """A checker lands on the mover's point ``t``: None when the opponent holds it, else whether a blot
+    was hit (it goes to the opponent's bar)."""
+    opp = theirs[25 - t]
+    if opp >= 2:
+        return None
+    if opp == 1:
+        theirs[25 - t] = 0
+        theirs[25] += 1
+        return True
+    return False
+
+
 def _fast_play(pos: Position, text: str, dice: tuple[int, int]) -> Play | None:
     """The play for the common plain notation (``13/8 24/22``, ``25/20*``, ``6/0``: one step per die,
     every die used, legal in the written order, hit marks right), or None to take the full path,
@@ -586,15 +597,11 @@ def _fast_play(pos: Position, text: str, dice: tuple[int, int]) -> Play | None:
         if die not in remaining or m[s] <= 0 or (m[25] and s != 25):
             return None
         remaining.remove(die)
-        hit = False
+        hit: bool | None = False
         if t:
-            opp = theirs[25 - t]
-            if opp >= 2:
+            hit = _land(theirs, t)
+            if hit is None:
                 return None
-            if opp == 1:
-                theirs[25 - t] = 0
-                theirs[25] += 1
-                hit = True
         elif outside:
             return None
         if star and not hit:
@@ -618,15 +625,11 @@ def _as_recorded(pos: Position, segments: tuple) -> Play | None:
             for a, b in zip(pts, pts[1:], strict=False):
                 if a == 0 or b == 25 or b >= a or mine[a] <= 0:
                     return None
-                hit = False
+                hit: bool | None = False
                 if b > 0:
-                    opp = theirs[25 - b]
-                    if opp >= 2:
+                    hit = _land(theirs, b)
+                    if hit is None:
                         return None
-                    if opp == 1:
-                        theirs[25 - b] = 0
-                        theirs[25] += 1
-                        hit = True
                 mine[a] -= 1
                 mine[max(b, 0)] += 1
                 steps.append((a, max(b, 0), hit))
@@ -673,7 +676,6 @@ def replay(match: Match) -> MatchReplay:
                 "error", f"the match was over at {score[0]}-{score[1]}, yet game {game.number} follows",
                 match.source, span.line if span else None, span.column if span else None, game.number))
         crawford = False
-        unknown_crawford = False
         if length > 0 and rules.crawford and not crawford_done:
             if (score[0] == length - 1) != (score[1] == length - 1):
                 crawford_done = True
@@ -681,7 +683,6 @@ def replay(match: Match) -> MatchReplay:
                     crawford = game.crawford  # a record that starts in mid-match says so itself
                 elif gi == 0 and score != (0, 0):
                     # A record that starts in mid-match: the Crawford game may already have been played.
-                    unknown_crawford = True
                     span = game.score_span or game.span
                     rep.findings.append(Finding(
                         "note", f"the record starts at {score[0]}-{score[1]}: whether game {game.number} is the "
@@ -704,7 +705,6 @@ def replay(match: Match) -> MatchReplay:
                 jacoby=rules.jacoby and length == 0, beavers=rules.beavers and length == 0,
                 names=game.names or match.names, max_cube=10 if rules.cube else 0)
         runner = _GameRunner(rep, game, start, crawford)
-        runner.unknown_crawford = unknown_crawford
         _run_game(runner)
         rep.games.append(runner.gr)
         last = None
@@ -811,7 +811,6 @@ def _run_game(r: _GameRunner) -> None:
         elif kind == "win":
             r.do_win(action)
         elif kind == "resign":
-            r.resign_value = action.value
             r.record(action, r.pos.replace(resign_offered=action.value or 1, resigner=action.player))
         elif kind == "setup":
             r.do_setup(action)
