@@ -1,7 +1,9 @@
 """The ``gammon`` command line: a thin layer over the library.
 
-Each command lives in its own module under :mod:`notation.commands` and is registered here.
-Bad input ends with one line on stderr (what is wrong and where) and exit status 2, never a traceback.
+Each command lives in its own module under :mod:`notation.commands`; a module is imported only when
+its command runs (or when help lists the commands), so ``gammon validate`` does not pay for Pillow
+and the renderer.  Bad input ends with one line on stderr (what is wrong and where) and exit status 2,
+never a traceback.
 """
 
 from __future__ import annotations
@@ -13,29 +15,33 @@ import click
 
 from . import __version__
 
-COMMAND_MODULES = (
-    "notation.commands.show",
-    "notation.commands.moves",
-    "notation.commands.validate",
-    "notation.commands.convert",
-    "notation.commands.render",
-)
+COMMAND_MODULES = {
+    "show": "notation.commands.show",
+    "moves": "notation.commands.moves",
+    "validate": "notation.commands.validate",
+    "convert": "notation.commands.convert",
+    "render": "notation.commands.render",
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _LazyGroup(click.Group):
+    """A group whose commands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMAND_MODULES)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module = COMMAND_MODULES.get(cmd_name)
+        if module is None:
+            return None
+        command: click.Command = importlib.import_module(module).command
+        return command
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="gammon")
 def main() -> None:
     """Backgammon records: validate transcripts, convert formats, read position IDs, draw diagrams."""
-
-
-for _name in COMMAND_MODULES:
-    try:
-        _mod = importlib.import_module(_name)
-    except ModuleNotFoundError as _e:  # a command not built yet
-        if _e.name != _name:
-            raise
-        continue
-    main.add_command(_mod.command)
 
 
 def fail(message: str, code: int = 2) -> None:

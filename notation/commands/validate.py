@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import click
@@ -81,6 +80,8 @@ def command(files: tuple[str, ...], as_json: bool, jobs: int, quiet: bool, varia
     show_progress = len(files) > 5 and sys.stderr.isatty() and not as_json
     results: list[dict[str, Any]] = []
     if jobs > 1 and len(files) > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             it = pool.map(check_file, files, [variant] * len(files), [auto_doubles] * len(files),
                           chunksize=max(1, len(files) // (jobs * 8)))
