@@ -23,7 +23,7 @@ from .errors import AmbiguousPlayError, IllegalPlayError, ParseError
 from .play import parse_play, play_result, resolve_play
 from .position import GAME_DROPPED, GAME_OVER, GAME_RESIGNED, Position
 from .record import Action, Game, Match
-from .rules import Play, Step
+from .rules import Play, Rules, Step
 from .variants import ACEY_DOUBLE, scoring_rule
 
 Severity = Literal["error", "warning", "note"]
@@ -217,37 +217,44 @@ class _GameRunner:
     def do_move(self, action: Action, index: int) -> bool:
         dice = action.dice
         chosen = ACEY_DOUBLE in action.properties
-        self.acey_before(action, chosen)
-        if not self.check_turn(action):
-            return False
+        if chosen or self.acey_pending is not None:
+            self.acey_before(action, chosen)
+        pos = self.pos
+        if not self.started or pos.double_offered or action.player != pos.turn:
+            if not self.check_turn(action):
+                return False
+            pos = self.pos
         if dice is None:
             if action.kind != "roll" or (action.play or "").strip():
                 self.find("error", action, "a play without a roll")
                 return self.unverifiable(action)
-            self.record(action, self.pos)
+            self.record(action, pos)
             return True
-        pos = self.pos.replace(dice=dice)
+        pos = pos.replace(dice=dice)
         self.pos = pos
-        if len(self.gr.steps) == 0 and dice[0] == dice[1] and not pos.rules.checkers_start_off_board \
+        rules = pos.rules
+        if dice[0] == dice[1] and not self.gr.steps and not rules.checkers_start_off_board \
                 and self.game.start is None:
             self.find("error", action, f"the opening roll cannot be a double ({dice[0]}{dice[1]})")
         text = action.play or ""
-        col = self.play_column(action)
-        nxt = self.next_kind(index)
-        if action.kind == "roll" or (not text.strip() and nxt in ("win", "resign", "loss", None)
-                                     and self._has_legal(pos, dice)):
-            # Rolled, then resigned: nothing to play.
-            if nxt is not None and nxt not in ("win", "resign", "loss", "accept"):
-                self.find("warning", action, "a roll without a play, and the game goes on")
-            self.record(action, pos)
-            return True
-        fast = _fast_play(pos, text, dice)
+        if action.kind == "roll" or not text.strip():
+            nxt = self.next_kind(index)
+            if action.kind == "roll" or (nxt in ("win", "resign", "loss", None) and self._has_legal(pos, dice)):
+                # Rolled, then resigned: nothing to play.
+                if nxt is not None and nxt not in ("win", "resign", "loss", "accept"):
+                    self.find("warning", action, "a roll without a play, and the game goes on")
+                self.record(action, pos)
+                return True
+        fast = _fast_play(pos, rules, text, dice)
         if fast is not None:
-            after = self.acey_after(action, pos, fast, play_result(pos, fast), chosen)
+            after = play_result(pos, fast)
+            if rules.bonus_roll is not None:
+                after = self.acey_after(action, pos, fast, after, chosen)
             self.record(action, after, fast)
-            if after.boards[action.player][0] == pos.rules.checkers:
+            if fast.mine[0] == rules.checkers:
                 self.end_bearoff(action.player)
             return True
+        col = self.play_column(action)
         try:
             parsed = parse_play(text, column=col or 1)
         except ParseError as e:
@@ -568,21 +575,22 @@ def _land(theirs: list[int], t: int) -> bool | None:
     return False
 
 
-def _fast_play(pos: Position, text: str, dice: tuple[int, int]) -> Play | None:
-    """The play for the common plain notation (``13/8 24/22``, ``25/20*``, ``6/0``: one step per die,
-    every die used, legal in the written order, hit marks right), or None to take the full path,
-    which handles everything else and explains errors.  A play that uses every die with each step
-    legal is a legal play, so no generation is needed."""
-    rules = pos.rules
+def _fast_play(pos: Position, rules: Rules, text: str, dice: tuple[int, int]) -> Play | None:
+    """The play for plain notation (``13/8 24/22``, ``25/20*``, ``6/0``, ``3/0`` with a 5, an empty
+    cell: one step per die, legal in the written order, hit marks right), or None to take the full
+    path, which handles everything else and explains errors.  A play that uses every die with each
+    step legal is a legal play, so no generation is needed; a play that uses fewer dice is legal when
+    the generator's plays use as few and one of them leaves the same position."""
     if rules.hit_needs_home_checker or rules.checkers_start_off_board:
         return None
     tokens = text.split()
     d1, d2 = dice
     n = 4 if d1 == d2 else 2
-    if len(tokens) != n:
+    if len(tokens) > n:
         return None
     remaining = [d1] * 4 if d1 == d2 else [d1, d2]
-    m = list(pos.on_roll)
+    mine = pos.on_roll
+    m = list(mine)
     theirs = list(pos.opponent)
     outside = sum(m[7:26])
     steps: list[Step] = []
@@ -591,27 +599,46 @@ def _fast_play(pos: Position, text: str, dice: tuple[int, int]) -> Play | None:
         a, sep, b = (tok[:-1] if star else tok).partition("/")
         s = _FAST_POINTS.get(a)
         t = _FAST_POINTS.get(b)
-        if not sep or s is None or t is None or t >= s or s == 0 or t == 25:
+        if not sep or s is None or t is None or t >= s or s == 0 or t == 25 or m[s] <= 0 or (m[25] and s != 25):
             return None
         die = s - t
-        if die not in remaining or m[s] <= 0 or (m[25] and s != 25):
-            return None
-        remaining.remove(die)
         hit: bool | None = False
         if t:
+            if die not in remaining:
+                return None
             hit = _land(theirs, t)
             if hit is None:
                 return None
-        elif outside:
-            return None
+        else:
+            if outside:
+                return None
+            if die not in remaining:
+                # bearing off with a larger die: only from the highest point held
+                larger = [d for d in remaining if d > s]
+                if not larger or any(m[s + 1:7]):
+                    return None
+                die = min(larger)
         if star and not hit:
             return None  # a wrong mark: the full path explains it
+        remaining.remove(die)
         m[s] -= 1
         m[t] += 1
         if s >= 7 and t <= 6:
             outside -= 1
         steps.append((s, t, hit))
-    return Play(tuple(steps), tuple(m), tuple(theirs))
+    after_mine, after_theirs = tuple(m), tuple(theirs)
+    if len(steps) == n:
+        return Play(tuple(steps), after_mine, after_theirs)
+    # Fewer dice than the roll: legal only if no legal play uses more, and the result is a legal one.
+    legal = rules.plays_for(mine, pos.opponent, d1, d2)
+    if not legal:
+        return Play((), mine, pos.opponent) if not steps else None
+    for play in legal:
+        if play.dice_used != len(steps):
+            return None
+        if play.mine == after_mine and play.theirs == after_theirs:
+            return play
+    return None
 
 
 def _as_recorded(pos: Position, segments: tuple) -> Play | None:

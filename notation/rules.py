@@ -70,6 +70,8 @@ class Rules:
     start: dict[int, int] = {24: 2, 13: 5, 8: 3, 6: 5}
     hit_needs_home_checker = False
     """Dutch backgammon: a blot may be hit only once the hitter has a checker in its home board."""
+    bonus_roll: tuple[int, int] | None = None
+    """Acey-Deucey: the roll (high, low) after which the player names a double and rolls again."""
 
     def start_board(self) -> Board:
         b = [0] * 26

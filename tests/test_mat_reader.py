@@ -342,6 +342,56 @@ def test_scanner_agrees_with_the_grammar() -> None:
     assert rows > 80
 
 
+def _read_both(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[object, object]:
+    from notation.formats import mat as mat_module
+
+    def read() -> object:
+        try:
+            return read_matches(path)
+        except NotationError as e:
+            return ("error", e.message, e.line, e.column)
+
+    fast = read()
+    monkeypatch.setattr(mat_module, "FAST_ROWS", False)
+    general = read()
+    monkeypatch.setattr(mat_module, "FAST_ROWS", True)
+    return fast, general
+
+
+def test_fast_rows_read_like_the_general_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The common row shape is read with one regular expression; every file (test data, the real
+    corpus when present, gnubg's generated matches and the samples) reads the same without it."""
+    files = sorted(DATA.glob("*.mat")) + sorted((DATA.parent.parent / "samples").glob("*.mat")) + CORPUS_FILES
+    assert len(files) > 10
+    for path in files:
+        fast, general = _read_both(path, monkeypatch)
+        assert fast == general, path
+
+
+def test_fast_rows_edge_shapes(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Rows at the edges of the fast shape: no space after the number, a long left cell pushing the
+    right one, a right cell alone, a third cell, an empty left cell, bad dice."""
+    rows = [
+        "  1)52: 13/8 24/22                 31: 8/5 6/5",
+        "  1) 52: 13/8 24/22 13/11 6/1* 24/23 8/7 24/22 21/18  64: 24/18 13/9",
+        "  1)                             64: 24/18 13/9",
+        "  1) 52: 13/8 24/22     64: 24/18 13/9      31: 8/5 6/5",
+        "  1) 52:                         64: 24/18 13/9",
+        "  1) 72: 13/6                    64: 24/18 13/9",
+        "  1) 52: 13/8 24/22 junk        64: 24/18 13/9",
+        "  1)  52: 13/8 24/22             64: 24/18 13/9",
+        "123) 52: 13/8 24/22             64: 24/18 13/9",
+        "  1) 52: Cannot Move             64: ???",
+        "  123456789012345) 52: 13/8 24/22",
+        "  123456789012345)  52: 13/8 24/22",
+    ]
+    for i, row in enumerate(rows):
+        path = tmp_path / f"r{i}.mat"
+        path.write_text(f" 1 point match\n\n Game 1\n a : 0                 b : 0\n{row}\n")
+        fast, general = _read_both(path, monkeypatch)
+        assert fast == general, row
+
+
 # --------------------------------------------------------------------------- focused quirks
 
 

@@ -104,6 +104,23 @@ def _cell_regex() -> re.Pattern[str]:
     return _cell_re
 
 
+_fast_row_re: re.Pattern[str] | None = None
+FAST_ROWS = True
+"""Read the common row shape (a number and one or two move cells) with one match; tests turn this off
+to check that the general path reads every file the same."""
+
+
+def _fast_row_regex() -> re.Pattern[str]:
+    """The common row, ``  3) 52: 13/8 24/22     64: 24/18 13/9``, as one regular expression made of the
+    grammar's ``MOVE`` terminal: a row number and one or two move cells, nothing else."""
+    global _fast_row_re
+    if _fast_row_re is None:
+        cells = parser("mat", start="cells", **_PARSER_OPTIONS)
+        move = cells.get_terminal("MOVE").pattern.to_regexp()
+        _fast_row_re = re.compile(rf"(\d+)\)[ \t]*({move})(?:[ \t]+({move}))?$")
+    return _fast_row_re
+
+
 _NUMBER = re.compile(r"\d+")
 _TAG = re.compile(r'[;#][ \t]*\[(?P<name>[^"\]\n]+?)[ \t]*"(?P<value>.*)"\][ \t]*$')
 _SCORE = re.compile(r"(?P<n0>.*?)[ \t]*:[ \t]*(?P<s0>\d+)[ \t]+(?P<n1>.*?)[ \t]*:[ \t]*(?P<s1>\d+)[ \t]*$")
@@ -438,9 +455,8 @@ class _Reader:
         game.score_span = Span(tok.line, tok.column, tok.line, tok.column + len(text))
 
     # ----------------------------------------------------------------- rows
-    def _scan(self, tok: Token) -> list[_Cell]:
+    def _scan(self, tok: Token, text: str) -> list[_Cell]:
         """The cells of one row line (its number included, as a ROWNUM cell)."""
-        text = _line_of(tok)
         line, col0 = tok.line, tok.column
         cells: list[_Cell] = []
         pos, n = 0, len(text)
@@ -478,7 +494,12 @@ class _Reader:
         return ParseError(f"unknown cell text {word!r}", line=line, column=column, text=text)
 
     def _row(self, game: Game, tok: Token) -> None:
-        cells = self._scan(tok)
+        text = _line_of(tok)
+        if FAST_ROWS and tok.type == "ROW":
+            f = _fast_row_regex().match(text)
+            if f is not None and self._fast_row(game, tok, f):
+                return
+        cells = self._scan(tok, text)
         number: int | None = None
         number_end = 0
         slot_player: int | None = None   # player of the previous cell on this row
@@ -521,6 +542,46 @@ class _Reader:
             row_cells.append((cell, player))
         self._row_cells(game, row_cells, number)
 
+    def _fast_row(self, game: Game, tok: Token, f: re.Match[str]) -> bool:
+        """A row read by :func:`_fast_row_regex`, with the same result as :meth:`_scan` and :meth:`_row`;
+        False (nothing done) for a shape it leaves to them."""
+        line, col0 = tok.line, tok.column
+        number = int(f.group(1))
+        a_col = col0 + f.start(2)
+        a_end = col0 + f.end(2)
+        player = 0 if a_col < max(LEFT_LIMIT, col0 + f.end(1) + 3) else 1
+        b = f.group(3)
+        if b is not None and player == 1:
+            return False  # a third cell: the general path explains it
+        actions = game.actions
+        actions.append(self._move(f.group(2), line, a_col, a_end, player, number))
+        if b is not None:
+            b_col = col0 + f.start(3)
+            self.right_columns[b_col] += 1
+            self.splits.append((line, a_end, b_col))
+            actions.append(self._move(b, line, b_col, col0 + f.end(3), 1, number))
+        return True
+
+    def _move(self, text: str, line: int, column: int, end_column: int, player: int, number: int | None) -> Action:
+        """The action of a ``MOVE`` cell (``52: 13/8 24/22``, ``61: Cannot Move``, ``63: ???`` ...)."""
+        d1, d2, rest = int(text[0]), int(text[1]), text[3:].strip()
+        if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+            raise ParseError(f"dice {d1}{d2} are not a roll", line=line, column=column, text=text)
+        a = Action(kind="move", player=player, dice=(d1, d2), text=text,
+                   span=Span(line, column, line, end_column), move_number=number)
+        if not rest:
+            a.play, a.no_move = "", ""
+        elif rest[0] in "Cc" and rest[:6].lower() == "cannot":
+            a.play, a.no_move = "", rest
+        elif rest[0] == "?":
+            a.kind, a.no_move = "roll", rest
+        elif rest[0] in "Ii" and rest[:7].lower() == "illegal":
+            a.kind = "setup"
+            a.setup = self._snowie(rest, _Cell("MOVE", text, line, column, end_column), text.index(rest))
+        else:
+            a.play = rest
+        return a
+
     def _row_cells(self, game: Game, row_cells: list[tuple[_Cell, int]], number: int | None) -> None:
         if len(row_cells) >= 2 and row_cells[0][1] == 0 and row_cells[1][1] == 1:
             left, right = row_cells[0][0], row_cells[1][0]
@@ -532,28 +593,12 @@ class _Reader:
 
     def _action(self, cell: _Cell, player: int, number: int | None) -> Action:
         text = cell.text.strip()
-        span = Span(cell.line, cell.column, cell.line, cell.end_column)
         kind = cell.kind
-        a = Action(kind="move", player=player, text=text, span=span, move_number=number)
         if kind == "MOVE":
-            d1, d2, rest = int(text[0]), int(text[1]), text[3:].strip()
-            if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
-                raise ParseError(f"dice {d1}{d2} are not a roll", line=cell.line, column=cell.column,
-                                 text=text)
-            a.dice = (d1, d2)
-            low = rest.lower()
-            if not rest:
-                a.play, a.no_move = "", ""
-            elif low.startswith("cannot"):
-                a.play, a.no_move = "", rest
-            elif rest.startswith("?"):
-                a.kind, a.no_move = "roll", rest
-            elif low.startswith("illegal"):
-                a.kind = "setup"
-                a.setup = self._snowie(rest, cell, text.index(rest))
-            else:
-                a.play = rest
-        elif kind == "QMARKS":
+            return self._move(text, cell.line, cell.column, cell.end_column, player, number)
+        span = Span(cell.line, cell.column, cell.line, cell.end_column)
+        a = Action(kind="move", player=player, text=text, span=span, move_number=number)
+        if kind == "QMARKS":
             a.kind, a.no_move = "roll", text
             self.notes.append(Normalisation(f"{text!r} without dice read as a turn given up", cell.line,
                                             cell.column))

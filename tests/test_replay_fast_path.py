@@ -1,0 +1,151 @@
+"""The replay's fast path (:func:`notation.replay._fast_play`) against the full path.
+
+The fast path accepts plain notation without generating plays when every die is used; it must never
+accept an illegal play (soundness, on random positions and random written plays), and on real files
+the replay must give the same findings and positions with it as without it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+from pathlib import Path
+
+import pytest
+from conftest import CORPUS, DATA
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_rules import ROLLS, positions
+
+from notation.errors import NotationError
+from notation.matchio import read_any
+from notation.position import Board, Position
+from notation.rules import get_rules
+
+ROOT = Path(__file__).resolve().parents[1]
+R = get_rules("standard")
+replay_module = importlib.import_module("notation.replay")  # the package exports the function `replay`
+
+
+def _position(mine: Board, theirs: Board, roll: tuple[int, int]) -> Position:
+    return Position(boards=(mine, theirs), turn=0, dice=roll)
+
+
+def _token(s: int, t: int, star: bool) -> str:
+    return f"{s}/{t}{'*' if star else ''}"
+
+
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(), ROLLS, st.data())
+def test_fast_path_never_accepts_an_illegal_play(pos: tuple[Board, Board], roll: tuple[int, int],
+                                                 data: st.DataObject) -> None:
+    """Any written play of 0 to 4 single steps: what the fast path accepts is one of the legal results."""
+    mine, theirs = pos
+    p = _position(mine, theirs, roll)
+    n = data.draw(st.integers(0, 4))
+    # steps mostly from points the mover holds, by a die, to off, or anywhere
+    held = [q for q in range(1, 26) if mine[q]] or [25]
+    steps = []
+    for _ in range(n):
+        s = data.draw(st.sampled_from(held) | st.integers(1, 25))
+        t = data.draw(st.sampled_from([max(s - roll[0], 0), max(s - roll[1], 0), 0]) | st.integers(0, 24))
+        steps.append((s, t, data.draw(st.booleans())))
+    text = " ".join(_token(*s) for s in steps)
+    fast = replay_module._fast_play(p, R, text, roll)
+    if fast is not None:
+        legal = {(q.mine, q.theirs) for q in R.plays_for(mine, theirs, *roll)}
+        assert (fast.mine, fast.theirs) in legal or (not legal and not fast.steps)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(), ROLLS, st.data())
+def test_fast_path_accepts_legal_plays_in_every_order(pos: tuple[Board, Board], roll: tuple[int, int],
+                                                      data: st.DataObject) -> None:
+    """A legal play written step by step, in its own order, is accepted with its result; in another
+    order it is accepted with the same result, or left to the full path."""
+    mine, theirs = pos
+    legal = R.plays_for(mine, theirs, *roll)
+    p = _position(mine, theirs, roll)
+    if not legal:
+        assert replay_module._fast_play(p, R, "", roll) is not None
+        return
+    play = data.draw(st.sampled_from(legal))
+    text = " ".join(_token(*s) for s in play.steps)
+    fast = replay_module._fast_play(p, R, text, roll)
+    assert fast is not None and (fast.mine, fast.theirs) == (play.mine, play.theirs), text
+    for order in itertools.islice(itertools.permutations(play.steps), 6):
+        other = replay_module._fast_play(p, R, " ".join(_token(*s) for s in order), roll)
+        assert other is None or (other.mine, other.theirs) == (play.mine, play.theirs)
+
+
+def _files() -> list[Path]:
+    files = sorted(DATA.glob("*.mat")) + sorted(DATA.glob("*.sgf")) + sorted((ROOT / "samples").glob("*.mat"))
+    if CORPUS.is_dir():
+        files += sorted(p for p in (CORPUS / "mat").rglob("*") if p.is_file())
+    return files
+
+
+def _replay_all(path: Path) -> list[object]:
+    try:
+        matches = read_any(str(path))
+    except NotationError:
+        return []
+    out: list[object] = []
+    for m in matches:
+        rep = replay_module.replay(m)
+        out.append([f.to_dict() for f in rep.findings])
+        out.append([(s.action.span, s.before, s.after, s.legal, s.play is not None and sorted(s.play.steps))
+                    for g in rep.games for s in g.steps])
+    return out
+
+
+def test_real_files_replay_the_same_without_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    files = _files()
+    assert len(files) > 10
+    for path in files:
+        fast = _replay_all(path)
+        with monkeypatch.context() as mp:
+            mp.setattr(replay_module, "_fast_play", lambda *a: None)
+            full = _replay_all(path)
+        assert fast == full, path
+
+
+def _board(points: dict[int, int]) -> Board:
+    b = [0] * 26
+    for p, n in points.items():
+        b[p] = n
+    b[0] = 15 - sum(b)
+    return tuple(b)
+
+
+@pytest.mark.parametrize(("mine", "theirs", "roll", "text"), [
+    ({5: 1, 2: 1, 1: 1}, {}, (4, 3), "2/0 1/0"),          # bears off below a checker on the 5-point
+    ({8: 1, 2: 2}, {}, (6, 2), "2/0 8/2"),                # bears off with a checker outside
+    ({25: 1, 13: 2}, {}, (6, 2), "13/7 25/23"),           # the bar checker must enter first
+    ({13: 2}, {18: 2}, (6, 1), "13/7 13/12"),             # 7 is the opponent's point (their 18)
+    ({13: 2}, {}, (6, 1), "13/7"),                        # the 1 can be played too
+    ({13: 2}, {}, (6, 1), ""),                            # nothing played, yet both dice play
+    ({13: 2}, {}, (6, 1), "13/12"),                       # the larger die must be played
+    ({13: 2}, {}, (6, 1), "13/7* 13/12"),                 # marked as a hit, but 7 is empty
+    ({13: 2}, {}, (3, 3), "13/10 13/10 10/7"),            # a double played three times of four
+])
+def test_fast_path_refuses(mine: dict[int, int], theirs: dict[int, int], roll: tuple[int, int],
+                           text: str) -> None:
+    p = _position(_board(mine), _board(theirs), roll)
+    assert replay_module._fast_play(p, R, text, roll) is None
+
+
+@pytest.mark.parametrize(("mine", "theirs", "roll", "text"), [
+    ({5: 1, 2: 1}, {}, (6, 4), "5/0 2/0"),                # larger dice bear off from the highest point
+    ({2: 2}, {}, (6, 5), "2/0 2/0"),
+    ({25: 1, 13: 2}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2}, (6, 5), ""),  # a closed board: a dance
+    ({25: 1, 13: 2}, {5: 2, 11: 2, 17: 2}, (6, 5), "25/19"),  # enters with the 6; no 5 can be played
+    ({13: 2}, {18: 1}, (6, 1), "13/7* 13/12"),            # a hit (their 18 is our 7), marked
+])
+def test_fast_path_accepts(mine: dict[int, int], theirs: dict[int, int], roll: tuple[int, int],
+                           text: str) -> None:
+    m, t = _board(mine), _board(theirs)
+    p = _position(m, t, roll)
+    fast = replay_module._fast_play(p, R, text, roll)
+    legal = {(q.mine, q.theirs) for q in R.plays_for(m, t, *roll)}
+    assert fast is not None and ((fast.mine, fast.theirs) in legal or not legal)
