@@ -21,7 +21,7 @@ from typing import Literal
 
 from .errors import AmbiguousPlayError, IllegalPlayError, ParseError
 from .play import parse_play, play_result, resolve_play
-from .position import GAME_DROPPED, GAME_OVER, GAME_RESIGNED, Position
+from .position import GAME_DROPPED, GAME_OVER, GAME_RESIGNED, Board, Position
 from .record import Action, Game, Match
 from .rules import Play, Rules, Step
 from .variants import ACEY_DOUBLE, scoring_rule
@@ -71,14 +71,42 @@ class Finding:
         return f"{loc}: {self.severity}: {head + ': ' if head else ''}{self.message}"
 
 
-@dataclass(slots=True)
 class ReplayStep:
-    action: Action
-    before: Position
-    after: Position
-    play: Play | None = None
-    """For moves: the play as made (legal, or as recorded when illegal but physically possible)."""
-    legal: bool = True
+    """One action of a game with the positions before and after it.  For moves, ``play`` is the play as
+    made (legal, or as recorded when illegal but physically possible)."""
+
+    __slots__ = ("action", "_before", "_dice", "after", "play", "legal")
+
+    def __init__(self, action: Action, before: Position, after: Position, play: Play | None = None,
+                 legal: bool = True, *, dice: tuple[int, int] | None = None) -> None:
+        self.action = action
+        self._before = before
+        self._dice = dice
+        """When set, ``before`` is ``_before`` with these dice (made when first asked for: a
+        validation that finds nothing never needs it)."""
+        self.after = after
+        self.play = play
+        self.legal = legal
+
+    @property
+    def before(self) -> Position:
+        """The position before the action (for a roll or move: with the dice rolled)."""
+        if self._dice is not None:
+            self._before = self._before.replace(dice=self._dice)
+            self._dice = None
+        return self._before
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ReplayStep):
+            return NotImplemented
+        return (self.action, self.before, self.after, self.play, self.legal) == (
+            other.action, other.before, other.after, other.play, other.legal)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"ReplayStep(action={self.action!r}, before={self.before!r}, after={self.after!r}, "
+                f"play={self.play!r}, legal={self.legal!r})")
 
 
 @dataclass(slots=True)
@@ -230,13 +258,24 @@ class _GameRunner:
                 return self.unverifiable(action)
             self.record(action, pos)
             return True
+        rules = pos.rules
+        text = action.play or ""
+        opening_double = dice[0] == dice[1] and not self.gr.steps and not rules.checkers_start_off_board \
+            and self.game.start is None
+        if text and action.kind == "move" and not opening_double and pos.dice is None and rules.bonus_roll is None:
+            # The common case, without a copy of the position with the dice: the step makes it when asked.
+            fast = _fast_play(pos, rules, text, dice)
+            if fast is not None:
+                after = _after_play(pos, fast)
+                self.gr.steps.append(ReplayStep(action, pos, after, fast, dice=dice))
+                self.pos = after
+                if fast.mine[0] == rules.checkers:
+                    self.end_bearoff(action.player)
+                return True
         pos = pos.replace(dice=dice)
         self.pos = pos
-        rules = pos.rules
-        if dice[0] == dice[1] and not self.gr.steps and not rules.checkers_start_off_board \
-                and self.game.start is None:
+        if opening_double:
             self.find("error", action, f"the opening roll cannot be a double ({dice[0]}{dice[1]})")
-        text = action.play or ""
         if action.kind == "roll" or not text.strip():
             nxt = self.next_kind(index)
             if action.kind == "roll" or (nxt in ("win", "resign", "loss", None) and self._has_legal(pos, dice)):
@@ -560,6 +599,23 @@ class _GameRunner:
 
 
 _FAST_POINTS = {str(i): i for i in range(26)} | {"bar": 25, "Bar": 25, "off": 0, "Off": 0}
+_FAST_TOKENS: dict[str, tuple[int, int, bool]] = {}
+"""Move tokens already read by :func:`_fast_token` (at most a few thousand distinct ones exist)."""
+
+
+def _fast_token(tok: str) -> tuple[int, int, bool] | None:
+    """``13/8`` → (13, 8, False), ``25/20*`` → (25, 20, True); None for anything else (chains, counts,
+    upward moves, a checker moved to the bar or from off)."""
+    star = tok.endswith("*")
+    a, sep, b = (tok[:-1] if star else tok).partition("/")
+    s = _FAST_POINTS.get(a)
+    t = _FAST_POINTS.get(b)
+    if not sep or s is None or t is None or t >= s or s == 0 or t == 25:
+        return None
+    if len(_FAST_TOKENS) < 4096:
+        _FAST_TOKENS[tok] = (s, t, star)
+    return s, t, star
+
 
 
 def _land(theirs: list[int], t: int) -> bool | None:
@@ -575,12 +631,20 @@ def _land(theirs: list[int], t: int) -> bool | None:
     return False
 
 
+def _after_play(pos: Position, play: Play) -> Position:
+    """The position after ``play`` by the player on roll of ``pos`` (which has no dice)."""
+    if pos.turn == 0:
+        return pos.replace(boards=(play.mine, play.theirs), turn=1)
+    return pos.replace(boards=(play.theirs, play.mine), turn=0)
+
+
 def _fast_play(pos: Position, rules: Rules, text: str, dice: tuple[int, int]) -> Play | None:
     """The play for plain notation (``13/8 24/22``, ``25/20*``, ``6/0``, ``3/0`` with a 5, an empty
     cell: one step per die, legal in the written order, hit marks right), or None to take the full
     path, which handles everything else and explains errors.  A play that uses every die with each
     step legal is a legal play, so no generation is needed; a play that uses fewer dice is legal when
-    the generator's plays use as few and one of them leaves the same position."""
+    the generator's plays use as few and one of them leaves the same position.  (This runs once per
+    play of every validated file: it is written for speed.)"""
     if rules.hit_needs_home_checker or rules.checkers_start_off_board:
         return None
     tokens = text.split()
@@ -589,27 +653,45 @@ def _fast_play(pos: Position, rules: Rules, text: str, dice: tuple[int, int]) ->
     if len(tokens) > n:
         return None
     remaining = [d1] * 4 if d1 == d2 else [d1, d2]
-    mine = pos.on_roll
+    boards = pos.boards
+    mine = boards[pos.turn]
+    opp = boards[1 - pos.turn]
     m = list(mine)
-    theirs = list(pos.opponent)
-    outside = sum(m[7:26])
+    theirs = list(opp)
+    outside = -1  # checkers outside the home board, counted at the first bear-off
     steps: list[Step] = []
+    known = _FAST_TOKENS
     for tok in tokens:
-        star = tok.endswith("*")
-        a, sep, b = (tok[:-1] if star else tok).partition("/")
-        s = _FAST_POINTS.get(a)
-        t = _FAST_POINTS.get(b)
-        if not sep or s is None or t is None or t >= s or s == 0 or t == 25 or m[s] <= 0 or (m[25] and s != 25):
+        parsed = known.get(tok)
+        if parsed is None:
+            parsed = _fast_token(tok)
+            if parsed is None:
+                return None
+        s, t, star = parsed
+        if not m[s] or (m[25] and s != 25):
             return None
         die = s - t
-        hit: bool | None = False
         if t:
             if die not in remaining:
                 return None
-            hit = _land(theirs, t)
-            if hit is None:
-                return None
+            o = theirs[25 - t]
+            if o:
+                if o > 1:
+                    return None  # the opponent's point
+                theirs[25 - t] = 0
+                theirs[25] += 1
+                hit = True
+            elif star:
+                return None  # a wrong mark: the full path explains it
+            else:
+                hit = False
+            if outside > 0 and s >= 7 and t <= 6:
+                outside -= 1
         else:
+            if star:
+                return None
+            if outside < 0:
+                outside = sum(m[7:26])
             if outside:
                 return None
             if die not in remaining:
@@ -618,27 +700,39 @@ def _fast_play(pos: Position, rules: Rules, text: str, dice: tuple[int, int]) ->
                 if not larger or any(m[s + 1:7]):
                     return None
                 die = min(larger)
-        if star and not hit:
-            return None  # a wrong mark: the full path explains it
+            hit = False
         remaining.remove(die)
         m[s] -= 1
         m[t] += 1
-        if s >= 7 and t <= 6:
-            outside -= 1
         steps.append((s, t, hit))
-    after_mine, after_theirs = tuple(m), tuple(theirs)
     if len(steps) == n:
-        return Play(tuple(steps), after_mine, after_theirs)
+        return _new_play(tuple(steps), tuple(m), tuple(theirs))
     # Fewer dice than the roll: legal only if no legal play uses more, and the result is a legal one.
-    legal = rules.plays_for(mine, pos.opponent, d1, d2)
+    legal = rules.plays_for(mine, opp, d1, d2)
     if not legal:
-        return Play((), mine, pos.opponent) if not steps else None
+        return _new_play((), mine, opp) if not steps else None
+    after_mine, after_theirs = tuple(m), tuple(theirs)
     for play in legal:
         if play.dice_used != len(steps):
             return None
         if play.mine == after_mine and play.theirs == after_theirs:
             return play
     return None
+
+
+def _new_play(steps: tuple[Step, ...], mine: Board, theirs: Board) -> Play:
+    """``Play(steps, mine, theirs)`` without the frozen dataclass's checked ``__init__`` (3x faster)."""
+    p = _object_new(Play)
+    _set_steps(p, steps)
+    _set_mine(p, mine)
+    _set_theirs(p, theirs)
+    return p
+
+
+_object_new = object.__new__
+_set_steps = Play.__dict__["steps"].__set__
+_set_mine = Play.__dict__["mine"].__set__
+_set_theirs = Play.__dict__["theirs"].__set__
 
 
 def _as_recorded(pos: Position, segments: tuple) -> Play | None:

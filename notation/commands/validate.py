@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
+from functools import partial
 from typing import Any
 
 import click
 
 from ..errors import NotationError
 from ..matchio import read_any
+from ..parallel import cpu_count, map_files
 from ..replay import Finding, replay
+
+PARALLEL_MIN_FILES = 8
+"""With ``--jobs 0`` (the default), fewer files than this are checked in this process: starting
+workers costs more than it saves."""
+GC_THRESHOLD = 50_000
 
 
 def check_file(path: str, variant: str | None = None, auto_doubles: int | None = None) -> dict[str, Any]:
@@ -55,8 +63,9 @@ def _line(path: str, f: dict[str, Any]) -> str:
 @click.command("validate")
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=str))
 @click.option("--json", "as_json", is_flag=True, help="One JSON object a line per file.")
-@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="Check files in this many parallel processes.")
+@click.option("--jobs", "-j", type=click.IntRange(0, 64), default=0, show_default=True,
+              help="Check files in this many parallel processes; 0: one per CPU when there are "
+                   f"at least {PARALLEL_MIN_FILES} files.")
 @click.option("--quiet", "-q", is_flag=True, help="Only errors, and summaries of files with errors.")
 @click.option("--variant", default=None, help="Override the variant the record names.")
 @click.option("--auto-doubles", type=click.IntRange(0, 16), default=None,
@@ -78,16 +87,20 @@ def command(files: tuple[str, ...], as_json: bool, jobs: int, quiet: bool, varia
 
             fail(str(e))
     show_progress = len(files) > 5 and sys.stderr.isatty() and not as_json
-    results: list[dict[str, Any]] = []
-    if jobs > 1 and len(files) > 1:
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            it = pool.map(check_file, files, [variant] * len(files), [auto_doubles] * len(files),
-                          chunksize=max(1, len(files) // (jobs * 8)))
-            results = _collect(it, len(files), show_progress)
+    if jobs == 0:
+        jobs = cpu_count() if len(files) >= PARALLEL_MIN_FILES else 1
+    # Validation allocates many small objects that all die young, and none form cycles that outlive
+    # a file: collect less often, and never re-scan what the imports left.
+    gc.freeze()
+    gc.set_threshold(GC_THRESHOLD, 20, 20)
+    if jobs > 1:
+        _warm_up()
+    work = partial(check_file, variant=variant, auto_doubles=auto_doubles)
+    if show_progress:
+        with click.progressbar(length=len(files), label="validating", file=sys.stderr) as bar:
+            results = map_files(work, files, jobs, lambda: bar.update(1))
     else:
-        results = _collect((check_file(f, variant, auto_doubles) for f in files), len(files), show_progress)
+        results = map_files(work, files, jobs)
     status = 0
     for res in results:
         if res["unreadable"]:
@@ -112,13 +125,10 @@ def command(files: tuple[str, ...], as_json: bool, jobs: int, quiet: bool, varia
     sys.exit(status)
 
 
-def _collect(it: Any, total: int, progress: bool) -> list[dict[str, Any]]:
-    if not progress:
-        return list(it)
-    out = []
-    with click.progressbar(length=total, label="validating", file=sys.stderr) as bar:
-        for r in it:
-            out.append(r)
-            bar.update(1)
-    return out
+def _warm_up() -> None:
+    """Build the .mat parsers before the workers start, so that no forked worker builds them again."""
+    from ..formats import mat
 
+    mat._file_parser()
+    mat._cell_regex()
+    mat._fast_row_regex()

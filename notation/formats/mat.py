@@ -122,6 +122,7 @@ def _fast_row_regex() -> re.Pattern[str]:
 
 
 _NUMBER = re.compile(r"\d+")
+_ROW_LINE = re.compile(r"([^\n]*)((?:\n[ \t]*)+)")
 _TAG = re.compile(r'[;#][ \t]*\[(?P<name>[^"\]\n]+?)[ \t]*"(?P<value>.*)"\][ \t]*$')
 _SCORE = re.compile(r"(?P<n0>.*?)[ \t]*:[ \t]*(?P<s0>\d+)[ \t]+(?P<n1>.*?)[ \t]*:[ \t]*(?P<s1>\d+)[ \t]*$")
 _RATING = re.compile(r"(?P<name>.*?)[ \t]*,[ \t]*(?P<rating>\d+(?:[.,]\d+)?)$")
@@ -410,12 +411,19 @@ class _Reader:
         notes: list[Token] = []      # comment lines since the last row
         self.blank_after_last_row = stok.value.count("\n") > 1
         for tok in children[2:]:
-            if tok.type in ("ROW", "RESULT"):
+            if tok.type == "ROWS":
                 if notes:
                     self._keep_comments(game, notes, moved=True)
                     notes = []
-                self._row(game, tok)
-                self.blank_after_last_row = tok.value.count("\n") > 1
+                # a run of row and result lines: each with its line, column and what follows it
+                line, column = tok.line, tok.column
+                for r in _ROW_LINE.finditer(tok.value):
+                    text, gap = r.group(1).rstrip(), r.group(2)
+                    self._row(game, text, line, column)
+                    breaks = gap.count("\n")
+                    self.blank_after_last_row = breaks > 1
+                    line += breaks
+                    column = len(gap) - gap.rfind("\n")
             else:
                 notes.append(tok)
         self._finish_game(game)
@@ -455,9 +463,8 @@ class _Reader:
         game.score_span = Span(tok.line, tok.column, tok.line, tok.column + len(text))
 
     # ----------------------------------------------------------------- rows
-    def _scan(self, tok: Token, text: str) -> list[_Cell]:
+    def _scan(self, text: str, line: int, col0: int) -> list[_Cell]:
         """The cells of one row line (its number included, as a ROWNUM cell)."""
-        line, col0 = tok.line, tok.column
         cells: list[_Cell] = []
         pos, n = 0, len(text)
         for m in _cell_regex().finditer(text):
@@ -493,13 +500,14 @@ class _Reader:
                               line=line, column=column, text=text)
         return ParseError(f"unknown cell text {word!r}", line=line, column=column, text=text)
 
-    def _row(self, game: Game, tok: Token) -> None:
-        text = _line_of(tok)
-        if FAST_ROWS and tok.type == "ROW":
+    def _row(self, game: Game, text: str, line: int, col0: int) -> None:
+        """One row line (``  3) 52: 13/8 ...``) or result line (``      Wins 1 point``) at ``line``,
+        starting at column ``col0``."""
+        if FAST_ROWS and text[0].isdigit():
             f = _fast_row_regex().match(text)
-            if f is not None and self._fast_row(game, tok, f):
+            if f is not None and self._fast_row(game, line, col0, f):
                 return
-        cells = self._scan(tok, text)
+        cells = self._scan(text, line, col0)
         number: int | None = None
         number_end = 0
         slot_player: int | None = None   # player of the previous cell on this row
@@ -535,17 +543,16 @@ class _Reader:
                 else:
                     raise ParseError(f"a third cell {cell.text.strip()!r} on one row; a row holds the "
                                      f"left and the right player's cells", line=cell.line,
-                                     column=cell.column, text=_line_of(tok))
+                                     column=cell.column, text=text)
             if cell.kind == "LOSS":
                 loser = player
             slot_player = player
             row_cells.append((cell, player))
         self._row_cells(game, row_cells, number)
 
-    def _fast_row(self, game: Game, tok: Token, f: re.Match[str]) -> bool:
+    def _fast_row(self, game: Game, line: int, col0: int, f: re.Match[str]) -> bool:
         """A row read by :func:`_fast_row_regex`, with the same result as :meth:`_scan` and :meth:`_row`;
         False (nothing done) for a shape it leaves to them."""
-        line, col0 = tok.line, tok.column
         number = int(f.group(1))
         a_col = col0 + f.start(2)
         a_end = col0 + f.end(2)
@@ -738,7 +745,7 @@ class _Reader:
             msg = f"expected a score line 'name : score   name : score' after the Game line, found {shown!r}"
         elif "MATCH_LINE" in expected and "GAME_LINE" not in expected:
             msg = f"expected the 'N point match' line, found {shown!r}"
-        elif "GAME_LINE" in expected and "ROW" not in expected:
+        elif "GAME_LINE" in expected and "ROWS" not in expected:
             msg = f"expected a 'Game N' line, found {shown!r}"
         else:
             msg = f"unrecognised line {shown!r}"

@@ -1,0 +1,75 @@
+"""Checking files in several processes: the same results, in order, whatever happens to a worker."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from notation import parallel
+
+PARENT = os.getpid()
+
+
+def _files(tmp_path: Path, n: int = 23) -> list[str]:
+    out = []
+    for i in range(n):
+        p = tmp_path / f"f{i:02d}.txt"
+        p.write_text("x" * (i * 37 % 101))
+        out.append(str(p))
+    return out
+
+
+def _describe(path: str) -> tuple[str, int]:
+    return Path(path).name, os.path.getsize(path)
+
+
+def _fails_in_children(path: str) -> tuple[str, int]:
+    if os.getpid() != PARENT:
+        raise RuntimeError("a worker fails")
+    return _describe(path)
+
+
+def _dies_in_children(path: str) -> tuple[str, int]:
+    if os.getpid() != PARENT:
+        os._exit(9)
+    return _describe(path)
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 3, 8, 50])
+def test_results_in_file_order(tmp_path: Path, jobs: int) -> None:
+    files = _files(tmp_path)
+    calls = []
+    out = parallel.map_files(_describe, files, jobs, lambda: calls.append(1))
+    assert out == [_describe(f) for f in files]
+    assert len(calls) == len(files)
+
+
+@pytest.mark.parametrize("fn", [_fails_in_children, _dies_in_children])
+def test_a_failing_worker_loses_nothing(tmp_path: Path, fn: object) -> None:
+    files = _files(tmp_path)
+    calls = []
+    out = parallel.map_files(fn, files, 3, lambda: calls.append(1))  # type: ignore[arg-type]
+    assert out == [_describe(f) for f in files]
+    assert len(calls) == len(files)
+
+
+def test_process_pool_where_there_is_no_fork(tmp_path: Path) -> None:
+    files = _files(tmp_path, 9)
+    assert parallel._pooled(_describe, files, 2, None) == [_describe(f) for f in files]
+
+
+def test_groups_are_balanced_by_size(tmp_path: Path) -> None:
+    files = _files(tmp_path, 40)
+    groups = parallel._groups(files, 3)
+    assert sorted(i for g in groups for i in g) == list(range(40))
+    loads = [sum(os.path.getsize(files[i]) for i in g) for g in groups]
+    assert max(loads) - min(loads) <= 101
+    assert all(g == sorted(g) for g in groups)
+
+
+def test_large_results_cross_the_pipe(tmp_path: Path) -> None:
+    files = _files(tmp_path, 6)
+    out = parallel.map_files(lambda f: [f] * 50_000, files, 3)
+    assert [len(x) for x in out] == [50_000] * 6 and out[5][0] == files[5]
