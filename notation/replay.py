@@ -243,7 +243,26 @@ class _GameRunner:
 
     # ------------------------------------------------------------ actions
     def do_move(self, action: Action, index: int) -> bool:
+        pos = self.pos
         dice = action.dice
+        text = action.play
+        rules = pos.rules
+        if text and not text.isspace() and dice is not None and not action.properties and action.kind == "move" \
+                and pos.dice is None \
+                and self.started and not pos.double_offered and action.player == pos.turn \
+                and self.acey_pending is None and rules.bonus_roll is None \
+                and (dice[0] != dice[1] or self.gr.steps or self.game.start is not None
+                     or rules.checkers_start_off_board):
+            # The common case (the right player, no cube question pending, not an opening double),
+            # without a copy of the position with the dice: the step makes it when asked.
+            fast = _fast_play(pos, rules, text, dice)
+            if fast is not None:
+                after = _after_play(pos, fast)
+                self.gr.steps.append(ReplayStep(action, pos, after, fast, dice=dice))
+                self.pos = after
+                if fast.mine[0] == rules.checkers:
+                    self.end_bearoff(action.player)
+                return True
         chosen = ACEY_DOUBLE in action.properties
         if chosen or self.acey_pending is not None:
             self.acey_before(action, chosen)
@@ -262,16 +281,6 @@ class _GameRunner:
         text = action.play or ""
         opening_double = dice[0] == dice[1] and not self.gr.steps and not rules.checkers_start_off_board \
             and self.game.start is None
-        if text and action.kind == "move" and not opening_double and pos.dice is None and rules.bonus_roll is None:
-            # The common case, without a copy of the position with the dice: the step makes it when asked.
-            fast = _fast_play(pos, rules, text, dice)
-            if fast is not None:
-                after = _after_play(pos, fast)
-                self.gr.steps.append(ReplayStep(action, pos, after, fast, dice=dice))
-                self.pos = after
-                if fast.mine[0] == rules.checkers:
-                    self.end_bearoff(action.player)
-                return True
         pos = pos.replace(dice=dice)
         self.pos = pos
         if opening_double:
@@ -952,11 +961,17 @@ def _summarise_hit_marks(rep: MatchReplay) -> None:
     any_marked = False
     for g in rep.games:
         for s in g.steps:
-            if s.action.kind == "move" and s.play is not None:
-                if s.action.play and "*" in s.action.play:
-                    any_marked = True
-                if any(h for _, _, h in s.play.steps) and not (s.action.play and "*" in s.action.play):
+            play = s.play
+            if play is None or s.action.kind != "move":
+                continue
+            written = s.action.play
+            if written and "*" in written:
+                any_marked = True
+                continue
+            for step in play.steps:
+                if step[2]:
                     unmarked.append((g, s))
+                    break
     if not unmarked:
         return
     if not any_marked:

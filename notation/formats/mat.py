@@ -72,7 +72,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from .._grammar import parser
 from ..errors import NotationError, ParseError
 from ..position import Position
-from ..record import Action, Game, Match, MatchRules, Normalisation, Span
+from ..record import Action, Game, Match, MatchRules, Normalisation, Span, new_span
 
 __all__ = ["read_match", "read_matches", "write_match", "dump_match", "format_play_text"]
 
@@ -574,8 +574,8 @@ class _Reader:
         d1, d2, rest = int(text[0]), int(text[1]), text[3:].strip()
         if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
             raise ParseError(f"dice {d1}{d2} are not a roll", line=line, column=column, text=text)
-        a = Action(kind="move", player=player, dice=(d1, d2), text=text,
-                   span=Span(line, column, line, end_column), move_number=number)
+        a = Action("move", player, (d1, d2), None, None, None, text, new_span(line, column, line, end_column),
+                   number)
         if not rest:
             a.play, a.no_move = "", ""
         elif rest[0] in "Cc" and rest[:6].lower() == "cannot":
