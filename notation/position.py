@@ -271,6 +271,24 @@ def _copier(keys: tuple[str, ...]) -> Callable[[Position, dict[str, object]], Po
     return copier  # type: ignore[return-value]
 
 
+def _make_mover() -> Callable[[Position, tuple[Board, Board], int], Position]:
+    """``pos.replace(boards=boards, turn=turn)`` as a generated function of its own (no keyword
+    dictionary): the replay makes one such copy for every play."""
+    env: dict[str, object] = {"_new": object.__new__, "_P": Position}
+    lines = ["def moved(self, boards, turn):", "    new = _new(_P)"]
+    for name in _FIELD_NAMES:
+        env[f"_set_{name}"] = Position.__dict__[name].__set__
+        value = name if name in ("boards", "turn") else f"self.{name}"
+        lines.append(f"    _set_{name}(new, {value})")
+    lines.append("    return new")
+    exec("\n".join(lines), env)  # noqa: S102 - fixed, generated source
+    return env["moved"]  # type: ignore[return-value]
+
+
+moved = _make_mover()
+"""``moved(pos, boards, turn)`` is ``pos.replace(boards=boards, turn=turn)``, faster."""
+
+
 def _closed_home(mine: Board, theirs: Board) -> bool:
     """``mine`` holds all six points of its home board (where ``theirs`` would enter)."""
     return all(mine[p] >= 2 for p in range(1, 7))

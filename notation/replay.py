@@ -21,7 +21,7 @@ from typing import Literal
 
 from .errors import AmbiguousPlayError, IllegalPlayError, ParseError
 from .play import parse_play, play_result, resolve_play
-from .position import GAME_DROPPED, GAME_OVER, GAME_RESIGNED, Board, Position
+from .position import GAME_DROPPED, GAME_OVER, GAME_RESIGNED, Board, Position, moved
 from .record import Action, Game, Match
 from .rules import Play, Rules, Step
 from .variants import ACEY_DOUBLE, scoring_rule
@@ -643,8 +643,8 @@ def _land(theirs: list[int], t: int) -> bool | None:
 def _after_play(pos: Position, play: Play) -> Position:
     """The position after ``play`` by the player on roll of ``pos`` (which has no dice)."""
     if pos.turn == 0:
-        return pos.replace(boards=(play.mine, play.theirs), turn=1)
-    return pos.replace(boards=(play.theirs, play.mine), turn=0)
+        return moved(pos, (play.mine, play.theirs), 1)
+    return moved(pos, (play.theirs, play.mine), 0)
 
 
 def _fast_play(pos: Position, rules: Rules, text: str, dice: tuple[int, int]) -> Play | None:
