@@ -131,4 +131,4 @@ def _warm_up() -> None:
 
     mat._file_parser()
     mat._cell_regex()
-    mat._fast_row_regex()
+    mat._rows_regex()

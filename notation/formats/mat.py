@@ -104,25 +104,26 @@ def _cell_regex() -> re.Pattern[str]:
     return _cell_re
 
 
-_fast_row_re: re.Pattern[str] | None = None
+_rows_re: re.Pattern[str] | None = None
 FAST_ROWS = True
 """Read the common row shape (a number and one or two move cells) with one match; tests turn this off
 to check that the general path reads every file the same."""
 
 
-def _fast_row_regex() -> re.Pattern[str]:
-    """The common row, ``  3) 52: 13/8 24/22     64: 24/18 13/9``, as one regular expression made of the
-    grammar's ``MOVE`` terminal: a row number and one or two move cells, nothing else."""
-    global _fast_row_re
-    if _fast_row_re is None:
+def _rows_regex() -> re.Pattern[str]:
+    """The lines of a ``ROWS`` token, each with the line break, blank lines and indentation after it
+    (group 5).  The common row, ``  3) 52: 13/8 24/22     64: 24/18 13/9`` (a row number and one or
+    two move cells, nothing else) is matched with its parts: number (1), cells (2, 3), made of the
+    grammar's ``MOVE`` terminal; any other line is group 4."""
+    global _rows_re
+    if _rows_re is None:
         cells = parser("mat", start="cells", **_PARSER_OPTIONS)
         move = cells.get_terminal("MOVE").pattern.to_regexp()
-        _fast_row_re = re.compile(rf"(\d+)\)[ \t]*({move})(?:[ \t]+({move}))?$")
-    return _fast_row_re
+        _rows_re = re.compile(rf"(?:(\d+)\)[ \t]*({move})(?:[ \t]+({move}))?[ \t]*(?=\n)|([^\n]*))((?:\n[ \t]*)+)")
+    return _rows_re
 
 
 _NUMBER = re.compile(r"\d+")
-_ROW_LINE = re.compile(r"([^\n]*)((?:\n[ \t]*)+)")
 _TAG = re.compile(r'[;#][ \t]*\[(?P<name>[^"\]\n]+?)[ \t]*"(?P<value>.*)"\][ \t]*$')
 _SCORE = re.compile(r"(?P<n0>.*?)[ \t]*:[ \t]*(?P<s0>\d+)[ \t]+(?P<n1>.*?)[ \t]*:[ \t]*(?P<s1>\d+)[ \t]*$")
 _RATING = re.compile(r"(?P<name>.*?)[ \t]*,[ \t]*(?P<rating>\d+(?:[.,]\d+)?)$")
@@ -417,9 +418,11 @@ class _Reader:
                     notes = []
                 # a run of row and result lines: each with its line, column and what follows it
                 line, column = tok.line, tok.column
-                for r in _ROW_LINE.finditer(tok.value):
-                    text, gap = r.group(1).rstrip(), r.group(2)
-                    self._row(game, text, line, column)
+                value = tok.value
+                for r in _rows_regex().finditer(value):
+                    if r.group(1) is None or not FAST_ROWS or not self._fast_row(game, line, column, r):
+                        self._row(game, value[r.start():r.start(5)].rstrip(), line, column)
+                    gap = r.group(5)
                     breaks = gap.count("\n")
                     self.blank_after_last_row = breaks > 1
                     line += breaks
@@ -503,10 +506,6 @@ class _Reader:
     def _row(self, game: Game, text: str, line: int, col0: int) -> None:
         """One row line (``  3) 52: 13/8 ...``) or result line (``      Wins 1 point``) at ``line``,
         starting at column ``col0``."""
-        if FAST_ROWS and text[0].isdigit():
-            f = _fast_row_regex().match(text)
-            if f is not None and self._fast_row(game, line, col0, f):
-                return
         cells = self._scan(text, line, col0)
         number: int | None = None
         number_end = 0
@@ -551,9 +550,10 @@ class _Reader:
         self._row_cells(game, row_cells, number)
 
     def _fast_row(self, game: Game, line: int, col0: int, f: re.Match[str]) -> bool:
-        """A row read by :func:`_fast_row_regex`, with the same result as :meth:`_scan` and :meth:`_row`;
-        False (nothing done) for a shape it leaves to them."""
+        """A common row matched by :func:`_rows_regex`, with the same result as :meth:`_scan` and
+        :meth:`_row`; False (nothing done) for a shape it leaves to them."""
         number = int(f.group(1))
+        col0 -= f.start()  # match offsets are in the token's text
         a_col = col0 + f.start(2)
         a_end = col0 + f.end(2)
         player = 0 if a_col < max(LEFT_LIMIT, col0 + f.end(1) + 3) else 1
