@@ -75,26 +75,45 @@ class ReplayStep:
     """One action of a game with the positions before and after it.  For moves, ``play`` is the play as
     made (legal, or as recorded when illegal but physically possible)."""
 
-    __slots__ = ("action", "_before", "_dice", "after", "play", "legal")
+    __slots__ = ("action", "_before", "_after", "_lazy", "play", "legal")
 
     def __init__(self, action: Action, before: Position, after: Position, play: Play | None = None,
-                 legal: bool = True, *, dice: tuple[int, int] | None = None) -> None:
+                 legal: bool = True) -> None:
         self.action = action
         self._before = before
-        self._dice = dice
-        """When set, ``before`` is ``_before`` with these dice (made when first asked for: a
-        validation that finds nothing never needs it)."""
-        self.after = after
+        self._after = after
+        self._lazy: tuple[tuple[Board, Board], int, tuple[Board, Board], tuple[int, int]] | None = None
         self.play = play
         self.legal = legal
+
+    @classmethod
+    def moved(cls, action: Action, base: Position, boards: tuple[Board, Board], turn: int,
+              after: tuple[Board, Board], dice: tuple[int, int], play: Play) -> ReplayStep:
+        """A legal play by ``turn`` from ``boards`` to ``after``, everything else as in ``base``.  The
+        positions are made when first asked for: a validation that finds nothing never needs them."""
+        step = cls(action, base, base, play)
+        step._lazy = (boards, turn, after, dice)
+        return step
+
+    def _make(self) -> None:
+        boards, turn, after, dice = self._lazy  # type: ignore[misc]
+        base = self._before
+        self._before = base.replace(boards=boards, turn=turn, dice=dice)
+        self._after = moved(base, after, 1 - turn)
+        self._lazy = None
 
     @property
     def before(self) -> Position:
         """The position before the action (for a roll or move: with the dice rolled)."""
-        if self._dice is not None:
-            self._before = self._before.replace(dice=self._dice)
-            self._dice = None
+        if self._lazy is not None:
+            self._make()
         return self._before
+
+    @property
+    def after(self) -> Position:
+        if self._lazy is not None:
+            self._make()
+        return self._after
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ReplayStep):
@@ -168,7 +187,9 @@ class _GameRunner:
         self.rep = rep
         self.match = rep.match
         self.game = game
-        self.pos = start
+        self._pos = start
+        self._moved: tuple[tuple[Board, Board], int] | None = None
+        """Boards and player on roll after the last fast-lane plays, not yet made into ``_pos``."""
         self.gr = GameReplay(game, start, crawford=crawford)
         self.names = game.names or self.match.names
         self.ended: str | None = None  # "bearoff", "drop", "resign"
@@ -178,6 +199,20 @@ class _GameRunner:
         self.beaver_roller: int | None = None
         self.acey_pending: int | None = None
         """Acey-Deucey: the player who played a 1-2 in full and must now name a double."""
+
+    @property
+    def pos(self) -> Position:
+        """The position now (made from the fast lane's boards when they changed)."""
+        if self._moved is not None:
+            boards, turn = self._moved
+            self._pos = moved(self._pos, boards, turn)
+            self._moved = None
+        return self._pos
+
+    @pos.setter
+    def pos(self, value: Position) -> None:
+        self._pos = value
+        self._moved = None
 
     # ------------------------------------------------------------ findings
     def find(self, severity: Severity, action: Action | None, message: str, *, column: int | None = None,
@@ -243,23 +278,26 @@ class _GameRunner:
 
     # ------------------------------------------------------------ actions
     def do_move(self, action: Action, index: int) -> bool:
-        pos = self.pos
+        base = self._pos  # every field but the boards and the player on roll is current
         dice = action.dice
         text = action.play
-        rules = pos.rules
+        rules = base.rules
+        if self._moved is not None:
+            boards, turn = self._moved
+        else:
+            boards, turn = base.boards, base.turn
         if text and not text.isspace() and dice is not None and not action.properties and action.kind == "move" \
-                and pos.dice is None \
-                and self.started and not pos.double_offered and action.player == pos.turn \
+                and base.dice is None and self.started and not base.double_offered and action.player == turn \
                 and self.acey_pending is None and rules.bonus_roll is None \
                 and (dice[0] != dice[1] or self.gr.steps or self.game.start is not None
                      or rules.checkers_start_off_board):
-            # The common case (the right player, no cube question pending, not an opening double),
-            # without a copy of the position with the dice: the step makes it when asked.
-            fast = _fast_play(pos, rules, text, dice)
+            # The common case (the right player, no cube question pending, not an opening double):
+            # no position is made, only boards; the step and ``pos`` make them when asked.
+            fast = _fast_play(boards[turn], boards[1 - turn], rules, text, dice)
             if fast is not None:
-                after = _after_play(pos, fast)
-                self.gr.steps.append(ReplayStep(action, pos, after, fast, dice=dice))
-                self.pos = after
+                after = (fast.mine, fast.theirs) if turn == 0 else (fast.theirs, fast.mine)
+                self.gr.steps.append(ReplayStep.moved(action, base, boards, turn, after, dice, fast))
+                self._moved = (after, 1 - turn)
                 if fast.mine[0] == rules.checkers:
                     self.end_bearoff(action.player)
                 return True
@@ -293,7 +331,7 @@ class _GameRunner:
                     self.find("warning", action, "a roll without a play, and the game goes on")
                 self.record(action, pos)
                 return True
-        fast = _fast_play(pos, rules, text, dice)
+        fast = _fast_play(pos.on_roll, pos.opponent, rules, text, dice)
         if fast is not None:
             after = play_result(pos, fast)
             if rules.bonus_roll is not None:
@@ -640,14 +678,7 @@ def _land(theirs: list[int], t: int) -> bool | None:
     return False
 
 
-def _after_play(pos: Position, play: Play) -> Position:
-    """The position after ``play`` by the player on roll of ``pos`` (which has no dice)."""
-    if pos.turn == 0:
-        return moved(pos, (play.mine, play.theirs), 1)
-    return moved(pos, (play.theirs, play.mine), 0)
-
-
-def _fast_play(pos: Position, rules: Rules, text: str, dice: tuple[int, int]) -> Play | None:
+def _fast_play(mine: Board, opp: Board, rules: Rules, text: str, dice: tuple[int, int]) -> Play | None:
     """The play for plain notation (``13/8 24/22``, ``25/20*``, ``6/0``, ``3/0`` with a 5, an empty
     cell: one step per die, legal in the written order, hit marks right), or None to take the full
     path, which handles everything else and explains errors.  A play that uses every die with each
@@ -662,9 +693,6 @@ def _fast_play(pos: Position, rules: Rules, text: str, dice: tuple[int, int]) ->
     if len(tokens) > n:
         return None
     remaining = [d1] * 4 if d1 == d2 else [d1, d2]
-    boards = pos.boards
-    mine = boards[pos.turn]
-    opp = boards[1 - pos.turn]
     m = list(mine)
     theirs = list(opp)
     outside = -1  # checkers outside the home board, counted at the first bear-off

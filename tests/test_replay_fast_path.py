@@ -51,7 +51,7 @@ def test_fast_path_never_accepts_an_illegal_play(pos: tuple[Board, Board], roll:
         t = data.draw(st.sampled_from([max(s - roll[0], 0), max(s - roll[1], 0), 0]) | st.integers(0, 24))
         steps.append((s, t, data.draw(st.booleans())))
     text = " ".join(_token(*s) for s in steps)
-    fast = replay_module._fast_play(p, R, text, roll)
+    fast = replay_module._fast_play(p.on_roll, p.opponent, R, text, roll)
     if fast is not None:
         legal = {(q.mine, q.theirs) for q in R.plays_for(mine, theirs, *roll)}
         assert (fast.mine, fast.theirs) in legal or (not legal and not fast.steps)
@@ -67,14 +67,14 @@ def test_fast_path_accepts_legal_plays_in_every_order(pos: tuple[Board, Board], 
     legal = R.plays_for(mine, theirs, *roll)
     p = _position(mine, theirs, roll)
     if not legal:
-        assert replay_module._fast_play(p, R, "", roll) is not None
+        assert replay_module._fast_play(p.on_roll, p.opponent, R, "", roll) is not None
         return
     play = data.draw(st.sampled_from(legal))
     text = " ".join(_token(*s) for s in play.steps)
-    fast = replay_module._fast_play(p, R, text, roll)
+    fast = replay_module._fast_play(p.on_roll, p.opponent, R, text, roll)
     assert fast is not None and (fast.mine, fast.theirs) == (play.mine, play.theirs), text
     for order in itertools.islice(itertools.permutations(play.steps), 6):
-        other = replay_module._fast_play(p, R, " ".join(_token(*s) for s in order), roll)
+        other = replay_module._fast_play(p.on_roll, p.opponent, R, " ".join(_token(*s) for s in order), roll)
         assert other is None or (other.mine, other.theirs) == (play.mine, play.theirs)
 
 
@@ -132,7 +132,7 @@ def _board(points: dict[int, int]) -> Board:
 def test_fast_path_refuses(mine: dict[int, int], theirs: dict[int, int], roll: tuple[int, int],
                            text: str) -> None:
     p = _position(_board(mine), _board(theirs), roll)
-    assert replay_module._fast_play(p, R, text, roll) is None
+    assert replay_module._fast_play(p.on_roll, p.opponent, R, text, roll) is None
 
 
 @pytest.mark.parametrize(("mine", "theirs", "roll", "text"), [
@@ -146,6 +146,6 @@ def test_fast_path_accepts(mine: dict[int, int], theirs: dict[int, int], roll: t
                            text: str) -> None:
     m, t = _board(mine), _board(theirs)
     p = _position(m, t, roll)
-    fast = replay_module._fast_play(p, R, text, roll)
+    fast = replay_module._fast_play(p.on_roll, p.opponent, R, text, roll)
     legal = {(q.mine, q.theirs) for q in R.plays_for(m, t, *roll)}
     assert fast is not None and ((fast.mine, fast.theirs) in legal or not legal)
