@@ -744,6 +744,8 @@ def _fast_play(mine: Board, opp: Board, rules: Rules, text: str, dice: tuple[int
         steps.append((s, t, hit))
     if len(steps) == n:
         return _new_play(tuple(steps), tuple(m), tuple(theirs))
+    if not steps:  # nothing played: legal when no die can move any checker
+        return _new_play((), mine, opp) if _no_step(mine, opp, d1, d2) else None
     # Fewer dice than the roll: legal only if no legal play uses more, and the result is a legal one.
     legal = rules.plays_for(mine, opp, d1, d2)
     if not legal:
@@ -755,6 +757,25 @@ def _fast_play(mine: Board, opp: Board, rules: Rules, text: str, dice: tuple[int
         if play.mine == after_mine and play.theirs == after_theirs:
             return play
     return None
+
+
+def _no_step(mine: Board, theirs: Board, d1: int, d2: int) -> bool:
+    """No checker of ``mine`` can move by ``d1`` or by ``d2``: the roll cannot be played at all."""
+    for d in (d1, d2):
+        if mine[25]:
+            if theirs[d] < 2:  # the entry point, our 25 - d, is their d
+                return False
+            continue
+        home = not any(mine[7:25])
+        for s in range(1, 25):
+            if mine[s]:
+                t = s - d
+                if t >= 1:
+                    if theirs[25 - t] < 2:
+                        return False
+                elif home and (t == 0 or not any(mine[s + 1:7])):
+                    return False
+    return True
 
 
 def _new_play(steps: tuple[Step, ...], mine: Board, theirs: Board) -> Play:
