@@ -91,8 +91,12 @@ class ReplayStep:
               after: tuple[Board, Board], dice: tuple[int, int], play: Play) -> ReplayStep:
         """A legal play by ``turn`` from ``boards`` to ``after``, everything else as in ``base``.  The
         positions are made when first asked for: a validation that finds nothing never needs them."""
-        step = cls(action, base, base, play)
+        step = _object_new(cls)
+        step.action = action
+        step._before = step._after = base
         step._lazy = (boards, turn, after, dice)
+        step.play = play
+        step.legal = True
         return step
 
     def _make(self) -> None:

@@ -419,14 +419,16 @@ class _Reader:
                 # a run of row and result lines: each with its line, column and what follows it
                 line, column = tok.line, tok.column
                 value = tok.value
+                breaks = 1
+                fast_row = self._fast_row if FAST_ROWS else None
                 for r in _rows_regex().finditer(value):
-                    if r.group(1) is None or not FAST_ROWS or not self._fast_row(game, line, column, r):
+                    if fast_row is None or r.group(1) is None or not fast_row(game, line, column, r):
                         self._row(game, value[r.start():r.start(5)].rstrip(), line, column)
                     gap = r.group(5)
                     breaks = gap.count("\n")
-                    self.blank_after_last_row = breaks > 1
                     line += breaks
                     column = len(gap) - gap.rfind("\n")
+                self.blank_after_last_row = breaks > 1
             else:
                 notes.append(tok)
         self._finish_game(game)
