@@ -5,11 +5,13 @@
 Without a directory it generates 120 matches with ../shared/tools/gnubg-corpus (a few minutes, once;
 cached in /tmp/gammon-bench-corpus).  Both sides run in one process each, in the same run:
 
-* ours: the `validate` command's work (read, replay, every check) in this Python process;
+* ours: ``gammon validate --quiet FILES`` (read, replay, every check), as it runs by default (one
+  process per CPU) and with ``--jobs 1``; also its work in this Python process, for plays/s;
 * gnubg: ``gnubg -t -q`` fed ``import mat FILE`` lines for the same files (it checks almost nothing).
 
-Prints plays/s, wall time, peak memory and the ratio (ours / gnubg).  Peak memory is also measured for
-the first half of the files, to show it does not grow with the number of files.
+The whole-process runs take turns, ``--runs`` rounds, so that all see the same machine; the best and
+the median of each are printed, with the ratios (ours / gnubg).  Peak memory is also measured for the
+first half of the files, to show it does not grow with the number of files.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -61,20 +64,6 @@ def peak_memory(files: list[str]) -> int:
     return peak
 
 
-def time_gnubg(files: list[str]) -> tuple[float, float]:
-    """(whole process wall time, the same less an empty run's start-up), best of five."""
-    cmds = "".join(f"import mat {f}\n" for f in files)
-    best_total = best_startup = float("inf")
-    for _ in range(5):
-        t0 = time.perf_counter()
-        subprocess.run([GNUBG, "-t", "-q"], input="", capture_output=True, text=True, check=False)
-        best_startup = min(best_startup, time.perf_counter() - t0)
-        t0 = time.perf_counter()
-        subprocess.run([GNUBG, "-t", "-q"], input=cmds, capture_output=True, text=True, check=False)
-        best_total = min(best_total, time.perf_counter() - t0)
-    return best_total, best_total - best_startup
-
-
 def _cli_env() -> dict[str, str]:
     """As an installed package runs: compiled modules cached (pip compiles them at install time; a
     PYTHONDONTWRITEBYTECODE environment would otherwise compile every module at every start)."""
@@ -83,45 +72,66 @@ def _cli_env() -> dict[str, str]:
     return env
 
 
-def time_cli(files: list[str], jobs: int | None) -> float:
-    """Wall time of the whole `gammon validate` process (start-up included), best of five after a
-    warm-up run (which fills the module and parser caches)."""
-    best = float("inf")
-    cmd = [sys.executable, "-m", "notation.cli", "validate", "--quiet", *files]
-    if jobs is not None:
-        cmd[5:5] = ["--jobs", str(jobs)]
-    for i in range(6):
-        t0 = time.perf_counter()
-        subprocess.run(cmd, capture_output=True, cwd=ROOT, env=_cli_env(), check=False)
+def _wall(cmd: list[str], **kwargs: object) -> float:
+    t0 = time.perf_counter()
+    subprocess.run(cmd, capture_output=True, check=False, **kwargs)  # type: ignore[call-overload]
+    return time.perf_counter() - t0
+
+
+def time_processes(files: list[str], runs: int) -> dict[str, list[float]]:
+    """Wall times of whole processes, the three commands taking turns so that each sees the same
+    machine: gnubg importing every file, ``gammon validate`` as it runs by default (one process per
+    CPU) and with ``--jobs 1``; also gnubg with no file (its start-up).  One warm-up round first
+    (it fills the module and parser caches)."""
+    gnubg_input = "".join(f"import mat {f}\n" for f in files)
+    ours = [sys.executable, "-m", "notation.cli", "validate", "--quiet", *files]
+    ours1 = [*ours[:5], "--jobs", "1", *ours[5:]]
+    env = _cli_env()
+    times: dict[str, list[float]] = {"gnubg": [], "gnubg start-up": [], "ours": [], "ours --jobs 1": []}
+    for i in range(runs + 1):
+        t = {
+            "gnubg": _wall([GNUBG, "-t", "-q"], input=gnubg_input.encode()),
+            "gnubg start-up": _wall([GNUBG, "-t", "-q"], input=b""),
+            "ours": _wall(ours, cwd=ROOT, env=env),
+            "ours --jobs 1": _wall(ours1, cwd=ROOT, env=env),
+        }
         if i:
-            best = min(best, time.perf_counter() - t0)
-    return best
+            for k, v in t.items():
+                times[k].append(v)
+    return times
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("directory", nargs="?")
     ap.add_argument("--count", type=int, default=120)
+    ap.add_argument("--runs", type=int, default=15, help="rounds of whole-process timings")
     args = ap.parse_args()
     if args.directory:
         files = sorted(str(p) for p in Path(args.directory).glob("*.mat"))
     else:
         files = corpus(args.count)
-    print(f"{len(files)} files")
+    from notation.parallel import cpu_count
+
+    print(f"{len(files)} files, {cpu_count()} CPUs, Python {sys.version.split()[0]}")
     ours, plays, errors = time_ours(files)
     ours2, _, _ = time_ours(files)  # warm: parser built, tables cached
     best = min(ours, ours2)
-    gnubg_total, gnubg = time_gnubg(files)
-    cli1 = time_cli(files, 1)
-    cli2 = time_cli(files, 2)
+    print(f"ours, in one process (read, replay, every check): {best:.2f} s for {plays} plays = "
+          f"{plays / best:,.0f} plays/s ({errors} errors found)")
+    times = time_processes(files, args.runs)
+    lo = {k: min(v) for k, v in times.items()}
+    mid = {k: statistics.median(v) for k, v in times.items()}
+    g, g_mid = lo["gnubg"], mid["gnubg"]
+    print(f"gnubg: whole process {g:.3f} s (median {g_mid:.3f}); with no file {lo['gnubg start-up']:.3f} s, "
+          f"so importing takes about {max(g - lo['gnubg start-up'], 0.0):.3f} s")
+    for k in ("ours", "ours --jobs 1"):
+        label = "gammon validate" + (" --jobs 1" if k.endswith("1") else " (default: a process per CPU)")
+        print(f"{label}: {lo[k]:.3f} s (median {mid[k]:.3f}) = {plays / lo[k]:,.0f} plays/s; "
+              f"ratio to gnubg {lo[k] / g:.1f} (medians {mid[k] / g_mid:.1f}); target <= 3")
     half = peak_memory(files[: len(files) // 2])
     full = peak_memory(files)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
-    print(f"ours, in process : {best:.2f} s for {plays} plays = {plays / best:,.0f} plays/s ({errors} errors found)")
-    print(f"gnubg, import only (start-up excluded): {gnubg:.2f} s = {plays / gnubg:,.0f} plays/s")
-    print(f"ratio, work only: {best / gnubg:.1f} x gnubg's time (target <= 3)")
-    print(f"whole processes: gammon validate {cli1:.2f} s (--jobs 2: {cli2:.2f} s), gnubg {gnubg_total:.2f} s; "
-          f"ratio {cli1 / gnubg_total:.1f} ({cli2 / gnubg_total:.1f} with --jobs 2)")
     print(f"peak traced memory: {half / 1e6:.1f} MB for {len(files) // 2} files, {full / 1e6:.1f} MB for "
           f"{len(files)} files; process max RSS {rss} MB")
 

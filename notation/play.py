@@ -388,7 +388,10 @@ def _interleave(path_steps: list[list[tuple[int, int, int, bool]]], sim: _Sim, t
         successes.append((done, result, hidden))
         return len(done) == n_dice and result is not None and not hidden
 
-    return explore((), False)
+    try:
+        return explore((), False)
+    finally:
+        explore = None  # type: ignore[assignment]  # a recursive closure is a reference cycle: broken here
 
 
 def _die_sequences(dist: int, bear_off: bool, dice: list[int]) -> list[tuple[int, ...]]:
@@ -407,6 +410,7 @@ def _die_sequences(dist: int, bear_off: bool, dice: list[int]) -> list[tuple[int
                 rec(remaining[:i] + remaining[i + 1:], acc + (d,), nt)
 
     rec(sorted(dice), (), 0)
+    rec = None  # type: ignore[assignment]  # a recursive closure is a reference cycle: broken here
     return sorted(out, key=lambda seq: (len(seq), seq))
 
 
@@ -497,6 +501,7 @@ def _resolve(position: Position, parsed: ParsedPlay, dice: tuple[int, int] | Non
             acc[pi].pop()
 
     assign(0, 0, list(dice_list), [[] for _ in paths])
+    assign = None  # type: ignore[assignment]  # a recursive closure is a reference cycle: broken here
     if not assignments:
         if pip_problem is None:
             needs = " + ".join(str(a - b) if b else f"at least {a}" for _seg, legs in paths for a, b in legs)

@@ -192,6 +192,7 @@ class Rules:
                     undo(s, t, hit)
 
             rec(0, 25, ())
+            rec = None  # type: ignore[assignment]  # a recursive closure is a reference cycle: broken here
         else:
             for first, second in ((hi, lo), (lo, hi)):
                 first_die[0] = first
@@ -533,6 +534,7 @@ def _doubles(su: _Setup, d: int) -> _Found:
                     found[key] = steps
 
     rec(0, left, key, hm, pre, outside)
+    rec = None  # type: ignore[assignment]  # a recursive closure is a reference cycle: broken here
     if not best[0]:
         found.clear()
     return found

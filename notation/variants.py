@@ -262,6 +262,7 @@ def _acey_generate(checkers: int, mine: Board, theirs: Board, hi: int, lo: int) 
                 apply(s, t, hit, fp, -1)
 
         rec(0, 25, ())
+        rec = None  # type: ignore[assignment]  # a recursive closure is a reference cycle: broken here
     else:
         for first, second in ((hi, lo), (lo, hi)):
             first_die[0] = first

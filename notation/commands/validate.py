@@ -18,7 +18,9 @@ from ..replay import Finding, replay
 PARALLEL_MIN_FILES = 8
 """With ``--jobs 0`` (the default), fewer files than this are checked in this process: starting
 workers costs more than it saves."""
-GC_THRESHOLD = 50_000
+GC_SURVIVORS = 20_000
+"""Between two files, collect garbage cycles when this many more objects live than after the last
+collection (a file's own objects are freed when it is done, so this happens only if cycles pile up)."""
 
 
 def check_file(path: str, variant: str | None = None, auto_doubles: int | None = None) -> dict[str, Any]:
@@ -89,13 +91,14 @@ def command(files: tuple[str, ...], as_json: bool, jobs: int, quiet: bool, varia
     show_progress = len(files) > 5 and sys.stderr.isatty() and not as_json
     if jobs == 0:
         jobs = cpu_count() if len(files) >= PARALLEL_MIN_FILES else 1
-    # Validation allocates many small objects that all die young, and none form cycles that outlive
-    # a file: collect less often, and never re-scan what the imports left.
-    gc.freeze()
-    gc.set_threshold(GC_THRESHOLD, 20, 20)
     if jobs > 1:
         _warm_up()
-    work = partial(check_file, variant=variant, auto_doubles=auto_doubles)
+    # Validation makes a great many small objects, freed by their reference counts when a file is
+    # done: the cycle collector would scan them again and again for nothing.  It runs between files
+    # instead, when objects pile up, and never re-scans what the imports left.
+    gc.freeze()
+    gc.disable()
+    work = partial(_check_and_collect, variant=variant, auto_doubles=auto_doubles)
     if show_progress:
         with click.progressbar(length=len(files), label="validating", file=sys.stderr) as bar:
             results = map_files(work, files, jobs, lambda: bar.update(1))
@@ -123,6 +126,13 @@ def command(files: tuple[str, ...], as_json: bool, jobs: int, quiet: bool, varia
             click.echo(f"{res['file']}: {res['games']} games, {res['plays']} plays, {res['errors']} errors, "
                        f"{res['warnings']} warnings, {res['notes']} notes")
     sys.exit(status)
+
+
+def _check_and_collect(path: str, variant: str | None, auto_doubles: int | None) -> dict[str, Any]:
+    result = check_file(path, variant, auto_doubles)
+    if gc.get_count()[0] > GC_SURVIVORS:
+        gc.collect()
+    return result
 
 
 def _warm_up() -> None:
