@@ -42,14 +42,16 @@ def cache_dir() -> Path | None:
 
 
 @cache
-def parser(name: str, start: str = "start", **options: Any) -> Lark:
-    """A cached LALR parser for ``grammars/<name>.lark`` (options as for :class:`lark.Lark`)."""
+def parser(name: str, start: str | tuple[str, ...] = "start", **options: Any) -> Lark:
+    """A cached LALR parser for ``grammars/<name>.lark`` (options as for :class:`lark.Lark`); several
+    start symbols are given as a tuple (then ``parse`` needs ``start=``)."""
     opts: dict[str, Any] = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": False}
     opts.update(options)
     d = cache_dir()
     if d is not None:
         # One file per grammar, start symbol and Python version; lark replaces it when the grammar or
         # the options change (their hash is in the file).
-        tag = "-".join([name, start, *(f"{k}={v}" for k, v in sorted(options.items()))])
+        starts = start if isinstance(start, str) else "+".join(start)
+        tag = "-".join([name, starts, *(f"{k}={v}" for k, v in sorted(options.items()))])
         opts["cache"] = str(d / f"{tag}-py{sys.version_info[0]}{sys.version_info[1]}.lark-cache")
-    return Lark(grammar_text(name), start=start, **opts)
+    return Lark(grammar_text(name), start=start if isinstance(start, str) else list(start), **opts)

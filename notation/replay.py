@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from .errors import AmbiguousPlayError, IllegalPlayError, ParseError
-from .play import parse_play, play_result, resolve_play
 from .position import GAME_DROPPED, GAME_OVER, GAME_RESIGNED, Board, Position, moved
 from .record import Action, Game, Match
 from .rules import Play, Rules, Step
@@ -337,7 +336,7 @@ class _GameRunner:
                 return True
         fast = _fast_play(pos.on_roll, pos.opponent, rules, text, dice)
         if fast is not None:
-            after = play_result(pos, fast)
+            after = _result(pos, fast)
             if rules.bonus_roll is not None:
                 after = self.acey_after(action, pos, fast, after, chosen)
             self.record(action, after, fast)
@@ -345,6 +344,8 @@ class _GameRunner:
                 self.end_bearoff(action.player)
             return True
         col = self.play_column(action)
+        from .play import parse_play, resolve_play  # the full path: imported when first needed
+
         try:
             parsed = parse_play(text, column=col or 1)
         except ParseError as e:
@@ -367,14 +368,14 @@ class _GameRunner:
             recorded = own(pos, parsed) if own is not None else _as_recorded(pos, parsed.segments)
             if recorded is None:
                 return self.unverifiable(action)
-            after = self.acey_after(action, pos, recorded, play_result(pos, recorded), chosen)
+            after = self.acey_after(action, pos, recorded, _result(pos, recorded), chosen)
             self.record(action, after, recorded, legal=False)
             return True
         for note in res.notes:
             if note.startswith("the hit on") and "not marked" in note:
                 continue  # summarised per file by _summarise_hit_marks
             self.find("note", action, note, column=col)
-        after = self.acey_after(action, pos, res.play, play_result(pos, res.play), chosen)
+        after = self.acey_after(action, pos, res.play, _result(pos, res.play), chosen)
         self.record(action, after, res.play)
         if after.boards[action.player][0] == pos.rules.checkers:
             self.end_bearoff(action.player)
@@ -680,6 +681,13 @@ def _land(theirs: list[int], t: int) -> bool | None:
         theirs[25] += 1
         return True
     return False
+
+
+def _result(pos: Position, play: Play) -> Position:
+    """The position after ``play`` by the player on roll of ``pos``: the other player to roll, no dice
+    (:func:`notation.play.play_result`, without importing the notation module)."""
+    boards = (play.mine, play.theirs) if pos.turn == 0 else (play.theirs, play.mine)
+    return pos.replace(boards=boards, turn=1 - pos.turn, dice=None)
 
 
 def _fast_play(mine: Board, opp: Board, rules: Rules, text: str, dice: tuple[int, int]) -> Play | None:

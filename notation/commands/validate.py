@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import json
 import sys
 from functools import partial
 from typing import Any
@@ -111,6 +110,8 @@ def command(files: tuple[str, ...], as_json: bool, jobs: int, quiet: bool, varia
         elif res["errors"] and status == 0:
             status = 1
         if as_json:
+            import json
+
             obj = {k: res[k] for k in ("file", "games", "plays", "errors", "warnings", "findings")}
             click.echo(json.dumps(obj, ensure_ascii=False))
             continue

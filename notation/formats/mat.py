@@ -85,7 +85,9 @@ _PARSER_OPTIONS: dict[str, Any] = {"lexer": "contextual", "propagate_positions":
 
 
 def _file_parser() -> Any:
-    return parser("mat", **_PARSER_OPTIONS)
+    """The parser of both start symbols: ``start`` reads files, ``cells`` holds the cell terminals
+    (one parser to load, not two)."""
+    return parser("mat", start=("start", "cells"), **_PARSER_OPTIONS)
 
 
 # (No two of these match at the same place; the most frequent come first.)
@@ -98,7 +100,7 @@ def _cell_regex() -> re.Pattern[str]:
     """One regular expression made of the grammar's cell terminals (``cells`` in mat.lark)."""
     global _cell_re
     if _cell_re is None:
-        cells = parser("mat", start="cells", **_PARSER_OPTIONS)
+        cells = _file_parser()
         alts = [f"(?P<{name}>{cells.get_terminal(name).pattern.to_regexp()})" for name in _CELL_TERMINALS]
         _cell_re = re.compile(r"[ \t]*(?:" + "|".join(alts) + r")")
     return _cell_re
@@ -117,7 +119,7 @@ def _rows_regex() -> re.Pattern[str]:
     grammar's ``MOVE`` terminal; any other line is group 4."""
     global _rows_re
     if _rows_re is None:
-        cells = parser("mat", start="cells", **_PARSER_OPTIONS)
+        cells = _file_parser()
         move = cells.get_terminal("MOVE").pattern.to_regexp()
         _rows_re = re.compile(rf"(?:(\d+)\)[ \t]*({move})(?:[ \t]+({move}))?[ \t]*(?=\n)|([^\n]*))((?:\n[ \t]*)+)")
     return _rows_re
@@ -279,7 +281,7 @@ class _Reader:
     # ----------------------------------------------------------------- structure
     def read(self) -> list[Match]:
         try:
-            tree = _file_parser().parse(self.text)
+            tree = _file_parser().parse(self.text, start="start")
         except UnexpectedInput as e:
             raise self._syntax_error(e) from None
         matches: list[Match] = []
