@@ -29,6 +29,19 @@ def cpu_count() -> int:
         return os.cpu_count() or 1
 
 
+def can_fork() -> bool:
+    """Workers are started by forking (cheap) rather than as new interpreters (a tenth of a second each)."""
+    return hasattr(os, "fork") and sys.platform.startswith("linux")
+
+
+def auto_jobs(files: int) -> int:
+    """How many processes ``--jobs 0`` uses for ``files`` files: one per CPU, at most 16 and one per
+    four files; where workers are whole new interpreters, only for 64 files or more."""
+    if files < (8 if can_fork() else 64):
+        return 1
+    return max(1, min(cpu_count(), 16, files // 4))
+
+
 def _groups(files: Sequence[str], jobs: int) -> list[list[int]]:
     """Indexes of ``files`` in ``jobs`` groups of about equal total size (largest file first, each to
     the lightest group), each group in file order."""
@@ -60,7 +73,7 @@ def map_files(fn: Callable[[str], T], files: Sequence[str], jobs: int,
             if on_result is not None:
                 on_result()
         return out
-    if hasattr(os, "fork") and sys.platform.startswith("linux"):
+    if can_fork():
         return _forked(fn, files, jobs, on_result)
     return _pooled(fn, files, jobs, on_result)
 

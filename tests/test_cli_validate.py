@@ -14,6 +14,7 @@ from notation.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = str(ROOT / "samples" / "illegal_plays.mat")
 CLEAN = str(ROOT / "tests" / "data" / "gnubg_7p_crawford.mat")
+DATA = ROOT / "tests" / "data"
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -83,3 +84,16 @@ def test_installed_entry_point_runs_as_module() -> None:
                        cwd=ROOT)
     assert r.returncode == 1
     assert "Traceback" not in r.stderr
+
+
+def test_parallel_by_default_same_output(tmp_path: Path) -> None:
+    """Enough files for the default to use every CPU: the output, its order and the exit status are
+    those of one process, an unreadable file included."""
+    bad = tmp_path / "bad.mat"
+    bad.write_text(" 3 point match\n\n Game 1\n a : 0   b : 0\n  1) 52: 13/8 24/22 zz\n")
+    files = [SAMPLE, CLEAN, str(bad), *sorted(str(p) for p in DATA.glob("mat_*"))][:14]
+    assert len(files) >= 8
+    one = run("--jobs", "1", *files)
+    assert one[0] == 2 and "bad.mat:5:" in one[1]
+    assert run(*files)[:2] == one[:2]
+    assert run("--jobs", "3", *files)[:2] == one[:2]

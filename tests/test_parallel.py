@@ -73,3 +73,13 @@ def test_large_results_cross_the_pipe(tmp_path: Path) -> None:
     files = _files(tmp_path, 6)
     out = parallel.map_files(lambda f: [f] * 50_000, files, 3)
     assert [len(x) for x in out] == [50_000] * 6 and out[5][0] == files[5]
+
+
+def test_automatic_job_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "cpu_count", lambda: 64)
+    monkeypatch.setattr(parallel, "can_fork", lambda: True)
+    assert [parallel.auto_jobs(n) for n in (1, 7, 8, 20, 120, 1000)] == [1, 1, 2, 5, 16, 16]
+    monkeypatch.setattr(parallel, "cpu_count", lambda: 2)
+    assert parallel.auto_jobs(120) == 2
+    monkeypatch.setattr(parallel, "can_fork", lambda: False)
+    assert [parallel.auto_jobs(n) for n in (8, 63, 64)] == [1, 1, 2]

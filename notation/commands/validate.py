@@ -11,12 +11,9 @@ import click
 
 from ..errors import NotationError
 from ..matchio import read_any
-from ..parallel import cpu_count, map_files
+from ..parallel import auto_jobs, map_files
 from ..replay import Finding, replay
 
-PARALLEL_MIN_FILES = 8
-"""With ``--jobs 0`` (the default), fewer files than this are checked in this process: starting
-workers costs more than it saves."""
 GC_SURVIVORS = 20_000
 """Between two files, collect garbage cycles when this many more objects live than after the last
 collection (a file's own objects are freed when it is done, so this happens only if cycles pile up)."""
@@ -65,8 +62,8 @@ def _line(path: str, f: dict[str, Any]) -> str:
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=str))
 @click.option("--json", "as_json", is_flag=True, help="One JSON object a line per file.")
 @click.option("--jobs", "-j", type=click.IntRange(0, 64), default=0, show_default=True,
-              help="Check files in this many parallel processes; 0: one per CPU when there are "
-                   f"at least {PARALLEL_MIN_FILES} files.")
+              help="Check files in this many parallel processes; 0: one per CPU (at most 16, one per "
+                   "four files) when there are at least 8 files.")
 @click.option("--quiet", "-q", is_flag=True, help="Only errors, and summaries of files with errors.")
 @click.option("--variant", default=None, help="Override the variant the record names.")
 @click.option("--auto-doubles", type=click.IntRange(0, 16), default=None,
@@ -89,20 +86,26 @@ def command(files: tuple[str, ...], as_json: bool, jobs: int, quiet: bool, varia
             fail(str(e))
     show_progress = len(files) > 5 and sys.stderr.isatty() and not as_json
     if jobs == 0:
-        jobs = cpu_count() if len(files) >= PARALLEL_MIN_FILES else 1
+        jobs = auto_jobs(len(files))
     if jobs > 1:
         _warm_up()
     # Validation makes a great many small objects, freed by their reference counts when a file is
     # done: the cycle collector would scan them again and again for nothing.  It runs between files
     # instead, when objects pile up, and never re-scans what the imports left.
+    work = partial(_check_and_collect, variant=variant, auto_doubles=auto_doubles)
+    enabled = gc.isenabled()
     gc.freeze()
     gc.disable()
-    work = partial(_check_and_collect, variant=variant, auto_doubles=auto_doubles)
-    if show_progress:
-        with click.progressbar(length=len(files), label="validating", file=sys.stderr) as bar:
-            results = map_files(work, files, jobs, lambda: bar.update(1))
-    else:
-        results = map_files(work, files, jobs)
+    try:
+        if show_progress:
+            with click.progressbar(length=len(files), label="validating", file=sys.stderr) as bar:
+                results = map_files(work, files, jobs, lambda: bar.update(1))
+        else:
+            results = map_files(work, files, jobs)
+    finally:  # as it was, for a caller that goes on (tests, an embedding program)
+        gc.unfreeze()
+        if enabled:
+            gc.enable()
     status = 0
     for res in results:
         if res["unreadable"]:
