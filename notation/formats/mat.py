@@ -85,9 +85,9 @@ _PARSER_OPTIONS: dict[str, Any] = {"lexer": "contextual", "propagate_positions":
 
 
 def _file_parser() -> Any:
-    """The parser of both start symbols: ``start`` reads files, ``cells`` holds the cell terminals
-    (one parser to load, not two)."""
-    return parser("mat", start=("start", "cells"), **_PARSER_OPTIONS)
+    """The parser of the three start symbols: ``start`` reads files, ``cells`` and ``fast_row`` hold the
+    terminals of cells (one parser to load, not three)."""
+    return parser("mat", start=("start", "cells", "fast_row"), **_PARSER_OPTIONS)
 
 
 # (No two of these match at the same place; the most frequent come first.)
@@ -114,14 +114,13 @@ to check that the general path reads every file the same."""
 
 def _rows_regex() -> re.Pattern[str]:
     """The lines of a ``ROWS`` token, each with the line break, blank lines and indentation after it
-    (group 5).  The common row, ``  3) 52: 13/8 24/22     64: 24/18 13/9`` (a row number and one or
-    two move cells, nothing else) is matched with its parts: number (1), cells (2, 3), made of the
-    grammar's ``MOVE`` terminal; any other line is group 4."""
+    (group 5).  The common row, ``  3) 52: 13/8 24/22     64: 24/18 13/9`` (the grammar's ``fast_row``:
+    a row number and one or two ``PLAIN_CELL``), is matched with its parts: number (1), cells (2, 3);
+    any other line is group 4, for :meth:`_Reader._row`."""
     global _rows_re
     if _rows_re is None:
-        cells = _file_parser()
-        move = cells.get_terminal("MOVE").pattern.to_regexp()
-        _rows_re = re.compile(rf"(?:(\d+)\)[ \t]*({move})(?:[ \t]+({move}))?[ \t]*(?=\n)|([^\n]*))((?:\n[ \t]*)+)")
+        cell = _file_parser().get_terminal("PLAIN_CELL").pattern.to_regexp()
+        _rows_re = re.compile(rf"(?:(\d+)\)[ \t]*({cell})(?:[ \t]+({cell}))?[ \t]*(?=\n)|([^\n]*))((?:\n[ \t]*)+)")
     return _rows_re
 
 
