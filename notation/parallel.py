@@ -7,8 +7,10 @@ each result back through a pipe as soon as it has it (the parent reads them betw
 so a progress bar stays exact).  A child inherits everything already imported and every parser
 already built, so starting one costs about a millisecond; a pool of worker processes costs a
 hundred times more, which is as much as a whole validation of a hundred matches takes.  If a child
-fails, its files are checked again here: a result is never lost.  Elsewhere (no ``fork``, or macOS,
-where forking is unsafe) a :class:`concurrent.futures.ProcessPoolExecutor` does the same.
+fails, its files are checked again here, with a warning: a result is never lost.  If this process
+fails or is interrupted, its children are stopped and reaped.  Elsewhere (no ``fork``, macOS, where
+forking is unsafe, or a program that runs threads) a :class:`concurrent.futures.ProcessPoolExecutor`
+does the same.
 """
 
 from __future__ import annotations
@@ -16,22 +18,33 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, BinaryIO, TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
 
 def cpu_count() -> int:
-    """The CPUs this process may run on."""
+    """The CPUs this process may use: those it may run on, fewer under a container's CPU quota
+    (cgroup v2 ``cpu.max``)."""
     try:
-        return len(os.sched_getaffinity(0))
+        n = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
+    try:
+        quota, period = open("/sys/fs/cgroup/cpu.max", encoding="ascii").read().split()[:2]
+        if quota != "max":
+            n = min(n, max(1, -(-int(quota) // int(period))))
+    except (OSError, ValueError):
+        pass
+    return n
 
 
 def can_fork() -> bool:
-    """Workers are started by forking (cheap) rather than as new interpreters (a tenth of a second each)."""
-    return hasattr(os, "fork") and sys.platform.startswith("linux")
+    """Workers are started by forking (cheap) rather than as new interpreters (a tenth of a second
+    each): on Linux, in a process without other threads (forking one that has them can deadlock)."""
+    import threading
+
+    return hasattr(os, "fork") and sys.platform.startswith("linux") and threading.active_count() == 1
 
 
 def auto_jobs(files: int) -> int:
@@ -78,66 +91,101 @@ def map_files(fn: Callable[[str], T], files: Sequence[str], jobs: int,
     return _pooled(fn, files, jobs, on_result)
 
 
+def _send(fd: int, data: bytes) -> None:
+    view = memoryview(len(data).to_bytes(8, "little") + data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _receive(fd: int) -> bytes | None:
+    """One message written by :func:`_send`, or None at the end of the pipe."""
+    def exactly(n: int) -> bytes | None:
+        parts = []
+        while n:
+            part = os.read(fd, min(n, 1 << 20))
+            if not part:
+                return None
+            parts.append(part)
+            n -= len(part)
+        return b"".join(parts)
+
+    head = exactly(8)
+    return None if head is None else exactly(int.from_bytes(head, "little"))
+
+
 def _forked(fn: Callable[[str], T], files: Sequence[str], jobs: int,
             on_result: Callable[[], None] | None) -> list[T]:
     import pickle
     import select
+    import signal
 
     groups = _groups(files, jobs)
     results: list[Any] = [_MISSING] * len(files)
-    children: list[tuple[int, BinaryIO]] = []
+    children: dict[int, int] = {}  # pipe's reading end -> child's pid
     sys.stdout.flush()
     sys.stderr.flush()
-    for group in groups[1:]:
-        rfd, wfd = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the child: check its group, send each result, leave without any clean-up
-            code = 0
-            try:
-                os.close(rfd)
-                with os.fdopen(wfd, "wb") as out:
-                    for i in group:
-                        pickle.dump((i, fn(files[i])), out, protocol=pickle.HIGHEST_PROTOCOL)
-                        out.flush()
-            except BaseException:  # noqa: BLE001 - the parent checks these files again
-                code = 1
-            finally:
-                os._exit(code)
-        os.close(wfd)
-        children.append((pid, os.fdopen(rfd, "rb")))
-
-    readers = [r for _, r in children]
-
-    def receive(block: bool) -> None:
-        while readers:
-            ready = readers if block else select.select(readers, [], [], 0)[0]
-            if not ready:
-                return
-            for r in ready:
+    try:
+        for group in groups[1:]:
+            rfd, wfd = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # the child: check its group, send each result, leave without any clean-up
+                code = 0
                 try:
-                    i, res = pickle.load(r)  # a whole result: the child writes each at once
-                except (EOFError, OSError, pickle.UnpicklingError):
-                    readers.remove(r)
-                    r.close()
-                    continue
-                results[i] = res
-                if on_result is not None:
-                    on_result()
+                    os.close(rfd)
+                    for i in group:
+                        _send(wfd, pickle.dumps((i, fn(files[i])), protocol=pickle.HIGHEST_PROTOCOL))
+                except BaseException:  # noqa: BLE001 - the parent checks these files again
+                    code = 1
+                finally:
+                    os._exit(code)
+            os.close(wfd)
+            children[rfd] = pid
 
-    for i in groups[0]:
-        results[i] = fn(files[i])
-        if on_result is not None:
-            on_result()
-        receive(block=False)
-    receive(block=True)
-    for pid, _ in children:
-        os.waitpid(pid, 0)
-    for i, res in enumerate(results):
-        if res is _MISSING:  # a child failed: check its files here
+        def receive(block: bool) -> None:
+            while children:
+                ready = select.select(list(children), [], [], None if block else 0)[0]
+                if not ready:
+                    return
+                for fd in ready:
+                    data = _receive(fd)  # a whole message: the child writes each at once
+                    if data is None:
+                        os.close(fd)
+                        _reap(children.pop(fd))
+                        continue
+                    i, res = pickle.loads(data)
+                    results[i] = res
+                    if on_result is not None:
+                        on_result()
+
+        for i in groups[0]:
+            results[i] = fn(files[i])
+            if on_result is not None:
+                on_result()
+            receive(block=False)
+        receive(block=True)
+    finally:  # this process failed or was interrupted: stop the children and reap them
+        for fd, pid in children.items():
+            os.close(fd)
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            os.waitpid(pid, 0)
+    missing = [i for i, res in enumerate(results) if res is _MISSING]
+    if missing:  # a child failed: check its files here
+        import warnings
+
+        warnings.warn(f"a worker process failed; {len(missing)} of {len(files)} files were checked again "
+                      f"in the main process", RuntimeWarning, stacklevel=3)
+        for i in missing:
             results[i] = fn(files[i])
             if on_result is not None:
                 on_result()
     return results
+
+
+def _reap(pid: int) -> None:
+    os.waitpid(pid, 0)
 
 
 def _pooled(fn: Callable[[str], T], files: Sequence[str], jobs: int,

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,11 @@ SHARED = ROOT.parent / "shared"
 CORPUS = SHARED / "corpus"
 DATA = Path(__file__).resolve().parent / "data"
 GNUBG = os.environ.get("GNUBG", "/usr/games/gnubg")
+
+# The tests keep built parsers in a cache of their own (this process and the commands it runs), not in
+# the user's ~/.cache; tests/test_grammar_cache.py sets its own.
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="gammon-test-cache-")
+atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)
 
 
 def have_gnubg() -> bool:

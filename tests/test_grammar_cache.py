@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "samples" / "illegal_plays.mat"
 
@@ -48,3 +50,33 @@ def test_unusable_cache_directory(tmp_path: Path) -> None:
     plain = _validate({"GAMMON_NO_CACHE": "1"})
     res = _validate({"XDG_CACHE_HOME": str(blocker)})
     assert (res.stdout, res.returncode, res.stderr) == (plain.stdout, plain.returncode, "")
+
+
+def test_no_home_directory_means_no_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from notation import _grammar
+
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.delenv("GAMMON_NO_CACHE", raising=False)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(_grammar.os.path, "expanduser", lambda p: p)  # as with no HOME and no passwd entry
+    assert _grammar.cache_dir() is None
+    assert not (tmp_path / "~").exists()
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/dir")
+    assert _grammar.cache_dir() is None
+
+
+def test_cache_written_whole_and_old_versions_removed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from notation import _grammar
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("GAMMON_NO_CACHE", raising=False)
+    d = tmp_path / "gammon-notation"
+    d.mkdir()
+    build = _grammar.parser.__wrapped__  # type: ignore[attr-defined]  # without the in-process cache
+    build("sgf")
+    (first,) = d.glob("sgf-*.lark-cache")
+    stale = d / first.name.replace(first.name.rsplit("-", 1)[1], "0123456789abcdef.lark-cache")
+    first.rename(stale)
+    build("sgf")
+    assert sorted(p.name for p in d.iterdir()) == [first.name]  # rebuilt; the other version removed
+    assert build("sgf").parse("(;FF[4])") is not None

@@ -50,9 +50,27 @@ def test_results_in_file_order(tmp_path: Path, jobs: int) -> None:
 def test_a_failing_worker_loses_nothing(tmp_path: Path, fn: object) -> None:
     files = _files(tmp_path)
     calls = []
-    out = parallel.map_files(fn, files, 3, lambda: calls.append(1))  # type: ignore[arg-type]
+    with pytest.warns(RuntimeWarning, match="a worker process failed"):
+        out = parallel.map_files(fn, files, 3, lambda: calls.append(1))  # type: ignore[arg-type]
     assert out == [_describe(f) for f in files]
     assert len(calls) == len(files)
+
+
+def _fails_in_parent(path: str) -> tuple[str, int]:
+    if os.getpid() == PARENT:
+        raise KeyError("the main process fails")
+    import time
+
+    time.sleep(0.2)
+    return _describe(path)
+
+
+def test_a_failing_parent_leaves_no_children(tmp_path: Path) -> None:
+    files = _files(tmp_path)
+    with pytest.raises(KeyError):
+        parallel.map_files(_fails_in_parent, files, 3)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)  # every child was reaped
 
 
 def test_process_pool_where_there_is_no_fork(tmp_path: Path) -> None:

@@ -88,7 +88,7 @@ def command(files: tuple[str, ...], as_json: bool, jobs: int, quiet: bool, varia
     if jobs == 0:
         jobs = auto_jobs(len(files))
     if jobs > 1:
-        _warm_up()
+        _warm_up(files)
     # Validation makes a great many small objects, freed by their reference counts when a file is
     # done: the cycle collector would scan them again and again for nothing.  It runs between files
     # instead, when objects pile up, and never re-scans what the imports left.
@@ -139,10 +139,14 @@ def _check_and_collect(path: str, variant: str | None, auto_doubles: int | None)
     return result
 
 
-def _warm_up() -> None:
-    """Build the .mat parsers before the workers start, so that no forked worker builds them again."""
+def _warm_up(files: tuple[str, ...]) -> None:
+    """Build the parsers the files need before the workers start, so that no forked worker builds
+    (or loads) them again."""
+    from .._grammar import parser
     from ..formats import mat
 
     mat._file_parser()
     mat._cell_regex()
     mat._rows_regex()
+    if any(f.lower().endswith(".sgf") for f in files):
+        parser("sgf")
