@@ -124,6 +124,8 @@ def _rows_regex() -> re.Pattern[str]:
     return _rows_re
 
 
+_ROLLS = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}
+"""The 36 ways a roll is written (high-low or in roll order), each with its dice: shared tuples."""
 _NUMBER = re.compile(r"\d+")
 _TAG = re.compile(r'[;#][ \t]*\[(?P<name>[^"\]\n]+?)[ \t]*"(?P<value>.*)"\][ \t]*$')
 _SCORE = re.compile(r"(?P<n0>.*?)[ \t]*:[ \t]*(?P<s0>\d+)[ \t]+(?P<n1>.*?)[ \t]*:[ \t]*(?P<s1>\d+)[ \t]*$")
@@ -560,25 +562,32 @@ class _Reader:
         a_col = col0 + f.start(2)
         a_end = col0 + f.end(2)
         player = 0 if a_col < max(LEFT_LIMIT, col0 + f.end(1) + 3) else 1
-        b = f.group(3)
-        if b is not None and player == 1:
-            return False  # a third cell: the general path explains it
+        a, b = f.group(2, 3)
+        a_dice = _ROLLS.get(a[:2])
+        b_dice = _ROLLS.get(b[:2]) if b is not None else None
+        if (b is not None and (player == 1 or b_dice is None)) or a_dice is None:
+            return False  # a third cell, or dice that are not a roll: the general path explains it
+        # A PLAIN_CELL is the dice, then plain moves or nothing: the same Action as _move makes.
+        play = a[3:].lstrip()
         actions = game.actions
-        actions.append(self._move(f.group(2), line, a_col, a_end, player, number))
+        actions.append(Action("move", player, a_dice, play, None if play else "", None, a,
+                              new_span(line, a_col, line, a_end), number))
         if b is not None:
             b_col = col0 + f.start(3)
             self.right_columns[b_col] += 1
             self.splits.append((line, a_end, b_col))
-            actions.append(self._move(b, line, b_col, col0 + f.end(3), 1, number))
+            play = b[3:].lstrip()
+            actions.append(Action("move", 1, b_dice, play, None if play else "", None, b,
+                                  new_span(line, b_col, line, col0 + f.end(3)), number))
         return True
 
     def _move(self, text: str, line: int, column: int, end_column: int, player: int, number: int | None) -> Action:
         """The action of a ``MOVE`` cell (``52: 13/8 24/22``, ``61: Cannot Move``, ``63: ???`` ...)."""
-        d1, d2, rest = int(text[0]), int(text[1]), text[3:].strip()
-        if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
-            raise ParseError(f"dice {d1}{d2} are not a roll", line=line, column=column, text=text)
-        a = Action("move", player, (d1, d2), None, None, None, text, new_span(line, column, line, end_column),
-                   number)
+        dice = _ROLLS.get(text[:2])
+        if dice is None:
+            raise ParseError(f"dice {text[:2]} are not a roll", line=line, column=column, text=text)
+        rest = text[3:].strip()
+        a = Action("move", player, dice, None, None, None, text, new_span(line, column, line, end_column), number)
         if not rest:
             a.play, a.no_move = "", ""
         elif rest[0] in "Cc" and rest[:6].lower() == "cannot":
