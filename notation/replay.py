@@ -299,7 +299,15 @@ class _GameRunner:
             fast = _fast_play(boards[turn], boards[1 - turn], rules, text, dice)
             if fast is not None:
                 after = (fast.mine, fast.theirs) if turn == 0 else (fast.theirs, fast.mine)
-                self.gr.steps.append(ReplayStep.moved(action, base, boards, turn, after, dice, fast))
+                # ReplayStep.moved(action, base, boards, turn, after, dice, fast), written out: this
+                # runs for almost every play
+                step = _object_new(ReplayStep)
+                step.action = action
+                step._before = step._after = base
+                step._lazy = (boards, turn, after, dice)
+                step.play = fast
+                step.legal = True
+                self.gr.steps.append(step)
                 self._moved = (after, 1 - turn)
                 if fast.mine[0] == rules.checkers:
                     self.end_bearoff(action.player)
@@ -755,7 +763,11 @@ def _fast_play(mine: Board, opp: Board, rules: Rules, text: str, dice: tuple[int
         m[t] += 1
         steps.append((s, t, hit))
     if len(steps) == n:
-        return _new_play(tuple(steps), tuple(m), tuple(theirs))
+        play = _object_new(Play)  # _new_play(...), written out
+        _set_steps(play, tuple(steps))
+        _set_mine(play, tuple(m))
+        _set_theirs(play, tuple(theirs))
+        return play
     if not steps:  # nothing played: legal when no die can move any checker
         return _new_play((), mine, opp) if _no_step(mine, opp, d1, d2) else None
     # Fewer dice than the roll: legal only if no legal play uses more, and the result is a legal one.
