@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from ._unchecked import unchecked
 from .position import Position
 
 ActionKind = Literal[
@@ -44,22 +45,9 @@ class Span:
     end_column: int | None = None
 
 
-def new_span(line: int, column: int, end_line: int | None = None, end_column: int | None = None) -> Span:
-    """``Span(line, column, end_line, end_column)`` without the frozen dataclass's checked
-    ``__init__`` (twice as fast: readers make one for every cell)."""
-    span = _object_new(Span)
-    _set_line(span, line)
-    _set_column(span, column)
-    _set_end_line(span, end_line)
-    _set_end_column(span, end_column)
-    return span
-
-
-_object_new = object.__new__
-_set_line = Span.__dict__["line"].__set__
-_set_column = Span.__dict__["column"].__set__
-_set_end_line = Span.__dict__["end_line"].__set__
-_set_end_column = Span.__dict__["end_column"].__set__
+new_span = unchecked(Span)
+"""``new_span(line, column, end_line=None, end_column=None)``: a :class:`Span` made without the frozen
+dataclass's checked ``__init__`` (readers make one for every cell)."""
 
 
 @dataclass(slots=True)

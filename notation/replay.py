@@ -22,7 +22,7 @@ from typing import Literal
 from .errors import AmbiguousPlayError, IllegalPlayError, ParseError
 from .position import GAME_DROPPED, GAME_OVER, GAME_RESIGNED, Board, Position, moved
 from .record import Action, Game, Match
-from .rules import Play, Rules, Step
+from .rules import Play, Rules, Step, new_play
 from .variants import ACEY_DOUBLE, scoring_rule
 
 Severity = Literal["error", "warning", "note"]
@@ -82,21 +82,11 @@ class ReplayStep:
         self._before = before
         self._after = after
         self._lazy: tuple[tuple[Board, Board], int, tuple[Board, Board], tuple[int, int]] | None = None
+        """For a legal play the replay's fast lane made: (boards before, player on roll, boards after,
+        dice), with ``_before`` the position that holds every other field; the positions before and
+        after are made from these when first asked for (a validation that finds nothing never asks)."""
         self.play = play
         self.legal = legal
-
-    @classmethod
-    def moved(cls, action: Action, base: Position, boards: tuple[Board, Board], turn: int,
-              after: tuple[Board, Board], dice: tuple[int, int], play: Play) -> ReplayStep:
-        """A legal play by ``turn`` from ``boards`` to ``after``, everything else as in ``base``.  The
-        positions are made when first asked for: a validation that finds nothing never needs them."""
-        step = _object_new(cls)
-        step.action = action
-        step._before = step._after = base
-        step._lazy = (boards, turn, after, dice)
-        step.play = play
-        step.legal = True
-        return step
 
     def _make(self) -> None:
         boards, turn, after, dice = self._lazy  # type: ignore[misc]
@@ -299,8 +289,8 @@ class _GameRunner:
             fast = _fast_play(boards[turn], boards[1 - turn], rules, text, dice)
             if fast is not None:
                 after = (fast.mine, fast.theirs) if turn == 0 else (fast.theirs, fast.mine)
-                # ReplayStep.moved(action, base, boards, turn, after, dice, fast), written out: this
-                # runs for almost every play
+                # a step whose positions are made when first asked for (ReplayStep._lazy), built in
+                # place: this runs for almost every play
                 step = _object_new(ReplayStep)
                 step.action = action
                 step._before = step._after = base
@@ -763,17 +753,13 @@ def _fast_play(mine: Board, opp: Board, rules: Rules, text: str, dice: tuple[int
         m[t] += 1
         steps.append((s, t, hit))
     if len(steps) == n:
-        play = _object_new(Play)  # _new_play(...), written out
-        _set_steps(play, tuple(steps))
-        _set_mine(play, tuple(m))
-        _set_theirs(play, tuple(theirs))
-        return play
+        return new_play(tuple(steps), tuple(m), tuple(theirs))
     if not steps:  # nothing played: legal when no die can move any checker
-        return _new_play((), mine, opp) if _no_step(mine, opp, d1, d2) else None
+        return new_play((), mine, opp) if _no_step(mine, opp, d1, d2) else None
     # Fewer dice than the roll: legal only if no legal play uses more, and the result is a legal one.
     legal = rules.plays_for(mine, opp, d1, d2)
     if not legal:
-        return _new_play((), mine, opp) if not steps else None
+        return new_play((), mine, opp) if not steps else None
     after_mine, after_theirs = tuple(m), tuple(theirs)
     for play in legal:
         if play.dice_used != len(steps):
@@ -802,19 +788,7 @@ def _no_step(mine: Board, theirs: Board, d1: int, d2: int) -> bool:
     return True
 
 
-def _new_play(steps: tuple[Step, ...], mine: Board, theirs: Board) -> Play:
-    """``Play(steps, mine, theirs)`` without the frozen dataclass's checked ``__init__`` (3x faster)."""
-    p = _object_new(Play)
-    _set_steps(p, steps)
-    _set_mine(p, mine)
-    _set_theirs(p, theirs)
-    return p
-
-
 _object_new = object.__new__
-_set_steps = Play.__dict__["steps"].__set__
-_set_mine = Play.__dict__["mine"].__set__
-_set_theirs = Play.__dict__["theirs"].__set__
 
 
 def _as_recorded(pos: Position, segments: tuple) -> Play | None:

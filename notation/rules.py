@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ._unchecked import unchecked
 from .position import STANDARD_START, Board, Position
 
 Step = tuple[int, int, bool]
@@ -55,6 +56,10 @@ class Play:
     def __str__(self) -> str:
         return self.notation()
 
+
+new_play = unchecked(Play)
+"""``new_play(steps, mine, theirs)``: a :class:`Play` made without the frozen dataclass's checked
+``__init__`` (the replay makes one for nearly every play)."""
 
 ALL_ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
 """The 21 distinct rolls, high die first: 66, 65, ..., 11."""
