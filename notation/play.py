@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from .errors import AmbiguousPlayError, IllegalPlayError, ParseError
 from .position import PLAYER_LETTERS, Board, Position
 from .rules import Play, Rules, Step
+from .rules import play_result as play_result  # defined beside Play; still importable from here
 
 # --------------------------------------------------------------------------- writing
 
@@ -629,11 +630,3 @@ def check_play(position: Position, play: str, dice: tuple[int, int] | None = Non
     except (IllegalPlayError, AmbiguousPlayError, ParseError) as e:
         return e.message
     return None
-
-
-def play_result(position: Position, play: Play) -> Position:
-    """The position after ``play``, with the opponent on roll and no dice."""
-    boards = [position.boards[0], position.boards[1]]
-    boards[position.turn] = play.mine
-    boards[1 - position.turn] = play.theirs
-    return position.replace(boards=(boards[0], boards[1]), turn=1 - position.turn, dice=None)

@@ -22,7 +22,7 @@ from typing import Literal
 from .errors import AmbiguousPlayError, IllegalPlayError, ParseError
 from .position import GAME_DROPPED, GAME_OVER, GAME_RESIGNED, Board, Position, moved
 from .record import Action, Game, Match
-from .rules import Play, Rules, Step, new_play
+from .rules import Play, Rules, Step, new_play, play_result
 from .variants import ACEY_DOUBLE, scoring_rule
 
 Severity = Literal["error", "warning", "note"]
@@ -334,7 +334,7 @@ class _GameRunner:
                 return True
         fast = _fast_play(pos.on_roll, pos.opponent, rules, text, dice)
         if fast is not None:
-            after = _result(pos, fast)
+            after = play_result(pos, fast)
             if rules.bonus_roll is not None:
                 after = self.acey_after(action, pos, fast, after, chosen)
             self.record(action, after, fast)
@@ -366,14 +366,14 @@ class _GameRunner:
             recorded = own(pos, parsed) if own is not None else _as_recorded(pos, parsed.segments)
             if recorded is None:
                 return self.unverifiable(action)
-            after = self.acey_after(action, pos, recorded, _result(pos, recorded), chosen)
+            after = self.acey_after(action, pos, recorded, play_result(pos, recorded), chosen)
             self.record(action, after, recorded, legal=False)
             return True
         for note in res.notes:
             if note.startswith("the hit on") and "not marked" in note:
                 continue  # summarised per file by _summarise_hit_marks
             self.find("note", action, note, column=col)
-        after = self.acey_after(action, pos, res.play, _result(pos, res.play), chosen)
+        after = self.acey_after(action, pos, res.play, play_result(pos, res.play), chosen)
         self.record(action, after, res.play)
         if after.boards[action.player][0] == pos.rules.checkers:
             self.end_bearoff(action.player)
@@ -681,13 +681,6 @@ def _land(theirs: list[int], t: int) -> bool | None:
     return False
 
 
-def _result(pos: Position, play: Play) -> Position:
-    """The position after ``play`` by the player on roll of ``pos``: the other player to roll, no dice
-    (:func:`notation.play.play_result`, without importing the notation module)."""
-    boards = (play.mine, play.theirs) if pos.turn == 0 else (play.theirs, play.mine)
-    return pos.replace(boards=boards, turn=1 - pos.turn, dice=None)
-
-
 def _fast_play(mine: Board, opp: Board, rules: Rules, text: str, dice: tuple[int, int]) -> Play | None:
     """The play for plain notation (``13/8 24/22``, ``25/20*``, ``6/0``, ``3/0`` with a 5, an empty
     cell: one step per die, legal in the written order, hit marks right), or None to take the full
@@ -758,8 +751,6 @@ def _fast_play(mine: Board, opp: Board, rules: Rules, text: str, dice: tuple[int
         return new_play((), mine, opp) if _no_step(mine, opp, d1, d2) else None
     # Fewer dice than the roll: legal only if no legal play uses more, and the result is a legal one.
     legal = rules.plays_for(mine, opp, d1, d2)
-    if not legal:
-        return new_play((), mine, opp) if not steps else None
     after_mine, after_theirs = tuple(m), tuple(theirs)
     for play in legal:
         if play.dice_used != len(steps):

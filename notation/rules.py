@@ -57,6 +57,12 @@ class Play:
         return self.notation()
 
 
+def play_result(position: Position, play: Play) -> Position:
+    """The position after ``play`` by the player on roll of ``position``: the opponent on roll, no dice."""
+    boards = (play.mine, play.theirs) if position.turn == 0 else (play.theirs, play.mine)
+    return position.replace(boards=boards, turn=1 - position.turn, dice=None)
+
+
 new_play = unchecked(Play)
 """``new_play(steps, mine, theirs)``: a :class:`Play` made without the frozen dataclass's checked
 ``__init__`` (the replay makes one for nearly every play)."""
