@@ -252,41 +252,34 @@ _FIELD_SET = frozenset(_FIELD_NAMES)
 _COPIERS: dict[tuple[str, ...], Callable[[Position, dict[str, object]], Position]] = {}
 
 
-def _copier(keys: tuple[str, ...]) -> Callable[[Position, dict[str, object]], Position]:
+def _generate_copy(keys: tuple[str, ...], *, positional: bool) -> Callable[..., Position]:
     """A function that copies a Position with the fields ``keys`` changed, writing the slots directly
-    (the class is frozen, so its own ``__setattr__`` refuses); generated once per set of fields, so
-    that no per-field test or loop runs."""
+    (the class is frozen, so its own ``__setattr__`` refuses), generated so that no per-field test or
+    loop runs.  The new values come as one dictionary, ``f(pos, changes)``, or, with ``positional``,
+    as arguments in the order of ``keys``, ``f(pos, *values)``."""
     unknown = sorted(set(keys) - _FIELD_SET)
     if unknown:
         raise TypeError(f"Position has no field {unknown[0]!r}")
     env: dict[str, object] = {"_new": object.__new__, "_P": Position}
-    lines = ["def _copy_with(self, c):", "    new = _new(_P)"]
+    lines = [f"def copy(self, {', '.join(keys) if positional else 'c'}):", "    new = _new(_P)"]
     for name in _FIELD_NAMES:
         env[f"_set_{name}"] = Position.__dict__[name].__set__
-        lines.append(f"    _set_{name}(new, c['{name}'])" if name in keys else f"    _set_{name}(new, self.{name})")
-    lines.append("    return new")
-    exec("\n".join(lines), env)  # noqa: S102 - fixed, generated source
-    copier = env["_copy_with"]
-    _COPIERS[keys] = copier  # type: ignore[assignment]
-    return copier  # type: ignore[return-value]
-
-
-def _make_mover() -> Callable[[Position, tuple[Board, Board], int], Position]:
-    """``pos.replace(boards=boards, turn=turn)`` as a generated function of its own (no keyword
-    dictionary): the replay makes one such copy for every play."""
-    env: dict[str, object] = {"_new": object.__new__, "_P": Position}
-    lines = ["def moved(self, boards, turn):", "    new = _new(_P)"]
-    for name in _FIELD_NAMES:
-        env[f"_set_{name}"] = Position.__dict__[name].__set__
-        value = name if name in ("boards", "turn") else f"self.{name}"
+        value = (name if positional else f"c['{name}']") if name in keys else f"self.{name}"
         lines.append(f"    _set_{name}(new, {value})")
     lines.append("    return new")
     exec("\n".join(lines), env)  # noqa: S102 - fixed, generated source
-    return env["moved"]  # type: ignore[return-value]
+    return env["copy"]  # type: ignore[return-value]
 
 
-moved = _make_mover()
-"""``moved(pos, boards, turn)`` is ``pos.replace(boards=boards, turn=turn)``, faster."""
+def _copier(keys: tuple[str, ...]) -> Callable[[Position, dict[str, object]], Position]:
+    """The copier of :meth:`Position.replace` for the fields ``keys``, made once."""
+    copier = _COPIERS[keys] = _generate_copy(keys, positional=False)
+    return copier
+
+
+moved: Callable[[Position, tuple[Board, Board], int], Position] = _generate_copy(("boards", "turn"), positional=True)
+"""``moved(pos, boards, turn)`` is ``pos.replace(boards=boards, turn=turn)`` without the keyword
+dictionary: the replay makes one such copy for every play."""
 
 
 def _closed_home(mine: Board, theirs: Board) -> bool:
