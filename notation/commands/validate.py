@@ -145,8 +145,6 @@ def _warm_up(files: tuple[str, ...]) -> None:
     from .._grammar import parser
     from ..formats import mat
 
-    mat._file_parser()
-    mat._cell_regex()
-    mat._rows_regex()
+    mat.build_parsers()
     if any(f.lower().endswith(".sgf") for f in files):
         parser("sgf")

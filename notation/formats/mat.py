@@ -90,6 +90,14 @@ def _file_parser() -> Any:
     return parser("mat", start=("start", "cells", "fast_row"), **_PARSER_OPTIONS)
 
 
+def build_parsers() -> None:
+    """Build (or load) the parser and the regular expressions the reader uses, ahead of time: before
+    forking workers, so that none builds them again."""
+    _file_parser()
+    _cell_regex()
+    _rows_regex()
+
+
 # (No two of these match at the same place; the most frequent come first.)
 _CELL_TERMINALS = ("MOVE", "ROWNUM", "DOUBLE", "TAKE", "DROP", "WIN", "QMARKS", "BEAVER", "RACCOON",
                    "CONCEDE", "ACCEPT", "REJECT", "LOSS", "SETUP")
@@ -567,7 +575,7 @@ class _Reader:
         b_dice = _ROLLS.get(b[:2]) if b is not None else None
         if (b is not None and (player == 1 or b_dice is None)) or a_dice is None:
             return False  # a third cell, or dice that are not a roll: the general path explains it
-        # A PLAIN_CELL is the dice, then plain moves or nothing: the same Action as _move makes.
+        # A PLAIN_CELL is the dice, then plain moves or nothing: the same Action as _action makes.
         play = a[3:].lstrip()
         actions = game.actions
         actions.append(Action("move", player, a_dice, play, None if play else "", None, a,
@@ -581,26 +589,6 @@ class _Reader:
                                   new_span(line, b_col, line, col0 + f.end(3)), number))
         return True
 
-    def _move(self, text: str, line: int, column: int, end_column: int, player: int, number: int | None) -> Action:
-        """The action of a ``MOVE`` cell (``52: 13/8 24/22``, ``61: Cannot Move``, ``63: ???`` ...)."""
-        dice = _ROLLS.get(text[:2])
-        if dice is None:
-            raise ParseError(f"dice {text[:2]} are not a roll", line=line, column=column, text=text)
-        rest = text[3:].strip()
-        a = Action("move", player, dice, None, None, None, text, new_span(line, column, line, end_column), number)
-        if not rest:
-            a.play, a.no_move = "", ""
-        elif rest[0] in "Cc" and rest[:6].lower() == "cannot":
-            a.play, a.no_move = "", rest
-        elif rest[0] == "?":
-            a.kind, a.no_move = "roll", rest
-        elif rest[0] in "Ii" and rest[:7].lower() == "illegal":
-            a.kind = "setup"
-            a.setup = self._snowie(rest, _Cell("MOVE", text, line, column, end_column), text.index(rest))
-        else:
-            a.play = rest
-        return a
-
     def _row_cells(self, game: Game, row_cells: list[tuple[_Cell, int]], number: int | None) -> None:
         if len(row_cells) >= 2 and row_cells[0][1] == 0 and row_cells[1][1] == 1:
             left, right = row_cells[0][0], row_cells[1][0]
@@ -613,11 +601,27 @@ class _Reader:
     def _action(self, cell: _Cell, player: int, number: int | None) -> Action:
         text = cell.text.strip()
         kind = cell.kind
-        if kind == "MOVE":
-            return self._move(text, cell.line, cell.column, cell.end_column, player, number)
-        span = Span(cell.line, cell.column, cell.line, cell.end_column)
-        a = Action(kind="move", player=player, text=text, span=span, move_number=number)
-        if kind == "QMARKS":
+        a = Action("move", player, None, None, None, None, text, new_span(cell.line, cell.column, cell.line,
+                                                                          cell.end_column), number)
+        if kind == "MOVE":  # (the common plain cells are read by _fast_row)
+            dice = _ROLLS.get(text[:2])
+            if dice is None:
+                raise ParseError(f"dice {text[:2]} are not a roll", line=cell.line, column=cell.column,
+                                 text=text)
+            a.dice = dice
+            rest = text[3:].strip()
+            if not rest:
+                a.play, a.no_move = "", ""
+            elif rest[:6].lower() == "cannot":
+                a.play, a.no_move = "", rest
+            elif rest[0] == "?":
+                a.kind, a.no_move = "roll", rest
+            elif rest[:7].lower() == "illegal":
+                a.kind = "setup"
+                a.setup = self._snowie(rest, cell, text.index(rest))
+            else:
+                a.play = rest
+        elif kind == "QMARKS":
             a.kind, a.no_move = "roll", text
             self.notes.append(Normalisation(f"{text!r} without dice read as a turn given up", cell.line,
                                             cell.column))
