@@ -79,16 +79,20 @@ def map_files(fn: Callable[[str], T], files: Sequence[str], jobs: int,
     """``[fn(f) for f in files]``, computed in up to ``jobs`` processes; ``on_result`` is called once
     per finished file (in any order).  ``fn`` and its results must be picklable where no fork exists."""
     jobs = max(1, min(jobs, len(files)))
+    done = on_result if on_result is not None else _nothing
     if jobs == 1:
         out = []
         for f in files:
             out.append(fn(f))
-            if on_result is not None:
-                on_result()
+            done()
         return out
     if can_fork():
-        return _forked(fn, files, jobs, on_result)
-    return _pooled(fn, files, jobs, on_result)
+        return _forked(fn, files, jobs, done)
+    return _pooled(fn, files, jobs, done)
+
+
+def _nothing() -> None:
+    pass
 
 
 def _send(fd: int, data: bytes) -> None:
@@ -113,8 +117,7 @@ def _receive(fd: int) -> bytes | None:
     return None if head is None else exactly(int.from_bytes(head, "little"))
 
 
-def _forked(fn: Callable[[str], T], files: Sequence[str], jobs: int,
-            on_result: Callable[[], None] | None) -> list[T]:
+def _forked(fn: Callable[[str], T], files: Sequence[str], jobs: int, done: Callable[[], None]) -> list[T]:
     import pickle
     import select
     import signal
@@ -150,17 +153,15 @@ def _forked(fn: Callable[[str], T], files: Sequence[str], jobs: int,
                     data = _receive(fd)  # a whole message: the child writes each at once
                     if data is None:
                         os.close(fd)
-                        _reap(children.pop(fd))
+                        os.waitpid(children.pop(fd), 0)
                         continue
                     i, res = pickle.loads(data)
                     results[i] = res
-                    if on_result is not None:
-                        on_result()
+                    done()
 
         for i in groups[0]:
             results[i] = fn(files[i])
-            if on_result is not None:
-                on_result()
+            done()
             receive(block=False)
         receive(block=True)
     finally:  # this process failed or was interrupted: stop the children and reap them
@@ -179,25 +180,18 @@ def _forked(fn: Callable[[str], T], files: Sequence[str], jobs: int,
                       f"in the main process", RuntimeWarning, stacklevel=3)
         for i in missing:
             results[i] = fn(files[i])
-            if on_result is not None:
-                on_result()
+            done()
     return results
 
 
-def _reap(pid: int) -> None:
-    os.waitpid(pid, 0)
-
-
-def _pooled(fn: Callable[[str], T], files: Sequence[str], jobs: int,
-            on_result: Callable[[], None] | None) -> list[T]:
+def _pooled(fn: Callable[[str], T], files: Sequence[str], jobs: int, done: Callable[[], None]) -> list[T]:
     from concurrent.futures import ProcessPoolExecutor
 
     out = []
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for res in pool.map(fn, files, chunksize=max(1, len(files) // (jobs * 8))):
             out.append(res)
-            if on_result is not None:
-                on_result()
+            done()
     return out
 
 

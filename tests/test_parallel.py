@@ -73,9 +73,12 @@ def test_a_failing_parent_leaves_no_children(tmp_path: Path) -> None:
         os.waitpid(-1, os.WNOHANG)  # every child was reaped
 
 
-def test_process_pool_where_there_is_no_fork(tmp_path: Path) -> None:
+def test_process_pool_where_there_is_no_fork(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     files = _files(tmp_path, 9)
-    assert parallel._pooled(_describe, files, 2, None) == [_describe(f) for f in files]
+    monkeypatch.setattr(parallel, "can_fork", lambda: False)
+    calls = []
+    assert parallel.map_files(_describe, files, 2, lambda: calls.append(1)) == [_describe(f) for f in files]
+    assert len(calls) == len(files)
 
 
 def test_groups_are_balanced_by_size(tmp_path: Path) -> None:
