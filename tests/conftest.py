@@ -34,16 +34,25 @@ def corpus() -> Path:
     return CORPUS
 
 
-@pytest.fixture(scope="session")
-def gnubg_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Matches played and written by gnubg (``../shared/tools/gnubg-corpus``); GAMMON_GNUBG_COUNT sets how many."""
+def generate_gnubg_corpus(tmp_path_factory: pytest.TempPathFactory, name: str, default_count: int,
+                          variation: str | None = None) -> Path:
+    """Matches played and written by gnubg (``../shared/tools/gnubg-corpus``), or skip the test.
+    ``GAMMON_<NAME>_CORPUS`` names a directory made before (reused); ``GAMMON_<NAME>_COUNT`` sets
+    how many matches; ``variation`` is passed as ``VARIATION``."""
     tool = SHARED / "tools" / "gnubg-corpus"
     if not tool.exists() or not have_gnubg():
         pytest.skip("gnubg or ../shared/tools/gnubg-corpus is not available")
-    cached = os.environ.get("GAMMON_GNUBG_CORPUS")
+    cached = os.environ.get(f"GAMMON_{name.upper()}_CORPUS")
     if cached and Path(cached, "mat").is_dir():
         return Path(cached)
-    out = tmp_path_factory.mktemp("gnubg-corpus")
-    count = os.environ.get("GAMMON_GNUBG_COUNT", "12")
-    subprocess.run(["bash", str(tool), str(out), count], check=True, capture_output=True, timeout=1800)
+    out = tmp_path_factory.mktemp(name)
+    count = os.environ.get(f"GAMMON_{name.upper()}_COUNT", str(default_count))
+    env = {**os.environ, "VARIATION": variation} if variation else None
+    subprocess.run(["bash", str(tool), str(out), count], check=True, capture_output=True, timeout=1800, env=env)
     return out
+
+
+@pytest.fixture(scope="session")
+def gnubg_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Matches played and written by gnubg; GAMMON_GNUBG_COUNT sets how many (12)."""
+    return generate_gnubg_corpus(tmp_path_factory, "gnubg", 12)

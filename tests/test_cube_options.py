@@ -4,6 +4,7 @@ doubles (with their per-game limit), no-cube play, gammon and backgammon values.
 from __future__ import annotations
 
 import copy
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -11,17 +12,12 @@ from click.testing import CliRunner
 
 from notation import Position, read_any, read_match, replay
 from notation.cli import main
+from notation.position import board_from_points
 from notation.record import Action, Game, Match, MatchRules
 
 DATA = Path(__file__).resolve().parent / "data"
-
-
-def board(points: dict[int, int], off: int = 0) -> tuple[int, ...]:
-    b = [0] * 26
-    for p, n in points.items():
-        b[p] = n
-    b[0] = off
-    return tuple(b)
+board = partial(board_from_points, off=0)
+"""``board({point: count}, off=N)``: the library's board builder; here nothing is borne off unless said."""
 
 
 def findings(m: Match, severity: str = "error") -> list[str]:

@@ -19,7 +19,7 @@ from test_rules import ROLLS, positions
 
 from notation.errors import NotationError
 from notation.matchio import read_any
-from notation.position import Board, Position
+from notation.position import Board, Position, board_from_points
 from notation.rules import get_rules
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -110,14 +110,6 @@ def test_real_files_replay_the_same_without_the_fast_path(monkeypatch: pytest.Mo
         assert fast == full, path
 
 
-def _board(points: dict[int, int]) -> Board:
-    b = [0] * 26
-    for p, n in points.items():
-        b[p] = n
-    b[0] = 15 - sum(b)
-    return tuple(b)
-
-
 @pytest.mark.parametrize(("mine", "theirs", "roll", "text"), [
     ({5: 1, 2: 1, 1: 1}, {}, (4, 3), "2/0 1/0"),          # bears off below a checker on the 5-point
     ({8: 1, 2: 2}, {}, (6, 2), "2/0 8/2"),                # bears off with a checker outside
@@ -131,7 +123,7 @@ def _board(points: dict[int, int]) -> Board:
 ])
 def test_fast_path_refuses(mine: dict[int, int], theirs: dict[int, int], roll: tuple[int, int],
                            text: str) -> None:
-    p = _position(_board(mine), _board(theirs), roll)
+    p = _position(board_from_points(mine), board_from_points(theirs), roll)
     assert replay_module._fast_play(p.on_roll, p.opponent, R, text, roll) is None
 
 
@@ -144,7 +136,7 @@ def test_fast_path_refuses(mine: dict[int, int], theirs: dict[int, int], roll: t
 ])
 def test_fast_path_accepts(mine: dict[int, int], theirs: dict[int, int], roll: tuple[int, int],
                            text: str) -> None:
-    m, t = _board(mine), _board(theirs)
+    m, t = board_from_points(mine), board_from_points(theirs)
     p = _position(m, t, roll)
     fast = replay_module._fast_play(p.on_roll, p.opponent, R, text, roll)
     legal = {(q.mine, q.theirs) for q in R.plays_for(m, t, *roll)}

@@ -10,13 +10,13 @@ import copy
 import itertools
 import os
 import random
-import shutil
-import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import generate_gnubg_corpus
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,18 +25,18 @@ from notation.cli import main
 from notation.errors import IllegalPlayError
 from notation.ids import all_ids, gnubg_id, parse_gnubg_id, parse_position_id, parse_xgid, position_id, xgid
 from notation.play import parse_play, play_result
+from notation.position import board_from_points
 from notation.record import Action, Game, Match, MatchRules
 from notation.variants import ACEY_DOUBLE, AceyDeucey
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 DATA = Path(__file__).resolve().parent / "data"
+board = partial(board_from_points, off=0)
+"""``board({point: count}, off=N)``: the library's board builder; here nothing is borne off unless said."""
 sys.path.insert(0, str(DATA))
 
 from variant_games import play_game, play_match  # noqa: E402
-
-GNUBG = os.environ.get("GNUBG", "/usr/games/gnubg")
 
 
 @pytest.fixture(autouse=True)
@@ -60,14 +60,6 @@ def errors(m: Match) -> list[str]:
 
 def not_notes(m: Match) -> list[str]:
     return [f.format() for f in replay(m).findings if f.severity != "note"]
-
-
-def board(points: dict[int, int], off: int = 0) -> tuple[int, ...]:
-    b = [0] * 26
-    for p, n in points.items():
-        b[p] = n
-    b[0] = off
-    return tuple(b)
 
 
 # =========================================================================== starting positions
@@ -182,18 +174,9 @@ def test_nackgammon_opening_plays() -> None:
 
 @pytest.fixture(scope="module")
 def nack_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Matches gnubg plays and writes as Nackgammon (``VARIATION=nackgammon gnubg-corpus``)."""
-    tool = SHARED / "tools" / "gnubg-corpus"
-    if not tool.exists() or not (Path(GNUBG).exists() or shutil.which("gnubg")):
-        pytest.skip("gnubg or ../shared/tools/gnubg-corpus is not available")
-    cached = os.environ.get("GAMMON_NACK_CORPUS")
-    if cached and Path(cached, "mat").is_dir():
-        return Path(cached)
-    out = tmp_path_factory.mktemp("nack")
-    count = os.environ.get("GAMMON_NACK_COUNT", "3")
-    subprocess.run(["bash", str(tool), str(out), count], check=True, capture_output=True, timeout=1800,
-                   env={**os.environ, "VARIATION": "nackgammon"})
-    return out
+    """Matches gnubg plays and writes as Nackgammon (``VARIATION=nackgammon gnubg-corpus``);
+    GAMMON_NACK_COUNT sets how many (3)."""
+    return generate_gnubg_corpus(tmp_path_factory, "nack", 3, variation="nackgammon")
 
 
 def test_gnubg_nackgammon_corpus_validates(nack_corpus: Path) -> None:
