@@ -72,7 +72,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from .._grammar import parser
 from ..errors import NotationError, ParseError
 from ..position import Position
-from ..record import Action, Game, Match, MatchRules, Normalisation, Span, new_span
+from ..record import Action, ActionKind, Game, Match, MatchRules, Normalisation, Span, new_span
 
 __all__ = ["read_match", "read_matches", "write_match", "dump_match", "format_play_text"]
 
@@ -132,6 +132,11 @@ def _rows_regex() -> re.Pattern[str]:
     return _rows_re
 
 
+_CELL_KINDS: dict[str, ActionKind] = {
+    "DOUBLE": "double", "BEAVER": "beaver", "RACCOON": "raccoon", "TAKE": "take", "DROP": "drop",
+    "CONCEDE": "resign", "ACCEPT": "accept", "REJECT": "reject", "WIN": "win", "LOSS": "loss",
+}
+"""The action kind of each cube, resignation and result cell."""
 _ROLLS = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}
 """The 36 ways a roll is written (high-low or in roll order), each with its dice: shared tuples."""
 _NUMBER = re.compile(r"\d+")
@@ -629,24 +634,13 @@ class _Reader:
             a.kind = "setup"
             a.setup = self._snowie(text, cell, 0)
         elif kind in ("DOUBLE", "BEAVER", "RACCOON"):
-            a.kind = {"DOUBLE": "double", "BEAVER": "beaver", "RACCOON": "raccoon"}[kind]  # type: ignore[assignment]
+            a.kind = _CELL_KINDS[kind]
             a.value = int(text.rsplit(">", 1)[1])
-        elif kind == "TAKE":
-            a.kind = "take"
-        elif kind == "DROP":
-            a.kind = "drop"
-        elif kind == "CONCEDE":
-            a.kind = "resign"
-        elif kind == "ACCEPT":
-            a.kind = "accept"
-        elif kind == "REJECT":
-            a.kind = "reject"
-        elif kind == "WIN":
-            a.kind = "win"
+        elif kind in ("WIN", "LOSS"):
+            a.kind = _CELL_KINDS[kind]
             a.value = int(text.split()[1])
-        elif kind == "LOSS":
-            a.kind = "loss"
-            a.value = int(text.split()[1])
+        elif kind in _CELL_KINDS:
+            a.kind = _CELL_KINDS[kind]
         return a
 
     def _snowie(self, rest: str, cell: _Cell, offset: int) -> Position | None:
