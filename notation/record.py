@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from ._unchecked import unchecked
+from .analysis import Analysis
 from .position import Position
 
 ActionKind = Literal[
@@ -71,7 +72,9 @@ class Action:
     setup: Position | None = None
     """For ``setup``: the position set (cube, dice and turn included)."""
     properties: dict[str, list[str]] = field(default_factory=dict)
-    """Format-specific extras a reader kept for lossless round trips (e.g. SGF analysis)."""
+    """Format-specific extras a reader kept for lossless round trips."""
+    analysis: Analysis | None = None
+    """The producer's analysis of this decision (:mod:`notation.analysis`), when the record holds one."""
 
 
 @dataclass(slots=True)

@@ -1,0 +1,184 @@
+"""Analysis held in a record, format-neutral: ranked checker plays, cube decisions and luck.
+
+eXtreme Gammon files, gnubg SGF (``A``, ``DA``, ``LU`` properties) and the XG/BGBlitz text exports all
+carry an analysis of some decisions.  Every reader that finds one fills the same model, attached to
+the :class:`~notation.record.Action` it is about, and every writer writes it or reports it dropped:
+
+- the checker-play analysis of a roll is on that roll's ``move`` action;
+- the cube analysis of a turn (double or not, take or pass) is on the ``double`` action when the
+  player doubled, and otherwise on the ``move`` action of that turn (the player chose not to double);
+- luck is on the ``move`` action whose dice it rates.
+
+Numbers are the producer's, unchanged: equities as the program showed them (cubeful where the program
+gave a cubeful figure; in match play eXtreme Gammon and gnubg show normalised money-equivalent
+equities, EMG), probabilities from the point of view of the player who acts, between 0 and 1.
+Nothing here computes an evaluation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Probabilities", "Candidate", "CheckerAnalysis", "CubeAnalysis", "Analysis",
+           "analysis_to_dict", "analysis_from_dict"]
+
+
+@dataclass(frozen=True, slots=True)
+class Probabilities:
+    """Outcome chances for the player who acts (each 0..1); gammons and backgammons are included
+    in the wider figures (``win`` includes ``win_gammon``, which includes ``win_backgammon``)."""
+
+    win: float
+    win_gammon: float = 0.0
+    win_backgammon: float = 0.0
+    lose_gammon: float = 0.0
+    lose_backgammon: float = 0.0
+
+    @property
+    def lose(self) -> float:
+        return 1.0 - self.win
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One ranked play."""
+
+    play: str
+    """The play in gnubg's canonical notation (``24/18 13/11``), or ``""`` for no move."""
+    equity: float | None = None
+    """The producer's equity for this play (cubeful where given)."""
+    probabilities: Probabilities | None = None
+    level: str | None = None
+    """The evaluation level in the producer's words: ``XG Roller+``, ``4-ply``, ``2-ply``, ``Book`` ..."""
+    cubeless_equity: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CheckerAnalysis:
+    candidates: tuple[Candidate, ...] = ()
+    """Best first, as the producer ranked them."""
+    played: int | None = None
+    """Index in ``candidates`` of the play actually made, when it is among them."""
+
+    @property
+    def best(self) -> Candidate | None:
+        return self.candidates[0] if self.candidates else None
+
+    @property
+    def error(self) -> float | None:
+        """Equity lost by the play made against the best one (>= 0), when both are known."""
+        if self.played is None or not self.candidates:
+            return None
+        best, made = self.candidates[0].equity, self.candidates[self.played].equity
+        if best is None or made is None:
+            return None
+        return best - made
+
+
+@dataclass(frozen=True, slots=True)
+class CubeAnalysis:
+    """The doubling decision of a turn, from the point of view of the player who may double."""
+
+    no_double: float | None = None
+    double_take: float | None = None
+    double_pass: float | None = None
+    verdict: str | None = None
+    """The producer's verdict in its own words (``No double, take``, ``Too good to double, pass`` ...)."""
+    probabilities: Probabilities | None = None
+    level: str | None = None
+    cubeless_equity: float | None = None
+
+
+@dataclass(slots=True)
+class Analysis:
+    checker: CheckerAnalysis | None = None
+    cube: CubeAnalysis | None = None
+    luck: float | None = None
+    """The luck of the roll in equity, as the producer gave it."""
+    luck_rating: str | None = None
+    """The producer's word for it (``very lucky``, ``unlucky`` ...)."""
+    producer: str | None = None
+    """Which program analysed it (``eXtreme Gammon``, ``GNU Backgammon``, ``BGBlitz``)."""
+    extra: dict[str, str] = field(default_factory=dict)
+    """Producer-specific figures kept as text (never interpreted)."""
+
+    def is_empty(self) -> bool:
+        return (self.checker is None and self.cube is None and self.luck is None and self.luck_rating is None
+                and not self.extra)
+
+
+# --------------------------------------------------------------------------- plain data (JSON and others)
+
+
+def _probs_to_dict(p: Probabilities | None) -> dict[str, float] | None:
+    if p is None:
+        return None
+    return {"win": p.win, "win_gammon": p.win_gammon, "win_backgammon": p.win_backgammon,
+            "lose_gammon": p.lose_gammon, "lose_backgammon": p.lose_backgammon}
+
+
+def _probs_from_dict(d: dict[str, Any] | None) -> Probabilities | None:
+    if d is None:
+        return None
+    return Probabilities(win=float(d["win"]), win_gammon=float(d.get("win_gammon", 0.0)),
+                         win_backgammon=float(d.get("win_backgammon", 0.0)),
+                         lose_gammon=float(d.get("lose_gammon", 0.0)),
+                         lose_backgammon=float(d.get("lose_backgammon", 0.0)))
+
+
+def _opt_float(v: Any) -> float | None:
+    return None if v is None else float(v)
+
+
+def analysis_to_dict(a: Analysis) -> dict[str, Any]:
+    """Plain data in a fixed key order (the JSON format's ``analysis`` object)."""
+    out: dict[str, Any] = {}
+    if a.checker is not None:
+        out["checker"] = {
+            "candidates": [
+                {"play": c.play, "equity": c.equity, "probabilities": _probs_to_dict(c.probabilities),
+                 "level": c.level, "cubeless_equity": c.cubeless_equity}
+                for c in a.checker.candidates
+            ],
+            "played": a.checker.played,
+        }
+    if a.cube is not None:
+        c = a.cube
+        out["cube"] = {"no_double": c.no_double, "double_take": c.double_take, "double_pass": c.double_pass,
+                       "verdict": c.verdict, "probabilities": _probs_to_dict(c.probabilities), "level": c.level,
+                       "cubeless_equity": c.cubeless_equity}
+    if a.luck is not None:
+        out["luck"] = a.luck
+    if a.luck_rating is not None:
+        out["luck_rating"] = a.luck_rating
+    if a.producer is not None:
+        out["producer"] = a.producer
+    if a.extra:
+        out["extra"] = dict(a.extra)
+    return out
+
+
+def analysis_from_dict(d: dict[str, Any]) -> Analysis:
+    """The inverse of :func:`analysis_to_dict` (types are checked by the caller's schema)."""
+    checker = None
+    if d.get("checker") is not None:
+        cd = d["checker"]
+        checker = CheckerAnalysis(
+            candidates=tuple(
+                Candidate(play=str(c["play"]), equity=_opt_float(c.get("equity")),
+                          probabilities=_probs_from_dict(c.get("probabilities")), level=c.get("level"),
+                          cubeless_equity=_opt_float(c.get("cubeless_equity")))
+                for c in cd.get("candidates", [])
+            ),
+            played=cd.get("played"),
+        )
+    cube = None
+    if d.get("cube") is not None:
+        c = d["cube"]
+        cube = CubeAnalysis(no_double=_opt_float(c.get("no_double")), double_take=_opt_float(c.get("double_take")),
+                            double_pass=_opt_float(c.get("double_pass")), verdict=c.get("verdict"),
+                            probabilities=_probs_from_dict(c.get("probabilities")), level=c.get("level"),
+                            cubeless_equity=_opt_float(c.get("cubeless_equity")))
+    return Analysis(checker=checker, cube=cube, luck=_opt_float(d.get("luck")), luck_rating=d.get("luck_rating"),
+                    producer=d.get("producer"), extra={str(k): str(v) for k, v in (d.get("extra") or {}).items()})
