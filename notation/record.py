@@ -165,3 +165,22 @@ class Match:
     @property
     def variant(self) -> str:
         return self.rules.variant
+
+
+@dataclass(slots=True)
+class PositionRecord:
+    """One position read from a position file or pasted text (``.xgp``, an XG or BGBlitz text export,
+    a bare ID), with what came with it."""
+
+    position: Position
+    names: tuple[str, str] | None = None
+    """Player 0's and player 1's names, when the source gave them."""
+    analysis: Analysis | None = None
+    """The ranked plays or the cube decision the source listed, when it did."""
+    format: str = ""
+    """``xgp``, ``xg-text``, ``bgblitz-text``, ``xgid``, ``gnubg-id``, ``fibs`` ..."""
+    source: str | None = None
+    comment: str | None = None
+    tags: list[tuple[str, str]] = field(default_factory=list)
+    """Anything else the source named (event, date ...), in source order."""
+    normalisations: list[Normalisation] = field(default_factory=list)
