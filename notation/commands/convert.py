@@ -15,7 +15,8 @@ from ..replay import replay
 
 @click.command("convert")
 @click.argument("paths", nargs=-1, required=True)
-@click.option("--to", "to", default=None, help="Target format: mat, sgf, json or txt (default: OUT's extension).")
+@click.option("--to", "to", default=None,
+              help="Target format: mat, sgf, json, txt or html (default: OUT's extension).")
 @click.option("--force", is_flag=True, help="Overwrite an existing output file (never an input).")
 @click.option("--strict", is_flag=True, help="Refuse to write when the target cannot hold everything.")
 @click.option("--quiet", "-q", is_flag=True, help="Do not report validation findings.")
@@ -45,8 +46,10 @@ def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, q
     several = len(inputs) > 1 or Path(out).is_dir()
     if several and (out == "-" or not Path(out).is_dir()):
         fail(f"{out}: with several inputs the output must be an existing directory")
+    from .html_page import match_html, wants_html
+
     try:
-        fmt = format_for(None if several else out, to)
+        fmt = "html" if wants_html("" if several else out, to) else format_for(None if several else out, to)
     except ValueError as e:
         fail(str(e))
     status = 0
@@ -64,8 +67,9 @@ def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, q
             click.echo(f"{src}: holds {len(matches)} matches; converting the first", err=True)
         match = matches[0]
         match.source = src
-        if not quiet:
-            for f in replay(match).findings:
+        rep = replay(match) if not quiet or fmt == "html" else None
+        if not quiet and rep is not None:
+            for f in rep.findings:
                 if f.severity != "note":
                     click.echo(f.format(), err=True)
         if canonical:
@@ -73,8 +77,11 @@ def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, q
             if n:
                 click.echo(f"{src}: {n} plays rewritten in canonical form (--canonical)", err=True)
         options = {"bar": bar, "off": off, "hit_marks": hit_marks} if fmt == "mat" else {}
-        text, dropped = render_match(match, fmt, **options)
-        target = str(Path(out) / (Path(src).stem + EXTENSIONS[fmt])) if several else out
+        if fmt == "html":  # the page (render.html): nothing is dropped, it shows the record as read
+            text, dropped = match_html(match, None if canonical else rep), []
+        else:
+            text, dropped = render_match(match, fmt, **options)
+        target = str(Path(out) / (Path(src).stem + EXTENSIONS.get(fmt, ".html"))) if several else out
         for d in dropped:
             click.echo(f"{src}: {'error' if strict else 'dropped'}: {d}", err=True)
         if dropped and strict:

@@ -68,8 +68,11 @@ def _line(path: str, f: dict[str, Any]) -> str:
 @click.option("--variant", default=None, help="Override the variant the record names.")
 @click.option("--auto-doubles", type=click.IntRange(0, 16), default=None,
               help="Money play with automatic doubles, at most N a game (.mat files do not say).")
+@click.option("--html", "html_report", default=None, metavar="REPORT.html",
+              help="Also write a web page for the batch (a sortable table of files), with each match's "
+                   "page in REPORT_matches/ beside it.")
 def command(files: tuple[str, ...], as_json: bool, jobs: int, quiet: bool, variant: str | None,
-            auto_doubles: int | None) -> None:
+            auto_doubles: int | None, html_report: str | None = None) -> None:
     """Replay every game of each FILE (.mat, .sgf, .json) under the full rules.
 
     Prints compiler-style findings, FILE:LINE:COL: error: game G move M (NAME 52): message, then one
@@ -106,6 +109,9 @@ def command(files: tuple[str, ...], as_json: bool, jobs: int, quiet: bool, varia
         gc.unfreeze()
         if enabled:
             gc.enable()
+    if html_report is not None:
+        results = list(results)
+        _html_report(html_report, results, variant, auto_doubles)
     status = 0
     for res in results:
         if res["unreadable"]:
@@ -130,6 +136,18 @@ def command(files: tuple[str, ...], as_json: bool, jobs: int, quiet: bool, varia
             click.echo(f"{res['file']}: {res['games']} games, {res['plays']} plays, {res['errors']} errors, "
                        f"{res['warnings']} warnings, {res['notes']} notes")
     sys.exit(status)
+
+
+def _html_report(report: str, results: list[dict[str, Any]], variant: str | None,
+                 auto_doubles: int | None) -> None:
+    from .html_page import write_report
+
+    try:
+        write_report(report, results, variant, auto_doubles)
+    except (OSError, FileExistsError) as e:
+        from ..cli import fail
+
+        fail(f"{report}: cannot write: {getattr(e, 'strerror', None) or e}")
 
 
 def _check_and_collect(path: str, variant: str | None, auto_doubles: int | None) -> dict[str, Any]:

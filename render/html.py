@@ -1,0 +1,514 @@
+"""A match as one self-contained web page, and a batch validation report.
+
+:func:`match_page` writes one HTML file that opens offline (no network, no other file): a header
+(players, event, match length, result), the list of games, the move list beside the board, the
+replay's findings inline and as a caption on the board, and the producer's analysis where the record
+holds one.  The board is the SVG backend's output of the same display list as ``gammon render``
+(:func:`render.layout.layout`), so a page position and a ``render`` diagram of the same step look
+alike.
+
+Size: every position's SVG is cut into elements; each distinct element is stored once in a table and
+a position is the list of its elements' numbers (the empty board and the glyph outlines are shared by
+all).  A small script joins the elements of the position shown.  Every text from the record is
+escaped: in HTML with :func:`html.escape`; the data block is JSON with ``<``, ``>`` and ``&`` written as
+``\\u`` escapes; names on the board are drawn as glyph outlines, never as SVG text.
+
+The board container (``#board``) carries the XGID of the position shown in ``data-xgid``.  Deep links:
+``page.html#g3m14`` opens game 3 at move 14, numbered as ``gammon validate`` numbers them (the record's
+move numbers); ``#g3s5`` is the 5th action of game 3, ``#g3end`` its final position.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from html import escape
+from typing import Any
+
+from notation.ids import xgid
+from notation.record import Action, Match
+from notation.replay import Finding, MatchReplay, ReplayStep, replay
+
+from ._font import default_font
+from .layout import layout
+from .vector import _glyph_id, _Writer
+
+__all__ = ["match_page", "batch_page", "step_anchor"]
+
+BOARD_OPTIONS: dict[str, Any] = {"size": "medium", "bottom": 0, "names": True, "pips": True, "score": True}
+"""How the page draws each position (white, player 0, always at the bottom: the board never flips)."""
+
+_WORDS = {"double": "doubles", "beaver": "beavers", "raccoon": "raccoons", "take": "takes",
+          "drop": "drops", "resign": "resigns", "accept": "accepts", "reject": "rejects",
+          "win": "wins", "loss": "loses", "roll": "rolls", "setup": "sets up the board"}
+
+
+def _e(s: object) -> str:
+    return escape(str(s), quote=True)
+
+
+def _json(obj: object) -> str:
+    """JSON safe inside a ``<script>`` element."""
+    s = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    return s.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+
+
+def _xgid(position: Any) -> str:
+    """The XGID, or "" where an XGID cannot say the position (Acey-Deucey checkers waiting to enter)."""
+    try:
+        return xgid(position)
+    except ValueError:
+        return ""
+
+
+def _who(names: Sequence[str], player: int) -> str:
+    name = names[player] if player < len(names) else ""
+    return name or ("White", "Black")[player]
+
+
+def _action_text(step: ReplayStep, names: Sequence[str]) -> str:
+    a = step.action
+    who = _who(names, a.player)
+    if a.kind == "move":
+        roll = f"{a.dice[0]}{a.dice[1]}" if a.dice else ""
+        if step.play is not None and step.play.steps:
+            what = step.play.notation() + ("" if step.legal else " (illegal, as recorded)")
+        elif step.play is not None:
+            what = "no move"
+        else:
+            what = a.play or "?"
+        return f"{who} {roll}: {what}"
+    what = _WORDS.get(a.kind, a.kind)
+    if a.kind in ("double", "beaver", "raccoon") and a.value:
+        what += f" to {a.value}"
+    elif a.kind == "win" and a.value:
+        what += f" {a.value} point{'s' if a.value != 1 else ''}"
+    elif a.kind == "roll" and a.dice:
+        what += f" {a.dice[0]}-{a.dice[1]}"
+    return f"{who} {what}"
+
+
+def _board_options(step: ReplayStep | None) -> dict[str, Any]:
+    opts = dict(BOARD_OPTIONS)
+    if step is not None:
+        a = step.action
+        if a.kind == "move" and step.play is not None and step.play.steps:
+            opts["arrows"] = [tuple(s) for s in step.play.steps]
+            if a.dice:
+                opts["dice"] = a.dice
+    return opts
+
+
+class _Boards:
+    """Positions' SVG cut into shared elements."""
+
+    def __init__(self) -> None:
+        self.table: dict[str, int] = {}
+        self.statics: dict[str, int] = {}
+        self.glyphs: dict[str, None] = {}
+        self.size = (0, 0)
+        self.background = "none"
+
+    def add(self, position: Any, options: dict[str, Any]) -> tuple[int, list[int]]:
+        d = layout(position, **options)
+        self.size = (d.width, d.height)
+        if d.background is not None:
+            self.background = "#{:02x}{:02x}{:02x}".format(*d.background)
+        root = d.root
+        w = _Writer()
+        if root.dx or root.dy:  # pragma: no cover - one board is never shifted
+            w.group(root, "")
+            static = ""
+        else:
+            for it in root.items[:root.static]:
+                w.group(it, "") if hasattr(it, "items") else w.item(it, "")  # type: ignore[arg-type]
+            static = "".join(w.out)
+            w.out = []
+            for it in root.items[root.static:]:
+                w.group(it, "") if hasattr(it, "items") else w.item(it, "")  # type: ignore[arg-type]
+        self.glyphs.update(w.used)
+        s = self.statics.setdefault(_compact(static), len(self.statics))
+        table = self.table
+        return s, [table.setdefault(_compact(x), len(table)) for x in w.out]
+
+
+def _compact(svg: str) -> str:
+    return svg.replace("xlink:href=", "href=")
+
+
+def step_anchor(game: int, action: Action, index: int, seen: set[str]) -> str:
+    """The fragment of a step: ``g{game}m{move}`` for the first action of a numbered move, else
+    ``g{game}s{index}`` (index from 1 within the game)."""
+    if action.move_number is not None:
+        a = f"g{game}m{action.move_number}"
+        if a not in seen:
+            seen.add(a)
+            return a
+    return f"g{game}s{index}"
+
+
+def _finding_step(f: Finding, index: dict[int, list[tuple[int, int, int]]],
+                  game_first: dict[int, int]) -> int | None:
+    """The page step a finding is about: the action at its line (and column), else its game's start."""
+    if f.game is None:
+        return None
+    if f.line is not None:
+        best = None
+        for line, col, i in index.get(f.game, []):
+            if line == f.line and (f.column is None or col <= f.column):
+                best = i
+        if best is not None:
+            return best
+    return game_first.get(f.game)
+
+
+def _fmt_eq(v: float | None) -> str:
+    return "" if v is None else f"{v:+.3f}"
+
+
+def _analysis_html(step: ReplayStep) -> str:
+    a = step.action.analysis
+    if a is None or a.is_empty():
+        return ""
+    out: list[str] = []
+    by = f" ({_e(a.producer)})" if a.producer else ""
+    if a.checker is not None and a.checker.candidates:
+        played = a.checker.played
+        if played is None and step.play is not None:
+            made = step.play.notation()
+            for k, c in enumerate(a.checker.candidates):
+                if c.play == made:
+                    played = k
+        out.append(f"<table class=cand><caption>Candidates{by}</caption><thead><tr><th>#</th><th>Play</th>"
+                   "<th>Equity</th><th>Diff</th><th>Win</th><th>G</th><th>Level</th></tr></thead><tbody>")
+        best = a.checker.candidates[0].equity
+        for k, c in enumerate(a.checker.candidates):
+            diff = "" if (k == 0 or c.equity is None or best is None) else f"{c.equity - best:+.3f}"
+            p = c.probabilities
+            win = f"{100 * p.win:.1f}" if p else ""
+            gam = f"{100 * p.win_gammon:.1f}" if p else ""
+            cls = " class=played" if k == played else ""
+            out.append(f"<tr{cls}><td>{k + 1}</td><td>{_e(c.play or 'no move')}</td><td>{_fmt_eq(c.equity)}</td>"
+                       f"<td>{diff}</td><td>{win}</td><td>{gam}</td><td>{_e(c.level or '')}</td></tr>")
+        out.append("</tbody></table>")
+    if a.cube is not None:
+        c = a.cube
+        rows = [("No double", c.no_double), ("Double, take", c.double_take), ("Double, pass", c.double_pass)]
+        out.append(f"<table class=cube><caption>Cube{by}</caption><tbody>")
+        for label, v in rows:
+            if v is not None:
+                out.append(f"<tr><td>{label}</td><td>{_fmt_eq(v)}</td></tr>")
+        if c.verdict:
+            out.append(f"<tr><td>Verdict</td><td>{_e(c.verdict)}</td></tr>")
+        if c.level:
+            out.append(f"<tr><td>Level</td><td>{_e(c.level)}</td></tr>")
+        out.append("</tbody></table>")
+    if a.luck is not None or a.luck_rating:
+        luck = " ".join(x for x in (_fmt_eq(a.luck), _e(a.luck_rating or "")) if x)
+        out.append(f"<p class=luck>Luck: {luck}</p>")
+    for k, v in a.extra.items():
+        out.append(f"<p class=extra>{_e(k)}: {_e(v)}</p>")
+    return "".join(out)
+
+
+def _result_text(rep: MatchReplay, names: Sequence[str]) -> str:
+    pts = [0, 0]
+    for g in rep.games:
+        if g.winner is not None and g.points:
+            pts[g.winner] += g.points
+    start = rep.games[0].game.score if rep.games and rep.games[0].game.score else (0, 0)
+    total = (start[0] + pts[0], start[1] + pts[1])
+    length = rep.match.length
+    text = f"{_who(names, 0)} {total[0]} – {_who(names, 1)} {total[1]}"
+    if length and max(total) >= length:
+        text += f"; {_who(names, 0 if total[0] >= length else 1)} wins the match"
+    return text
+
+
+def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | None = None) -> str:
+    """The whole match as one self-contained HTML page (a ``str``; write it as UTF-8)."""
+    if rep is None:
+        rep = replay(match)
+    names = match.names
+    boards = _Boards()
+    steps: list[list[Any]] = []
+    anchors: list[str] = []
+    rows: list[str] = []
+    games_nav: list[str] = []
+    analyses: list[str] = []
+    line_index: dict[int, list[tuple[int, int, int]]] = {}
+    game_first: dict[int, int] = {}
+    game_starts: list[int] = []
+    seen: set[str] = set()
+    row_of: dict[int, int] = {}
+    for gi, g in enumerate(rep.games):
+        gno = g.game.number
+        gnames = g.game.names or names
+        game_first.setdefault(gno, len(steps))
+        game_starts.append(len(steps))
+        score = g.game.score
+        sc = f" ({score[0]}–{score[1]})" if score else ""
+        games_nav.append(f'<li><a href="#g{gno}" data-i="{len(steps)}">Game {gno}{_e(sc)}</a></li>')
+        rows.append(f'<tr class=gh><th colspan=3>Game {gno}{_e(sc)}</th></tr>')
+        for si, st in enumerate(g.steps, 1):
+            i = len(steps)
+            a = st.action
+            if a.span is not None:
+                line_index.setdefault(gno, []).append((a.span.line, a.span.column, i))
+            s, toks = boards.add(st.before, _board_options(st))
+            anchor = step_anchor(gno, a, si, seen)
+            anchors.append(anchor)
+            text = _action_text(st, gnames)
+            loc = f"{a.span.line}:{a.span.column}" if a.span is not None else ""
+            an = _analysis_html(st)
+            if an:
+                analyses.append(f'<div class=an data-i="{i}" hidden>{an}</div>')
+            steps.append([gi, s, _toks(toks), _xgid(st.before), text, loc, 1 if an else 0])
+            num = a.move_number if a.move_number is not None else ""
+            comment = f'<div class=comment>{_e(a.comment)}</div>' if a.comment else ""
+            row_of[i] = len(rows)
+            rows.append(f'<tr id="{anchor}" data-i="{i}"><td class=n>{num}</td><td class=loc>{_e(loc)}</td>'
+                        f'<td class=a>{_e(text)}{comment}<!--f{i}--></td></tr>')
+        i = len(steps)
+        s, toks = boards.add(g.end, _board_options(None))
+        anchor = f"g{gno}end"
+        anchors.append(anchor)
+        res = ""
+        if g.winner is not None:
+            res = f": {_who(gnames, g.winner)} wins {g.points or ''} point{'s' if g.points != 1 else ''}"
+        steps.append([gi, s, _toks(toks), _xgid(g.end), f"Game {gno}: final position{res}", "", 0])
+        row_of[i] = len(rows)
+        rows.append(f'<tr id="{anchor}" data-i="{i}"><td class=n></td><td class=loc></td>'
+                    f'<td class=a>Final position{_e(res)}<!--f{i}--></td></tr>')
+    # findings
+    fsteps: list[int] = []
+    per_step: dict[int, list[str]] = {}
+    caps: dict[int, list[list[str]]] = {}
+    loose: list[str] = []
+    for f in rep.findings:
+        i = _finding_step(f, line_index, game_first)
+        loc = ":".join(str(x) for x in (f.line, f.column) if x is not None)
+        msg = f.message + (f" (legal: {', '.join(f.legal[:6])})" if f.legal else "")
+        item = (f'<div class="finding {f.severity}" data-i="{"" if i is None else i}">'
+                f'<span class=sev>{f.severity}</span> <span class=loc>{_e(loc)}</span> {_e(msg)}</div>')
+        if i is None:
+            loose.append(item)
+            continue
+        per_step.setdefault(i, []).append(item)
+        caps.setdefault(i, []).append([f.severity, loc, msg])
+        fsteps.append(i)
+    for i, items in per_step.items():
+        rows[row_of[i]] = rows[row_of[i]].replace(f"<!--f{i}-->", "".join(items), 1)
+    body_rows = "\n".join(rows)
+    glyphs = "".join(f'<path id="{_glyph_id(ch)}" d="{default_font().glyph(ch).svg_path()}"/>'
+                     for ch in sorted(boards.glyphs))
+    w, h = boards.size
+    statics = sorted(boards.statics, key=boards.statics.__getitem__)
+    table = sorted(boards.table, key=boards.table.__getitem__)
+    data = {"steps": steps, "anchors": anchors, "games": game_starts, "findings": sorted(set(fsteps)),
+            "captions": {str(k): v for k, v in caps.items()}, "table": table, "statics": statics}
+    event = ""
+    for k, v in match.tags:
+        if k.lower() in ("event", "tournament"):
+            event = v
+            break
+    length = f"{match.length}-point match" if match.length else "Money session"
+    header_bits = [length]
+    if event:
+        header_bits.insert(0, event)
+    for k, v in match.tags:
+        if k.lower() in ("site", "eventdate", "date", "round") and v:
+            header_bits.append(f"{k} {v}")
+    players = f"{_who(names, 0)} vs {_who(names, 1)}"
+    page_title = title if title is not None else f"{players}: {length}"
+    nerr, nwarn = rep.errors, rep.warnings
+    summary = (f"{len(rep.games)} games, {rep.plays} plays, {nerr} errors, {nwarn} warnings, "
+               f"{rep.count('note')} notes")
+    result = _result_text(rep, names) if rep.games else ""
+    return "".join([
+        "<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>",
+        '<meta name=viewport content="width=device-width, initial-scale=1">',
+        "<meta http-equiv=Content-Security-Policy content=\"default-src 'none'; "
+        "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">",
+        f"<title>{_e(page_title)}</title><style>{_CSS}</style></head><body>",
+        f"<header><h1>{_e(players)}</h1><p class=meta>{' · '.join(_e(b) for b in header_bits)}</p>",
+        f"<p class=result>{_e(result)}</p><p class=summary>{_e(summary)}</p></header>",
+        f"<nav class=games aria-label=Games><ol>{''.join(games_nav)}</ol></nav>",
+        "<main><section class=view>",
+        f'<div id=board role=img aria-label="board" data-xgid="" data-step="">'
+        f'<svg id=svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}">'
+        f'<defs>{glyphs}</defs><rect width="{w}" height="{h}" fill="{boards.background}"/>'
+        '<g id=static></g><g id=dyn></g></svg></div>',
+        "<div id=where></div><div id=caption aria-live=polite></div>",
+        '<div class=buttons><button id=prev title="previous (←)">◀</button>'
+        '<button id=next title="next (→)">▶</button>'
+        '<button id=pf title="previous finding (p)">◀ finding</button>'
+        '<button id=nf title="next finding (n)">finding ▶</button></div>',
+        f"<div id=analysis>{''.join(analyses)}</div>",
+        (f"<div class=loose>{''.join(loose)}</div>" if loose else ""),
+        "<p class=keys>Keys: ←/→ step, ↑/↓ game, Home/End, n/p next/previous finding.</p>",
+        f"</section><section class=moves><table id=moves><tbody>{body_rows}</tbody></table></section></main>",
+        f"<script type=application/json id=data>{_json(data)}</script>",
+        f"<script>{_JS}</script></body></html>\n",
+    ])
+
+
+_B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def _toks(toks: Iterable[int]) -> str:
+    """Element numbers as fixed-width base-36 digits (3 each: up to 46655 distinct elements)."""
+    out = []
+    for t in toks:
+        if t >= 36 ** 3:
+            raise ValueError("too many distinct board elements for one page")
+        out.append(_B36[t // 1296] + _B36[t // 36 % 36] + _B36[t % 36])
+    return "".join(out)
+
+
+def batch_page(results: Sequence[dict[str, Any]], links: dict[str, str] | None = None,
+               title: str = "Validation report") -> str:
+    """One page for a batch: a sortable table of files (games, plays, errors, warnings, notes), each
+    row linking to that file's match page (``links``: file -> relative URL) and listing its findings."""
+    links = links or {}
+    rows = []
+    details = []
+    tot = {"games": 0, "plays": 0, "errors": 0, "warnings": 0, "notes": 0}
+    for k, r in enumerate(results):
+        f = str(r["file"])
+        for key in tot:
+            tot[key] += int(r.get(key, 0))
+        name = _e(f)
+        if f in links:
+            name = f'<a href="{_e(links[f])}">{name}</a>'
+        status = "unreadable" if r.get("unreadable") else "errors" if r.get("errors") else (
+            "warnings" if r.get("warnings") else "ok")
+        rows.append(f'<tr class="{status}"><td>{name}</td><td>{int(r.get("games", 0))}</td>'
+                    f'<td>{int(r.get("plays", 0))}</td><td>{int(r.get("errors", 0))}</td>'
+                    f'<td>{int(r.get("warnings", 0))}</td><td>{int(r.get("notes", 0))}</td>'
+                    f'<td><a href="#f{k}">{len(r.get("findings", []))}</a></td></tr>')
+        if r.get("findings"):
+            items = []
+            for fd in r["findings"]:
+                loc = ":".join(str(x) for x in (fd.get("line"), fd.get("column")) if x is not None)
+                where = " ".join(x for x in (f"game {fd['game']}" if fd.get("game") is not None else "",
+                                             f"move {fd['move']}" if fd.get("move") is not None else "") if x)
+                link = ""
+                if f in links and fd.get("game") is not None:
+                    frag = f"g{fd['game']}" + (f"m{fd['move']}" if fd.get("move") is not None else "")
+                    link = f' <a href="{_e(links[f])}#{_e(frag)}">show</a>'
+                items.append(f'<li class="finding {_e(fd["severity"])}"><span class=sev>{_e(fd["severity"])}</span>'
+                             f' <span class=loc>{_e(loc)}</span> {_e(where)} {_e(fd["message"])}{link}</li>')
+            details.append(f'<section id="f{k}"><h2>{_e(f)}</h2><ul>{"".join(items)}</ul></section>')
+    return "".join([
+        "<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>",
+        '<meta name=viewport content="width=device-width, initial-scale=1">',
+        "<meta http-equiv=Content-Security-Policy content=\"default-src 'none'; "
+        "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">",
+        f"<title>{_e(title)}</title><style>{_CSS}</style></head><body class=report>",
+        f"<header><h1>{_e(title)}</h1><p class=summary>{len(results)} files, {tot['games']} games, "
+        f"{tot['plays']} plays, {tot['errors']} errors, {tot['warnings']} warnings, {tot['notes']} notes</p>"
+        "</header><table id=files class=sortable><thead><tr><th data-t=s>File</th><th>Games</th><th>Plays</th>"
+        "<th>Errors</th><th>Warnings</th><th>Notes</th><th>Findings</th></tr></thead><tbody>",
+        "".join(rows), "</tbody></table>", "".join(details),
+        f"<script>{_SORT_JS}</script></body></html>\n",
+    ])
+
+
+_CSS = """
+:root{--bg:#fff;--fg:#111;--mut:#666;--line:#ddd;--hi:#ffe9a8;--err:#b00020;--warn:#9a5b00;--note:#2a5db0;
+--card:#f6f6f4}
+@media (prefers-color-scheme:dark){:root{--bg:#16181c;--fg:#e8e8e8;--mut:#9aa;--line:#333;--hi:#4a3f12;
+--err:#ff6b81;--warn:#f0b050;--note:#8fb4ff;--card:#202328}#board svg{filter:invert(.88) hue-rotate(180deg)}}
+*{box-sizing:border-box}body{margin:0;font:15px/1.4 system-ui,sans-serif;background:var(--bg);color:var(--fg)}
+header{padding:.6em 1em;border-bottom:1px solid var(--line)}h1{font-size:1.3em;margin:0}
+header p{margin:.15em 0;color:var(--mut)}header .result{color:var(--fg);font-weight:600}
+nav.games ol{list-style:none;margin:0;padding:.4em 1em;display:flex;flex-wrap:wrap;gap:.3em}
+nav.games a{display:block;padding:.15em .5em;border:1px solid var(--line);border-radius:4px;color:inherit;
+text-decoration:none;font-size:.9em}nav.games a.cur{background:var(--hi)}
+main{display:flex;gap:1em;padding:0 1em 1em;align-items:flex-start}
+.view{flex:0 1 620px;position:sticky;top:0;min-width:0}
+#board svg{width:100%;height:auto;display:block;max-width:620px}
+#where{font-weight:600;margin:.3em 0}#caption .finding{margin:.2em 0}
+.buttons button{font:inherit;padding:.2em .7em;margin:.2em .2em 0 0;background:var(--card);color:var(--fg);
+border:1px solid var(--line);border-radius:4px;cursor:pointer}
+.moves{flex:1 1 340px;max-height:calc(100vh - 2em);overflow:auto;position:sticky;top:0}
+#moves{border-collapse:collapse;width:100%;font-size:.92em}#moves td{padding:.12em .4em;vertical-align:top;
+border-bottom:1px solid var(--line);cursor:pointer}#moves tr.cur td{background:var(--hi)}
+#moves tr.gh th{text-align:left;padding:.5em .4em .2em;background:var(--bg)}
+#moves td.n{color:var(--mut);text-align:right;width:2.5em}#moves td.loc,.loc{color:var(--mut);
+font-variant-numeric:tabular-nums;font-size:.85em}
+.finding{font-size:.9em}.sev{font-weight:700;text-transform:uppercase;font-size:.75em;padding:0 .3em;
+border-radius:3px;border:1px solid currentColor}.error{color:var(--err)}.warning{color:var(--warn)}
+.note{color:var(--note)}.comment{color:var(--mut);font-style:italic;white-space:pre-wrap}
+table.cand,table.cube{border-collapse:collapse;margin:.5em 0;font-size:.9em;font-variant-numeric:tabular-nums}
+table.cand td,table.cand th,table.cube td{padding:.1em .5em;border-bottom:1px solid var(--line);text-align:right}
+table.cand td:nth-child(2){text-align:left}caption{text-align:left;font-weight:600}
+table.cand tr.played td{background:var(--hi);font-weight:700}.keys{color:var(--mut);font-size:.8em}
+body.report{padding:0 1em}#files{border-collapse:collapse;margin:1em 0}#files td,#files th{padding:.2em .6em;
+border-bottom:1px solid var(--line);text-align:right}#files td:first-child,#files th:first-child{text-align:left}
+#files th{cursor:pointer;user-select:none}#files tr.errors td:nth-child(4),#files tr.unreadable td{color:var(--err)}
+a{color:var(--note)}
+@media (max-width:760px){main{flex-direction:column;padding:0 .5em}.view{position:static;flex:none;width:100%}
+.moves{max-height:45vh;position:static;width:100%;flex:none}header{padding:.5em}.keys{display:none}}
+@media print{nav.games,.moves,.buttons,.keys,.loose{display:none}main{display:block}.view{position:static}
+#board svg{filter:none!important;max-width:17cm}body{background:#fff;color:#000}
+.view{break-inside:avoid;page-break-inside:avoid}header{break-after:avoid}}
+"""
+
+_JS = r"""(function(){
+var D=JSON.parse(document.getElementById('data').textContent),S=D.steps,T=D.table,F=D.findings;
+var board=document.getElementById('board'),dyn=document.getElementById('dyn'),st=document.getElementById('static');
+var rows=document.querySelectorAll('#moves tr[data-i]'),games=document.querySelectorAll('nav.games a');
+var cur=-1,curStatic=-1,an=null;
+function el(tag,cls,text){var e=document.createElement(tag);if(cls)e.className=cls;
+ if(text!=null)e.textContent=text;return e;}
+var box=document.querySelector('.moves');
+function into(r){var a=r.getBoundingClientRect(),b=box.getBoundingClientRect();
+ if(a.top<b.top)box.scrollTop+=a.top-b.top-30;else if(a.bottom>b.bottom)box.scrollTop+=a.bottom-b.bottom+30;}
+function show(i,scroll){
+ if(!(i>=0&&i<S.length))return;var s=S[i];
+ if(s[1]!==curStatic){st.innerHTML=D.statics[s[1]];curStatic=s[1];}
+ var t=s[2],h=[];for(var k=0;k<t.length;k+=3)h.push(T[parseInt(t.substr(k,3),36)]);dyn.innerHTML=h.join('');
+ board.setAttribute('data-xgid',s[3]);board.setAttribute('data-step',String(i));
+ if(cur>=0&&rows[cur])rows[cur].classList.remove('cur');cur=i;var r=rows[i];
+ if(r){r.classList.add('cur');if(scroll!==false)into(r);}
+ for(var g=0;g<games.length;g++)games[g].classList.toggle('cur',g===s[0]);
+ var w=document.getElementById('where');w.textContent='';
+ w.appendChild(el('span',null,s[4]));if(s[5])w.appendChild(el('span','loc',' ('+s[5]+')'));
+ var c=document.getElementById('caption');c.textContent='';var cs=D.captions[String(i)]||[];
+ for(var k2=0;k2<cs.length;k2++){var d=el('div','finding '+cs[k2][0]);d.appendChild(el('span','sev',cs[k2][0]));
+  d.appendChild(document.createTextNode(' '));d.appendChild(el('span','loc',cs[k2][1]));
+  d.appendChild(document.createTextNode(' '+cs[k2][2]));c.appendChild(d);}
+ if(an)an.hidden=true;an=s[6]?document.querySelector('.an[data-i="'+i+'"]'):null;if(an)an.hidden=false;
+ var a='#'+D.anchors[i];if(location.hash!==a)history.replaceState(null,'',a);
+}
+function game(d){var g=S[cur][0]+d;if(g>=0&&g<D.games.length)show(D.games[g]);}
+function finding(d){var i;if(d>0){for(i=0;i<F.length;i++)if(F[i]>cur)return show(F[i]);}
+ else{for(i=F.length-1;i>=0;i--)if(F[i]<cur)return show(F[i]);}}
+function fromHash(){var h=decodeURIComponent(location.hash.slice(1));if(!h)return 0;
+ var k=D.anchors.indexOf(h);if(k>=0)return k;var m=/^g(\d+)(?:m(\d+))?$/.exec(h);if(!m)return 0;
+ var g=+m[1];for(var i=0;i<S.length;i++){var a=D.anchors[i];
+  if(m[2]?(a==='g'+g+'m'+m[2]):(a.indexOf('g'+g+'m')===0||a.indexOf('g'+g+'s')===0||a==='g'+g+'end'))return i;}
+ return 0;}
+document.addEventListener('keydown',function(e){if(e.altKey||e.ctrlKey||e.metaKey)return;var k=e.key;
+ if(k==='ArrowRight')show(cur+1);else if(k==='ArrowLeft')show(cur-1);else if(k==='ArrowDown')game(1);
+ else if(k==='ArrowUp')game(-1);else if(k==='Home')show(0);else if(k==='End')show(S.length-1);
+ else if(k==='n')finding(1);else if(k==='p')finding(-1);else return;e.preventDefault();});
+document.getElementById('moves').addEventListener('click',function(e){var r=e.target.closest('[data-i]');
+ if(r&&r.getAttribute('data-i')!=='')show(+r.getAttribute('data-i'),false);});
+document.querySelector('nav.games').addEventListener('click',function(e){var a=e.target.closest('a');
+ if(a){e.preventDefault();show(+a.getAttribute('data-i'));}});
+document.getElementById('next').onclick=function(){show(cur+1);};document.getElementById('prev').onclick=function(){show(cur-1);};
+document.getElementById('nf').onclick=function(){finding(1);};document.getElementById('pf').onclick=function(){finding(-1);};
+window.addEventListener('hashchange',function(){var i=fromHash();if(i!==cur)show(i);});
+show(fromHash());
+})();"""
+
+_SORT_JS = r"""document.querySelectorAll('table.sortable th').forEach(function(th,col){
+ th.addEventListener('click',function(){var tb=th.closest('table').tBodies[0],rs=Array.prototype.slice.call(tb.rows);
+  var asc=th.getAttribute('data-dir')!=='asc';
+  th.parentNode.querySelectorAll('th').forEach(function(x){x.removeAttribute('data-dir');});
+  th.setAttribute('data-dir',asc?'asc':'desc');var txt=th.getAttribute('data-t')==='s';
+  rs.sort(function(a,b){var x=a.cells[col].textContent,y=b.cells[col].textContent;
+   var c=txt?x.localeCompare(y):(+x)-(+y);return asc?c:-c;});rs.forEach(function(r){tb.appendChild(r);});});});"""
