@@ -15,7 +15,9 @@ escaped: in HTML with :func:`html.escape`; the data block is JSON with ``<``, ``
 
 The board container (``#board``) carries the XGID of the position shown in ``data-xgid``.  Deep links:
 ``page.html#g3m14`` opens game 3 at move 14, numbered as ``gammon validate`` numbers them (the record's
-move numbers); ``#g3s5`` is the 5th action of game 3, ``#g3end`` its final position.
+move numbers; ``#g3m14-2`` is the next action of move 14); ``#g3s5`` is the 5th action of game 3,
+``#g3end`` its final position, ``#L98:38`` the action at line 98, column 38 of the source (a place
+``gammon validate`` printed).
 """
 
 from __future__ import annotations
@@ -122,7 +124,7 @@ class _Boards:
         else:
             for it in root.items[:root.static]:
                 w.group(it, "") if hasattr(it, "items") else w.item(it, "")  # type: ignore[arg-type]
-            static = "".join(w.out)
+            static = "".join(x.strip() for x in w.out)
             w.out = []
             for it in root.items[root.static:]:
                 w.group(it, "") if hasattr(it, "items") else w.item(it, "")  # type: ignore[arg-type]
@@ -133,17 +135,22 @@ class _Boards:
 
 
 def _compact(svg: str) -> str:
-    return svg.replace("xlink:href=", "href=")
+    return svg.strip().replace("xlink:href=", "href=")
 
 
 def step_anchor(game: int, action: Action, index: int, seen: set[str]) -> str:
-    """The fragment of a step: ``g{game}m{move}`` for the first action of a numbered move, else
-    ``g{game}s{index}`` (index from 1 within the game)."""
+    """The fragment of a step: ``g{game}m{move}`` for the first action of a numbered move (the record's
+    number, as ``gammon validate`` prints it), ``g{game}m{move}-2`` ... for the next actions of that move
+    (the other side's play, a cube action), ``g{game}s{index}`` for an unnumbered action (index from 1
+    within the game)."""
     if action.move_number is not None:
         a = f"g{game}m{action.move_number}"
-        if a not in seen:
-            seen.add(a)
-            return a
+        k = 1
+        while (f"{a}-{k}" if k > 1 else a) in seen:
+            k += 1
+        a = f"{a}-{k}" if k > 1 else a
+        seen.add(a)
+        return a
     return f"g{game}s{index}"
 
 
@@ -394,7 +401,10 @@ def batch_page(results: Sequence[dict[str, Any]], links: dict[str, str] | None =
                 where = " ".join(x for x in (f"game {fd['game']}" if fd.get("game") is not None else "",
                                              f"move {fd['move']}" if fd.get("move") is not None else "") if x)
                 link = ""
-                if f in links and fd.get("game") is not None:
+                if f in links and fd.get("line") is not None:
+                    frag = f"L{fd['line']}" + (f":{fd['column']}" if fd.get("column") is not None else "")
+                    link = f' <a href="{_e(links[f])}#{_e(frag)}">show</a>'
+                elif f in links and fd.get("game") is not None:
                     frag = f"g{fd['game']}" + (f"m{fd['move']}" if fd.get("move") is not None else "")
                     link = f' <a href="{_e(links[f])}#{_e(frag)}">show</a>'
                 items.append(f'<li class="finding {_e(fd["severity"])}"><span class=sev>{_e(fd["severity"])}</span>'
@@ -487,7 +497,10 @@ function game(d){var g=S[cur][0]+d;if(g>=0&&g<D.games.length)show(D.games[g]);}
 function finding(d){var i;if(d>0){for(i=0;i<F.length;i++)if(F[i]>cur)return show(F[i]);}
  else{for(i=F.length-1;i>=0;i--)if(F[i]<cur)return show(F[i]);}}
 function fromHash(){var h=decodeURIComponent(location.hash.slice(1));if(!h)return 0;
- var k=D.anchors.indexOf(h);if(k>=0)return k;var m=/^g(\d+)(?:m(\d+))?$/.exec(h);if(!m)return 0;
+ var k=D.anchors.indexOf(h);if(k>=0)return k;var L=/^L(\d+)(?::(\d+))?$/.exec(h);
+ if(L){var best=-1;for(var j=0;j<S.length;j++){var p=S[j][5].split(':');
+  if(+p[0]===+L[1]&&(!L[2]||+p[1]<=+L[2])){best=j;if(!L[2])break;}}if(best>=0)return best;}
+ var m=/^g(\d+)(?:m(\d+))?$/.exec(h);if(!m)return 0;
  var g=+m[1];for(var i=0;i<S.length;i++){var a=D.anchors[i];
   if(m[2]?(a==='g'+g+'m'+m[2]):(a.indexOf('g'+g+'m')===0||a.indexOf('g'+g+'s')===0||a==='g'+g+'end'))return i;}
  return 0;}

@@ -1,0 +1,188 @@
+"""The match page (render.html) without a browser: self-contained, escaped, the same boards as `render`,
+positions and findings where the replay puts them, analysis tables; `convert OUT.html`, `validate --html`."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import render
+from notation.analysis import Analysis, Candidate, CheckerAnalysis, CubeAnalysis, Probabilities
+from notation.ids import xgid
+from notation.matchio import read_match
+from notation.replay import replay
+from render.html import BOARD_OPTIONS, _board_options, batch_page, match_page
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "samples"
+HOSTILE = ("<script>alert(1)</script>", "</svg><img src=x onerror=alert(1)>")
+
+
+def _data(page: str) -> dict:
+    m = re.search(r"<script type=application/json id=data>(.*?)</script>", page, re.S)
+    assert m is not None
+    return json.loads(m.group(1))
+
+
+def _board_svg(data: dict, i: int) -> str:
+    s = data["steps"][i]
+    toks = s[2]
+    return data["statics"][s[1]] + "".join(data["table"][int(toks[k:k + 3], 36)] for k in range(0, len(toks), 3))
+
+
+def expected_steps(rep):
+    """(xgid, step or None) for every page position: each action's position before it, then the game's end."""
+    out = []
+    for g in rep.games:
+        for st in g.steps:
+            out.append((xgid(st.before), st))
+        out.append((xgid(g.end), None))
+    return out
+
+
+def hostile_match():
+    m = read_match(SAMPLES / "gnubg_selfplay_7p.mat")
+    m.names = HOSTILE
+    for g in m.games:
+        g.names = None
+    m.tags = [("Event", HOSTILE[1]), ("Site", HOSTILE[0])]
+    a = m.games[0].actions[0]
+    a.comment = HOSTILE[0] + " & " + HOSTILE[1]
+    a.analysis = Analysis(checker=CheckerAnalysis((Candidate(HOSTILE[1], 0.1, level=HOSTILE[0]),)),
+                          producer=HOSTILE[0], extra={HOSTILE[1]: HOSTILE[0]})
+    return m
+
+
+def test_positions_are_the_replays():
+    m = read_match(SAMPLES / "gnubg_selfplay_7p.mat")
+    rep = replay(m)
+    data = _data(match_page(m, rep))
+    exp = expected_steps(rep)
+    assert [s[3] for s in data["steps"]] == [x for x, _ in exp]
+    assert len(data["anchors"]) == len(set(data["anchors"])) == len(exp)
+
+
+def test_board_is_the_render_svg():
+    """A page position is `render.svg` of the same step with the same options, element for element."""
+    m = read_match(SAMPLES / "gnubg_selfplay_7p.mat")
+    rep = replay(m)
+    data = _data(match_page(m, rep))
+    exp = expected_steps(rep)
+    for i in (0, 7, 30, len(exp) - 1):
+        st = exp[i][1]
+        pos = st.before if st is not None else rep.games[-1].end
+        doc = str(render.svg(pos, **_board_options(st)))
+        body = doc.split("</defs>", 1)[1].split("\n")
+        body = [ln.strip() for ln in body if ln.strip() and not ln.strip().startswith(("<rect width=", "</svg"))]
+        assert _board_svg(data, i) == "".join(body).replace("xlink:href=", "href=")
+
+
+def test_deep_link_anchors_use_validate_numbers():
+    m = read_match(SAMPLES / "illegal_plays.mat")
+    rep = replay(m)
+    page = match_page(m, rep)
+    data = _data(page)
+    for f in rep.findings:
+        if f.move is not None:
+            assert f'id="g{f.game}m{f.move}"' in page
+    # the finding at 98:38 (game 3 move 2) is on the step of that action, with its position
+    f = next(f for f in rep.findings if f.line == 98)
+    i = data["anchors"].index("g3m2-2")  # root's 42, the second play of move 2
+    assert data["steps"][i][3] == f.xgid
+    assert data["anchors"][i - 1] == "g3m2" and "root 42" in data["steps"][i][4]
+    assert any(c[1] == "98:38" and c[0] == "error" for c in data["captions"][str(i)])
+    assert i in data["findings"]
+
+
+def test_self_contained():
+    page = match_page(read_match(SAMPLES / "gnubg_selfplay_7p.mat"))
+    assert "<link" not in page and "@import" not in page and "url(" not in page
+    assert not re.search(r"\ssrc=", page)
+    assert set(re.findall(r"https?://[^\s\"']+", page)) <= {"http://www.w3.org/2000/svg"}
+
+
+def test_hostile_strings_are_escaped():
+    m = hostile_match()
+    page = match_page(m)
+    assert page.count("<script") == 2
+    assert "<img" not in page and "</svg><" not in page.replace("</svg></div>", "")
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    # nothing raw in the JSON block either
+    block = re.search(r"<script type=application/json id=data>(.*?)</script>", page, re.S).group(1)
+    assert "<" not in block and ">" not in block
+    assert HOSTILE[0] in _data(page)["steps"][0][4] or HOSTILE[0] in page.replace("&lt;", "<").replace("&gt;", ">")
+    rep = batch_page([{"file": HOSTILE[1], "games": 1, "plays": 2, "errors": 1, "warnings": 0, "notes": 0,
+                       "findings": [{"severity": "error", "line": 1, "column": 2, "game": 1, "move": 1,
+                                     "message": HOSTILE[0]}]}], {HOSTILE[1]: 'x" onclick="alert(1)'})
+    assert "<img" not in rep and "alert(1)</script>" not in rep and 'onclick="' not in rep
+
+
+def test_analysis_table_highlights_the_played_move():
+    m = read_match(SAMPLES / "gnubg_selfplay_7p.mat")
+    rep = replay(m)
+    st = next(s for s in rep.games[0].steps if s.action.kind == "move" and s.play and s.play.steps)
+    made = st.play.notation()
+    st.action.analysis = Analysis(
+        checker=CheckerAnalysis((Candidate("24/18 13/11", 0.123, Probabilities(0.55, 0.15), "4-ply"),
+                                 Candidate(made, 0.050, Probabilities(0.52, 0.12), "4-ply"),
+                                 Candidate("8/2 6/2", -0.2, None, "2-ply"))),
+        cube=CubeAnalysis(no_double=0.1, double_take=-0.2, double_pass=1.0, verdict="No double, take"),
+        luck=0.25, luck_rating="lucky", producer="GNU Backgammon")
+    page = match_page(m, rep)
+    assert re.search(r"<tr class=played><td>2</td><td>" + re.escape(made) + r"</td><td>\+0\.050</td>"
+                     r"<td>-0\.073</td>", page)
+    assert page.count("<tr class=played>") == 1
+    assert "No double, take" in page and "lucky" in page
+    data = _data(page)
+    assert sum(s[6] for s in data["steps"]) == 1
+
+
+def test_board_options_match_render_defaults():
+    assert BOARD_OPTIONS["bottom"] == 0  # the board does not flip between moves
+
+
+def _gammon(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "notation.cli", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_convert_to_html(tmp_path: Path):
+    out = tmp_path / "m.html"
+    r = _gammon("convert", str(SAMPLES / "illegal_plays.mat"), str(out), cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    page = out.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and "98:38" in page
+    r = _gammon("convert", str(SAMPLES / "dutch_5point.mat"), str(tmp_path / "x.out"), "--to", "html", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "x.out").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_validate_html_report(tmp_path: Path):
+    files = [str(SAMPLES / "illegal_plays.mat"), str(SAMPLES / "dutch_5point.mat")]
+    report = tmp_path / "r" / "report.html"
+    report.parent.mkdir()
+    r = _gammon("validate", *files, "--html", str(report), cwd=tmp_path)
+    assert r.returncode == 1  # illegal_plays has errors
+    assert "illegal_plays.mat: 3 games" in r.stdout
+    page = report.read_text(encoding="utf-8")
+    assert 'href="report_matches/illegal_plays.html"' in page
+    assert 'href="report_matches/illegal_plays.html#L98:38"' in page
+    assert (tmp_path / "r" / "report_matches" / "dutch_5point.html").is_file()
+    assert "<th data-t=s>File</th>" in page
+
+
+def test_cli_module_runs():
+    # the CLI module is importable as `python -m notation.cli` (used above)
+    assert (ROOT / "notation" / "cli.py").is_file()
+
+
+@pytest.mark.parametrize("name", ["acey_money_session.json", "chouette_4players.json", "hyper3_3point.mat"])
+def test_variants_make_a_page(name: str):
+    m = read_match(SAMPLES / name)
+    page = match_page(m)
+    assert _data(page)["steps"]
