@@ -1,0 +1,177 @@
+"""The match page in a real browser: headless Debian Chromium driven by Playwright (no browser is
+downloaded).  Keyboard stepping through a whole match against the replay's positions, a click on a
+finding, deep links, the hostile-name page (no dialog, no foreign element), screenshots."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from notation.ids import xgid
+from notation.matchio import read_match
+from notation.replay import replay
+from render.html import match_page
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "samples"
+CHROMIUM = os.environ.get("GAMMON_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run", "--disable-sync"]
+HOSTILE = ("<script>alert(1)</script>", "</svg><img src=x onerror=alert(1)>")
+
+
+def _chromium() -> str | None:
+    if Path(CHROMIUM).exists():
+        return CHROMIUM
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("Playwright is not installed (pip install playwright)")
+    exe = _chromium()
+    if exe is None:
+        pytest.skip("no Chromium on this machine (apt-get install chromium)")
+    with sync_playwright() as p:
+        try:
+            b = p.chromium.launch(executable_path=exe, args=ARGS, timeout=60_000)
+        except Exception as e:  # noqa: BLE001 - any launch failure means no usable browser here
+            pytest.skip(f"Chromium at {exe} does not start: {e}")
+        yield b
+        b.close()
+
+
+def _write(tmp_path: Path, match: Any, name: str = "m.html") -> tuple[str, Any]:
+    rep = replay(match)
+    path = tmp_path / name
+    path.write_text(match_page(match, rep), encoding="utf-8")
+    return path.as_uri(), rep
+
+
+def _open(browser: Any, url: str, width: int = 1280, height: int = 800) -> tuple[Any, list[str]]:
+    page = browser.new_page(viewport={"width": width, "height": height})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("dialog", lambda d: (errors.append("dialog: " + d.message), d.dismiss()))
+    page.goto(url)
+    page.wait_for_function("document.getElementById('board').dataset.xgid !== ''")
+    return page, errors
+
+
+def _xgid(page: Any) -> str:
+    return page.get_attribute("#board", "data-xgid")
+
+
+def _expected(rep: Any) -> list[str]:
+    out = []
+    for g in rep.games:
+        out += [xgid(s.before) for s in g.steps]
+        out.append(xgid(g.end))
+    return out
+
+
+def test_keyboard_through_a_whole_match(browser: Any, tmp_path: Path) -> None:
+    url, rep = _write(tmp_path, read_match(SAMPLES / "gnubg_selfplay_7p.mat"))
+    exp = _expected(rep)
+    page, errors = _open(browser, url)
+    assert _xgid(page) == exp[0]
+    # step with the keyboard, comparing each position with the replay's
+    seen = [_xgid(page)]
+    for _ in range(len(exp) - 1):
+        page.keyboard.press("ArrowRight")
+        seen.append(_xgid(page))
+    assert seen == exp
+    page.keyboard.press("ArrowRight")  # past the end: stays
+    assert _xgid(page) == exp[-1]
+    page.keyboard.press("Home")
+    assert _xgid(page) == exp[0]
+    page.keyboard.press("ArrowDown")  # next game: its first position
+    assert _xgid(page) == xgid(rep.games[1].steps[0].before)
+    page.keyboard.press("ArrowUp")
+    assert _xgid(page) == exp[0]
+    page.keyboard.press("End")
+    assert _xgid(page) == exp[-1]
+    page.keyboard.press("ArrowLeft")
+    assert _xgid(page) == exp[-2]
+    # a click on a move shows it
+    page.click("#moves tr[data-i='5'] td.a")
+    assert _xgid(page) == exp[5]
+    assert page.evaluate("location.hash") == "#" + page.evaluate("JSON.parse(document.getElementById('data')"
+                                                                ".textContent).anchors[5]")
+    assert errors == []
+    page.close()
+
+
+def test_findings_click_keys_and_deep_links(browser: Any, tmp_path: Path) -> None:
+    match = read_match(SAMPLES / "illegal_plays.mat")
+    url, rep = _write(tmp_path, match)
+    page, errors = _open(browser, url)
+    f = next(f for f in rep.findings if f.line == 98)  # game 3 move 2 (root 42): 13/9 with a checker on the bar
+    page.click("#moves .finding:has-text('must enter before 13')")
+    assert _xgid(page) == f.xgid
+    assert "98:38" in page.inner_text("#caption")
+    assert "error" in page.inner_text("#caption").lower()
+    # n / p walk the findings in order
+    page.keyboard.press("Home")
+    page.keyboard.press("n")
+    first = next(x for x in rep.findings if x.line == 51)  # game 1 move 44
+    assert _xgid(page) == first.xgid
+    page.keyboard.press("n")
+    page.keyboard.press("p")
+    assert _xgid(page) == first.xgid
+    page.close()
+    # deep links, numbered as validate numbers them
+    for frag, want in (("g3m2-2", f.xgid), ("L98:38", f.xgid), ("g1m44", first.xgid),
+                       ("g3", xgid(rep.games[2].steps[0].before)), ("g2end", xgid(rep.games[1].end))):
+        page, errors2 = _open(browser, f"{url}#{frag}")
+        assert _xgid(page) == want, frag
+        page.close()
+        errors += errors2
+    assert errors == []
+
+
+def test_hostile_names_run_nothing(browser: Any, tmp_path: Path) -> None:
+    from test_html import hostile_match
+
+    url, rep = _write(tmp_path, hostile_match())
+    page, errors = _open(browser, url)
+    for _ in range(40):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("Home")
+    page.wait_for_timeout(200)
+    assert errors == []  # no dialog, no script error
+    assert page.evaluate("document.querySelectorAll('img, iframe, object, embed').length") == 0
+    assert page.evaluate("document.scripts.length") == 2
+    assert page.evaluate("Array.from(document.querySelectorAll('*')).filter(e => Array.from(e.attributes)"
+                         ".some(a => a.name.startsWith('on'))).length") == 0
+    assert HOSTILE[0] in page.inner_text("h1")
+    assert HOSTILE[1] in page.inner_text("header")
+    assert _xgid(page) == xgid(rep.games[0].steps[0].before)
+    page.close()
+
+
+def test_screenshots_desktop_and_phone(browser: Any, tmp_path: Path) -> None:
+    """Screenshots at desktop and phone width (for people to look at: samples/figures/html_*.png are made
+    by ``benchmarks/html.py --screenshots``); here they must be made and not be blank."""
+    from PIL import Image
+
+    url, _ = _write(tmp_path, read_match(SAMPLES / "illegal_plays.mat"))
+    for name, w, h in (("desktop", 1280, 800), ("phone", 390, 844)):
+        page, errors = _open(browser, url + "#L98:38", w, h)
+        out = tmp_path / f"{name}.png"
+        page.screenshot(path=str(out))
+        assert errors == []
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= w, f"{name}: the page is wider than the screen ({width} > {w})"
+        page.close()
+        im = Image.open(out).convert("L")
+        lo, hi = im.getextrema()
+        assert hi - lo > 100
