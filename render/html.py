@@ -13,6 +13,7 @@ all).  A small script joins the elements of the position shown.  Every text from
 escaped: in HTML with :func:`html.escape`; the data block is JSON with ``<``, ``>`` and ``&`` written as
 ``\\u`` escapes; names on the board are drawn as glyph outlines, never as SVG text.
 
+Rows carry their fragment in ``data-a`` (not ``id``: the browser would scroll the window to it).
 The board container (``#board``) carries the XGID of the position shown in ``data-xgid``.  Deep links:
 ``page.html#g3m14`` opens game 3 at move 14, numbered as ``gammon validate`` numbers them (the record's
 move numbers; ``#g3m14-2`` is the next action of move 14); ``#g3s5`` is the 5th action of game 3,
@@ -274,7 +275,7 @@ def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | Non
             num = a.move_number if a.move_number is not None else ""
             comment = f'<div class=comment>{_e(a.comment)}</div>' if a.comment else ""
             row_of[i] = len(rows)
-            rows.append(f'<tr id="{anchor}" data-i="{i}"><td class=n>{num}</td><td class=loc>{_e(loc)}</td>'
+            rows.append(f'<tr data-a="{anchor}" data-i="{i}"><td class=n>{num}</td><td class=loc>{_e(loc)}</td>'
                         f'<td class=a>{_e(text)}{comment}<!--f{i}--></td></tr>')
         i = len(steps)
         s, toks = boards.add(g.end, _board_options(None))
@@ -285,7 +286,7 @@ def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | Non
             res = f": {_who(gnames, g.winner)} wins {g.points or ''} point{'s' if g.points != 1 else ''}"
         steps.append([gi, s, _toks(toks), _xgid(g.end), f"Game {gno}: final position{res}", "", 0])
         row_of[i] = len(rows)
-        rows.append(f'<tr id="{anchor}" data-i="{i}"><td class=n></td><td class=loc></td>'
+        rows.append(f'<tr data-a="{anchor}" data-i="{i}"><td class=n></td><td class=loc></td>'
                     f'<td class=a>Final position{_e(res)}<!--f{i}--></td></tr>')
     # findings
     fsteps: list[int] = []
@@ -459,7 +460,8 @@ body.report{padding:0 1em}#files{border-collapse:collapse;margin:1em 0}#files td
 border-bottom:1px solid var(--line);text-align:right}#files td:first-child,#files th:first-child{text-align:left}
 #files th{cursor:pointer;user-select:none}#files tr.errors td:nth-child(4),#files tr.unreadable td{color:var(--err)}
 a{color:var(--note)}
-@media (max-width:760px){main{flex-direction:column;padding:0 .5em}.view{position:static;flex:none;width:100%}
+@media (max-width:760px){nav.games ol{flex-wrap:nowrap;overflow-x:auto;padding:.4em .5em}
+nav.games a{white-space:nowrap}main{flex-direction:column;padding:0 .5em}.view{position:static;flex:none;width:100%}
 .moves{max-height:45vh;position:static;width:100%;flex:none}header{padding:.5em}.keys{display:none}}
 @media print{nav.games,.moves,.buttons,.keys,.loose{display:none}main{display:block}.view{position:static}
 #board svg{filter:none!important;max-width:17cm}body{background:#fff;color:#000}
@@ -475,7 +477,8 @@ function el(tag,cls,text){var e=document.createElement(tag);if(cls)e.className=c
  if(text!=null)e.textContent=text;return e;}
 var box=document.querySelector('.moves');
 function into(r){var a=r.getBoundingClientRect(),b=box.getBoundingClientRect();
- if(a.top<b.top)box.scrollTop+=a.top-b.top-30;else if(a.bottom>b.bottom)box.scrollTop+=a.bottom-b.bottom+30;}
+ var top=Math.max(b.top,0),bot=Math.min(b.bottom,window.innerHeight);
+ if(a.top<top||a.bottom>bot)box.scrollTop+=a.top-top-Math.max(0,(bot-top)/3);}
 function show(i,scroll){
  if(!(i>=0&&i<S.length))return;var s=S[i];
  if(s[1]!==curStatic){st.innerHTML=D.statics[s[1]];curStatic=s[1];}
@@ -503,6 +506,7 @@ function fromHash(){var h=decodeURIComponent(location.hash.slice(1));if(!h)retur
  var m=/^g(\d+)(?:m(\d+))?$/.exec(h);if(!m)return 0;
  var g=+m[1];for(var i=0;i<S.length;i++){var a=D.anchors[i];
   if(m[2]?(a==='g'+g+'m'+m[2]):(a.indexOf('g'+g+'m')===0||a.indexOf('g'+g+'s')===0||a==='g'+g+'end'))return i;}
+ if(m[2])for(i=0;i<S.length;i++)if(/^g(\d+)/.exec(D.anchors[i])[1]===m[1])return i;
  return 0;}
 document.addEventListener('keydown',function(e){if(e.altKey||e.ctrlKey||e.metaKey)return;var k=e.key;
  if(k==='ArrowRight')show(cur+1);else if(k==='ArrowLeft')show(cur-1);else if(k==='ArrowDown')game(1);

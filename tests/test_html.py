@@ -89,7 +89,7 @@ def test_deep_link_anchors_use_validate_numbers():
     data = _data(page)
     for f in rep.findings:
         if f.move is not None:
-            assert f'id="g{f.game}m{f.move}"' in page
+            assert f'data-a="g{f.game}m{f.move}"' in page
     # the finding at 98:38 (game 3 move 2) is on the step of that action, with its position
     f = next(f for f in rep.findings if f.line == 98)
     i = data["anchors"].index("g3m2-2")  # root's 42, the second play of move 2

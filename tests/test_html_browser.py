@@ -130,9 +130,11 @@ def test_findings_click_keys_and_deep_links(browser: Any, tmp_path: Path) -> Non
     page.close()
     # deep links, numbered as validate numbers them
     for frag, want in (("g3m2-2", f.xgid), ("L98:38", f.xgid), ("g1m44", first.xgid),
-                       ("g3", xgid(rep.games[2].steps[0].before)), ("g2end", xgid(rep.games[1].end))):
+                       ("g3", xgid(rep.games[2].steps[0].before)), ("g2end", xgid(rep.games[1].end)),
+                       ("g3m99", xgid(rep.games[2].steps[0].before))):
         page, errors2 = _open(browser, f"{url}#{frag}")
         assert _xgid(page) == want, frag
+        assert page.evaluate("window.scrollY") == 0, f"#{frag} scrolled the page away from its header"
         page.close()
         errors += errors2
     assert errors == []

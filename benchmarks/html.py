@@ -1,0 +1,170 @@
+"""Benchmark: the match page (``gammon convert MATCH out.html``): size, write time, browser time to the
+first position; GNU Backgammon's ``export match html`` in the same run.
+
+    python benchmarks/html.py [MATCH_FILE] [--runs 3] [--screenshots]
+
+Default match: a 25-point match of 865 actions (791 plays, 22 games) from ../shared/corpus.
+
+* page size in bytes (target: at most 3 MB);
+* ``gammon convert MATCH out.html`` as a whole process (start-up, read, replay, layout of every
+  position, write), best and median of ``--runs`` (target: under 2 s); the same work in this process;
+* headless Chromium (Debian's, driven by Playwright): from ``goto`` to the board carrying the first
+  position's XGID, and the page's own timing (DOMContentLoaded: the script that draws the first
+  position has run; first contentful paint), median of ``--runs`` fresh pages (target: under 1 s);
+* gnubg: one ``gnubg -t -q`` process that imports the match and runs ``export match html``, minus the
+  same process without the export; its output size (the HTML files and the images it writes beside them).
+
+``--screenshots`` also writes samples/figures/html_desktop.png and html_phone.png (and the dark theme).
+The machine may be loaded by other work: compare the columns of one run, not runs of different days.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+# this script's folder comes first on sys.path, and this file's name would hide the standard ``html``
+sys.path[:] = [str(ROOT)] + [x for x in sys.path if Path(x or ".").resolve() != Path(__file__).parent]
+
+from notation.matchio import read_match  # noqa: E402
+from notation.replay import replay  # noqa: E402
+from render.html import match_page  # noqa: E402
+
+DEFAULT = ROOT.parent / "shared" / "corpus" / "mat" / "bglib_nori" / "srv_Kaneko-nori-2009Jan142040.txt"
+GNUBG = os.environ.get("GNUBG", "/usr/games/gnubg")
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run", "--disable-sync"]
+
+
+def gammon_cmd() -> list[str]:
+    exe = Path(sys.executable).parent / "gammon"
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "notation.cli"]
+
+
+def time_process(cmd: list[str], runs: int) -> list[float]:
+    out = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True, timeout=600)
+        out.append(time.perf_counter() - t)
+    return out
+
+
+def time_in_process(src: Path, out: Path, runs: int) -> list[float]:
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        m = read_match(src)
+        out.write_text(match_page(m, replay(m)), encoding="utf-8")
+        times.append(time.perf_counter() - t)
+    return times
+
+
+def browser_times(page_path: Path, runs: int, shots: Path | None) -> dict[str, float] | str:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return "playwright not installed"
+    if not Path(CHROMIUM).exists():
+        return "no chromium"
+    walls, dcl, fcp = [], [], []
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        for _ in range(runs):
+            page = b.new_page(viewport={"width": 1280, "height": 800})
+            t = time.perf_counter()
+            page.goto(page_path.as_uri(), wait_until="commit")
+            page.wait_for_function("document.getElementById('board') && "
+                                   "document.getElementById('board').dataset.xgid !== ''", polling=5)
+            walls.append(time.perf_counter() - t)
+            page.wait_for_load_state("load")
+            nav = page.evaluate("(() => {const n = performance.getEntriesByType('navigation')[0];"
+                                "const f = performance.getEntriesByName('first-contentful-paint')[0];"
+                                "return [n.domContentLoadedEventEnd, f ? f.startTime : -1];})()")
+            dcl.append(nav[0] / 1000)
+            fcp.append(nav[1] / 1000)
+            page.close()
+        if shots is not None:
+            for name, w, h, scheme in (("desktop", 1280, 800, "light"), ("phone", 390, 844, "light"),
+                                       ("desktop_dark", 1280, 800, "dark")):
+                page = b.new_page(viewport={"width": w, "height": h}, color_scheme=scheme)
+                page.goto(page_path.as_uri() + "#g2m5")
+                page.wait_for_function("document.getElementById('board').dataset.xgid !== ''")
+                page.screenshot(path=str(shots / f"html_{name}.png"))
+                page.close()
+        b.close()
+    return {"wall": statistics.median(walls), "dcl": statistics.median(dcl), "fcp": statistics.median(fcp)}
+
+
+def gnubg_time(src: Path, tmp: Path) -> tuple[float, int, int] | str:
+    if not (Path(GNUBG).exists() or shutil.which("gnubg")):
+        return "gnubg not installed"
+    gdir = tmp / "gnubg"
+    gdir.mkdir()
+
+    def run(export: bool) -> float:
+        cmds = f'import mat "{src}"\n'
+        if export:
+            cmds += f'export match html "{gdir / "match.html"}"\n'
+        script = tmp / ("with.txt" if export else "without.txt")
+        script.write_text(cmds + "quit\ny\n")
+        t = time.perf_counter()
+        subprocess.run([GNUBG, "-t", "-q", "-c", str(script)], capture_output=True, timeout=600,
+                       stdin=subprocess.DEVNULL)
+        return time.perf_counter() - t
+
+    base = min(run(False) for _ in range(2))
+    full = min(run(True) for _ in range(2))
+    files = [f for f in gdir.rglob("*") if f.is_file()]
+    return full - base, sum(f.stat().st_size for f in files), len(files)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("match", nargs="?", default=str(DEFAULT))
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--screenshots", action="store_true", help="write samples/figures/html_*.png")
+    a = ap.parse_args()
+    src = Path(a.match)
+    if not src.is_file():
+        raise SystemExit(f"{src}: not found (give a match file)")
+    m = read_match(src)
+    rep = replay(m)
+    actions = sum(len(g.steps) for g in rep.games)
+    print(f"match: {src.name}: {m.length}-point, {len(rep.games)} games, {actions} actions, {rep.plays} plays")
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        out = tmp / "out.html"
+        proc = time_process([*gammon_cmd(), "convert", str(src), str(out), "--force", "-q"], a.runs)
+        size = out.stat().st_size
+        inproc = time_in_process(src, tmp / "in.html", a.runs)
+        shots = ROOT / "samples" / "figures" if a.screenshots else None
+        br = browser_times(out, a.runs, shots)
+        gn = gnubg_time(src, tmp)
+    print(f"page size:            {size / 1e6:.2f} MB (target <= 3 MB)")
+    print(f"convert (process):    best {min(proc):.2f} s, median {statistics.median(proc):.2f} s (target < 2 s)")
+    print(f"convert (in-process): best {min(inproc):.2f} s, median {statistics.median(inproc):.2f} s")
+    if isinstance(br, str):
+        print(f"chromium:             skipped ({br})")
+    else:
+        print(f"chromium first position: {br['wall']:.2f} s from goto (DOMContentLoaded {br['dcl']:.2f} s, "
+              f"first paint {br['fcp']:.2f} s) (target < 1 s)")
+    if isinstance(gn, str):
+        print(f"gnubg:                skipped ({gn})")
+    else:
+        print(f"gnubg export match html: {gn[0]:.2f} s (process minus import-only process), "
+              f"{gn[2]} files, {gn[1] / 1e6:.2f} MB")
+    print("(one run on a shared, loaded machine: compare columns of the same run)")
+
+
+if __name__ == "__main__":
+    main()
