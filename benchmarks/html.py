@@ -14,7 +14,8 @@ Default match: a 25-point match of 865 actions (791 plays, 22 games) from ../sha
 * gnubg: one ``gnubg -t -q`` process that imports the match and runs ``export match html``, minus the
   same process without the export; its output size (the HTML files and the images it writes beside them).
 
-``--screenshots`` also writes samples/figures/html_desktop.png and html_phone.png (and the dark theme).
+``--screenshots`` also writes samples/figures/html_desktop.png, html_phone.png, html_desktop_dark.png,
+html_findings.png (a page with findings) and html_analysis.png (a candidate table: made-up figures).
 The machine may be loaded by other work: compare the columns of one run, not runs of different days.
 """
 
@@ -105,6 +106,51 @@ def browser_times(page_path: Path, runs: int, shots: Path | None) -> dict[str, f
     return {"wall": statistics.median(walls), "dcl": statistics.median(dcl), "fcp": statistics.median(fcp)}
 
 
+def more_screenshots(shots: Path, tmp: Path) -> None:
+    """A page with findings (samples/illegal_plays.mat at 98:38) and one with a candidate table (made-up
+    figures attached to one play of samples/gnubg_selfplay_7p.mat, labelled so)."""
+    from playwright.sync_api import sync_playwright
+
+    from notation.analysis import Analysis, Candidate, CheckerAnalysis, Probabilities
+
+    pages = []
+    m = read_match(ROOT / "samples" / "illegal_plays.mat")
+    (tmp / "f.html").write_text(match_page(m), encoding="utf-8")
+    pages.append(("findings", tmp / "f.html", "#L98:38"))
+    m = read_match(ROOT / "samples" / "gnubg_selfplay_7p.mat")
+    rep = replay(m)
+    st = next(s for s in rep.games[0].steps[6:] if s.action.kind == "move" and s.play and s.play.steps)
+    made = st.play.notation()
+    st.action.analysis = Analysis(checker=CheckerAnalysis((
+        Candidate("13/7 8/7" if made != "13/7 8/7" else "24/18 13/11", 0.112, Probabilities(0.54, 0.14), "4-ply"),
+        Candidate(made, 0.071, Probabilities(0.53, 0.13), "4-ply"),
+        Candidate("24/14", -0.035, Probabilities(0.50, 0.12), "2-ply"))),
+        luck=0.12, luck_rating="lucky", producer="made-up figures (a screenshot fixture)")
+    (tmp / "a.html").write_text(match_page(m, rep), encoding="utf-8")
+    pages.append(("analysis", tmp / "a.html", f"#{_anchor_of(rep, st)}"))
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        for name, path, frag in pages:
+            page = b.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(path.as_uri() + frag)
+            page.wait_for_function("document.getElementById('board').dataset.xgid !== ''")
+            page.screenshot(path=str(shots / f"html_{name}.png"))
+            page.close()
+        b.close()
+
+
+def _anchor_of(rep, step) -> str:  # type: ignore[no-untyped-def]
+    from render.html import step_anchor
+
+    seen: set[str] = set()
+    for g in rep.games:
+        for i, s in enumerate(g.steps, 1):
+            a = step_anchor(g.game.number, s.action, i, seen)
+            if s is step:
+                return a
+    return ""
+
+
 def gnubg_time(src: Path, tmp: Path) -> tuple[float, int, int] | str:
     if not (Path(GNUBG).exists() or shutil.which("gnubg")):
         return "gnubg not installed"
@@ -149,6 +195,8 @@ def main() -> None:
         inproc = time_in_process(src, tmp / "in.html", a.runs)
         shots = ROOT / "samples" / "figures" if a.screenshots else None
         br = browser_times(out, a.runs, shots)
+        if shots is not None and not isinstance(br, str):
+            more_screenshots(shots, tmp)
         gn = gnubg_time(src, tmp)
     print(f"page size:            {size / 1e6:.2f} MB (target <= 3 MB)")
     print(f"convert (process):    best {min(proc):.2f} s, median {statistics.median(proc):.2f} s (target < 2 s)")

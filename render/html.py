@@ -188,7 +188,7 @@ def _analysis_html(step: ReplayStep) -> str:
                 if c.play == made:
                     played = k
         out.append(f"<table class=cand><caption>Candidates{by}</caption><thead><tr><th>#</th><th>Play</th>"
-                   "<th>Equity</th><th>Diff</th><th>Win</th><th>G</th><th>Level</th></tr></thead><tbody>")
+                   "<th>Equity</th><th>Diff</th><th>Win %</th><th>Gammon %</th><th>Level</th></tr></thead><tbody>")
         best = a.checker.candidates[0].equity
         for k, c in enumerate(a.checker.candidates):
             diff = "" if (k == 0 or c.equity is None or best is None) else f"{c.equity - best:+.3f}"
@@ -454,7 +454,7 @@ border-radius:3px;border:1px solid currentColor}.error{color:var(--err)}.warning
 .note{color:var(--note)}.comment{color:var(--mut);font-style:italic;white-space:pre-wrap}
 table.cand,table.cube{border-collapse:collapse;margin:.5em 0;font-size:.9em;font-variant-numeric:tabular-nums}
 table.cand td,table.cand th,table.cube td{padding:.1em .5em;border-bottom:1px solid var(--line);text-align:right}
-table.cand td:nth-child(2){text-align:left}caption{text-align:left;font-weight:600}
+table.cand td:nth-child(2),table.cand th:nth-child(2){text-align:left}caption{text-align:left;font-weight:600}
 table.cand tr.played td{background:var(--hi);font-weight:700}.keys{color:var(--mut);font-size:.8em}
 body.report{padding:0 1em}#files{border-collapse:collapse;margin:1em 0}#files td,#files th{padding:.2em .6em;
 border-bottom:1px solid var(--line);text-align:right}#files td:first-child,#files th:first-child{text-align:left}
@@ -483,7 +483,7 @@ function show(i,scroll){
  if(!(i>=0&&i<S.length))return;var s=S[i];
  if(s[1]!==curStatic){st.innerHTML=D.statics[s[1]];curStatic=s[1];}
  var t=s[2],h=[];for(var k=0;k<t.length;k+=3)h.push(T[parseInt(t.substr(k,3),36)]);dyn.innerHTML=h.join('');
- board.setAttribute('data-xgid',s[3]);board.setAttribute('data-step',String(i));
+ board.setAttribute('data-xgid',s[3]);board.setAttribute('aria-label',s[4]);board.setAttribute('data-step',String(i));
  if(cur>=0&&rows[cur])rows[cur].classList.remove('cur');cur=i;var r=rows[i];
  if(r){r.classList.add('cur');if(scroll!==false)into(r);}
  for(var g=0;g<games.length;g++)games[g].classList.toggle('cur',g===s[0]);

@@ -177,3 +177,15 @@ def test_screenshots_desktop_and_phone(browser: Any, tmp_path: Path) -> None:
         im = Image.open(out).convert("L")
         lo, hi = im.getextrema()
         assert hi - lo > 100
+
+
+def test_print_is_one_position_on_one_page(browser: Any, tmp_path: Path) -> None:
+    url, rep = _write(tmp_path, read_match(SAMPLES / "illegal_plays.mat"))
+    page, errors = _open(browser, url + "#L98:38")
+    pdf = page.pdf(format="A4")
+    assert pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages") == 1
+    page.emulate_media(media="print")
+    assert page.evaluate("getComputedStyle(document.querySelector('.moves')).display") == "none"
+    assert page.is_visible("#board svg") and "98:38" in page.inner_text("#caption")
+    assert errors == []
+    page.close()
