@@ -186,3 +186,18 @@ def test_variants_make_a_page(name: str):
     m = read_match(SAMPLES / name)
     page = match_page(m)
     assert _data(page)["steps"]
+
+
+def test_sgf_input_and_several_inputs(tmp_path: Path):
+    sgf = ROOT / "tests" / "data" / "sgf_gibbon_7point.sgf"
+    r = _gammon("convert", "-q", str(sgf), str(tmp_path / "g.html"), cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    m = read_match(sgf)
+    assert [s[3] for s in _data((tmp_path / "g.html").read_text(encoding="utf-8"))["steps"]] == [
+        x for x, _ in expected_steps(replay(m))]
+    out = tmp_path / "pages"
+    out.mkdir()
+    r = _gammon("convert", "-q", "--to", "html", str(SAMPLES / "dutch_5point.mat"), str(SAMPLES / "hyper1_5point.mat"),
+                str(out), cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["dutch_5point.html", "hyper1_5point.html"]
