@@ -201,3 +201,17 @@ def test_sgf_input_and_several_inputs(tmp_path: Path):
                 str(out), cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert sorted(p.name for p in out.iterdir()) == ["dutch_5point.html", "hyper1_5point.html"]
+
+
+def test_policy_allows_only_the_pages_script():
+    import base64
+    import hashlib
+
+    page = match_page(read_match(SAMPLES / "dutch_5point.mat"))
+    csp = re.search(r'Content-Security-Policy content="([^"]*)"', page).group(1)
+    script_src = next(d for d in csp.split(";") if d.strip().startswith("script-src"))
+    assert "default-src 'none'" in csp and "unsafe" not in script_src
+    script = re.findall(r"<script>(.*?)</script>", page, re.S)
+    assert len(script) == 1
+    digest = base64.b64encode(hashlib.sha256(script[0].encode()).digest()).decode()
+    assert f"script-src 'sha256-{digest}'" in csp

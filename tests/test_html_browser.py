@@ -189,3 +189,50 @@ def test_print_is_one_position_on_one_page(browser: Any, tmp_path: Path) -> None
     assert page.is_visible("#board svg") and "98:38" in page.inner_text("#caption")
     assert errors == []
     page.close()
+
+
+def test_policy_stops_what_escaping_would_miss(browser: Any, tmp_path: Path) -> None:
+    """Defence in depth: the page's Content-Security-Policy lets only its own script run, so even markup
+    planted in the page raw (as if escaping failed) runs nothing, while the page itself still works."""
+    url, rep = _write(tmp_path, read_match(SAMPLES / "dutch_5point.mat"))
+    path = tmp_path / "m.html"
+    text = path.read_text(encoding="utf-8")
+    planted = "<img src=x onerror=alert(1)><script>alert(2)</script><svg onload=alert(3)></svg>"
+    path.write_text(text.replace("<header>", "<header>" + planted, 1), encoding="utf-8")
+    page, errors = _open(browser, url)
+    page.keyboard.press("ArrowRight")
+    page.wait_for_timeout(200)
+    assert not [e for e in errors if e.startswith("dialog")]
+    assert _xgid(page) == xgid(rep.games[0].steps[1].before)
+    page.close()
+
+
+def test_report_sorts_and_links(browser: Any, tmp_path: Path) -> None:
+    from notation.commands.html_page import write_report
+    from notation.commands.validate import check_file
+
+    files = [str(SAMPLES / n) for n in ("dutch_5point.mat", "illegal_plays.mat", "hyper1_5point.mat")]
+    report = tmp_path / "report.html"
+    write_report(str(report), [check_file(f) for f in files])
+    page, errors = _open_plain(browser, report.as_uri())
+    first = "document.querySelector('#files tbody tr td').textContent"
+    page.click("#files th:has-text('Errors')")  # ascending
+    page.click("#files th:has-text('Errors')")  # descending: the file with errors first
+    assert page.evaluate(first).endswith("illegal_plays.mat")
+    page.click("#files th:has-text('File')")
+    assert page.evaluate(first).endswith("dutch_5point.mat")
+    page.click("#files tbody a:has-text('illegal_plays.mat')")
+    page.wait_for_function("document.getElementById('board') && document.getElementById('board').dataset.xgid")
+    rep = replay(read_match(SAMPLES / "illegal_plays.mat"))
+    assert _xgid(page) == xgid(rep.games[0].steps[0].before)
+    assert errors == []
+    page.close()
+
+
+def _open_plain(browser: Any, url: str) -> tuple[Any, list[str]]:
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("dialog", lambda d: (errors.append("dialog: " + d.message), d.dismiss()))
+    page.goto(url)
+    return page, errors
