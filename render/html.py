@@ -259,7 +259,8 @@ def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | Non
         score = g.game.score
         sc = f" ({score[0]}–{score[1]})" if score else ""
         games_nav.append(f'<li><a href="#g{gno}" data-i="{len(steps)}">Game {gno}{_e(sc)}</a></li>')
-        rows.append(f'<tr class=gh><th colspan=3>Game {gno}{_e(sc)}</th></tr>')
+        gcom = "".join(f"<div class=comment>{_e(c)}</div>" for c in g.game.comments)
+        rows.append(f'<tr class=gh><th colspan=3>Game {gno}{_e(sc)}{gcom}</th></tr>')
         for si, st in enumerate(g.steps, 1):
             i = len(steps)
             a = st.action
@@ -341,7 +342,10 @@ def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | Non
         _csp(_JS),
         f"<title>{_e(page_title)}</title><style>{_CSS}</style></head><body>",
         f"<header><h1>{_e(players)}</h1><p class=meta>{' · '.join(_e(b) for b in header_bits)}</p>",
-        f"<p class=result>{_e(result)}</p><p class=summary>{_e(summary)}</p></header>",
+        f"<p class=result>{_e(result)}</p><p class=summary>{_e(summary)}</p>",
+        (f"<details><summary>Comments</summary>{''.join(f'<div class=comment>{_e(c)}</div>' for c in match.comments)}"
+         "</details>" if match.comments else ""),
+        "</header>",
         f"<nav class=games aria-label=Games><ol>{''.join(games_nav)}</ol></nav>",
         "<main><section class=view>",
         f'<div id=board role=img aria-label="board" data-xgid="" data-step="">'

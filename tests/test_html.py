@@ -51,6 +51,8 @@ def hostile_match():
     for g in m.games:
         g.names = None
     m.tags = [("Event", HOSTILE[1]), ("Site", HOSTILE[0])]
+    m.comments = [HOSTILE[1]]
+    m.games[0].comments = [HOSTILE[0]]
     a = m.games[0].actions[0]
     a.comment = HOSTILE[0] + " & " + HOSTILE[1]
     a.analysis = Analysis(checker=CheckerAnalysis((Candidate(HOSTILE[1], 0.1, level=HOSTILE[0]),)),
@@ -112,6 +114,7 @@ def test_hostile_strings_are_escaped():
     assert page.count("<script") == 2
     assert "<img" not in page and "</svg><" not in page.replace("</svg></div>", "")
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert page.count("&lt;/svg&gt;&lt;img src=x onerror=alert(1)&gt;") >= 4  # name, event, comments, analysis
     # nothing raw in the JSON block either
     block = re.search(r"<script type=application/json id=data>(.*?)</script>", page, re.S).group(1)
     assert "<" not in block and ">" not in block
