@@ -218,3 +218,23 @@ def test_policy_allows_only_the_pages_script():
     assert len(script) == 1
     digest = base64.b64encode(hashlib.sha256(script[0].encode()).digest()).decode()
     assert f"script-src 'sha256-{digest}'" in csp
+
+
+def test_report_pages_are_readable_by_others(tmp_path: Path):
+    import os
+    import stat
+
+    from notation.commands.html_page import write_report
+    from notation.commands.validate import check_file
+
+    old = os.umask(0o022)
+    try:
+        written = write_report(str(tmp_path / "new" / "r.html"), [check_file(str(SAMPLES / "dutch_5point.mat")),
+                                                                  check_file(str(tmp_path / "missing.mat"))])
+    finally:
+        os.umask(old)
+    assert len(written) == 2
+    for w in written:
+        assert stat.S_IMODE(os.stat(w).st_mode) == 0o644
+    page = Path(written[-1]).read_text(encoding="utf-8")
+    assert "missing.mat" in page and 'class="unreadable"' in page

@@ -25,13 +25,25 @@ def match_html(match: Any, rep: Any = None) -> str:
     return match_page(match, rep)
 
 
+def _publish(path: str, text: str, inputs: Sequence[str]) -> None:
+    """Written whole (through a temporary file and a rename), readable as the umask allows (a temporary
+    file is created private): the pages are made to be put on a web server."""
+    import os
+
+    from ..convert import atomic_write
+
+    atomic_write(path, text, force=True, inputs=inputs)
+    mask = os.umask(0)
+    os.umask(mask)
+    os.chmod(path, 0o666 & ~mask)
+
+
 def write_report(report: str, results: Sequence[dict[str, Any]], variant: str | None = None,
                  auto_doubles: int | None = None) -> list[str]:
     """Write the batch page ``report`` and, in a folder beside it (``NAME_matches/``), one page per
     readable match; returns the paths written.  Each row of the report links to its file's page."""
     from render.html import batch_page
 
-    from ..convert import atomic_write
     from ..errors import NotationError
     from ..matchio import read_any
     from ..replay import replay
@@ -63,10 +75,11 @@ def write_report(report: str, results: Sequence[dict[str, Any]], variant: str | 
             used.add(name.lower())
             folder.mkdir(parents=True, exist_ok=True)
             target = folder / f"{name}.html"
-            atomic_write(str(target), match_html(match, replay(match)), force=True, inputs=[src])
+            _publish(str(target), match_html(match, replay(match)), [src])
             written.append(str(target))
             if k == 0:
                 links[src] = f"{folder.name}/{target.name}"
-    atomic_write(report, batch_page(results, links), force=True, inputs=[str(r["file"]) for r in results])
+    rpath.parent.mkdir(parents=True, exist_ok=True)
+    _publish(report, batch_page(results, links), [str(r["file"]) for r in results])
     written.append(report)
     return written
