@@ -422,7 +422,8 @@ def batch_page(results: Sequence[dict[str, Any]], links: dict[str, str] | None =
                     frag = f"g{fd['game']}" + (f"m{fd['move']}" if fd.get("move") is not None else "")
                     link = f' <a href="{_e(links[f])}#{_e(frag)}">show</a>'
                 items.append(f'<li class="finding {_e(fd["severity"])}"><span class=sev>{_e(fd["severity"])}</span>'
-                             f' <span class=loc>{_e(loc)}</span> {_e(where)} {_e(fd["message"])}{link}</li>')
+                             f' <span class=loc>{_e(loc)}</span> {_e(where + ": " if where else "")}'
+                             f'{_e(fd["message"])}{link}</li>')
             details.append(f'<section id="f{k}"><h2>{_e(f)}</h2><ul>{"".join(items)}</ul></section>')
     return "".join([
         "<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>",
@@ -470,7 +471,9 @@ table.cand td:nth-child(2),table.cand th:nth-child(2){text-align:left}caption{te
 table.cand tr.played td{background:var(--hi);font-weight:700}.keys{color:var(--mut);font-size:.8em}
 body.report{padding:0 1em}#files{border-collapse:collapse;margin:1em 0}#files td,#files th{padding:.2em .6em;
 border-bottom:1px solid var(--line);text-align:right}#files td:first-child,#files th:first-child{text-align:left}
-#files th{cursor:pointer;user-select:none}#files tr.errors td:nth-child(4),#files tr.unreadable td{color:var(--err)}
+#files th{cursor:pointer;user-select:none}#files th[data-dir=asc]::after{content:" ▲"}
+#files th[data-dir=desc]::after{content:" ▼"}body.report header{padding-left:0;padding-right:0}
+#files tr.errors td:nth-child(4),#files tr.unreadable td{color:var(--err)}
 a{color:var(--note)}
 @media (max-width:760px){nav.games ol{flex-wrap:nowrap;overflow-x:auto;padding:.4em .5em}
 nav.games a{white-space:nowrap}main{flex-direction:column;padding:0 .5em}.view{position:static;flex:none;width:100%}
