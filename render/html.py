@@ -352,7 +352,7 @@ def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | Non
         f'<svg id=svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}">'
         f'<defs>{glyphs}</defs><rect width="{w}" height="{h}" fill="{boards.background}"/>'
         '<g id=static></g><g id=dyn></g></svg></div>',
-        "<div id=where></div><div id=caption aria-live=polite></div>",
+        "<div id=where></div><div id=caption aria-live=polite></div><div id=xgid class=loc></div>",
         '<div class=buttons><button id=prev title="previous (←)">◀</button>'
         '<button id=next title="next (→)">▶</button>'
         '<button id=pf title="previous finding (p)">◀ finding</button>'
@@ -453,7 +453,7 @@ text-decoration:none;font-size:.9em}nav.games a.cur{background:var(--hi)}
 main{display:flex;gap:1em;padding:0 1em 1em;align-items:flex-start}
 .view{flex:0 1 620px;position:sticky;top:0;min-width:0}
 #board svg{width:100%;height:auto;display:block;max-width:620px}
-#where{font-weight:600;margin:.3em 0}#caption .finding{margin:.2em 0}
+#where{font-weight:600;margin:.3em 0}#xgid{user-select:all;margin:.2em 0}#caption .finding{margin:.2em 0}
 .buttons button{font:inherit;padding:.2em .7em;margin:.2em .2em 0 0;background:var(--card);color:var(--fg);
 border:1px solid var(--line);border-radius:4px;cursor:pointer}
 .moves{flex:1 1 340px;max-height:calc(100vh - 2em);overflow:auto;position:sticky;top:0}
@@ -498,7 +498,7 @@ function show(i,scroll){
  if(!(i>=0&&i<S.length))return;var s=S[i];
  if(s[1]!==curStatic){st.innerHTML=D.statics[s[1]];curStatic=s[1];}
  var t=s[2],h=[];for(var k=0;k<t.length;k+=3)h.push(T[parseInt(t.substr(k,3),36)]);dyn.innerHTML=h.join('');
- board.setAttribute('data-xgid',s[3]);board.setAttribute('aria-label',s[4]);board.setAttribute('data-step',String(i));
+ board.setAttribute('data-xgid',s[3]);document.getElementById('xgid').textContent=s[3];board.setAttribute('aria-label',s[4]);board.setAttribute('data-step',String(i));
  if(cur>=0&&rows[cur])rows[cur].classList.remove('cur');cur=i;var r=rows[i];
  if(r){r.classList.add('cur');if(scroll!==false)into(r);}
  for(var g=0;g<games.length;g++)games[g].classList.toggle('cur',g===s[0]);
