@@ -12,7 +12,7 @@ from .errors import (  # noqa: E402
     NotationError,
     ParseError,
 )
-from .matchio import read_any, read_match  # noqa: E402
+from .matchio import parse_any, parse_match, read_any, read_match  # noqa: E402
 from .position import Position  # noqa: E402
 from .replay import Finding, MatchReplay, replay  # noqa: E402
 from .rules import Play, Rules, get_rules  # noqa: E402
@@ -29,6 +29,8 @@ __all__ = [
     "Position",
     "Rules",
     "get_rules",
+    "parse_any",
+    "parse_match",
     "read_any",
     "read_match",
     "replay",

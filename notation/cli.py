@@ -46,9 +46,79 @@ def main() -> None:
 
 def fail(message: str, code: int = 2) -> None:
     """Print one line to stderr and exit with ``code`` (2 = bad input)."""
-    click.echo(f"gammon: {message}", err=True)
+    from ._term import safe_line
+
+    click.echo(f"gammon: {safe_line(message)}", err=True)
     sys.exit(code)
 
 
+def run(argv: list[str] | None = None) -> None:
+    """The ``gammon`` command's entry point: :data:`main` with the exit statuses of a good Unix tool.
+
+    Ctrl-C (and SIGTERM) end with status 130 (143) and no traceback; a standard output that fails
+    (a full disk, ``> /dev/full``) is one line on stderr and status 2; a closed pipe (``| head``) ends
+    quietly.
+    """
+    import signal
+
+    def _terminate(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    try:
+        signal.signal(signal.SIGTERM, _terminate)
+    except (ValueError, OSError):  # not the main thread
+        pass
+    code = 0
+    try:
+        main.main(args=argv, prog_name="gammon", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("gammon: interrupted", err=True)
+        code = 130
+    except KeyboardInterrupt:
+        click.echo("gammon: interrupted", err=True)
+        code = 130
+    except click.exceptions.Exit as e:
+        code = e.exit_code
+    except click.ClickException as e:
+        e.show()
+        code = e.exit_code
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    except BrokenPipeError:
+        code = _quiet_pipe()
+    except OSError as e:
+        if e.filename is None and e.errno is not None:  # writing to standard output failed
+            return _stdout_failed(e)
+        raise
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        code = _quiet_pipe()
+    except OSError as e:
+        _stdout_failed(e)
+    sys.exit(code)
+
+
+def _quiet_pipe() -> int:
+    import os
+
+    # the reader went away: say nothing more, and keep Python from complaining at exit
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return 141
+
+
+def _stdout_failed(e: OSError) -> None:
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except OSError:
+        pass
+    click.echo(f"gammon: cannot write to standard output: {e.strerror or e}", err=True)
+    sys.exit(2)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    run()

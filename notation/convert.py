@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -102,15 +101,45 @@ def render_match(match: Match, fmt: str, **options: Any) -> tuple[str, list[str]
     raise ValueError(f"unknown format {fmt!r}")
 
 
-def atomic_write(path: str | Path, text: str, *, force: bool = False,
-                 inputs: Sequence[str | Path] = ()) -> None:
-    """Write through a temporary file in the same directory and a rename.
+TMP_MARK = ".gammon-tmp-"
+"""Temporary files are named ``.NAME.gammon-tmp-PID`` beside their target: a write killed with SIGKILL
+leaves one that the next write of the same target removes (when process PID is gone)."""
 
-    Refuses to overwrite one of ``inputs`` (always) or an existing file (unless ``force``).
-    An interrupted write leaves no partial file.
-    """
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _clean_stale(directory: Path, name: str) -> None:
+    prefix = f".{name}{TMP_MARK}"
+    try:
+        entries = [e for e in os.listdir(directory) if e.startswith(prefix)]
+    except OSError:
+        return
+    for e in entries:
+        pid = e[len(prefix):]
+        if not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+            continue  # still writing
+        except ProcessLookupError:
+            pass
+        except OSError:
+            continue
+        with contextlib.suppress(OSError):
+            os.unlink(directory / e)
+
+
+def check_target(path: str | Path, *, force: bool = False, inputs: Sequence[str | Path] = ()) -> None:
+    """Raise :class:`FileExistsError` when ``path`` is one of ``inputs`` (even through a link) or
+    exists and ``force`` is not given: called before any work, and again by :func:`atomic_write`."""
     p = Path(path)
     for i in inputs:
+        if str(i) == "-":
+            continue
         try:
             if p.exists() and os.path.samefile(p, i):
                 raise FileExistsError(f"{p}: refusing to overwrite an input file")
@@ -118,15 +147,44 @@ def atomic_write(path: str | Path, text: str, *, force: bool = False,
             pass
         if p.resolve() == Path(i).resolve():
             raise FileExistsError(f"{p}: refusing to overwrite an input file")
-    if p.exists() and not force:
+    if p.is_dir():
+        raise FileExistsError(f"{p} is a directory")
+    if (p.exists() or p.is_symlink()) and not force:
         raise FileExistsError(f"{p} exists (use --force to overwrite it)")
+
+
+def atomic_write(path: str | Path, data: str | bytes, *, force: bool = False,
+                 inputs: Sequence[str | Path] = ()) -> None:
+    """Write through a temporary file in the same directory and a rename.
+
+    Refuses to overwrite one of ``inputs`` (always, even through a link) or an existing file (unless
+    ``force``).  An interrupted write leaves no partial file.  A new file gets the usual mode under
+    the user's umask (0644 with umask 022); a replaced file keeps its mode, and a file with several
+    hard links is rewritten in place once the new content is complete, so every link sees it.
+    """
+    p = Path(path)
+    check_target(p, force=force, inputs=inputs)
+    raw = data.encode("utf-8") if isinstance(data, str) else data
     directory = p.parent if str(p.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=directory)
+    _clean_stale(directory, p.name)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
+        st: os.stat_result | None = os.stat(p)
+    except FileNotFoundError:
+        st = None
+    tmp = directory / f".{p.name}{TMP_MARK}{os.getpid()}"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(raw)
             fh.flush()
             os.fsync(fh.fileno())
+        if st is not None and st.st_nlink > 1:  # keep the links: copy the finished content in place
+            with open(p, "r+b") as fh:
+                fh.write(raw)
+                fh.truncate()
+            os.unlink(tmp)
+            return
+        os.chmod(tmp, (st.st_mode & 0o7777) if st is not None else (0o666 & ~_umask()))
         os.replace(tmp, p)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

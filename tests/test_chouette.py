@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from notation import read_any, read_match, replay
+from notation import parse_match, read_any, replay
 from notation.chouette import (
     Chouette,
     ChouetteGame,
@@ -70,7 +70,7 @@ def test_json_round_trip() -> None:
     assert text == SAMPLE.read_text()
     again = read_chouette_json(text)
     assert again.chouette == m.chouette
-    assert read_match(text).chouette == m.chouette  # type: ignore[attr-defined]
+    assert parse_match(text).chouette == m.chouette  # type: ignore[attr-defined]
 
 
 def test_rotation_rule() -> None:

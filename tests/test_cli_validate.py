@@ -43,7 +43,8 @@ def test_json_one_object_per_file() -> None:
     objs = [json.loads(line) for line in out.splitlines()]
     assert [o["file"] for o in objs] == [SAMPLE, CLEAN]
     bad = objs[0]
-    assert set(bad) == {"file", "games", "plays", "errors", "warnings", "findings"}
+    assert set(bad) == {"file", "games", "plays", "errors", "warnings", "notes", "findings"}
+    assert bad["notes"] == sum(f["severity"] == "note" for f in bad["findings"])
     assert bad["errors"] == 4 and bad["games"] == 3
     f = bad["findings"][0]
     assert set(f) == {"severity", "line", "column", "game", "move", "player", "roll", "text", "message", "xgid"}

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from notation import Position, read_any, read_match, replay
+from notation import Position, parse_match, read_any, replay
 from notation.cli import main
 from notation.position import board_from_points
 from notation.record import Action, Game, Match, MatchRules
@@ -142,7 +142,7 @@ def test_jacoby_tag_in_mat() -> None:
   1) 21: 1/0
       Wins 2 points
 """
-    m = read_match(text)
+    m = parse_match(text)
     assert m.rules.jacoby
     m.games[0].start = Position(boards=(board({1: 1}, off=14), GAMMON), turn=0)
     assert any("single game" in e for e in findings(m))
@@ -208,13 +208,13 @@ def test_gnubg_automatic_doubles_in_mat(name: str, needed: int) -> None:
 
 def test_auto_doubles_header_tag() -> None:
     text = (DATA / "mat_gnubg_autodoubles2.mat").read_text()
-    m = read_match('; [AutoDoubles "2"]\n' + text.lstrip("\n"))
+    m = parse_match('; [AutoDoubles "2"]\n' + text.lstrip("\n"))
     assert not [f for f in replay(m).findings if f.severity != "note"]
 
 
 def test_auto_doubles_cli() -> None:
     res = CliRunner().invoke(main, ["validate", str(DATA / "mat_gnubg_autodoubles1.mat")])
-    assert res.exit_code == 0 and "1 warnings" in res.output
+    assert res.exit_code == 0 and "0 errors, 1 warning, 0 notes" in res.output
 
 
 def start_cube(cube: int, length: int = 0, auto: int = 0) -> Match:
@@ -256,7 +256,7 @@ def test_no_cube() -> None:
   1)  Doubles => 2                   Drops
       Wins 1 point
 """
-    m = read_match(text)
+    m = parse_match(text)
     assert not m.rules.cube
     assert any("cube is not in use" in e for e in findings(m))
 

@@ -9,10 +9,15 @@ from typing import Any
 
 import click
 
+from .._term import plural, safe_line, use_colour
 from ..errors import NotationError
-from ..matchio import read_any
+from ..matchio import expand_inputs, read_any
 from ..parallel import auto_jobs, map_files
 from ..replay import Finding, replay
+
+VARIANTS = ("standard", "nackgammon", "hypergammon", "hypergammon1", "hypergammon2", "hypergammon3", "dutch",
+            "acey-deucey")
+"""The names --variant takes (notation.rules.get_rules also knows some aliases)."""
 
 GC_SURVIVORS = 20_000
 """Between two files, collect garbage cycles when this many more objects live than after the last
@@ -20,78 +25,121 @@ collection (a file's own objects are freed when it is done, so this happens only
 
 
 def check_file(path: str, variant: str | None = None, auto_doubles: int | None = None) -> dict[str, Any]:
-    """Validate one file; the result is plain data (it crosses process boundaries)."""
+    """Validate one file; the result is plain data (it crosses process boundaries).  Nothing escapes:
+    a file that cannot be read, is not a record, or makes the reader fail gets one error finding and
+    ``unreadable`` set, so the other files of a batch are still checked and reported."""
     out: dict[str, Any] = {"file": path, "games": 0, "plays": 0, "errors": 0, "warnings": 0, "notes": 0,
                            "findings": [], "unreadable": False}
+
+    def unreadable(f: Finding) -> dict[str, Any]:
+        out.update(unreadable=True, errors=1, warnings=0, notes=0, games=0, plays=0, findings=[f.to_dict()])
+        return out
+
     try:
         matches = read_any(path)
     except OSError as e:
-        out["unreadable"] = True
-        out["errors"] = 1
-        out["findings"].append(Finding("error", f"cannot read: {e.strerror or e}", path).to_dict())
-        return out
+        return unreadable(Finding("error", f"cannot read: {e.strerror or e}", path))
     except NotationError as e:
-        out["unreadable"] = True
-        out["errors"] = 1
-        out["findings"].append(Finding("error", e.message, path, e.line, e.column,
-                                       text=(e.text or "").strip()).to_dict())
-        return out
-    for match in matches:
-        if variant:
-            match.rules.variant = variant
-        if auto_doubles is not None:
-            match.rules.auto_doubles = auto_doubles
-        match.source = path
-        rep = replay(match)
-        out["games"] += len(rep.games)
-        out["plays"] += rep.plays
-        for f in rep.findings:
-            out["findings"].append(f.to_dict())
+        return unreadable(Finding("error", e.message, path, e.line, e.column, text=(e.text or "").strip()))
+    except RecursionError:
+        return unreadable(Finding("error", "the record is nested too deeply to read", path))
+    except MemoryError:
+        return unreadable(Finding("error", "the record is too large to read in memory", path))
+    except Exception as e:  # noqa: BLE001 - a reader's bug is this file's error, not the batch's end
+        return unreadable(Finding("error", f"internal error while reading ({type(e).__name__}: {e}); "
+                                           "please report it with this file", path))
+    if not matches:
+        return unreadable(Finding("error", "no match in this file", path))
+    try:
+        for match in matches:
+            if variant:
+                match.rules.variant = variant
+            if auto_doubles is not None:
+                match.rules.auto_doubles = auto_doubles
+            match.source = path
+            rep = replay(match)
+            out["games"] += len(rep.games)
+            out["plays"] += rep.plays
+            for f in rep.findings:
+                out["findings"].append(f.to_dict())
+    except Exception as e:  # noqa: BLE001 - as above, for the replay
+        return unreadable(Finding("error", f"internal error while replaying ({type(e).__name__}: {e}); "
+                                           "please report it with this file", path))
+    out["findings"].sort(key=_order)
     for f in out["findings"]:
         out[f["severity"] + "s"] += 1
     return out
 
 
+def _order(f: dict[str, Any]) -> tuple[int, int]:
+    """Findings in file order: by line and column; those with no line (the match as a whole) last."""
+    line = f.get("line")
+    return (line if line is not None else 1 << 60, f.get("column") or 0)
+
+
 def _line(path: str, f: dict[str, Any]) -> str:
     fd = Finding(f["severity"], f["message"], path, f["line"], f["column"], f["game"], f["move"], f["player"],
                  f["roll"], f["text"] or "", f["xgid"])
-    return fd.format()
+    return safe_line(fd.format())
+
+
+def _summary(res: dict[str, Any]) -> str:
+    return (f"{plural(res['games'], 'game')}, {plural(res['plays'], 'play')}, {plural(res['errors'], 'error')}, "
+            f"{plural(res['warnings'], 'warning')}, {plural(res['notes'], 'note')}")
+
+
+FORMATS = ("text", "json", "github", "sarif", "junit")
 
 
 @click.command("validate")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=str))
-@click.option("--json", "as_json", is_flag=True, help="One JSON object a line per file.")
+@click.argument("files", nargs=-1, required=True, type=str)
+@click.option("--format", "out_format", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="text: compiler-style lines; json: one object a line per file; github: workflow "
+                   "commands (annotations); sarif: one SARIF 2.1.0 document; junit: JUnit XML.")
+@click.option("--json", "as_json", is_flag=True, help="The same as --format json.")
 @click.option("--jobs", "-j", type=click.IntRange(0, 64), default=0, show_default=True,
               help="Check files in this many parallel processes; 0: one per CPU (at most 16, one per "
                    "four files) when there are at least 8 files.")
 @click.option("--quiet", "-q", is_flag=True, help="Only errors, and summaries of files with errors.")
-@click.option("--variant", default=None, help="Override the variant the record names.")
+@click.option("--variant", default=None, type=click.Choice(VARIANTS, case_sensitive=False),
+              help="Override the variant the record names.")
 @click.option("--auto-doubles", type=click.IntRange(0, 16), default=None,
               help="Money play with automatic doubles, at most N a game (.mat files do not say).")
+@click.option("--color", "--colour", "colour", type=click.Choice(["auto", "always", "never"]), default="auto",
+              show_default=True, help="Colour the severities; auto: on a terminal, unless NO_COLOR is set.")
+@click.option("--excerpt/--no-excerpt", default=None,
+              help="Show the source line with a caret under the column (default: on a terminal).")
 @click.option("--html", "html_report", default=None, metavar="REPORT.html",
               help="Also write a web page for the batch (a sortable table of files), with each match's "
                    "page in REPORT_matches/ beside it.")
-def command(files: tuple[str, ...], as_json: bool, jobs: int, quiet: bool, variant: str | None,
-            auto_doubles: int | None, html_report: str | None = None) -> None:
-    """Replay every game of each FILE (.mat, .sgf, .json) under the full rules.
+def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, quiet: bool, variant: str | None,
+            auto_doubles: int | None, colour: str, excerpt: bool | None, html_report: str | None = None) -> None:
+    """Replay every game of each FILE under the full rules.
 
-    Prints compiler-style findings, FILE:LINE:COL: error: game G move M (NAME 52): message, then one
-    summary line per file.  Exit status: 0 no errors, 1 errors, 2 a file could not be read or parsed.
+    FILE is a .mat transcript, SGF or JSON record (recognised by content), a directory (walked for
+    records), a pattern such as 'archive/*.mat', or - for standard input.  Prints compiler-style
+    findings, FILE:LINE:COL: error: game G move M (NAME 52): message, then one summary line per file
+    and a total for several files.  Exit status: 0 no errors, 1 errors, 2 a file could not be read or
+    parsed (the other files are still checked).
     """
+    if as_json:
+        out_format = "json"
+    paths, problems = expand_inputs(files)
+    for p in problems:
+        click.echo(f"gammon: {safe_line(p)}", err=True)
+    if not paths:
+        sys.exit(2)
     if variant:
         from ..rules import get_rules
 
-        try:
-            variant = get_rules(variant).name
-        except ValueError as e:
-            from ..cli import fail
-
-            fail(str(e))
-    show_progress = len(files) > 5 and sys.stderr.isatty() and not as_json
+        variant = get_rules(variant).name
+    show_progress = len(paths) > 5 and sys.stderr.isatty() and out_format == "text"
     if jobs == 0:
-        jobs = auto_jobs(len(files))
+        jobs = auto_jobs(len(paths))
+    if "-" in paths:
+        jobs = 1  # standard input is read once, in this process
     if jobs > 1:
-        _warm_up(files)
+        _warm_up(tuple(paths))
     # Validation makes a great many small objects, freed by their reference counts when a file is
     # done: the cycle collector would scan them again and again for nothing.  It runs between files
     # instead, when objects pile up, and never re-scans what the imports left.
@@ -101,41 +149,119 @@ def command(files: tuple[str, ...], as_json: bool, jobs: int, quiet: bool, varia
     gc.disable()
     try:
         if show_progress:
-            with click.progressbar(length=len(files), label="validating", file=sys.stderr) as bar:
-                results = map_files(work, files, jobs, lambda: bar.update(1))
+            with click.progressbar(length=len(paths), label="validating", file=sys.stderr) as bar:
+                results = map_files(work, paths, jobs, lambda: bar.update(1))
         else:
-            results = map_files(work, files, jobs)
+            results = map_files(work, paths, jobs)
     finally:  # as it was, for a caller that goes on (tests, an embedding program)
         gc.unfreeze()
         if enabled:
             gc.enable()
+    results = list(results)
+    for res in results:
+        if res["file"] == "-":
+            res["file"] = "<stdin>"
     if html_report is not None:
-        results = list(results)
         _html_report(html_report, results, variant, auto_doubles)
-    status = 0
+    status = 2 if problems else 0
     for res in results:
         if res["unreadable"]:
             status = 2
         elif res["errors"] and status == 0:
             status = 1
-        if as_json:
-            import json
+    out = sys.stdout
+    if out_format == "json":
+        import json
 
-            obj = {k: res[k] for k in ("file", "games", "plays", "errors", "warnings", "findings")}
-            click.echo(json.dumps(obj, ensure_ascii=False))
-            continue
+        for res in results:
+            obj = {k: res[k] for k in ("file", "games", "plays", "errors", "warnings", "notes", "findings")}
+            out.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    elif out_format == "github":
+        from ._reports import github
+
+        out.write(github(results, quiet))
+    elif out_format == "sarif":
+        from ._reports import sarif
+
+        out.write(sarif(results))
+    elif out_format == "junit":
+        from ._reports import junit
+
+        out.write(junit(results))
+    else:
+        paint = use_colour(colour, out)
+        show_excerpt = excerpt if excerpt is not None else bool(out.isatty())
+        _text(results, quiet, paint, show_excerpt, out)
+    sys.exit(status)
+
+
+def _text(results: list[dict[str, Any]], quiet: bool, paint: bool, show_excerpt: bool, out: Any) -> None:
+    from .._term import COLOURS
+
+    def sev(word: str) -> str:
+        return f"{COLOURS[word]}{word}{COLOURS['reset']}" if paint else word
+
+    total = {"games": 0, "plays": 0, "errors": 0, "warnings": 0, "notes": 0}
+    for res in results:
+        for k in total:
+            total[k] += res[k]
+        lines: list[str] | None = None
         for f in res["findings"]:
             if quiet and f["severity"] != "error":
                 continue
-            click.echo(_line(res["file"], f))
+            text = _line(res["file"], f)
+            if paint:
+                text = text.replace(f": {f['severity']}: ", f": {sev(f['severity'])}: ", 1)
+            out.write(text + "\n")
+            if show_excerpt and f["line"] and res["file"] != "<stdin>":
+                if lines is None:
+                    lines = _source_lines(res["file"])
+                if 0 < f["line"] <= len(lines):
+                    src = lines[f["line"] - 1]
+                    out.write(_excerpt(src, f["column"], paint))
         if quiet and not res["errors"]:
             continue
+        name = safe_line(res["file"])
         if res["unreadable"]:
-            click.echo(f"{res['file']}: cannot be read or parsed")
+            out.write(f"{name}: cannot be read or parsed\n")
         else:
-            click.echo(f"{res['file']}: {res['games']} games, {res['plays']} plays, {res['errors']} errors, "
-                       f"{res['warnings']} warnings, {res['notes']} notes")
-    sys.exit(status)
+            out.write(f"{name}: {_summary(res)}\n")
+    if len(results) > 1 and not quiet:
+        out.write(f"total: {plural(len(results), 'file')}, {_summary(total)}\n")
+
+
+def _source_lines(path: str) -> list[str]:
+    """The file's lines for excerpts (empty for a binary file or one that cannot be read again)."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(64 << 20)
+    except OSError:
+        return []
+    if b"\x00" in data[:4096]:
+        return []
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+EXCERPT_WIDTH = 100
+"""At most this many characters of the source line are shown, around the column."""
+
+
+def _excerpt(src: str, column: int | None, paint: bool) -> str:
+    """The source line (cut around the column when long) and a caret under the column."""
+    from .._term import COLOURS
+
+    col = (column or 1) - 1
+    start = 0
+    if len(src) > EXCERPT_WIDTH:
+        start = max(0, min(col - EXCERPT_WIDTH // 2, len(src) - EXCERPT_WIDTH))
+        src = src[start:start + EXCERPT_WIDTH]
+    shown = safe_line(src.expandtabs(1))
+    caret = " " * max(0, col - start) + (f"{COLOURS['caret']}^{COLOURS['reset']}" if paint else "^")
+    return f"    {shown}\n    {caret}\n" if column else f"    {shown}\n"
 
 
 def _html_report(report: str, results: list[dict[str, Any]], variant: str | None,

@@ -167,13 +167,16 @@ def read_match(source: Source, *, name: str | None = None) -> Match:
 def read_matches(source: Source, *, name: str | None = None) -> list[Match]:
     """Every match in ``source`` (a path, bytes or ``.mat`` text), in file order."""
     data, file_name = _load(source)
-    if name is not None:
-        file_name = name
+    return parse_matches(data, name=file_name if name is None else name)
+
+
+def parse_matches(data: str | bytes, *, name: str | None = None) -> list[Match]:
+    """Every match in a transcript given as text or bytes (never taken for a path)."""
     text, notes = _decode(data)
     try:
-        return _Reader(text, file_name, notes).read()
+        return _Reader(text, name, notes).read()
     except NotationError as e:
-        raise e.located(file=file_name) from None
+        raise e.located(file=name) from None
 
 
 def dump_match(match: Match, path: str | os.PathLike[str], **options: Any) -> None:
@@ -191,9 +194,9 @@ def _load(source: Source) -> tuple[str | bytes, str | None]:
         p = Path(source)
         return p.read_bytes(), str(p)
     if isinstance(source, str):
-        if "\n" not in source and len(source) < 4096 and source.strip() and Path(source).is_file():
-            return Path(source).read_bytes(), source
-        return source, None
+        if "\n" in source or "\r" in source or not source.strip():  # text (parse_matches takes text only)
+            return source, None
+        return Path(source).read_bytes(), source  # a path: a missing file is FileNotFoundError
     raise TypeError(f"cannot read a match from {type(source).__name__}")
 
 

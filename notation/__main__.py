@@ -1,0 +1,5 @@
+"""``python -m notation``: the ``gammon`` command."""
+
+from .cli import run
+
+run()

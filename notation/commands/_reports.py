@@ -1,0 +1,100 @@
+"""Findings for CI systems: GitHub workflow commands, SARIF 2.1.0 and JUnit XML (``validate --format``)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from xml.sax.saxutils import quoteattr
+
+from .._term import safe_line
+
+_GITHUB_LEVEL = {"error": "error", "warning": "warning", "note": "notice"}
+_SARIF_LEVEL = {"error": "error", "warning": "warning", "note": "note"}
+
+
+def _gh_escape(text: str, prop: bool = False) -> str:
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if prop:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+def _where(f: dict[str, Any]) -> str:
+    ctx = " ".join(x for x in (f"game {f['game']}" if f.get("game") is not None else "",
+                               f"move {f['move']}" if f.get("move") is not None else "") if x)
+    return f"{ctx}: {f['message']}" if ctx else f["message"]
+
+
+def github(results: list[dict[str, Any]], quiet: bool = False) -> str:
+    """One ``::error file=F,line=L,col=C::message`` line per finding (GitHub Actions annotations)."""
+    out = []
+    for res in results:
+        for f in res["findings"]:
+            if quiet and f["severity"] != "error":
+                continue
+            props = [f"file={_gh_escape(res['file'], True)}"]
+            if f.get("line"):
+                props.append(f"line={f['line']}")
+            if f.get("column"):
+                props.append(f"col={f['column']}")
+            out.append(f"::{_GITHUB_LEVEL[f['severity']]} {','.join(props)}::{_gh_escape(_where(f))}\n")
+    return "".join(out)
+
+
+def sarif(results: list[dict[str, Any]]) -> str:
+    """One SARIF 2.1.0 document for the whole batch."""
+    from .. import __version__
+
+    items = []
+    for res in results:
+        for f in res["findings"]:
+            loc: dict[str, Any] = {"artifactLocation": {"uri": res["file"]}}
+            if f.get("line"):
+                region: dict[str, Any] = {"startLine": f["line"]}
+                if f.get("column"):
+                    region["startColumn"] = f["column"]
+                if f.get("text"):
+                    region["snippet"] = {"text": f["text"]}
+                loc["region"] = region
+            items.append({"ruleId": "unreadable" if res["unreadable"] else "rules",
+                          "level": _SARIF_LEVEL[f["severity"]],
+                          "message": {"text": _where(f)},
+                          "locations": [{"physicalLocation": loc}]})
+    doc = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "gammon", "version": __version__,
+                                "informationUri": "https://pypi.org/project/gammon-notation/",
+                                "rules": [{"id": "rules", "shortDescription": {"text": "Backgammon rules"}},
+                                          {"id": "unreadable", "shortDescription": {"text": "Unreadable record"}}]}},
+            "results": items,
+        }],
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+
+
+def junit(results: list[dict[str, Any]]) -> str:
+    """JUnit XML: one test case per file, failing when it has errors (warnings and notes as output)."""
+    failures = sum(1 for r in results if r["errors"] and not r["unreadable"])
+    errors = sum(1 for r in results if r["unreadable"])
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>',
+             f'<testsuites name="gammon validate" tests="{len(results)}" failures="{failures}" errors="{errors}">',
+             f'  <testsuite name="gammon validate" tests="{len(results)}" failures="{failures}" errors="{errors}">']
+    for res in results:
+        name = quoteattr(safe_line(res["file"]))
+        lines.append(f"    <testcase classname=\"gammon.validate\" name={name}>")
+        text = "\n".join(safe_line(f"{res['file']}:{f.get('line') or ''}:{f.get('column') or ''}: "
+                                   f"{f['severity']}: {_where(f)}") for f in res["findings"])
+        body = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        if res["unreadable"]:
+            msg = quoteattr(safe_line(res["findings"][0]["message"]))
+            lines.append(f"      <error message={msg}>{body}</error>")
+        elif res["errors"]:
+            msg = quoteattr(f"{res['errors']} error{'s' if res['errors'] != 1 else ''}")
+            lines.append(f"      <failure message={msg}>{body}</failure>")
+        elif body:
+            lines.append(f"      <system-out>{body}</system-out>")
+        lines.append("    </testcase>")
+    lines += ["  </testsuite>", "</testsuites>"]
+    return "\n".join(lines) + "\n"

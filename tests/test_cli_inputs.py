@@ -1,0 +1,251 @@
+"""Inputs and outputs at the edges: missing files, '-', directories, patterns, empty and foreign files,
+crashing files, output formats for CI, colour and excerpts, file modes, signals, a failing stdout."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import notation
+from notation.cli import main
+from notation.convert import TMP_MARK, atomic_write
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "samples" / "illegal_plays.mat"
+CLEAN = ROOT / "tests" / "data" / "gnubg_7p_crawford.mat"
+PNG = ROOT / "samples" / "figures" / "fig1_start.png"
+
+
+def run(*args: str, stdin: str | bytes | None = None, env: dict[str, str] | None = None) -> tuple[int, str, str]:
+    r = CliRunner().invoke(main, list(args), input=stdin, env=env)
+    return r.exit_code, r.stdout, r.stderr
+
+
+def gammon(*args: str, cwd: Path | None = None, **kw: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "notation", *args], capture_output=True, text=True,
+                          cwd=cwd or ROOT, timeout=120, **kw)  # type: ignore[call-overload]
+
+
+# ---------------------------------------------------------------- library: paths and text apart
+
+
+def test_read_match_takes_a_path_and_parse_match_text(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        notation.read_match(tmp_path / "typo.mat")
+    with pytest.raises(FileNotFoundError):
+        notation.read_match(str(tmp_path / "typo.mat"))
+    text = CLEAN.read_text()
+    with pytest.raises(OSError):  # a transcript is not a file name
+        notation.read_match(text)
+    assert len(notation.parse_match(text).games) == len(notation.read_match(CLEAN).games) == 5
+
+
+def test_missing_file_in_every_command(tmp_path: Path) -> None:
+    for name in ("typo.mat", "typo.sgf", "typo.json"):
+        code, out, _ = run("validate", str(tmp_path / name))
+        assert code == 2 and "No such file or directory" in out and "N point match" not in out
+        code, _, err = run("convert", str(tmp_path / name), str(tmp_path / "o.json"))
+        assert code == 2 and "No such file or directory" in err
+
+
+def test_empty_and_unrecognised_files(tmp_path: Path) -> None:
+    (tmp_path / "empty.mat").write_text("")
+    (tmp_path / "blank.mat").write_text("\n  \n\t\n")
+    (tmp_path / "notes.dat").write_text("hello world\nnothing to see\n")
+    for f, want in (("empty.mat", "empty file"), ("blank.mat", "empty file"), ("notes.dat", "unrecognised format")):
+        code, out, _ = run("validate", str(tmp_path / f))
+        assert code == 2 and want in out, (f, out)
+    code, out, _ = run("validate", str(PNG))
+    assert code == 2 and "unrecognised format" in out and "PNG" not in out
+
+
+def test_stdin_for_validate_and_convert(tmp_path: Path) -> None:
+    code, out, _ = run("validate", "-", stdin=SAMPLE.read_bytes())
+    assert code == 1 and out.startswith("<stdin>:51:10: error:")
+    code, out, _ = run("convert", "--to", "json", "-", "-", stdin=CLEAN.read_bytes())
+    assert code == 0 and json.loads(out)["match"]["length"] == 7
+
+
+def test_directories_recurse_and_patterns_expand(tmp_path: Path) -> None:
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "a" / "one.mat").write_bytes(CLEAN.read_bytes())
+    (tmp_path / "a" / "b" / "two.txt").write_bytes(CLEAN.read_bytes())
+    (tmp_path / "a" / "b" / "picture.png").write_bytes(PNG.read_bytes())
+    code, out, _ = run("validate", str(tmp_path / "a"))
+    assert code == 0
+    assert "one.mat: 5 games" in out and "two.txt: 5 games" in out and "picture" not in out
+    assert out.splitlines()[-1] == "total: 2 files, 10 games, 490 plays, 0 errors, 0 warnings, 0 notes"
+    code, out, _ = run("validate", str(tmp_path / "a" / "*.mat"))
+    assert code == 0 and "one.mat" in out and "two.txt" not in out
+    code, _, err = run("validate", str(tmp_path / "nothing*.mat"))
+    assert code == 2 and "no file matches this pattern" in err
+
+
+def test_one_crashing_file_is_that_files_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from notation.commands import validate
+
+    real = validate.read_any
+
+    def flaky(path: str) -> list[notation.record.Match]:  # type: ignore[name-defined]
+        if path.endswith("bad.json"):
+            raise IndexError("list index out of range")
+        return real(path)
+
+    monkeypatch.setattr(validate, "read_any", flaky)
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    code, out, _ = run("validate", "-j1", str(CLEAN), str(bad), str(SAMPLE))
+    assert code == 2
+    assert "gnubg_7p_crawford.mat: 5 games" in out and "illegal_plays.mat: 3 games" in out
+    assert "bad.json: error: internal error while reading (IndexError" in out
+
+
+def test_findings_sorted_by_line_with_right_plurals() -> None:
+    code, out, _ = run("validate", str(SAMPLE))
+    lines = [int(x.split(":")[1]) for x in out.splitlines() if x.startswith(str(SAMPLE) + ":")
+             and x.split(":")[1].isdigit()]
+    assert lines == sorted(lines) and len(lines) >= 6
+    assert out.splitlines()[-1].endswith("3 games, 156 plays, 4 errors, 0 warnings, 2 notes")
+    code, out, _ = run("validate", str(CLEAN))
+    assert "5 games, 245 plays, 0 errors, 0 warnings, 0 notes" in out
+
+
+def test_ci_formats() -> None:
+    code, out, _ = run("validate", "--format", "github", str(SAMPLE))
+    assert code == 1
+    assert f"::error file={SAMPLE},line=51,col=10::game 1 move 44: the 5 is not played" in out
+    assert "::notice " in out
+    code, out, _ = run("validate", "--format", "sarif", str(SAMPLE), str(CLEAN))
+    doc = json.loads(out)
+    assert doc["version"] == "2.1.0"
+    res = doc["runs"][0]["results"]
+    assert sum(r["level"] == "error" for r in res) == 4
+    assert res[0]["locations"][0]["physicalLocation"]["region"] == {
+        "startLine": 51, "startColumn": 10, "snippet": {"text": res[0]["locations"][0]["physicalLocation"]
+                                                         ["region"]["snippet"]["text"]}}
+    code, out, _ = run("validate", "--format", "junit", str(SAMPLE), str(CLEAN))
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(out)
+    cases = root.findall(".//testcase")
+    assert len(cases) == 2 and cases[0].find("failure") is not None and cases[1].find("failure") is None
+
+
+def test_colour_and_excerpt() -> None:
+    code, out, _ = run("validate", "--color", "always", "--excerpt", str(SAMPLE))
+    assert "\x1b[1;31merror\x1b[0m" in out
+    lines = out.splitlines()
+    i = next(k for k, x in enumerate(lines) if ":51:10:" in x)
+    assert lines[i + 1] == "     44) 54: 1/0                     42: 2/0 3/0 "
+    assert lines[i + 2] == " " * 13 + "\x1b[1;32m^\x1b[0m"
+    code, plain, _ = run("validate", "--excerpt", str(SAMPLE))
+    lines = plain.splitlines()
+    i = next(k for k, x in enumerate(lines) if ":51:10:" in x)
+    assert lines[i + 2] == " " * (4 + 9) + "^"  # under column 10 of the line shown with 4 spaces before it
+    code, out, _ = run("validate", "--color", "never", str(SAMPLE))
+    assert "\x1b" not in out and "^" not in out
+    code, out, _ = run("validate", "--color", "auto", str(SAMPLE), env={"NO_COLOR": "1"})
+    assert "\x1b" not in out
+
+
+def test_control_characters_are_escaped(tmp_path: Path) -> None:
+    text = CLEAN.read_text(encoding="utf-8")
+    first = text.splitlines()[3].split(":")[0].strip()  # the first name on the score line
+    evil = tmp_path / "evil.mat"
+    evil.write_text(text.replace(first, "Ev\x1b[2Jil", 1).replace("13/8", "13/2", 1), encoding="utf-8")
+    code, out, _ = run("validate", str(evil))
+    assert "\x1b" not in out
+
+
+# ---------------------------------------------------------------- output files
+
+
+def test_new_files_follow_the_umask_and_force_keeps_the_mode(tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        atomic_write(tmp_path / "new.txt", "a")
+        assert stat.S_IMODE(os.stat(tmp_path / "new.txt").st_mode) == 0o644
+        os.chmod(tmp_path / "new.txt", 0o640)
+        atomic_write(tmp_path / "new.txt", "b", force=True)
+        assert stat.S_IMODE(os.stat(tmp_path / "new.txt").st_mode) == 0o640
+        assert (tmp_path / "new.txt").read_text() == "b"
+    finally:
+        os.umask(old)
+
+
+def test_force_keeps_hard_links(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("old")
+    os.link(tmp_path / "a.txt", tmp_path / "b.txt")
+    atomic_write(tmp_path / "a.txt", "new", force=True)
+    assert (tmp_path / "b.txt").read_text() == "new"
+    assert not [p for p in os.listdir(tmp_path) if TMP_MARK in p]
+
+
+def test_stale_temporary_files_are_removed(tmp_path: Path) -> None:
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    stale = tmp_path / f".out.json{TMP_MARK}{dead.pid}"
+    stale.write_text("half")
+    atomic_write(tmp_path / "out.json", "{}")
+    assert not stale.exists()
+
+
+def test_refusals_come_before_any_work(tmp_path: Path) -> None:
+    out = tmp_path / "o.sgf"
+    out.write_text("keep")
+    code, _, err = run("convert", str(SAMPLE), str(out))
+    assert code == 2 and "exists" in err and "dropped" not in err and "error:" not in err
+    assert out.read_text() == "keep"
+
+
+def test_same_named_inputs_do_not_overwrite_each_other(tmp_path: Path) -> None:
+    for d in ("x", "y"):
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "m.mat").write_bytes(CLEAN.read_bytes())
+    (tmp_path / "out").mkdir()
+    code, _, err = run("convert", "--force", "--to", "json", str(tmp_path / "x" / "m.mat"),
+                       str(tmp_path / "y" / "m.mat"), str(tmp_path / "out"))
+    assert code == 2 and "would both be written to" in err
+    assert not os.listdir(tmp_path / "out")
+
+
+def test_quiet_silences_dropped_lines(tmp_path: Path) -> None:
+    code, _, err = run("convert", "-q", str(SAMPLE), str(tmp_path / "o.txt"))
+    assert code == 0 and "dropped" not in err
+
+
+# ---------------------------------------------------------------- the process as a whole
+
+
+def test_python_dash_m_and_failing_stdout() -> None:
+    r = gammon("--version")
+    assert r.returncode == 0 and "gammon" in r.stdout
+    with open("/dev/full", "w") as full:
+        r2 = subprocess.run([sys.executable, "-m", "notation", "validate", str(SAMPLE)], stdout=full,
+                            stderr=subprocess.PIPE, text=True, timeout=120)
+    assert r2.returncode == 2
+    assert r2.stderr.strip() == "gammon: cannot write to standard output: No space left on device"
+
+
+def test_interrupt_exits_130() -> None:
+    p = subprocess.Popen([sys.executable, "-m", "notation", "validate", "-"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)  # importing; then it waits for standard input
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 130 and "Traceback" not in err
+    p = subprocess.Popen([sys.executable, "-m", "notation", "validate", "-"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)
+    p.send_signal(signal.SIGTERM)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 128 + signal.SIGTERM and "Traceback" not in err
