@@ -78,5 +78,48 @@ def test_cache_written_whole_and_old_versions_removed(monkeypatch: pytest.Monkey
     stale = d / first.name.replace(first.name.rsplit("-", 1)[1], "0123456789abcdef.lark-cache")
     first.rename(stale)
     build("sgf")
-    assert sorted(p.name for p in d.iterdir()) == [first.name]  # rebuilt; the other version removed
+    # rebuilt; the other version removed; the hash kept apart from the parser
+    assert sorted(p.name for p in d.iterdir()) == [first.name, first.name + ".sha256"]
     assert build("sgf").parse("(;FF[4])") is not None
+
+
+def _fresh_cache(tmp_path: Path) -> Path:
+    _validate({"XDG_CACHE_HOME": str(tmp_path)})
+    (path,) = sorted((tmp_path / "gammon-notation").glob("mat-*.lark-cache"))
+    return path
+
+
+def test_planted_pickle_never_runs(tmp_path: Path) -> None:
+    """A cache file replaced by a pickle that runs a command: the hash kept apart does not match, so
+    it is never unpickled (before, lark unpickled it and then checked the grammar's hash)."""
+    import pickle
+
+    path = _fresh_cache(tmp_path)
+    witness = tmp_path / "pwned"
+
+    class Evil:
+        def __reduce__(self) -> tuple[object, tuple[str]]:
+            return (os.system, (f"touch {witness}",))
+
+    good = path.read_bytes()
+    path.write_bytes(good.split(b"\n", 1)[0] + b"\n" + pickle.dumps(Evil()) if b"\n" in good[:80]
+                     else pickle.dumps(Evil()))
+    r = _validate({"XDG_CACHE_HOME": str(tmp_path)})
+    assert not witness.exists(), "a planted cache file ran code"
+    assert r.returncode == 1 and "error" in r.stdout
+    path.write_bytes(pickle.dumps(Evil()))
+    _validate({"XDG_CACHE_HOME": str(tmp_path)})
+    assert not witness.exists()
+
+
+def test_foreign_writable_or_fifo_cache_is_refused(tmp_path: Path) -> None:
+    path = _fresh_cache(tmp_path)
+    os.chmod(path, 0o666)  # writable by anyone: not trusted, rebuilt
+    from notation import _grammar
+
+    assert _grammar._load_verified(path) is None
+    path.unlink()
+    os.mkfifo(path)
+    r = subprocess.run([sys.executable, "-m", "notation", "validate", str(SAMPLE)], cwd=ROOT, timeout=60,
+                       env={**os.environ, "XDG_CACHE_HOME": str(tmp_path)}, capture_output=True, text=True)
+    assert r.returncode == 1 and "error" in r.stdout  # no hang on the FIFO
