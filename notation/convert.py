@@ -77,19 +77,40 @@ def canonical_plays(match: Match) -> tuple[Match, int]:
     return out, changed
 
 
+def _analysis_losses(match: Match, fmt: str) -> list[str]:
+    """What a target without analysis loses: said once, with the count."""
+    n = sum(1 for g in match.games for a in g.actions if a.analysis is not None and not a.analysis.is_empty())
+    if not n:
+        return []
+    producer = next((a.analysis.producer for g in match.games for a in g.actions
+                     if a.analysis is not None and a.analysis.producer), None)
+    what = f" by {producer}" if producer else ""
+    return [f"the analysis{what} of {n} decisions (ranked plays, cube decisions, luck): the {fmt} writer does not "
+            "write it (convert to json keeps it)"]
+
+
+def _roll_losses(match: Match, fmt: str) -> list[str]:
+    n = sum(1 for g in match.games for a in g.actions if a.kind == "roll")
+    if not n or fmt != "mat":
+        return []
+    return [f"{n} rolls after which the player resigned without moving: .mat writes each as an empty move"]
+
+
 def render_match(match: Match, fmt: str, **options: Any) -> tuple[str, list[str]]:
     """Write ``match`` as ``fmt``; return the text and what was dropped (human-readable, one item each)."""
     if fmt == "mat":
         from .formats.mat import write_match
 
-        return write_match(match, **options), _mat_losses(match)
+        return write_match(match, **options), _mat_losses(match) + _roll_losses(match, fmt) + _analysis_losses(
+            match, ".mat")
     if fmt == "sgf":
         from .formats.sgf import write_sgf
 
         res = write_sgf(match)
+        lost = _analysis_losses(match, "SGF")
         if isinstance(res, tuple):
-            return res[0], list(res[1])
-        return res, []
+            return res[0], list(res[1]) + lost
+        return res, lost
     if fmt == "json":
         from .formats.json_format import to_json
 
@@ -97,7 +118,7 @@ def render_match(match: Match, fmt: str, **options: Any) -> tuple[str, list[str]
     if fmt == "txt":
         from .formats.text import write_text
 
-        return write_text(match), []
+        return write_text(match), _analysis_losses(match, "text")
     raise ValueError(f"unknown format {fmt!r}")
 
 

@@ -15,6 +15,7 @@ import json
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, get_args
 
+from ..analysis import Analysis, analysis_from_dict, analysis_to_dict
 from ..errors import ParseError
 from ..position import Position
 from ..record import Action, ActionKind, Game, Match, MatchRules, Normalisation, Span
@@ -26,7 +27,8 @@ __all__ = ["FORMAT", "VERSION", "to_json", "from_json", "findings_from_json", "m
            "match_from_dict"]
 
 FORMAT = "gammon-notation"
-VERSION = 1
+VERSION = 2
+"""2 added ``analysis`` on actions (:mod:`notation.analysis`); version 1 documents are still read."""
 _KINDS = frozenset(get_args(ActionKind))
 
 # --------------------------------------------------------------------------- writing
@@ -102,6 +104,7 @@ def action_to_dict(a: Action) -> dict[str, Any]:
         "comment": a.comment,
         "setup": None if a.setup is None else position_to_dict(a.setup),
         "properties": _properties(a.properties),
+        "analysis": None if a.analysis is None else analysis_to_dict(a.analysis),
     }
 
 
@@ -346,7 +349,25 @@ def _action(v: Any, path: str) -> Action:
         comment=_get(d, "comment", path, _opt(_str), None),
         setup=_get(d, "setup", path, _opt(_position), None),
         properties=_get(d, "properties", path, _props, dict),
+        analysis=_get(d, "analysis", path, _opt(_analysis_of), None),
     )
+
+
+def _analysis_of(v: Any, path: str) -> Analysis:
+    d = _obj(v, path)
+    for key in ("checker", "cube"):
+        if d.get(key) is not None:
+            _obj(d[key], f"{path}.{key}")
+    if d.get("checker") is not None:
+        for i, c in enumerate(_list(d["checker"].get("candidates", []), f"{path}.checker.candidates")):
+            _str(_obj(c, f"{path}.checker.candidates[{i}]").get("play"), f"{path}.checker.candidates[{i}].play")
+        played = d["checker"].get("played")
+        if played is not None:
+            _int(played, f"{path}.checker.played")
+    try:
+        return analysis_from_dict(d)
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise _Bad(path, f"bad analysis: {e}") from None
 
 
 def _game(v: Any, path: str) -> Game:

@@ -1,0 +1,334 @@
+"""eXtreme Gammon match files (``.xg``): read into the same :class:`~notation.record.Match` model as
+every other reader, with XG's analysis as :mod:`notation.analysis` objects.
+
+The container (XG's "RichGameFormat"):
+
+- a fixed header of 8,232 bytes that starts with the magic ``RGMH``; the little-endian 32-bit word at
+  byte 20 is the size of the JPEG thumbnail that follows the header;
+- after the thumbnail, a zlib stream holding the game file: records of 2,560 bytes each, whose byte 8
+  is the record type: 0 match header, 1 game header, 2 cube decision, 3 checker move, 4 game footer,
+  5 match footer.
+
+Players: XG's player 1 is the bottom player (XGID upper case), which is this model's player 1 (X,
+the right column of a ``.mat`` score line); XG's player 2 is player 0.  Positions in a record are in
+player 1's numbering, player 1's checkers positive.  A move record's played move is eight 32-bit
+integers at byte 68: from/to pairs, 0-based in the mover's own numbering, 24 the bar, a negative
+"to" bearing off, -1 where the move ends.
+
+Where a finding must be located, an ``.xg`` file has no lines: each action's :class:`Span` holds the
+*record number* (1-based) as its line, and the match's normalisations say so, so that ``FILE:LINE:COL``
+reads as ``FILE:RECORD:COL`` (the column counts within the action as written, ``43: 14/11 8/5``).
+Errors in the container name the byte offset and the record number.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from datetime import datetime, timedelta
+
+from ..analysis import Analysis, Candidate, CheckerAnalysis, CubeAnalysis, Probabilities
+from ..errors import ParseError
+from ..record import Action, Game, Match, MatchRules, Normalisation, Span
+
+__all__ = ["MAGIC", "read_xg", "read_xg_match"]
+
+MAGIC = b"RGMH"
+HEADER_SIZE = 8232
+RECORD_SIZE = 2560
+MAX_UNPACKED = 256 << 20
+"""A real match unpacks to a few megabytes; a stream that unpacks to more than this is refused (a zip
+bomb must not take the machine's memory)."""
+
+HEADER_MATCH, HEADER_GAME, CUBE, MOVE, FOOTER_GAME, FOOTER_MATCH = range(6)
+NOT_ANALYSED = -1000.0
+
+LEVELS = {0: "1-ply", 1: "2-ply", 2: "3-ply", 3: "4-ply", 4: "5-ply", 5: "6-ply", 6: "7-ply", 100: "Rollout",
+          998: "Book", 999: "Book", 1000: "XG Roller", 1001: "XG Roller+", 1002: "XG Roller++"}
+
+
+def _err(message: str, name: str | None, offset: int, record: int | None = None) -> ParseError:
+    where = f"byte {offset}" + (f", record {record}" if record is not None else "")
+    return ParseError(f"{message} ({where})", file=name)
+
+
+def _unicode(rec: bytes, offset: int, units: int = 129) -> str:
+    """A Delphi short Unicode string: UTF-16LE code units up to the first zero."""
+    raw = rec[offset:offset + 2 * units]
+    text = raw.decode("utf-16-le", "replace")
+    return text.split("\x00", 1)[0]
+
+
+def _ansi(rec: bytes, offset: int) -> str:
+    n = rec[offset]
+    return rec[offset + 1:offset + 1 + n].decode("cp1252", "replace")
+
+
+def _date(value: float) -> str | None:
+    if not value or value != value or not 0 < value < 2_958_466:  # Delphi TDateTime, up to 9999-12-31
+        return None
+    day = datetime(1899, 12, 30) + timedelta(days=value)
+    return day.strftime("%Y.%m.%d")
+
+
+def unpack(data: bytes, name: str | None = None) -> bytes:
+    """The game file inside an ``.xg``/``.xgp`` container (raises :class:`ParseError` naming the byte
+    offset for a wrong magic, a truncated header or a damaged zlib stream)."""
+    if data[:4] != MAGIC:
+        raise _err("not an eXtreme Gammon file: it does not start with 'RGMH'", name, 0)
+    if len(data) < HEADER_SIZE:
+        raise _err(f"truncated eXtreme Gammon header: {len(data)} bytes of {HEADER_SIZE}", name, len(data))
+    thumb = struct.unpack_from("<I", data, 20)[0]
+    start = HEADER_SIZE + thumb
+    if start > len(data):
+        raise _err(f"the thumbnail's size ({thumb} bytes) runs past the end of the file", name, 20)
+    d = zlib.decompressobj()
+    try:
+        out = d.decompress(data[start:], MAX_UNPACKED)
+    except zlib.error as e:
+        raise _err(f"damaged compressed data: {e}", name, start) from None
+    if d.unconsumed_tail:
+        raise _err(f"the compressed game file unpacks to more than {MAX_UNPACKED >> 20} MB", name, start)
+    if not d.eof:
+        raise _err("the compressed game file is truncated", name, len(data))
+    if not out or len(out) % RECORD_SIZE:
+        raise _err(f"the game file is {len(out)} bytes, not a whole number of {RECORD_SIZE}-byte records",
+                   name, start, len(out) // RECORD_SIZE + 1)
+    return out
+
+
+def read_xg(data: bytes, *, name: str | None = None) -> list[Match]:
+    """The match in an ``.xg`` file's bytes (a list, as every reader of files returns)."""
+    return [read_xg_match(data, name=name)]
+
+
+def read_xg_match(data: bytes, *, name: str | None = None) -> Match:
+    return _Reader(unpack(data, name), name).read()
+
+
+class _Reader:
+    def __init__(self, blob: bytes, name: str | None) -> None:
+        self.blob = blob
+        self.name = name
+        self.match = Match(format="xg", source=name)
+        self.match.normalisations.append(Normalisation(
+            "an .xg file has no lines: locations are record numbers (FILE:RECORD:1)"))
+        self.game: Game | None = None
+        self.cube = 1
+        self.pending_cube: CubeAnalysis | None = None
+        self.moves_in_game = 0
+
+    def records(self) -> list[tuple[int, bytes]]:
+        n = len(self.blob) // RECORD_SIZE
+        return [(i, self.blob[i * RECORD_SIZE:(i + 1) * RECORD_SIZE]) for i in range(n)]
+
+    def read(self) -> Match:
+        recs = self.records()
+        if not recs or recs[0][1][8] != HEADER_MATCH:
+            raise _err("the game file does not start with a match header", self.name, 0, 1)
+        for k, (i, rec) in enumerate(recs):
+            kind = rec[8]
+            if kind == HEADER_MATCH:
+                if i:
+                    raise _err("a second match header", self.name, i * RECORD_SIZE, i + 1)
+                self._match_header(rec)
+            elif kind == HEADER_GAME:
+                self._game_header(rec, i)
+            elif kind in (CUBE, MOVE, FOOTER_GAME):
+                if self.game is None:
+                    raise _err("a game record before any game header", self.name, i * RECORD_SIZE, i + 1)
+                nxt = recs[k + 1][1] if k + 1 < len(recs) else None
+                if kind == CUBE:
+                    self._cube(rec, i)
+                elif kind == MOVE:
+                    self._move(rec, i, nxt)
+                else:
+                    self._footer(rec, i)
+            elif kind == FOOTER_MATCH:
+                continue
+            else:
+                raise _err(f"unknown record type {kind}", self.name, i * RECORD_SIZE + 8, i + 1)
+        return self.match
+
+    # ------------------------------------------------------------------ records
+
+    def _match_header(self, rec: bytes) -> None:
+        m = self.match
+        p1 = _unicode(rec, 880) or _ansi(rec, 9)
+        p2 = _unicode(rec, 1138) or _ansi(rec, 50)
+        m.names = (p2, p1)
+        length = struct.unpack_from("<i", rec, 92)[0]
+        if not 0 <= length <= 999:
+            raise _err(f"match length {length} is out of range", self.name, 92, 1)
+        m.length = length
+        m.rules = MatchRules(crawford=bool(rec[100]), jacoby=bool(rec[101]), beavers=bool(rec[102]))
+        event = _unicode(rec, 622) or _ansi(rec, 136)
+        place = _unicode(rec, 1396)
+        date = _date(struct.unpack_from("<d", rec, 128)[0])
+        for tag, value in (("Event", event), ("Site", place), ("EventDate", date)):
+            if value:
+                m.tags.append((tag, value))
+
+    def _game_header(self, rec: bytes, i: int) -> None:
+        s1, s2 = struct.unpack_from("<2i", rec, 12)
+        number = struct.unpack_from("<i", rec, 48)[0]
+        game = Game(number=number if number > 0 else len(self.match.games) + 1, score=(s2, s1),
+                    names=self.match.names, span=Span(i + 1, 1))
+        if self.match.length:
+            game.crawford = bool(rec[20])
+        self.match.games.append(game)
+        self.game = game
+        self.cube = 1
+        self.pending_cube = None
+        self.moves_in_game = 0
+
+    def _action(self, kind: str, player: int, i: int, **kw: object) -> Action:
+        a = Action(kind, player, span=Span(i + 1, 1), move_number=self.moves_in_game or None,  # type: ignore[arg-type]
+                   **kw)  # type: ignore[arg-type]
+        assert self.game is not None
+        self.game.actions.append(a)
+        return a
+
+    def _cube(self, rec: bytes, i: int) -> None:
+        actif, doubled, take = struct.unpack_from("<3i", rec, 12)
+        player = 1 if actif == 1 else 0
+        analysis = _cube_analysis(rec)
+        if doubled != 1:
+            self.pending_cube = analysis  # the decision not to double: analysed with the next move
+            return
+        a = self._action("double", player, i, value=self.cube * 2)
+        if analysis is not None:
+            a.analysis = Analysis(cube=analysis, producer="eXtreme Gammon")
+        if take == 1:
+            self.cube *= 2
+            self._action("take", 1 - player, i)
+        elif take == 2:
+            self.cube *= 4
+            self._action("beaver", 1 - player, i, value=self.cube)
+        elif take == 0:
+            self._action("drop", 1 - player, i)
+        else:
+            raise _err(f"unknown answer {take} to a double", self.name, i * RECORD_SIZE + 20, i + 1)
+
+    def _move(self, rec: bytes, i: int, nxt: bytes | None) -> None:
+        actif = struct.unpack_from("<i", rec, 64)[0]
+        player = 1 if actif == 1 else 0
+        steps = struct.unpack_from("<8i", rec, 68)
+        d1, d2 = struct.unpack_from("<2i", rec, 100)
+        if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+            raise _err(f"dice {d1}-{d2} are not a roll", self.name, i * RECORD_SIZE + 100, i + 1)
+        before = struct.unpack_from("<26b", rec, 9)
+        play = _play_text(steps, before, actif == 1)
+        self.moves_in_game += 1
+        if not play and nxt is not None and nxt[8] == FOOTER_GAME:
+            winner, _, term = struct.unpack_from("<3i", nxt, 24)
+            loser = 0 if winner == 1 else 1
+            if term >= 100 and loser == player:  # rolled, then resigned instead of moving: legal
+                self._action("roll", player, i, dice=(d1, d2), text=f"{d1}{d2}: (resigned)")
+                return
+        a = self._action("move", player, i, dice=(d1, d2), play=play, no_move=None if play else "",
+                         text=f"{d1}{d2}: {play}".rstrip())
+        if struct.unpack_from("<i", rec, 2480)[0] == 2:
+            self.match.normalisations.append(Normalisation(
+                f"record {i + 1}: eXtreme Gammon marks the play {play or '(none)'} with {d1}{d2} as invalid",
+                i + 1, 1))
+        analysis = Analysis(producer="eXtreme Gammon")
+        analysis.checker = _checker_analysis(rec, steps)
+        luck = struct.unpack_from("<d", rec, 2320)[0]
+        if luck != NOT_ANALYSED and luck == luck and abs(luck) < 100 and analysis.checker is not None:
+            analysis.luck = round(luck, 6)
+        if self.pending_cube is not None:
+            analysis.cube = self.pending_cube
+            self.pending_cube = None
+        if not analysis.is_empty():
+            a.analysis = analysis
+
+    def _footer(self, rec: bytes, i: int) -> None:
+        winner, points, term = struct.unpack_from("<3i", rec, 24)
+        if winner not in (1, -1):
+            raise _err(f"unknown winner {winner}", self.name, i * RECORD_SIZE + 24, i + 1)
+        if not 0 <= points <= 1 << 16:
+            raise _err(f"{points} points is out of range", self.name, i * RECORD_SIZE + 28, i + 1)
+        player = 1 if winner == 1 else 0
+        if term >= 100:
+            self._action("resign", 1 - player, i, value=max(1, min(3, term - 100)))
+            self._action("accept", player, i)
+        self._action("win", player, i, value=points)
+        self.pending_cube = None
+
+
+def _point(p: int) -> str:
+    return "bar" if p == 24 else str(p + 1)
+
+
+def _play_text(steps: tuple[int, ...], before: tuple[int, ...], p1: bool) -> str:
+    """The played move in the mover's numbering, with hits marked, from XG's from/to pairs."""
+    return _play(steps, before, p1)[0]
+
+
+def _play(steps: tuple[int, ...], before: tuple[int, ...], p1: bool) -> tuple[str, tuple[int, ...]]:
+    """The move's text and the position after it (player 1's frame, as ``before``)."""
+    board = list(before)  # player 1's numbering: index n = point n, player 1 positive
+    sign = 1 if p1 else -1
+    parts = []
+    for k in range(0, 8, 2):
+        f, t = steps[k], steps[k + 1]
+        if f == -1 or (f == 0 and t == 0) or not 0 <= f <= 24 or t > 23:
+            break
+        hit = ""
+        if f == 24:
+            board[0 if p1 else 25] -= sign
+        else:
+            board[f + 1 if p1 else 24 - f] -= sign
+        if t >= 0:
+            idx = t + 1 if p1 else 24 - t
+            if board[idx] == -sign:
+                hit = "*"
+                board[idx] = 0
+            board[idx] += sign
+        parts.append(f"{_point(f)}/{'off' if t < 0 else t + 1}{hit}")
+    return " ".join(parts), tuple(board)
+
+
+def _probs(ev: tuple[float, ...]) -> Probabilities | None:
+    lose_bg, lose_g, _, win, win_g, win_bg = ev[:6]
+    if not 0 <= win <= 1:
+        return None
+    return Probabilities(win=round(win, 6), win_gammon=round(win_g, 6), win_backgammon=round(win_bg, 6),
+                         lose_gammon=round(lose_g, 6), lose_backgammon=round(lose_bg, 6))
+
+
+def _checker_analysis(rec: bytes, played: tuple[int, ...]) -> CheckerAnalysis | None:
+    n = struct.unpack_from("<i", rec, 120)[0]
+    if not 0 < n <= 32:
+        return None
+    cands = []
+    index = None
+    before = struct.unpack_from("<26b", rec, 9)
+    p1 = struct.unpack_from("<i", rec, 64)[0] == 1
+    after = _play(played, before, p1)[1]
+    for c in range(n):
+        moves = struct.unpack_from("<8b", rec, 1024 + 8 * c)
+        level = struct.unpack_from("<h", rec, 1280 + 4 * c)[0]
+        ev = struct.unpack_from("<7f", rec, 1408 + 28 * c)
+        if ev[6] <= NOT_ANALYSED + 1 or ev[6] != ev[6]:
+            continue
+        text, result = _play(tuple(moves), before, p1)
+        if index is None and result == after:
+            index = len(cands)
+        cands.append(Candidate(play=text, equity=round(ev[6], 6),
+                               probabilities=_probs(ev), level=LEVELS.get(level, f"level {level}")))
+    if not cands:
+        return None
+    return CheckerAnalysis(candidates=tuple(cands), played=index)
+
+
+def _cube_analysis(rec: bytes) -> CubeAnalysis | None:
+    base = 64
+    level = struct.unpack_from("<i", rec, base + 28)[0]
+    nd, dt, dp = struct.unpack_from("<3f", rec, base + 88)
+    if nd <= NOT_ANALYSED + 1 or any(x != x or abs(x) > 100 for x in (nd, dt, dp)):
+        return None
+    ev = struct.unpack_from("<7f", rec, base + 60)
+    return CubeAnalysis(no_double=round(nd, 6), double_take=round(dt, 6), double_pass=round(dp, 6),
+                        probabilities=_probs(ev), level=LEVELS.get(level, f"level {level}"))
