@@ -50,14 +50,29 @@ def parse_dice(text: str) -> tuple[int, int]:
 
 
 def _inputs(position: str) -> Iterator[tuple[str, str | None]]:
-    """(text, where) for each position: the argument, or each line of standard input for '-'."""
-    if position != "-":
+    """(text, where) for each position: the argument, a file, or standard input for '-': one position a
+    line, or one XG/BGBlitz text export (whose ID gives the position)."""
+    import os
+
+    from ..formats.xgtext import looks_like_export, parse_export
+    from ..ids import xgid
+
+    if position != "-" and not (len(position) < 4096 and os.path.isfile(position)):
         yield position, None
         return
-    for n, line in enumerate(sys.stdin, 1):
+    name = "<stdin>" if position == "-" else position
+    if position == "-":
+        text = sys.stdin.read()
+    else:
+        with open(position, encoding="utf-8-sig") as f:
+            text = f.read()
+    if looks_like_export(text):
+        yield xgid(parse_export(text, name=name).position), name
+        return
+    for n, line in enumerate(text.splitlines(), 1):
         s = line.strip()
         if s and not s.startswith("#"):
-            yield s, f"<stdin>:{n}"
+            yield s, f"{name}:{n}"
 
 
 @click.command("moves")
@@ -74,8 +89,9 @@ def command(position: str, dice_text: str | None, all_rolls: bool, as_json: bool
             variant: str | None) -> None:
     """List every legal play of POSITION's player on roll, one per distinct resulting position.
 
-    POSITION is any supported ID (see 'gammon show'); '-' reads one position a line from standard
-    input.  The roll is the position's dice, --dice, or each of the 21 rolls with --all-rolls.
+    POSITION is any supported ID (see 'gammon show'), a file, or '-' for standard input: one
+    position a line, or an eXtreme Gammon or BGBlitz text export.  The roll is the position's
+    dice, --dice, or each of the 21 rolls with --all-rolls.
     Plays are sorted by their moves, highest point first, then by their notation.
     """
     from ..cli import fail
@@ -93,7 +109,15 @@ def command(position: str, dice_text: str | None, all_rolls: bool, as_json: bool
         fail(str(e))
         return
     several = position == "-"
-    for text, where in _inputs(position):
+    try:
+        inputs = list(_inputs(position))
+    except OSError as e:
+        fail(f"{position}: cannot read: {e.strerror or e}")
+        return
+    except (NotationError, UnicodeDecodeError) as e:
+        fail(str(e))
+        return
+    for text, where in inputs:
         try:
             pos = parse_position(text, variant=rules.name if rules else "standard")
         except NotationError as e:

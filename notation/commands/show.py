@@ -4,13 +4,12 @@ every ID format."""
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any
 
 import click
 
 from ..errors import NotationError
-from ..ids import GAME_STATES, all_ids, ascii_board, detect_format, parse_position
+from ..ids import GAME_STATES, all_ids, ascii_board
 from ..position import PLAYER_LETTERS, RESIGN_NAMES, Position
 
 FORMAT_NAMES = {"xgid": "XGID", "gnubg": "GNUbg ID (PositionID:MatchID)", "position_id": "Position ID",
@@ -49,6 +48,25 @@ def _match_line(p: Position) -> str:
         return f"{p.match_length}-point match, score {score}{extra}"
     rules = [r for r, on in (("Jacoby", p.jacoby), ("beavers", p.beavers)) if on]
     return f"money session, score {score}" + (f" ({', '.join(rules)})" if rules else "")
+
+
+def _analysis_rows(record: Any) -> list[tuple[str, str]]:
+    a = record.analysis
+    if a is None:
+        return []
+    rows: list[tuple[str, str]] = [("Analysis", a.producer)] if a.producer else []
+    if a.checker is not None:
+        for i, c in enumerate(a.checker.candidates, 1):
+            eq = "" if c.equity is None else f"{c.equity:+.3f}"
+            level = f"  [{c.level}]" if c.level else ""
+            rows.append((f"Play {i}" if i > 1 else "Best play", f"{c.play:<24} {eq}{level}"))
+    if a.cube is not None:
+        c = a.cube
+        def f(v: float | None) -> str:
+            return "?" if v is None else f"{v:+.3f}"
+        rows.append(("Cube", f"no double {f(c.no_double)}, double/take {f(c.double_take)}, "
+                                   f"double/pass {f(c.double_pass)}" + (f": {c.verdict}" if c.verdict else "")))
+    return rows
 
 
 def describe(p: Position, fmt: str, source: str) -> dict[str, Any]:
@@ -93,23 +111,38 @@ def describe(p: Position, fmt: str, source: str) -> dict[str, Any]:
 def command(position: str, as_json: bool) -> None:
     """Show POSITION, given in any supported format (recognised by its shape): an XGID, a GNU
     Backgammon PositionID:MatchID (or a Position ID alone: player 0 on roll), a FIBS 'board:' line,
-    a Snowie text position, or a board as gnubg's 'show board' prints it.  '-' reads it from
-    standard input.
+    a Snowie text position, or a board as gnubg's 'show board' prints it; or a file holding one, or
+    an eXtreme Gammon or BGBlitz text export (its ID gives the position; its names and ranked plays
+    or cube decision are shown too).  '-' reads it from standard input.
+
+    X is player 1 (the bottom player, XGID upper case, right column of a .mat score line), O is
+    player 0; points are numbered from the side of the player on roll.
 
     Prints the board, the pip counts, the side on roll, the dice, cube and score, and the position
     in every ID format.  A position that cannot exist is shown with its problems and the exit status
     is 2, as for text that cannot be read.
     """
     from ..cli import fail
+    from ..positionio import position_source
 
-    text = sys.stdin.read() if position == "-" else position
     try:
-        fmt = detect_format(text)
-        pos = parse_position(text, validate=False)
+        record = position_source(position)
     except NotationError as e:
+        if as_json:
+            click.echo(json.dumps({"error": e.message, "input": position if position != "-" else "<stdin>",
+                                   "line": e.line, "column": e.column}, ensure_ascii=False))
         fail(e.message)
         return
-    info = describe(pos, fmt, text.strip())
+    except OSError as e:
+        fail(f"{position}: cannot read: {e.strerror or e}")
+        return
+    pos, fmt = record.position, record.format
+    info = describe(pos, fmt, record.source or position.strip())
+    if record.analysis is not None:
+        from ..analysis import analysis_to_dict
+
+        info["analysis"] = analysis_to_dict(record.analysis)
+    info["normalisations"] = [n.message for n in record.normalisations]
     if as_json:
         click.echo(json.dumps(info, ensure_ascii=False))
     else:
@@ -126,7 +159,8 @@ def command(position: str, as_json: bool) -> None:
             rows.append(("Variant", pos.variant))
         rows += [("XGID", info["xgid"]), ("GNUbg ID", info["gnubg_id"]), ("Position ID", info["position_id"]),
                  ("Match ID", info["match_id"]), ("FIBS", info["fibs"]), ("Snowie", info["snowie"])]
-        rows += [("Note", n) for n in info["notes"]]
+        rows += [("Note", n) for n in info["notes"] + info["normalisations"]]
+        rows += _analysis_rows(record)
         rows += [("Problem", s) for s in info["problems"]]
         click.echo(info["board"])
         click.echo()

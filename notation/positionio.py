@@ -1,0 +1,58 @@
+"""One position from wherever a user has it: an ID on the command line, a file, or standard input
+holding an ID, an eXtreme Gammon or BGBlitz text export (:mod:`notation.formats.xgtext`).
+
+:func:`read_position` takes a path (``"-"`` is standard input); :func:`parse_position_text` takes text.
+Both give a :class:`~notation.record.PositionRecord`: the position (always from an ID when the text has
+one, never from an ASCII board beside it), and the names and analysis the source gave.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from .errors import ParseError
+from .record import PositionRecord
+
+__all__ = ["read_position", "parse_position_text", "position_source"]
+
+
+def parse_position_text(text: str, *, name: str | None = None) -> PositionRecord:
+    """A position from text: a text export, or any ID :func:`notation.ids.parse_position` reads."""
+    from .formats.xgtext import looks_like_export, parse_export
+
+    if looks_like_export(text):
+        return parse_export(text, name=name)
+    from .ids import detect_format, parse_position
+
+    fmt = detect_format(text)
+    pos = parse_position(text, validate=False)
+    return PositionRecord(position=pos, names=None, format=fmt, source=name)
+
+
+def read_position(path: str | os.PathLike[str]) -> PositionRecord:
+    """A position from the file at ``path`` (``"-"``: standard input)."""
+    if str(path) == "-":
+        data = sys.stdin.buffer.read()
+        name = "<stdin>"
+    else:
+        with open(path, "rb") as f:
+            data = f.read(16 << 20)
+        name = str(path)
+    if data[:4] == b"RGMH":
+        raise ParseError("an eXtreme Gammon position file (.xgp): not readable by this version yet", file=name,
+                         line=1, column=1)
+    if not data.strip():
+        raise ParseError("empty file", file=name, line=1, column=1)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise ParseError(f"not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start})", file=name) from None
+    return parse_position_text(text, name=name)
+
+
+def position_source(arg: str) -> PositionRecord:
+    """The command line's POSITION: ``-`` (standard input), an existing file, or the ID itself."""
+    if arg == "-" or (len(arg) < 4096 and "\n" not in arg and os.path.isfile(arg)):
+        return read_position(arg)
+    return parse_position_text(arg)
