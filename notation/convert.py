@@ -32,7 +32,20 @@ def format_for(path: str | None, to: str | None) -> str:
 
 
 def _mat_losses(match: Match) -> list[str]:
+    from .formats.mat import mat_name, one_line
+
     out: list[str] = []
+    broken = [f"tag {k}" for k, v in match.tags if one_line(v) != v]
+    if broken:
+        out.append(f"line breaks or control characters in {', '.join(broken)}: written as spaces")
+    names = {n for g in match.games for n in (g.names or ())} | set(match.names)
+    for n in sorted(names):
+        if mat_name(n) != n:
+            out.append(f"the name {n!r} is written {mat_name(n)!r} (a .mat score line holds one line, no ':', "
+                       "no blanks around a name, and no empty name)")
+    multi = sum(1 for c in [*match.comments, *(c for g in match.games for c in g.comments)] if "\n" in c.strip())
+    if multi:
+        out.append(f"{multi} comments of several lines: written as one ';' line each, read back as separate comments")
     n_props = sum(1 for g in match.games for a in g.actions if a.properties)
     if n_props:
         keys = sorted({k for g in match.games for a in g.actions for k in a.properties})

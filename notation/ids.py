@@ -135,8 +135,10 @@ class _Fields:
             pos = next((i for i in range(a, b) if self.text[i] not in allowed), pos)
         col = self.column + pos
         what = desc if desc is not None else self.descs[k]
-        return ParseError(f"{self.name(k)}: {self.text[a:b]!r} at column {col} is not {what}",
-                          column=col, text=self.text)
+        field = self.text[a:b]
+        shown = repr(field) if len(field) <= 40 else f"{field[:20]!r}...{field[-10:]!r} ({len(field)} characters)"
+        return ParseError(f"{self.name(k)}: {shown} at column {col} is not {what}", column=col,
+                          text=self.text if len(self.text) <= 200 else self.text[max(0, pos - 40):pos + 40])
 
     def from_lark(self, e: UnexpectedInput) -> ParseError:
         pos = _lark_pos(e, self.text)
@@ -154,6 +156,12 @@ class _Fields:
                               f"{self.column + pos}", column=self.column + pos, text=self.text)
         return self.error(pos, min(k, n - 1), refine=True)
 
+
+
+MAX_CHECKERS = 15
+"""No variant has more checkers a side: a larger count on a point is refused where it is read."""
+MAX_DIGITS = 9
+"""No field of an ID needs more digits; longer numbers are refused before they are converted."""
 
 def _lark_pos(e: UnexpectedInput, text: str) -> int:
     """The 0-based position in ``text`` where lark gave up."""
@@ -663,16 +671,23 @@ def parse_fibs(text: str, *, variant: str = "standard", validate: bool = True) -
         tok = sub.children[0]
         assert isinstance(tok, Token)
         toks.append(tok)
-    vals = [int(str(t).strip()) for t in toks]
-
-    def f(n: int) -> int:  # 1-based FIBS field number
-        return vals[n - 4]
-
     def bad(n: int, desc: str | None = None) -> ParseError:
         tok = toks[n - 4]
         start = tok.start_pos or 0
         lead = len(str(tok)) - len(str(tok).lstrip())
         return fields.error(start + lead, n - 1, desc)
+
+    for k, t in enumerate(toks):  # no number of a board line needs more digits (nor costs more to read)
+        if len(str(t).strip().lstrip("+-")) > MAX_DIGITS:
+            raise bad(k + 4, f"a number of at most {MAX_DIGITS} digits")
+    vals = [int(str(t).strip()) for t in toks]
+
+    def f(n: int) -> int:  # 1-based FIBS field number
+        return vals[n - 4]
+
+    for n in range(7, 33):  # the bars and points: a count no variant exceeds
+        if abs(f(n)) > MAX_CHECKERS:
+            raise bad(n, f"a checker count -{MAX_CHECKERS}..{MAX_CHECKERS}")
 
     for n in (4, 5, 6, 38):
         if f(n) < 0:
@@ -824,6 +839,13 @@ def parse_snowie(text: str, *, variant: str = "standard", validate: bool = True)
         tok = toks[k]
         lead = len(str(tok)) - len(str(tok).lstrip())
         return fields.error((tok.start_pos or 0) + lead, k, desc)
+
+    for k, tok in toks.items():
+        if len(str(tok).strip().lstrip("+-")) > MAX_DIGITS:
+            raise bad(k, f"a number of at most {MAX_DIGITS} digits")
+    for k in range(12, 38):  # the points and bars: a count no variant exceeds
+        if k in toks and abs(f(k)) > MAX_CHECKERS:
+            raise bad(k, f"a checker count -{MAX_CHECKERS}..{MAX_CHECKERS}")
 
     if f(4) not in (0, 1):
         raise bad(4)

@@ -249,3 +249,35 @@ def test_interrupt_exits_130() -> None:
     p.send_signal(signal.SIGTERM)
     _, err = p.communicate(timeout=60)
     assert p.returncode == 128 + signal.SIGTERM and "Traceback" not in err
+
+
+# ---------------------------------------------------------------- bounds on what a record may say
+
+
+def test_absurd_numbers_and_checker_counts_are_refused_where_read(tmp_path: Path) -> None:
+    from notation.ids import parse_xgid, snowie
+
+    fields = snowie(parse_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:3:10")).split(";")
+    i = fields.index("5")
+    for count in ("16", "100000000", "9" * 5000):
+        f = list(fields)
+        f[i] = count
+        p = tmp_path / "setup.mat"
+        p.write_text(f" 3 point match\n\n Game 1\n a : 0                          b : 0\n"
+                     f"  1) 52: Illegal play ({';'.join(f)}) \n")
+        t = time.monotonic()
+        code, out, _ = run("validate", str(p))
+        assert code == 2 and ("checker count" in out or "digits" in out), out
+        assert len(out) < 2000 and time.monotonic() - t < 10
+    board = ("board:You:someplayer:3:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:6:2:0:0:1:1:1:0:"
+             "1:-1:0:25:0:0:0:0:2:0:0:0")
+    for bad in ("-4000000000", "-16", "-" + "9" * 5000):
+        code, _, err = run("show", board.replace(":-5:5:0:0:0:-3", f":{bad}:5:0:0:0:-3", 1))
+        assert code == 2 and len(err) < 400 and "Traceback" not in err
+    for text, name in ((" " + "9" * 5000 + " point match\n\n Game 1\n a : 0  b : 0\n", "n.mat"),
+                       (" 5 point match\n\n Game 1\n a : " + "9" * 5000 + "  b : 0\n", "s.mat"),
+                       ('{"format": "gammon-notation", "version": 1, "match": {"length": ' + "9" * 5000 + "}}",
+                        "n.json")):
+        (tmp_path / name).write_text(text)
+        code, out, _ = run("validate", str(tmp_path / name))
+        assert code == 2 and "internal error" not in out, out

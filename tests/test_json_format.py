@@ -136,12 +136,13 @@ def test_layout_is_fixed() -> None:
     m = read_sgf(DATA / "sgf_gnubg_setup.sgf")
     j = to_json(m)
     doc = json.loads(j)
-    assert list(doc) == ["format", "version", "match"] and doc["version"] == VERSION == 1
+    assert list(doc) == ["format", "version", "match"] and doc["version"] == VERSION == 2
     assert list(doc["match"]) == ["length", "names", "format", "source", "span", "tags", "comments", "rules",
                                   "properties", "normalisations", "games"]
     game = doc["match"]["games"][0]
     assert list(game) == ["number", "score", "names", "ratings", "crawford", "start", "span", "score_span",
                           "comments", "properties", "actions"]
+    assert list(game["actions"][0])[-2:] == ["properties", "analysis"]  # version 2: analysis last
     setup = game["actions"][-1]["setup"]
     assert setup["boards"][1][25] == 1 and setup["turn"] == 1
     assert '\n        "span": {"line": 1, "column": 2, "end_line": 1, "end_column": 507},\n' in j
@@ -170,7 +171,7 @@ def test_minimal_hand_written_document() -> None:
 @pytest.mark.parametrize(("text", "words", "line"), [
     ('{"format": "gammon-notation", "version": 1,\n "match": {]}', "not valid JSON", 2),
     ('{"format": "something", "version": 1, "match": {}}', "not a gammon-notation", 1),
-    ('{"format": "gammon-notation", "version": 2, "match": {}}', "newer", 1),
+    ('{"format": "gammon-notation", "version": 3, "match": {}}', "newer", 1),
     ('{"format": "gammon-notation", "version": "1", "match": {}}', "integer", 1),
     ('{"format": "gammon-notation", "version": 1}', '"match" is missing', 1),
     ('[1, 2]', "not a gammon-notation", 1),

@@ -442,3 +442,16 @@ def test_any_match_can_be_written_and_read_back(m: Match) -> None:
     back = read_sgf(text)
     assert len(back.games) == max(1, len(m.games))
     assert all(isinstance(d, str) and d for d in dropped)
+
+
+def test_missing_final_parenthesis_is_an_error_not_a_lost_game() -> None:
+    """Five games with the last ')' missing: an error at the end, never four games read quietly."""
+    from notation.errors import ParseError
+    from notation.formats.sgf import read_sgf as _read
+
+    one = (Path(__file__).resolve().parent / "data" / "sgf_gnubg_selfplay.sgf").read_text().rstrip()
+    five = "\n".join([one] * 5)
+    assert len(_read(five).games) == 5
+    with pytest.raises(ParseError, match="ends inside a game tree") as e:
+        _read(five[:-1])
+    assert e.value.line == five.count("\n") + 1

@@ -442,6 +442,8 @@ def _document(text: str) -> dict[str, Any]:
         raise ParseError(f"not valid JSON: {e.msg}", line=e.lineno, column=e.colno, text=line) from None
     except RecursionError:
         raise ParseError("not valid JSON: nested too deeply") from None
+    except ValueError as e:  # Python refuses integers of more than 4,300 digits
+        raise ParseError(f"not valid JSON: a number is too long ({e})".split(";")[0] + ")", line=1, column=1) from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise ParseError(f'not a gammon-notation JSON document (no "format": "{FORMAT}")', line=1, column=1)
     version = doc.get("version")

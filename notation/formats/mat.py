@@ -128,7 +128,8 @@ def _rows_regex() -> re.Pattern[str]:
     global _rows_re
     if _rows_re is None:
         cell = _file_parser().get_terminal("PLAIN_CELL").pattern.to_regexp()
-        _rows_re = re.compile(rf"(?:(\d+)\)[ \t]*({cell})(?:[ \t]+({cell}))?[ \t]*(?=\n)|([^\n]*))((?:\n[ \t]*)+)")
+        _rows_re = re.compile(rf"(?:(\d{{1,9}})\)[ \t]*({cell})(?:[ \t]+({cell}))?[ \t]*(?=\n)|([^\n]*))"
+                              r"((?:\n[ \t]*)+)")
     return _rows_re
 
 
@@ -139,10 +140,10 @@ _CELL_KINDS: dict[str, ActionKind] = {
 """The action kind of each cube, resignation and result cell."""
 _ROLLS = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}
 """The 36 ways a roll is written (high-low or in roll order), each with its dice: shared tuples."""
-_NUMBER = re.compile(r"\d+")
+_NUMBER = re.compile(r"\d{1,9}")
 _TAG = re.compile(r'[;#][ \t]*\[(?P<name>[^"\]\n]+?)[ \t]*"(?P<value>.*)"\][ \t]*$')
-_SCORE = re.compile(r"(?P<n0>.*?)[ \t]*:[ \t]*(?P<s0>\d+)[ \t]+(?P<n1>.*?)[ \t]*:[ \t]*(?P<s1>\d+)[ \t]*$")
-_RATING = re.compile(r"(?P<name>.*?)[ \t]*,[ \t]*(?P<rating>\d+(?:[.,]\d+)?)$")
+_SCORE = re.compile(r"(?P<n0>.*?)[ \t]*:[ \t]*(?P<s0>\d{1,9})[ \t]+(?P<n1>.*?)[ \t]*:[ \t]*(?P<s1>\d{1,9})[ \t]*$")
+_RATING = re.compile(r"(?P<name>.*?)[ \t]*,[ \t]*(?P<rating>\d{1,9}(?:[.,]\d+)?)$")
 _UNESCAPE = re.compile(r'\\([\\"])')
 _SNOWIE = re.compile(r"Illegal[ \t]+play[ \t]*\((?P<pos>[^()\n]*)\)", re.I)
 
@@ -792,8 +793,26 @@ _VARIATION_TAGS = {
 }
 
 
+_BREAKS = re.compile(r"[\x00-\x08\x0a-\x1f\x7f\u2028\u2029\x85]")
+"""Line breaks and control characters: record text never becomes a line (a row, a game) of its own."""
+
+
+def one_line(value: str) -> str:
+    """``value`` with line breaks and control characters made spaces (a tag value or a name is one line
+    of a ``.mat`` file; :func:`notation.convert.render_match` reports each such change)."""
+    return _BREAKS.sub(" ", value) if _BREAKS.search(value) else value
+
+
+def mat_name(name: str) -> str:
+    """A player's name as a score line can hold it: one line, no ``:`` (it separates name and score),
+    no blanks around it, never empty (``-``).  :func:`notation.convert.render_match` reports each
+    change."""
+    n = one_line(name).replace(":", ";").strip()
+    return n or "-"
+
+
 def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    return one_line(value).replace("\\", "\\\\").replace('"', '\\"')
 
 
 def format_play_text(play: str, *, bar: str = "25", off: str = "0", hit_marks: bool = True) -> str:
@@ -849,9 +868,13 @@ def _plays_plain(play: str, bar: str, off: str, hit_marks: bool) -> list[str]:
 
 
 def _comment_line(text: str) -> str:
-    """A comment as a ``;`` line (trailing blanks are not kept: the reader drops them)."""
-    text = text.rstrip()
-    return f"; {text}\n" if text else ";\n"
+    """A comment as ``;`` lines, one for each of its lines (trailing blanks are not kept: the reader
+    drops them): no line of a comment can become a row."""
+    out = []
+    for line in re.split(r"\r\n|[\r\n\u2028\u2029\x85]", text.rstrip()):
+        line = one_line(line).rstrip()
+        out.append(f"; {line}\n" if line else ";\n")
+    return "".join(out)
 
 
 def _points_word(n: int) -> str:
@@ -913,7 +936,7 @@ class _Writer:
         names = game.names or self.m.names
         out = []
         for i in (0, 1):
-            n = names[i]
+            n = mat_name(names[i])
             r = game.ratings[i] if game.ratings else None
             out.append(f"{n},{r}" if r else n)
         return out[0], out[1]

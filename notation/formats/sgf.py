@@ -184,8 +184,12 @@ def _escape_compose_name(name: str) -> str:
 
 
 def _atoi(s: str) -> int | None:
+    """The number a value starts with (C's atoi, as gnubg reads it), or None; a number of more than
+    nine digits is no number at all (never cut short, never a 4,300-digit conversion)."""
     m = re.match(r"\s*([+-]?\d+)", s)
-    return int(m.group(1)) if m else None
+    if not m or len(m.group(1).lstrip("+-")) > 9:
+        return None
+    return int(m.group(1))
 
 
 # --------------------------------------------------------------------------- parsed SGF
@@ -295,7 +299,8 @@ def _blank_outside(text: str, notes: list[Normalisation]) -> str:
     if i < 0:
         return text
     head, tail = text[:i], text[j + 1:] if j >= i else ""
-    if head.strip():
+    if re.search(r"\(\s*;", tail):  # a game tree starts there: truncated, not trailing junk
+        return text
         notes.append(Normalisation("text before the first game tree was ignored", 1, 1))
     if tail.strip():
         line = text.count("\n", 0, j) + 1
@@ -701,7 +706,7 @@ class _Reader:
                 self.note("a raccoon is recorded, so raccoons were allowed (SGF cannot state the rule)",
                           nd.span)
             return Action(kind, player, value=value, **common)  # type: ignore[arg-type]
-        rm = re.fullmatch(r"(resign|accept|reject)(?::\s*(\d+))?", low)
+        rm = re.fullmatch(r"(resign|accept|reject)(?::\s*(\d{1,9}))?", low)
         if rm:  # Gibbon's resignation nodes (gnubg ignores them and reads RE[...R])
             kind = rm.group(1)
             value = None
