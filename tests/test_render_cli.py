@@ -16,6 +16,7 @@ from notation.matchio import read_match
 from notation.replay import replay
 
 DATA = Path(__file__).resolve().parent / "data"
+ROOT = DATA.parent.parent
 MATCH = DATA / "render_match_7p.mat"
 START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:53:0:0:0:0:10"
 
@@ -141,3 +142,58 @@ def test_at_a_place_validate_printed(tmp_path: Path) -> None:
     assert out.exists()
     r = CliRunner().invoke(main, ["render", str(sample), "--at", "3", "-o", str(tmp_path / "x.png")])
     assert r.exit_code == 2
+
+
+def test_render_never_overwrites_its_input_nor_an_existing_file(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from notation.cli import main
+
+    src = tmp_path / "m.mat"
+    src.write_bytes((ROOT / "samples" / "illegal_plays.mat").read_bytes())
+    before = src.read_bytes()
+    runner = CliRunner()
+    r = runner.invoke(main, ["render", str(src), "--format", "svg", "-o", str(src), "--force"])
+    assert r.exit_code == 2 and "input" in r.stderr and src.read_bytes() == before
+    (tmp_path / "link.svg").symlink_to(src)
+    r = runner.invoke(main, ["render", str(src), "-o", str(tmp_path / "link.svg"), "--force"])
+    assert r.exit_code == 2 and src.read_bytes() == before
+    out = tmp_path / "fig.png"
+    out.write_bytes(b"keep")
+    r = runner.invoke(main, ["render", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10", "-o", str(out)])
+    assert r.exit_code == 2 and "exists" in r.stderr and out.read_bytes() == b"keep"
+    r = runner.invoke(main, ["render", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10", "-o", str(out),
+                             "--force"])
+    assert r.exit_code == 0 and out.read_bytes()[:4] == b"\x89PNG"
+    assert not [p for p in tmp_path.iterdir() if "gammon-tmp" in p.name]
+
+
+def test_render_all_refuses_files_and_overwrites_only_with_force(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from notation.cli import main
+
+    match = str(ROOT / "tests" / "data" / "gnubg_7p_crawford.mat")
+    runner = CliRunner()
+    r = runner.invoke(main, ["render", match, "--all", "-o", str(tmp_path / "long.png")])
+    assert r.exit_code == 2 and "names a directory" in r.stderr and not (tmp_path / "long.png").exists()
+    d = tmp_path / "figs"
+    d.mkdir()
+    (d / "game01_move001.png").write_bytes(b"keep")
+    r = runner.invoke(main, ["render", match, "--all", "-o", str(d)])
+    assert r.exit_code == 2 and "--force" in r.stderr and (d / "game01_move001.png").read_bytes() == b"keep"
+    assert len(list(d.iterdir())) == 1
+
+
+def test_render_to_standard_output_and_capped_sizes() -> None:
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "notation", "render",
+                        "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10", "-o", "-"], capture_output=True,
+                       timeout=120)
+    assert r.returncode == 0 and r.stdout[:4] == b"\x89PNG"
+    r = subprocess.run([sys.executable, "-m", "notation", "render",
+                        "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10", "--dpi", "4800", "-o", "-"],
+                       capture_output=True, timeout=120)
+    assert r.returncode == 2 and b"1200" in r.stderr and not r.stdout

@@ -21,6 +21,10 @@ from ..position import Position
 
 SIZES = ("small", "medium", "large", "print")
 THEMES = ("print", "classic", "contrast")
+MAX_WIDTH = 8000
+"""Wider images take gigabytes to draw (the PNG is drawn large and reduced) and no page needs them."""
+MAX_DPI = 1200
+"""The print size (120 mm) at 1200 dpi is 5,669 pixels wide."""
 
 
 def _fail(message: str) -> None:
@@ -42,12 +46,23 @@ def _looks_like_file(source: str) -> bool:
     return Path(source).is_file()
 
 
-def _write(path: Path, data: bytes | str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(data, str):
-        path.write_text(data, encoding="utf-8")
-    else:
-        path.write_bytes(data)
+def _write(path: Path, data: bytes | str, force: bool = False, inputs: tuple[str, ...] = ()) -> None:
+    """Write one diagram: ``-`` is standard output; a file goes through a temporary file and a rename,
+    never over an input (not even through a link), over an existing file only with ``force``."""
+    from ..convert import atomic_write
+
+    if str(path) == "-":
+        raw = data.encode("utf-8") if isinstance(data, str) else data
+        sys.stdout.buffer.write(raw)
+        sys.stdout.buffer.flush()
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, data, force=force, inputs=inputs)
+    except FileExistsError as e:
+        _fail(str(e))
+    except OSError as e:
+        _fail(f"{path}: cannot write: {e.strerror or e}")
 
 
 def _render(position: Position, fmt: str, options: dict[str, Any]) -> bytes | str:
@@ -61,6 +76,8 @@ def _render(position: Position, fmt: str, options: dict[str, Any]) -> bytes | st
 def _format_for(path: str, override: str | None) -> str:
     if override:
         return override
+    if path == "-":
+        return "png"  # standard output: PNG unless --format svg
     ext = Path(path).suffix.lower()
     if ext == ".svg":
         return "svg"
@@ -115,7 +132,8 @@ def _step_options(step: Any, base: dict[str, Any], caption: str | None) -> dict[
 @click.command("render")
 @click.argument("source")
 @click.option("-o", "--output", required=True,
-              help="The .png or .svg file to write (a directory with --all).")
+              help="The .png or .svg file to write, '-' for standard output (PNG unless --format svg), a "
+                   "directory with --all.")
 @click.option("--format", "fmt", type=click.Choice(["png", "svg"]), default=None,
               help="Output format (default: from the file name; png with --all).")
 @click.option("--game", "game_no", type=click.IntRange(1), default=None,
@@ -131,8 +149,11 @@ def _step_options(step: Any, base: dict[str, Any], caption: str | None) -> dict[
 @click.option("--dice", default=None, help="The roll, e.g. 53 (default: the position's).")
 @click.option("--size", type=click.Choice(SIZES), default="medium", show_default=True,
               help="small/medium/large: checker 24/36/60 px; print: 120 mm wide at --dpi.")
-@click.option("--width", type=click.IntRange(64, 20000), default=None, help="Image width in pixels.")
-@click.option("--dpi", type=click.IntRange(10, 4800), default=None, help="Resolution written into the PNG.")
+@click.option("--width", type=click.IntRange(64, MAX_WIDTH), default=None,
+              help=f"Image width in pixels (at most {MAX_WIDTH}).")
+@click.option("--dpi", type=click.IntRange(10, MAX_DPI), default=None,
+              help=f"Resolution written into the PNG (at most {MAX_DPI}).")
+@click.option("--force", is_flag=True, help="Overwrite existing files (never the input).")
 @click.option("--home", type=click.Choice(["right", "left"]), default="right", show_default=True)
 @click.option("--bottom", type=click.Choice(["on-roll", "white", "black"]), default="on-roll",
               show_default=True,
@@ -153,7 +174,7 @@ def command(source: str, output: str, fmt: str | None, game_no: int | None, move
             draw_all: bool, plays: tuple[str, ...], dice: str | None, size: str, width: int | None,
             dpi: int | None, home: str, bottom: str, numbers: str, theme: str, names: bool | None,
             pips: bool | None, score: bool | None, caption: str | None, no_caption: bool, direction: bool,
-            no_ghosts: bool, columns: int | None) -> None:
+            no_ghosts: bool, columns: int | None, force: bool = False) -> None:
     """Draw SOURCE (a position ID or a match file) as a book-style diagram in PNG or SVG.
 
     \b
@@ -192,10 +213,10 @@ def command(source: str, output: str, fmt: str | None, game_no: int | None, move
                 _fail(f"{source!r} is not a file: --game, --move and --all need a match file")
             position = _parse_position(source)
             out_fmt = _format_for(output, fmt)
-            _write(Path(output), _render(position, out_fmt, base))
+            _write(Path(output), _render(position, out_fmt, base), force)
             return
         fixed_caption = no_caption or caption is not None
-        _render_match(source, output, fmt, game_no, move_no, draw_all, base, fixed_caption, at)
+        _render_match(source, output, fmt, game_no, move_no, draw_all, base, fixed_caption, at, force)
     except NotationError as e:
         _fail(str(e))
     except (ValueError, OSError) as e:
@@ -225,7 +246,8 @@ def _find_at(rep: Any, at: str, source: str) -> tuple[int, int]:
 
 
 def _render_match(source: str, output: str, fmt: str | None, game_no: int | None, move_no: int | None,
-                  draw_all: bool, base: dict[str, Any], fixed_caption: bool, at: str | None = None) -> None:
+                  draw_all: bool, base: dict[str, Any], fixed_caption: bool, at: str | None = None,
+                  force: bool = False) -> None:
     from ..matchio import read_match
     from ..replay import replay
 
@@ -240,6 +262,8 @@ def _render_match(source: str, output: str, fmt: str | None, game_no: int | None
             _fail("--all draws every position: leave out --game and --move")
         out_fmt = fmt or "png"
         out_dir = Path(output)
+        if output == "-" or (not out_dir.is_dir() and out_dir.suffix.lower() in (".png", ".svg")):
+            _fail(f"{output}: with --all, -o names a directory (one file is written for each position)")
         jobs: list[tuple[Path, Position, dict[str, Any]]] = []
         for gi, g in enumerate(rep.games, 1):
             for si, step in enumerate(g.steps, 1):
@@ -250,12 +274,16 @@ def _render_match(source: str, output: str, fmt: str | None, game_no: int | None
             if not fixed_caption:
                 end_opts["caption"] = f"Game {gi}: final position"
             jobs.append((out_dir / f"game{gi:02d}_end.{out_fmt}", g.end, end_opts))
+        existing = [str(p) for p, _, _ in jobs if p.exists()]
+        if existing and not force:
+            more = f" and {len(existing) - 1} more" if len(existing) > 1 else ""
+            _fail(f"{existing[0]}{more} exist (use --force to overwrite them)")
         out_dir.mkdir(parents=True, exist_ok=True)
         show = sys.stderr.isatty()
         with click.progressbar(jobs, label=f"Rendering {len(jobs)} diagrams", file=sys.stderr,
                                show_pos=True, hidden=not show) as bar:
             for path, position, opts in bar:
-                _write(path, _render(position, out_fmt, opts))
+                _write(path, _render(position, out_fmt, opts), force, (source,))
         click.echo(f"{len(jobs)} diagrams written to {out_dir}", err=True)
         return
     if game_no is None:
@@ -279,4 +307,4 @@ def _render_match(source: str, output: str, fmt: str | None, game_no: int | None
         step = g.steps[move_no - 1]
         position = step.before
         opts = _step_options(step, base, None if fixed_caption else _describe(step, game_no, move_no))
-    _write(Path(output), _render(position, out_fmt, opts))
+    _write(Path(output), _render(position, out_fmt, opts), force, (source,))
