@@ -16,6 +16,7 @@ the game is marked unverifiable and the next game starts clean.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -134,6 +135,13 @@ class GameReplay:
     @property
     def end(self) -> Position:
         return self.steps[-1].after if self.steps else self.start
+
+    def __iter__(self) -> Iterator[ReplayStep]:
+        """The steps of the game, in order."""
+        return iter(self.steps)
+
+    def __len__(self) -> int:
+        return len(self.steps)
 
 
 @dataclass(slots=True)

@@ -34,7 +34,7 @@ Step = tuple[int, int, bool]
 """One checker moved by one die: (from, to, hit) in the mover's numbering; 25 = bar, 0 = off."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Play:
     """A legal play: its single-die steps in a legal order, and the boards it leaves."""
 
@@ -55,6 +55,9 @@ class Play:
 
     def __str__(self) -> str:
         return self.notation()
+
+    def __repr__(self) -> str:
+        return f"<Play {self.notation() or '(no move)'}>"
 
 
 def play_result(position: Position, play: Play) -> Position:
@@ -83,6 +86,9 @@ class Rules:
     """Dutch backgammon: a blot may be hit only once the hitter has a checker in its home board."""
     bonus_roll: tuple[int, int] | None = None
     """Acey-Deucey: the roll (high, low) after which the player names a double and rolls again."""
+
+    def __repr__(self) -> str:
+        return f"<Rules {self.name!r}: {self.title}, {self.checkers} checkers>"
 
     def start_board(self) -> Board:
         b = [0] * 26

@@ -75,7 +75,7 @@ def _inputs(position: str) -> Iterator[tuple[str, str | None]]:
             yield s, f"{name}:{n}"
 
 
-@click.command("moves")
+@click.command("moves", context_settings={"ignore_unknown_options": True})
 @click.argument("position")
 @click.option("--dice", "dice_text", metavar="AB", default=None,
               help="The roll, e.g. 64 (default: the dice of the position).")

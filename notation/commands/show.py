@@ -105,7 +105,7 @@ def describe(p: Position, fmt: str, source: str) -> dict[str, Any]:
     }
 
 
-@click.command("show")
+@click.command("show", context_settings={"ignore_unknown_options": True})
 @click.argument("position")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def command(position: str, as_json: bool) -> None:
