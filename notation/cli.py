@@ -89,7 +89,9 @@ def run(argv: list[str] | None = None) -> None:
     except OSError as e:
         if e.filename is None and e.errno is not None:  # writing to standard output failed
             return _stdout_failed(e)
-        raise
+        code = _internal_error(e)
+    except Exception as e:  # noqa: BLE001 - a bug: one line, not a traceback (GAMMON_DEBUG=1 shows it)
+        code = _internal_error(e)
     try:
         sys.stdout.flush()
     except BrokenPipeError:
@@ -97,6 +99,18 @@ def run(argv: list[str] | None = None) -> None:
     except OSError as e:
         _stdout_failed(e)
     sys.exit(code)
+
+
+def _internal_error(e: BaseException) -> int:
+    import os
+
+    if os.environ.get("GAMMON_DEBUG"):
+        raise e
+    from ._term import safe_line
+
+    click.echo(f"gammon: internal error: {type(e).__name__}: {safe_line(str(e))[:300]} (please report it; "
+               "GAMMON_DEBUG=1 shows where)", err=True)
+    return 70
 
 
 def _quiet_pipe() -> int:

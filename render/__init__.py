@@ -8,8 +8,11 @@ True
 
 The geometry is computed once (:func:`layout` returns a display list) and written by two backends
 that only translate it, so a PNG and an SVG of the same diagram agree.  Same input, same pixels:
-there are no textures and no randomness, and text is drawn from the outlines of the font in
-``render/fonts`` (Aileron, the font Pillow embeds), not by a font engine.
+there are no textures and no randomness, and text is drawn from the outlines of the fonts in
+``render/fonts`` (Aileron, the font Pillow embeds, and DejaVu Sans for every character Aileron lacks:
+Latin with accents, Greek, Cyrillic ...), not by a font engine and never from system fonts.
+:func:`add_font` adds a TrueType font for other scripts (CJK); characters no font has are drawn as
+``?`` and listed in ``render._font.MISSING``.
 
 All options are keyword-only; see :func:`render.layout.layout` for the full list (size, width, dpi,
 home, bottom, numbers, theme, dice, names, pips, score, caption, play, arrows, ghosts, direction).
@@ -24,6 +27,7 @@ from PIL import Image
 from notation.position import Position
 
 from . import raster, vector
+from ._font import add_font
 from .display import Drawing
 from .layout import SIZES, Options, layout, make_options
 from .themes import THEMES, Theme, get_theme
@@ -36,6 +40,7 @@ __all__ = [
     "Options",
     "SvgString",
     "Theme",
+    "add_font",
     "drawing",
     "get_theme",
     "image",

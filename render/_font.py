@@ -88,6 +88,9 @@ class Font:
         self.cap_height = self._read_cap_height()
         self._glyphs: dict[int, Glyph] = {}
         self._advances: dict[str, int] = {}
+        self.fallbacks: list[Font] = []
+        """Fonts asked, in order, for characters this one lacks."""
+        self._from_fallback: dict[str, Glyph] = {}
 
     # ------------------------------------------------------------------ tables
     def _read_cmap(self) -> dict[int, int]:
@@ -164,15 +167,42 @@ class Font:
     def has(self, ch: str) -> bool:
         return ord(ch) in self._cmap
 
+    def has_any(self, ch: str) -> bool:
+        """This font or one of its fallbacks has the character."""
+        return self.has(ch) or any(fb.has(ch) for fb in self.fallbacks)
+
     def glyph(self, ch: str) -> Glyph:
-        """The glyph for a character; characters the font lacks get the ``?`` glyph."""
-        gid = self._cmap.get(ord(ch)) or self._cmap.get(ord("?"), 0)
+        """The glyph for a character: from this font, else from the first fallback font that has it
+        (scaled to this font's units), else the ``?`` glyph, and the character is noted in
+        :data:`MISSING` so that the caller can say so."""
+        gid = self._cmap.get(ord(ch))
+        if gid is None:
+            fb = self._fallback_glyph(ch)
+            if fb is not None:
+                return fb
+            MISSING.add(ch)
+            gid = self._cmap.get(ord("?"), 0)
         g = self._glyphs.get(gid)
         if g is None:
             pts = self._points(gid, 0)
             g = Glyph(self._advance(gid), tuple(_contour_segments(c) for c in pts if c))
             self._glyphs[gid] = g
         return g
+
+    def _fallback_glyph(self, ch: str) -> Glyph | None:
+        cached = self._from_fallback.get(ch)
+        if cached is not None:
+            return cached
+        for fb in self.fallbacks:
+            if fb.has(ch):
+                g = fb.glyph(ch)
+                k = self.units_per_em / fb.units_per_em
+                contours = tuple(((st[0] * k, st[1] * k), tuple(tuple(v * k for v in seg) for seg in segs))
+                                 for st, segs in g.contours)
+                scaled = Glyph(round(g.advance * k), contours)  # type: ignore[arg-type]
+                self._from_fallback[ch] = scaled
+                return scaled
+        return None
 
     def _points(self, gid: int, depth: int) -> list[list[tuple[float, float, bool]]]:
         """The contours of a glyph as (x, y, on_curve) points; composites are flattened."""
@@ -306,7 +336,31 @@ def _font_bytes(name: str) -> bytes:
         return (Path(__file__).resolve().parent / "fonts" / name).read_bytes()
 
 
+MISSING: set[str] = set()
+"""Characters no font in use has, drawn as ``?``: the command line reports them on stderr."""
+
+
 @cache
 def default_font() -> Font:
-    """Aileron Regular, the font Pillow embeds as its default (CC0), shipped in ``render/fonts``."""
-    return Font(_font_bytes("Aileron-Regular.ttf"))
+    """Aileron Regular, the font Pillow embeds as its default (CC0), shipped in ``render/fonts``, for
+    Latin text; then DejaVu Sans (also shipped: Latin with every accent, Greek, Cyrillic ...) for every
+    character Aileron lacks; then fonts added with :func:`add_font`."""
+    font = Font(_font_bytes("Aileron-Regular.ttf"))
+    font.fallbacks.append(Font(_font_bytes("DejaVuSans.ttf")))
+    return font
+
+
+def add_font(path: str | Path) -> None:
+    """Use the TrueType font at ``path`` (e.g. a CJK font) for characters the shipped fonts lack; it is
+    asked after Aileron and DejaVu Sans.  Raises ``ValueError`` for a file that is not one."""
+    data = Path(path).read_bytes()
+    try:
+        font = Font(data)
+        if "glyf" not in font.tables:
+            raise ValueError("no TrueType outlines (a 'glyf' table): CFF/OpenType-PS fonts are not supported")
+    except (struct.error, KeyError, IndexError) as e:
+        raise ValueError(f"{path}: not a TrueType font ({e})") from None
+    d = default_font()
+    d.fallbacks.append(font)
+    d._from_fallback.clear()
+    d._advances.clear()

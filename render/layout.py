@@ -216,11 +216,14 @@ class _Text:
         return lines
 
 
+_ASCII = {"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u00d7": "x", "\u2192": "->", "\u00bd": "1/2",
+          "\u2044": "/"}
+
+
 def _ascii(s: str) -> str:
-    """Replace typographic characters the font lacks with ASCII ones."""
-    table = {"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u00d7": "x", "\u2192": "->", "\u00bd": "1/2",
-             "\u2044": "/"}
-    return "".join(table.get(c, c) for c in s)
+    """Typographic characters that no font in use has, as ASCII; every other character as it is."""
+    font = default_font()
+    return "".join(c if c not in _ASCII or font.has_any(c) else _ASCII[c] for c in s)
 
 
 # --------------------------------------------------------------------------- board geometry

@@ -209,6 +209,8 @@ def _glyph_mask(ch: str, size: float, bold: float) -> tuple[Image.Image | None, 
     mask = Image.new("1", (w, h), 0)
     for poly in polys:
         layer = Image.new("1", (w, h), 0)
+        if len(poly) < 3:  # a degenerate contour (some fonts have them): nothing to fill
+            continue
         ImageDraw.Draw(layer).polygon([(round(x - x0 - 0.5), round(y - y0 - 0.5)) for x, y in poly], fill=1)
         mask = ImageChops.logical_xor(mask, layer)
     out = mask.convert("L")

@@ -154,6 +154,9 @@ def _step_options(step: Any, base: dict[str, Any], caption: str | None) -> dict[
 @click.option("--dpi", type=click.IntRange(10, MAX_DPI), default=None,
               help=f"Resolution written into the PNG (at most {MAX_DPI}).")
 @click.option("--force", is_flag=True, help="Overwrite existing files (never the input).")
+@click.option("--font", "fonts", multiple=True, type=click.Path(exists=True, dir_okay=False),
+              help="A TrueType font for characters the shipped fonts lack (Latin, Greek and Cyrillic are "
+                   "covered), e.g. a Japanese font; repeat for several.")
 @click.option("--home", type=click.Choice(["right", "left"]), default="right", show_default=True)
 @click.option("--bottom", type=click.Choice(["on-roll", "white", "black"]), default="on-roll",
               show_default=True,
@@ -174,7 +177,7 @@ def command(source: str, output: str, fmt: str | None, game_no: int | None, move
             draw_all: bool, plays: tuple[str, ...], dice: str | None, size: str, width: int | None,
             dpi: int | None, home: str, bottom: str, numbers: str, theme: str, names: bool | None,
             pips: bool | None, score: bool | None, caption: str | None, no_caption: bool, direction: bool,
-            no_ghosts: bool, columns: int | None, force: bool = False) -> None:
+            no_ghosts: bool, columns: int | None, force: bool = False, fonts: tuple[str, ...] = ()) -> None:
     """Draw SOURCE (a position ID or a match file) as a book-style diagram in PNG or SVG.
 
     \b
@@ -184,6 +187,29 @@ def command(source: str, output: str, fmt: str | None, game_no: int | None, move
     gammon render match.mat --at 98:38 -o fig.png     (a place `gammon validate` printed)
     gammon render match.mat --all -o figures/
     """
+    from render import _font
+
+    for f in fonts:
+        try:
+            _font.add_font(f)
+        except (ValueError, OSError) as e:
+            _fail(f"--font {f}: {e}")
+    _font.MISSING.clear()
+    try:
+        _command(source, output, fmt, game_no, move_no, at, draw_all, plays, dice, size, width, dpi, home, bottom,
+                 numbers, theme, names, pips, score, caption, no_caption, direction, no_ghosts, columns, force)
+    finally:
+        if _font.MISSING:
+            chars = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in sorted(_font.MISSING)[:12])
+            click.echo(f"gammon: warning: no font in use has {chars}: drawn as '?'; give --font FILE with a "
+                       "font that has them", err=True)
+
+
+def _command(source: str, output: str, fmt: str | None, game_no: int | None, move_no: int | None, at: str | None,
+             draw_all: bool, plays: tuple[str, ...], dice: str | None, size: str, width: int | None,
+             dpi: int | None, home: str, bottom: str, numbers: str, theme: str, names: bool | None,
+             pips: bool | None, score: bool | None, caption: str | None, no_caption: bool, direction: bool,
+             no_ghosts: bool, columns: int | None, force: bool) -> None:
     is_match = _looks_like_file(source)
     base: dict[str, Any] = {
         "size": size, "home": home, "bottom": bottom.replace("-", "_"), "numbers": numbers, "theme": theme,

@@ -1,0 +1,71 @@
+"""Text in diagrams: every Latin, Greek and Cyrillic character is drawn from the shipped fonts, never
+replaced by '?'; other scripts come from --font; a character no font has is reported, not hidden."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import render
+from notation.cli import main
+from notation.ids import parse_xgid
+from render import _font
+
+XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10"
+WORLD = "Kévin Zürich ½ Łódź Ørsted Κέβιν Жора"
+JAPANESE_FONTS = [Path("/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf"),
+                  Path("/usr/share/fonts/truetype/fonts-japanese-gothic.ttf")]
+
+
+def test_latin_greek_cyrillic_have_real_glyphs() -> None:
+    font = _font.default_font()
+    question = font.glyph("?")
+    _font.MISSING.clear()
+    for ch in WORLD.replace(" ", ""):
+        assert font.has_any(ch), ch
+        assert font.glyph(ch).contours != question.contours, ch
+    assert not _font.MISSING
+
+
+def test_svg_and_png_draw_the_accented_name() -> None:
+    pos = parse_xgid(XGID).replace(names=("Kévin", "Жора"))
+    _font.MISSING.clear()
+    svg = str(render.svg(pos, names=True, caption=WORLD))
+    png = render.png(pos, names=True, caption=WORLD)
+    plain = render.png(pos, names=True, caption=WORLD.replace("é", "?"))
+    assert png != plain  # 'é' is not drawn as '?'
+    assert "1/2" not in svg and not _font.MISSING
+
+
+def test_a_missing_script_is_reported_on_stderr(tmp_path: Path) -> None:
+    r = CliRunner().invoke(main, ["render", XGID, "--caption", "日本", "-o", str(tmp_path / "j.png")])
+    assert r.exit_code == 0
+    assert "no font in use has '日' (U+65E5), '本' (U+672C)" in r.stderr
+
+
+@pytest.fixture
+def fonts_restored():  # type: ignore[no-untyped-def]
+    d = _font.default_font()
+    saved = list(d.fallbacks)
+    yield
+    d.fallbacks[:] = saved
+    d._from_fallback.clear()
+    d._advances.clear()
+
+
+def test_font_option_draws_other_scripts(tmp_path: Path, fonts_restored: None) -> None:
+    font = next((p for p in JAPANESE_FONTS if p.exists()), None)
+    if font is None:
+        pytest.skip("no Japanese TrueType font installed (Debian fonts-ipafont-gothic)")
+    r = CliRunner().invoke(main, ["render", XGID, "--caption", "日本", "--font", str(font), "-o",
+                                  str(tmp_path / "j.png")])
+    assert r.exit_code == 0 and "no font in use" not in r.stderr
+
+
+def test_a_file_that_is_not_a_font_is_refused(tmp_path: Path) -> None:
+    bad = tmp_path / "x.ttf"
+    bad.write_bytes(b"not a font at all" * 10)
+    r = CliRunner().invoke(main, ["render", XGID, "--font", str(bad), "-o", str(tmp_path / "j.png")])
+    assert r.exit_code == 2 and "--font" in r.stderr and "Traceback" not in r.output
