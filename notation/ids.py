@@ -273,6 +273,14 @@ def position_id(position: Position) -> str:
     return _int_to_b64(position_key(position), 10, 14)
 
 
+def boards_position_id(on_roll: Board, opponent: Board) -> str:
+    """The Position ID of two boards (the first on roll), without making a :class:`Position`: the
+    same as :func:`position_id` for a position with no checker waiting to enter (Acey-Deucey)."""
+    import base64
+
+    return base64.b64encode(_board_key(on_roll, opponent).to_bytes(10, "little")).decode("ascii")[:14]
+
+
 def _decode_boards(key: int, checkers: int, text: str, column: int) -> tuple[Board, Board]:
     """(on roll, opponent) from an 80-bit key."""
     boards: list[Board] = []

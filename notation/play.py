@@ -40,7 +40,24 @@ def point_name(p: int, *, bar: str = "bar", off: str = "off") -> str:
     return str(p)
 
 
+_WRITTEN: dict[tuple[Step, ...], str] = {}
+"""Canonical notation of step tuples already written (plays repeat across positions and rolls)."""
+_WRITTEN_MAX = 200_000
+
+
 def format_play(steps: Iterable[Step], *, bar: str = "bar", off: str = "off", hits: bool = True) -> str:
+    """gnubg's canonical notation (see :func:`_format_play`), remembered for the default options."""
+    if type(steps) is tuple and hits and bar == "bar" and off == "off":
+        text = _WRITTEN.get(steps)
+        if text is None:
+            if len(_WRITTEN) >= _WRITTEN_MAX:
+                _WRITTEN.clear()
+            text = _WRITTEN[steps] = _format_play(steps, bar=bar, off=off, hits=hits)
+        return text
+    return _format_play(steps, bar=bar, off=off, hits=hits)
+
+
+def _format_play(steps: Iterable[Step], *, bar: str = "bar", off: str = "off", hits: bool = True) -> str:
     """gnubg's canonical notation for a play given as single-die steps (in any order).
 
     As GNU Backgammon writes it: moves sorted by source (highest first); one checker's consecutive

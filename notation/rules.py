@@ -722,7 +722,14 @@ def register_rules(rules: Rules, *aliases: str) -> None:
         _ALIASES[a] = rules.name
 
 
+def _all_variants() -> None:
+    """Variants defined in their own modules register when imported; make sure they are."""
+    if "acey-deucey" not in _RULES:
+        from . import variants  # noqa: F401
+
+
 def variant_names() -> list[str]:
+    _all_variants()
     return sorted(_RULES)
 
 
@@ -732,6 +739,9 @@ def get_rules(variant: str | Rules) -> Rules:
         return variant
     key = variant.strip().lower().replace(" ", "").replace("(", "").replace(")", "").replace("_", "-")
     name = _ALIASES.get(key) or _ALIASES.get(key.replace("-", ""))
+    if name is None:
+        _all_variants()
+        name = _ALIASES.get(key) or _ALIASES.get(key.replace("-", ""))
     if name is None or name not in _RULES:
         raise ValueError(f"unknown variant {variant!r} (known: {', '.join(variant_names())})")
     return _RULES[name]

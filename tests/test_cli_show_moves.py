@@ -184,3 +184,23 @@ def test_python_m_notation_cli() -> None:
     assert moves.returncode == 0 and len(json.loads(moves.stdout)["plays"]) == 16
     nodice = prog("moves", "4HPwATDgc/ABMA")
     assert nodice.returncode == 2 and nodice.stderr.count("\n") == 1 and "Traceback" not in nodice.stderr
+
+
+def test_moves_fast_paths_equal_the_general_ones() -> None:
+    """The remembered notation and the board-only Position ID give what the general code gives."""
+    from notation.commands.moves import written_plays
+    from notation.ids import boards_position_id, parse_position, position_id
+    from notation.play import _format_play, play_result
+    from notation.rules import ALL_ROLLS
+
+    rows = [ln.split("\t")[0] for ln in (Path(__file__).parent / "data" / "movegen_positions.tsv").read_text()
+            .splitlines() if ln and not ln.startswith("#")][:60]
+    n = 0
+    for pid in rows:
+        pos = parse_position(pid)
+        for roll in ALL_ROLLS:
+            for text, play in written_plays(pos, roll):
+                assert text == _format_play(play.steps)
+                assert boards_position_id(play.theirs, play.mine) == position_id(play_result(pos, play))
+                n += 1
+    assert n > 10_000

@@ -17,7 +17,7 @@ from typing import Any
 import click
 
 from ..errors import NotationError
-from ..ids import parse_position, position_id
+from ..ids import boards_position_id, parse_position, position_id
 from ..play import play_result
 from ..position import Position
 from ..rules import ALL_ROLLS, Play, Rules, get_rules
@@ -33,9 +33,21 @@ def play_order(play: Play) -> tuple[Any, ...]:
 
 def plays_of(position: Position, dice: tuple[int, int], rules: Rules | None = None) -> list[Play]:
     """The legal plays of ``position``'s player on roll for ``dice``, sorted by :func:`play_order`."""
+    return [p for _, p in written_plays(position, dice, rules)]
+
+
+def written_plays(position: Position, dice: tuple[int, int], rules: Rules | None = None
+                  ) -> list[tuple[str, Play]]:
+    """(notation, play) for each legal play, in :func:`play_order`; each play is formatted once."""
     rules = rules or position.rules
     plays = rules.plays_for(position.on_roll, position.opponent, dice[0], dice[1])
-    return sorted(plays, key=play_order)
+    keyed = []
+    for p in plays:
+        text = p.notation()
+        moves = sorted(((a, b) for a, b, _hit in p.steps), key=lambda m: (-m[0], -m[1]))
+        keyed.append((tuple((-a, -b) for a, b in moves), text, p))
+    keyed.sort(key=lambda k: (k[0], k[1]))
+    return [(text, p) for _, text, p in keyed]
 
 
 def parse_dice(text: str) -> tuple[int, int]:
@@ -117,10 +129,12 @@ def command(position: str, dice_text: str | None, all_rolls: bool, as_json: bool
     except (NotationError, UnicodeDecodeError) as e:
         fail(str(e))
         return
+    out: list[str] = []
     for text, where in inputs:
         try:
             pos = parse_position(text, variant=rules.name if rules else "standard")
         except NotationError as e:
+            sys.stdout.write("".join(out))
             fail(f"{where}: {e.message}" if where else e.message)
             return
         if rules is not None:
@@ -132,21 +146,31 @@ def command(position: str, dice_text: str | None, all_rolls: bool, as_json: bool
         elif pos.dice is not None:
             rolls = [pos.dice]
         else:
+            sys.stdout.write("".join(out))
             fail(f"{where + ': ' if where else ''}the position has no dice: give --dice AB or --all-rolls")
             return
         if several and not as_json:
-            click.echo(f"Position {text}")
+            out.append(f"Position {text}\n")
+        if pos.rules.checkers_start_off_board:  # Acey-Deucey: checkers may wait off the board
+            def result_id(p: Play, pos: Position = pos) -> str:
+                return position_id(play_result(pos, p))
+        else:
+            def result_id(p: Play) -> str:  # the result: the opponent on roll
+                return boards_position_id(p.theirs, p.mine)
         for roll in rolls:
-            plays = plays_of(pos, roll)
+            plays = written_plays(pos, roll)
             roll_s = f"{roll[0]}{roll[1]}"
             if as_json:
-                click.echo(json.dumps({
+                out.append(json.dumps({
                     "position": text, "dice": roll_s,
-                    "plays": [{"play": p.notation(), "position_id": position_id(play_result(pos, p))}
-                              for p in plays]}))
+                    "plays": [{"play": n, "position_id": result_id(p)} for n, p in plays]})
+                    + "\n")
                 continue
             n = len(plays)
-            click.echo(f"Roll {roll_s}: " + (f"{n} legal play{'s' if n != 1 else ''}" if n else
-                                              "no legal play"))
-            for p in plays:
-                click.echo(f"  {p.notation()}")
+            out.append(f"Roll {roll_s}: " + (f"{n} legal play{'s' if n != 1 else ''}" if n else "no legal play")
+                       + "\n")
+            out.extend(f"  {w}\n" for w, _ in plays)
+        if len(out) > 4096:  # one write per batch of lines, not one per line
+            sys.stdout.write("".join(out))
+            out.clear()
+    sys.stdout.write("".join(out))

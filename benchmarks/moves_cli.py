@@ -1,0 +1,96 @@
+"""`gammon moves - --all-rolls` as a whole process, next to GNU Backgammon listing the same plays.
+
+gnubg's side is a Python process that imports the gnubg bindings, reads the same Position IDs and
+calls ``findbestmoves`` for each of the 21 rolls (it also scores each play at 0-ply): start-up
+included, as ours is.  Both sides run in turns, several rounds; best and median are printed.  A
+second column gives our library in-process (no start-up, no output).
+
+    python benchmarks/moves_cli.py [N_POSITIONS] [ROUNDS]
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMMON = [sys.executable, "-m", "notation"]
+GNUBG_SCRIPT = r"""
+import sys, gnubg
+ci, ec = gnubg.cubeinfo(), gnubg.evalcontext()
+rolls = [(a, b) for a in range(6, 0, -1) for b in range(a, 0, -1)]
+n = 0
+for line in open(sys.argv[1]):
+    pid = line.strip()
+    if not pid:
+        continue
+    board = gnubg.positionfromid(pid)
+    for d in rolls:
+        n += len(gnubg.findbestmoves(board, ci, ec, d))
+print(n)
+"""
+
+
+def timed(cmd: list[str], stdin: Path | None = None) -> tuple[float, bytes]:
+    t = time.perf_counter()
+    with open(stdin, "rb") if stdin else open("/dev/null", "rb") as f:
+        out = subprocess.run(cmd, stdin=f, capture_output=True, check=True).stdout
+    return time.perf_counter() - t, out
+
+
+def main() -> int:
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 300
+    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+    rows = [ln.split("\t")[0] for ln in (ROOT / "tests" / "data" / "movegen_positions.tsv").read_text().splitlines()
+            if ln and not ln.startswith("#")][:n]
+    with tempfile.TemporaryDirectory() as d:
+        ids = Path(d) / "ids.txt"
+        ids.write_text("\n".join(rows) + "\n")
+        script = Path(d) / "g.py"
+        script.write_text(GNUBG_SCRIPT)
+        try:
+            import gnubg  # noqa: F401
+            have_gnubg = True
+        except ImportError:
+            have_gnubg = False
+        ours, ours_json, theirs = [], [], []
+        for _ in range(rounds):
+            t, out = timed([*GAMMON, "moves", "-", "--all-rolls"], ids)
+            ours.append(t)
+            plays = sum(1 for ln in out.decode().splitlines() if ln.startswith("  "))
+            ours_json.append(timed([*GAMMON, "moves", "-", "--all-rolls", "--json"], ids)[0])
+            if have_gnubg:
+                t, out = timed([sys.executable, str(script), str(ids)])
+                theirs.append(t)
+                their_plays = int(out.decode().strip())
+    sys.path.insert(0, str(ROOT))
+    from notation.commands.moves import written_plays
+    from notation.ids import parse_position
+    from notation.rules import ALL_ROLLS
+
+    t = time.perf_counter()
+    for pid in rows:
+        pos = parse_position(pid)
+        for roll in ALL_ROLLS:
+            written_plays(pos, roll)
+    inproc = time.perf_counter() - t
+    print(f"{len(rows)} positions x 21 rolls = {len(rows) * 21} pairs, {plays} plays listed")
+    print(f"gammon moves --all-rolls (whole process): best {min(ours):.2f} s, median {statistics.median(ours):.2f} s")
+    print(f"  with --json:                          best {min(ours_json):.2f} s, median "
+          f"{statistics.median(ours_json):.2f} s")
+    print(f"  library in-process (no start-up, no output): {inproc:.2f} s")
+    if theirs:
+        print(f"gnubg findbestmoves (whole process):      best {min(theirs):.2f} s, median "
+              f"{statistics.median(theirs):.2f} s ({their_plays} plays)")
+        print(f"ratio (ours / gnubg): text {min(ours) / min(theirs):.2f}x, json {min(ours_json) / min(theirs):.2f}x "
+              f"(medians {statistics.median(ours) / statistics.median(theirs):.2f}x, "
+              f"{statistics.median(ours_json) / statistics.median(theirs):.2f}x)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
