@@ -722,9 +722,12 @@ def parse_fibs(text: str, *, variant: str = "standard", validate: bool = True) -
     you_bar, opp_bar = (25, 0) if direction == -1 else (0, 25)
     you[25] = abs(f(7 + you_bar))
     opp[25] = abs(f(7 + opp_bar))
-    extras: list[tuple[str, str]] = [("fibs_colour", str(colour)), ("fibs_direction", str(direction))]
-    for n, key in ((46, "fibs_player_off"), (47, "fibs_opponent_off"), (50, "fibs_can_move"),
-                   (51, "fibs_forced_move"), (52, "fibs_did_crawford"), (53, "fibs_redoubles")):
+    extras: list[tuple[str, str]] = [("fibs_colour", str(colour)), ("fibs_direction", str(direction)),
+                                     ("fibs_dice", ":".join(str(f(n)) for n in (34, 35, 36, 37))),
+                                     ("fibs_may_double", f"{f(39)}:{f(40)}")]
+    for n, key in ((46, "fibs_player_off"), (47, "fibs_opponent_off"), (48, "fibs_player_bar"),
+                   (49, "fibs_opponent_bar"), (50, "fibs_can_move"), (51, "fibs_forced_move"),
+                   (52, "fibs_did_crawford"), (53, "fibs_redoubles")):
         extras.append((key, str(f(n))))
     length = f(4)
     if length == _FIBS_UNLIMITED:
@@ -774,22 +777,33 @@ def _gnubg_post_crawford(p: Position) -> bool:
 
 
 def fibs_board(position: Position) -> str:
-    """The FIBS ``board:`` line as gnubg writes it (``set output rawboard on``): from player 1's side
-    ("You" = player 1, colour +1, direction -1), both dice pairs filled, field 52 = post-Crawford,
-    field 53 = not the Crawford game.  ``:`` in names becomes ``_``."""
+    """The FIBS ``board:`` line.  A position read from a FIBS board is written back as FIBS wrote it:
+    the same side's colour and direction, the dice in the pair of the player who rolled as the source
+    had them, and the fields the model has no place for (can-move, forced move, Crawford, redoubles)
+    kept, so that board → board is exact.  Any other position is written as gnubg writes it (``set
+    output rawboard on``): from player 1's side ("You" = player 1, colour +1, direction -1), both dice
+    pairs filled, field 52 = post-Crawford, field 53 = not the Crawford game.  ``:`` in names becomes
+    ``_``."""
     p = position
     _no_waiting(p, "FIBS board")
     b0, b1 = p.boards
-    cells = [-b0[25]]
-    for i in range(1, 25):
+    kept = dict(p.extras)
+    from_fibs = "fibs_colour" in kept and "fibs_direction" in kept
+    colour = int(kept["fibs_colour"]) if from_fibs else 1
+    direction = int(kept["fibs_direction"]) if from_fibs else -1
+    cells = [0] * 26
+    for i in range(1, 25):  # i: You's (player 1's) point
         if b1[i] and b0[25 - i]:
             raise InvalidPositionError(f"both players have checkers on X's {i}-point: not writable as FIBS")
-        cells.append(b1[i] if b1[i] else -b0[25 - i])
-    cells.append(b1[25])
+        k = i if direction == -1 else 25 - i
+        cells[k] = colour * (b1[i] if b1[i] else -b0[25 - i])
+    you_bar, opp_bar = (25, 0) if direction == -1 else (0, 25)
+    cells[you_bar] = colour * b1[25]
+    cells[opp_bar] = -colour * b0[25]
     if p.game_state == GAME_OVER:
         turn = 0
     else:
-        turn = 1 if p.turn == 1 else -1
+        turn = colour if p.turn == 1 else -colour
     d1, d2 = p.dice if p.dice is not None else (0, 0)
     may1 = int(p.cube_owner != 0)
     may0 = int(p.cube_owner != 1)
@@ -799,9 +813,33 @@ def fibs_board(position: Position) -> str:
     names = [n.replace(":", "_").replace("\n", " ") for n in p.names]
     out = ["board", names[1], names[0], str(p.match_length), str(p.score[1]), str(p.score[0])]
     out += [str(c) for c in cells]
-    out += [str(turn), str(d1), str(d2), str(d1), str(d2), str(p.cube), str(may1), str(may0), str(doubled),
-            "1", "-1", "0", "25", str(b1[0]), str(b0[0]), "0", "0", "0", "0",
-            str(int(_gnubg_post_crawford(p))), str(int(not p.crawford))]
+    dice = [d1, d2, d1, d2]
+    tail = [str(int(_gnubg_post_crawford(p))), str(int(not p.crawford))]
+    state = ["0", "0", "0", "0"]
+    home_bar = ["0", "25"] if direction == -1 else ["25", "0"]
+    if from_fibs:
+        raw = kept.get("fibs_dice", "").split(":")
+        if len(raw) == 4 and all(x.isdigit() for x in raw):
+            rawd = [int(x) for x in raw]
+            mine, other = (rawd[:2], rawd[2:]) if p.turn == 1 else (rawd[2:], rawd[:2])
+            if tuple(mine) == (d1, d2) or (not d1 and not any(mine)) or tuple(other) == (d1, d2):
+                dice = rawd
+        state = [kept.get("fibs_player_bar", "0"), kept.get("fibs_opponent_bar", "0"),
+                 kept.get("fibs_can_move", "0"), kept.get("fibs_forced_move", "0")]
+        tail = [kept.get("fibs_did_crawford", tail[0]), kept.get("fibs_redoubles", tail[1])]
+    off = [str(b1[0]), str(b0[0])]
+    if from_fibs:
+        if "fibs_match_length" in kept and p.match_length == 0:
+            out[3] = kept["fibs_match_length"]  # FIBS's "unlimited" session
+        may = kept.get("fibs_may_double", "").split(":")
+        if len(may) == 2 and may != [str(may1), str(may0)]:
+            owner = (1 if may[0] != "0" else 0) if (may[0] != "0") != (may[1] != "0") else None
+            if owner == p.cube_owner or p.cube == 1 or (may == ["0", "0"] and p.cube_owner is None):
+                may1, may0 = int(may[0]), int(may[1])  # neither may double (Crawford, a dead cube)
+        if (kept.get("fibs_player_off"), kept.get("fibs_opponent_off")) != (None, None):
+            off = [kept.get("fibs_player_off", off[0]), kept.get("fibs_opponent_off", off[1])]
+    out += [str(turn), *map(str, dice), str(p.cube), str(may1), str(may0), str(doubled),
+            str(colour), str(direction), *home_bar, *off, *state, *tail]
     return ":".join(out)
 
 

@@ -200,3 +200,18 @@ def test_canonical_rewrites_plays_with_hit_marks(tmp_path: Path) -> None:
     assert code == 0 and "plays rewritten in canonical form" in err
     assert out.read_text().count("*") == MAT.read_text().count("*")
     assert shape(read_match(out)) == shape(read_match(MAT))
+
+
+def test_sgf_never_states_an_unknown_crawford_game() -> None:
+    """A record that starts at 6-5 in a 7-point match cannot say whether game 1 is the Crawford game:
+    the SGF must not claim it is (RU[...CrawfordGame]); the unknown is reported as dropped."""
+    from notation import parse_match
+    from notation.convert import render_match
+
+    m = parse_match(" 7 point match\n\n Game 1\n a : 6                          b : 5\n"
+                    "  1) 52: 13/11 13/8                 Doubles => 2\n  2)  Takes\n")
+    text, dropped = render_match(m, "sgf")
+    assert "CrawfordGame" not in text
+    assert any("whether it is the Crawford game is not known" in d for d in dropped)
+    m0 = parse_match(" 7 point match\n\n Game 1\n a : 0                          b : 0\n  1) 52: 13/11 13/8\n")
+    assert not any("Crawford" in d for d in render_match(m0, "sgf")[1])

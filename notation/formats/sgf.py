@@ -836,18 +836,22 @@ def read_sgf(source: str | bytes | os.PathLike[str], *, name: str | None = None)
 # --------------------------------------------------------------------------- writing
 
 
-def _crawford_games(match: Match) -> list[bool]:
-    """Which games are the Crawford game, from the scores, when the record does not say."""
-    out = []
+def _crawford_games(match: Match) -> list[bool | None]:
+    """Which games are the Crawford game, from the scores, when the record does not say; None where
+    the scores cannot tell (a record that starts with a side already at match point minus one: the
+    Crawford game may have been played before it)."""
+    out: list[bool | None] = []
     done = False
     L = match.length
     score = (0, 0)
-    for g in match.games:
+    for i, g in enumerate(match.games):
         if g.score is not None:
             score = g.score
-        c = False
+        c: bool | None = False
         if L > 0 and match.rules.crawford and not done and (score[0] == L - 1) != (score[1] == L - 1):
             c = done = True
+            if i == 0 and g.crawford is None and score != (0, 0):
+                c = None
         out.append(c)
         res = g.result
         if res is not None and g.score is None:
@@ -893,7 +897,7 @@ class _Writer:
         return "".join(out), self.dropped
 
     # ------------------------------------------------------------------ root
-    def game(self, i: int, g: Game, crawford: bool) -> str:
+    def game(self, i: int, g: Game, crawford: bool | None) -> str:
         from .. import __version__
 
         m = self.m
@@ -921,7 +925,10 @@ class _Writer:
             tokens.append("NoCube")
         if m.length > 0 and rules.crawford:
             tokens.append("Crawford")
-        if g.crawford if g.crawford is not None else crawford:
+        if g.crawford is None and crawford is None:
+            self.drop(f"game {g.number}: whether it is the Crawford game is not known (the record starts at "
+                      f"{g.score[0] if g.score else 0}-{g.score[1] if g.score else 0}); RU says nothing about it")
+        elif g.crawford if g.crawford is not None else crawford:
             tokens.append("CrawfordGame")
         if rules.jacoby:
             tokens.append("Jacoby")
