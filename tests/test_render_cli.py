@@ -37,7 +37,8 @@ def test_match_move_draws_the_position_before_it_with_arrows(tmp_path: Path) -> 
     out = tmp_path / "g2m14.png"
     code, _, err = run(str(MATCH), "--game", "2", "--move", "14", "-o", str(out))
     assert code == 0, err
-    step = replay(read_match(MATCH)).games[1].steps[13]
+    # --move is the record's own move number, as validate prints it (the .mat row): its first action
+    step = next(s for s in replay(read_match(MATCH)).games[1].steps if s.action.move_number == 14)
     assert step.action.kind == "move" and step.play is not None and step.play.steps
     expected = render.png(step.before, arrows=[tuple(s) for s in step.play.steps], dice=step.action.dice,
                           names=True, pips=True, score=True, caption=_describe(step, 2, 14))
@@ -69,6 +70,8 @@ def test_all_positions_of_a_match(tmp_path: Path) -> None:
     files = sorted((tmp_path / "figs").iterdir())
     assert len(files) == sum(len(g.steps) + 1 for g in rep.games)
     assert files[0].name == "game01_end.png" and (tmp_path / "figs" / "game01_move001.png").exists()
+    # named by the record's move numbers: row 2's second action (the right column's play) is 002-2
+    assert (tmp_path / "figs" / "game01_move002-2.png").exists()
     for f in files[:5] + files[-5:]:
         assert Image.open(f).size[0] == render.drawing(rep.games[0].start, size="small").width
     assert f"{len(files)} diagrams" in err

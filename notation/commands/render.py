@@ -92,7 +92,23 @@ def _who(position: Position, player: int) -> str:
     return name or ("White", "Black")[player]
 
 
-def _describe(step: Any, game_no: int, move_no: int) -> str:
+def step_labels(steps: list[Any]) -> list[str]:
+    """Each step's name in the record's own numbering, as `gammon validate` prints it: the move number
+    (the ``.mat`` row, the SGF node) for the first action of that move, ``14-2`` for its second ...;
+    ``s5`` (the fifth action) where the record numbers none."""
+    seen: dict[int, int] = {}
+    out = []
+    for k, step in enumerate(steps, 1):
+        n = step.action.move_number
+        if n is None:
+            out.append(f"s{k}")
+            continue
+        seen[n] = seen.get(n, 0) + 1
+        out.append(str(n) if seen[n] == 1 else f"{n}-{seen[n]}")
+    return out
+
+
+def _describe(step: Any, game_no: int, move_no: int | str) -> str:
     """A caption for the position before an action: 'Game 2, move 14: Alice to play 5-3: 13/8 13/10'."""
     a = step.action
     who = _who(step.before, a.player)
@@ -138,8 +154,9 @@ def _step_options(step: Any, base: dict[str, Any], caption: str | None) -> dict[
               help="Output format (default: from the file name; png with --all).")
 @click.option("--game", "game_no", type=click.IntRange(1), default=None,
               help="Game number in a match (from 1).")
-@click.option("--move", "move_no", type=click.IntRange(1), default=None,
-              help="Action in the game (from 1): the position before it is drawn, its play as arrows.")
+@click.option("--move", "move_no", type=click.IntRange(0), default=None,
+              help="Move number in the game as `gammon validate` prints it (the .mat row, the SGF node): the "
+                   "position before it is drawn, its play as arrows; 0: the final position.")
 @click.option("--at", "at", default=None, metavar="LINE[:COL]",
               help="The action at this place of the file, as `gammon validate` prints it (e.g. 98:38).")
 @click.option("--all", "draw_all", is_flag=True,
@@ -281,8 +298,10 @@ def _render_match(source: str, output: str, fmt: str | None, game_no: int | None
     rep = replay(match)
     if not rep.games:
         _fail(f"{source}: no games")
+    at_index = 0
     if at is not None:
-        game_no, move_no = _find_at(rep, at, source)
+        game_no, at_index = _find_at(rep, at, source)
+        move_no = -1  # the action found, by its index
     if draw_all:
         if game_no is not None or move_no is not None:
             _fail("--all draws every position: leave out --game and --move")
@@ -292,9 +311,11 @@ def _render_match(source: str, output: str, fmt: str | None, game_no: int | None
             _fail(f"{output}: with --all, -o names a directory (one file is written for each position)")
         jobs: list[tuple[Path, Position, dict[str, Any]]] = []
         for gi, g in enumerate(rep.games, 1):
-            for si, step in enumerate(g.steps, 1):
-                cap = None if fixed_caption else _describe(step, gi, si)
-                jobs.append((out_dir / f"game{gi:02d}_move{si:03d}.{out_fmt}", step.before,
+            for label, step in zip(step_labels(g.steps), g.steps, strict=True):
+                cap = None if fixed_caption else _describe(step, gi, label)
+                num, dash, rest = label.partition("-")
+                name = num.zfill(3) + dash + rest if label[0].isdigit() else label
+                jobs.append((out_dir / f"game{gi:02d}_move{name}.{out_fmt}", step.before,
                              _step_options(step, base, cap)))
             end_opts = dict(base)
             if not fixed_caption:
@@ -322,15 +343,25 @@ def _render_match(source: str, output: str, fmt: str | None, game_no: int | None
         position, opts = g.start, dict(base)
         if not fixed_caption:
             opts["caption"] = f"Game {game_no}: starting position"
-    elif move_no == len(g.steps) + 1:
+    elif move_no == 0:
         position, opts = g.end, dict(base)
         if not fixed_caption:
             opts["caption"] = f"Game {game_no}: final position"
-    elif move_no > len(g.steps):
-        _fail(f"{source}: game {game_no} has {len(g.steps)} actions, not {move_no}")
-        return
-    else:
-        step = g.steps[move_no - 1]
+    elif move_no == -1:  # --at
+        step = g.steps[at_index - 1]
         position = step.before
-        opts = _step_options(step, base, None if fixed_caption else _describe(step, game_no, move_no))
+        label = step_labels(g.steps)[at_index - 1]
+        opts = _step_options(step, base, None if fixed_caption else _describe(step, game_no, label))
+    else:
+        labels = step_labels(g.steps)
+        want = str(move_no)
+        if want not in labels:
+            numbered = [x for x in labels if x[0].isdigit() and "-" not in x]
+            _fail(f"{source}: game {game_no} has no move {move_no} (its moves are numbered "
+                  f"{numbered[0] if numbered else '-'} to {numbered[-1] if numbered else '-'}, as validate "
+                  "prints them)")
+            return
+        step = g.steps[labels.index(want)]
+        position = step.before
+        opts = _step_options(step, base, None if fixed_caption else _describe(step, game_no, want))
     _write(Path(output), _render(position, out_fmt, opts), force, (source,))
