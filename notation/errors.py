@@ -46,8 +46,8 @@ class NotationError(ValueError):
             where.append(str(self.line))
             if self.column is not None:
                 where.append(str(self.column))
-        elif self.column is not None:
-            where.append(f"column {self.column}")
+        elif self.column is not None and f"column {self.column}" not in self.message:
+            where.append(f"column {self.column}")  # (once: not again where the message says it)
         prefix = ":".join(where)
         return f"{prefix}: {self.message}" if prefix else self.message
 

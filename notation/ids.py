@@ -341,8 +341,8 @@ def _b64_error(text: str, start: str, pos: int, column: int) -> ParseError:
     if start == "gnubg_id" and colon < 0 and len(piece) == size:
         return ParseError(f"GNUbg ID {text!r} has no ':' and Match ID after its Position ID (column {col})",
                           column=col, text=text)
-    return ParseError(f"{what} {piece!r} at column {column + first} has {len(piece)} characters, {size} "
-                      "needed", column=col, text=text)
+    return ParseError(f"{what} {piece!r} has {len(piece)} characters, {size} needed (column {col}: character "
+                      f"{len(piece) + 1} is missing)", column=col, text=text)
 
 
 def _chars(tree: Tree) -> str:

@@ -493,9 +493,10 @@ def _resolve(position: Position, parsed: ParsedPlay, dice: tuple[int, int] | Non
     # Every way of assigning dice to legs.
     assignments: list[list[list[tuple[int, ...]]]] = []
     pip_problem: str | None = None
+    pip_column = column
 
     def assign(pi: int, li: int, remaining: list[int], acc: list[list[tuple[int, ...]]]) -> None:
-        nonlocal pip_problem
+        nonlocal pip_problem, pip_column
         if pi == len(paths):
             assignments.append([list(x) for x in acc])  # type: ignore[arg-type]
             return
@@ -510,6 +511,7 @@ def _resolve(position: Position, parsed: ParsedPlay, dice: tuple[int, int] | Non
             pips = a - b
             pip_problem = (f"{what} moves {pips} pip{'s' if pips != 1 else ''}, which {roll_s} cannot make"
                            if b else f"{what} needs at least {a}, which {roll_s} cannot give")
+            pip_column = column + seg.column - 1  # where this move is written
         for seq in seqs:
             rest = list(remaining)
             for d in seq:
@@ -524,7 +526,7 @@ def _resolve(position: Position, parsed: ParsedPlay, dice: tuple[int, int] | Non
         if pip_problem is None:
             needs = " + ".join(str(a - b) if b else f"at least {a}" for _seg, legs in paths for a, b in legs)
             pip_problem = f"{text!r} needs {needs} pips, which {roll_s} cannot give"
-        raise _Unmakeable(pip_problem, column=column, text=parsed.text)
+        raise _Unmakeable(pip_problem, column=pip_column, text=parsed.text)
 
     opp_letter = PLAYER_LETTERS[1 - position.turn]
     successes: list[tuple[tuple[Step, ...], Play | None, bool]] = []

@@ -281,3 +281,25 @@ def test_absurd_numbers_and_checker_counts_are_refused_where_read(tmp_path: Path
         (tmp_path / name).write_text(text)
         code, out, _ = run("validate", str(tmp_path / name))
         assert code == 2 and "internal error" not in out, out
+
+
+def test_one_column_the_right_one_and_the_option_it_belongs_to(tmp_path: Path) -> None:
+    import re as _re
+
+    code, _, err = run("show", "garbage")
+    assert code == 2 and set(_re.findall(r"column (\d+)", err)) == {"8"}
+    code, out, _ = run("show", "--json", "garbage")
+    assert json.loads(out)["column"] == 8
+    bad = "XGID=-b----E-C---eE---c-e----B-:0:0:1:5x:0:0:0:7:10"
+    code, _, err = run("render", bad, "-o", str(tmp_path / "x.png"))
+    assert code == 2 and err.count("column 40") == 1
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10"
+    code, _, err = run("render", xgid, "--play", "13/8 13/11", "--play", "13/8 13/10", "-o", str(tmp_path / "p.png"))
+    assert code == 2 and "--play '13/8 13/10' (the 2nd of the --play options), column 6: 13/10 moves 3 pips" in err
+    code, out, _ = run("show", "-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10")  # an XGID starting with '-'
+    assert code == 0 and "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10" in out
+
+
+def test_python_dash_m_lists_choices() -> None:
+    r = gammon("convert", "--to", "nope", "a", "b")
+    assert r.returncode == 2 and "'mat'" in r.stderr and "'html'" in r.stderr

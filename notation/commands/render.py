@@ -42,6 +42,23 @@ def _parse_position(text: str) -> Position:
     return ids.parse_position(text)  # type: ignore[no-any-return]
 
 
+def _check_plays(position: Position, plays: tuple[str, ...], dice: tuple[int, int] | None) -> None:
+    """Each --play resolved before drawing, so that an error names the option and its own column."""
+    from ..play import resolve_play
+
+    roll = dice if dice is not None else position.dice
+    for k, text in enumerate(plays, 1):
+        which = f"--play {text!r}" + (f" (the {k}{'st' if k == 1 else 'nd' if k == 2 else 'rd' if k == 3 else 'th'}"
+                                     " of the --play options)" if len(plays) > 1 else "")
+        if roll is None:
+            _fail(f"{which}: the position has no dice: give --dice AB")
+        try:
+            resolve_play(position, text, roll)
+        except NotationError as e:
+            where = f", column {e.column}" if e.column else ""
+            _fail(f"{which}{where}: {e.message}")
+
+
 def _looks_like_file(source: str) -> bool:
     return Path(source).is_file()
 
@@ -174,13 +191,15 @@ def _step_options(step: Any, base: dict[str, Any], caption: str | None) -> dict[
 @click.option("--font", "fonts", multiple=True, type=click.Path(exists=True, dir_okay=False),
               help="A TrueType font for characters the shipped fonts lack (Latin, Greek and Cyrillic are "
                    "covered), e.g. a Japanese font; repeat for several.")
-@click.option("--home", type=click.Choice(["right", "left"]), default="right", show_default=True)
+@click.option("--home", type=click.Choice(["right", "left"]), default="right", show_default=True,
+              help="Which side the bottom player's home board is drawn on.")
 @click.option("--bottom", type=click.Choice(["on-roll", "white", "black"]), default="on-roll",
               show_default=True,
               help="The player at the bottom; points are numbered from that side.")
 @click.option("--numbers", type=click.Choice(["viewer", "both", "none"]), default="viewer", show_default=True,
               help="Point numbers: the bottom player's, both sides', or none.")
-@click.option("--theme", type=click.Choice(THEMES), default="print", show_default=True)
+@click.option("--theme", type=click.Choice(THEMES), default="print", show_default=True,
+              help="print: black and white for books; classic: coloured board; contrast: high contrast.")
 @click.option("--names/--no-names", default=None, help="Player names above and below the board.")
 @click.option("--pips/--no-pips", default=None, help="Pip counts.")
 @click.option("--score/--no-score", default=None, help="Match score and length.")
@@ -255,6 +274,7 @@ def _command(source: str, output: str, fmt: str | None, game_no: int | None, mov
             if game_no is not None or move_no is not None or draw_all:
                 _fail(f"{source!r} is not a file: --game, --move and --all need a match file")
             position = _parse_position(source)
+            _check_plays(position, plays, base.get("dice"))
             out_fmt = _format_for(output, fmt)
             _write(Path(output), _render(position, out_fmt, base), force)
             return

@@ -1014,8 +1014,8 @@ class _Writer:
         if extra:
             out.append("XT" + "".join(f"[{_escape_compose_name(k)}:{_escape(v)}]" for k, v in extra))
             names = ", ".join(sorted({k for k, _ in extra}))
-            self.drop(f"header tags with no SGF property ({names}) are kept in the private property XT, "
-                      f"which gnubg ignores")
+            self.drop(f"header tags with no SGF property ({names}): kept as XT, a property of our own that "
+                      f"gnubg does not read")
         rules = self.m.rules
         xr: list[str] = []
         what: list[str] = []
