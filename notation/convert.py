@@ -102,6 +102,45 @@ def _analysis_losses(match: Match, fmt: str) -> list[str]:
             "write it (convert to json keeps it)"]
 
 
+def _mat_rewrites(match: Match, bar: str = "25", off: str = "0", hit_marks: bool = True) -> list[str]:
+    """How the .mat writer spells what the source spelled otherwise (never silently)."""
+    import re
+
+    out = []
+    moves = [a for g in match.games for a in g.actions if a.kind == "move"]
+    words = {"bar": (bar, re.compile(r"\b(?:bar|b)\b", re.I)), "off": (off, re.compile(r"\b(?:off|o)\b", re.I))}
+    for name, (target, rx) in words.items():
+        if target == ("25" if name == "bar" else "0"):
+            n = sum(1 for a in moves if a.play and rx.search(a.play))
+            if n:
+                out.append(f"{n} plays spell the {name} as a word: written {target!r} as gnubg writes it "
+                           f"(--{name} {name} keeps the word)")
+    cannot = sum(1 for a in moves if (a.no_move or "").strip().lower() == "cannot move")
+    if cannot:
+        out.append(f"{cannot} 'Cannot Move' cells: written empty, as gnubg writes a roll with no move")
+    if not hit_marks:
+        n = sum(1 for a in moves if a.play and "*" in a.play)
+        if n:
+            out.append(f"the hit marks of {n} plays (--no-hit-marks)")
+    return out
+
+
+def _text_losses(match: Match) -> list[str]:
+    """What the text record for people does not show (it is written, never read back)."""
+    out = []
+    if match.tags:
+        out.append(f"header tags ({', '.join(dict.fromkeys(k for k, _ in match.tags))}): the text record shows "
+                   "names, score and match length only")
+    comments = len(match.comments) + sum(len(g.comments) + sum(1 for a in g.actions if a.comment)
+                                         for g in match.games)
+    if comments:
+        out.append(f"{comments} comments: the text record has no place for them")
+    props = sum(1 for g in match.games for a in g.actions if a.properties) + len(match.properties)
+    if props:
+        out.append(f"format-specific properties of {props} items: the text record has no place for them")
+    return out
+
+
 def _roll_losses(match: Match, fmt: str) -> list[str]:
     n = sum(1 for g in match.games for a in g.actions if a.kind == "roll")
     if not n or fmt != "mat":
@@ -114,8 +153,8 @@ def render_match(match: Match, fmt: str, **options: Any) -> tuple[str, list[str]
     if fmt == "mat":
         from .formats.mat import write_match
 
-        return write_match(match, **options), _mat_losses(match) + _roll_losses(match, fmt) + _analysis_losses(
-            match, ".mat")
+        return write_match(match, **options), (_mat_losses(match) + _mat_rewrites(match, **options)
+                                               + _roll_losses(match, fmt) + _analysis_losses(match, ".mat"))
     if fmt == "sgf":
         from .formats.sgf import write_sgf
 
@@ -131,7 +170,7 @@ def render_match(match: Match, fmt: str, **options: Any) -> tuple[str, list[str]
     if fmt == "txt":
         from .formats.text import write_text
 
-        return write_text(match), _analysis_losses(match, "text")
+        return write_text(match), _text_losses(match) + _analysis_losses(match, "text")
     raise ValueError(f"unknown format {fmt!r}")
 
 

@@ -29,6 +29,7 @@ XG_MAGIC = b"RGMH"
 
 _MAT_SIGNATURE = re.compile(rb"^[ \t]*\d+[ \t]+point[ \t]+match|^[ \t]*Game[ \t]+\d+|^[ \t]*[;#][ \t]*\[",
                             re.I | re.M)
+_TEXT_RECORD = re.compile(rb"Game \d+\r?\nThe score \(after \d+ games?\) is: ")
 _TEXT_BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 
 
@@ -71,6 +72,10 @@ def detect_format(path: str | None, data: bytes | str | None = None) -> str:
     if b"\x00" in head or head.startswith(b"\x89PNG") or head.startswith(b"%PDF") or head.startswith(b"PK\x03\x04"):
         raise ParseError("unrecognised format: binary data, not a match record (.mat, SGF, JSON or .xg)",
                          file=path, line=1, column=1)
+    if _TEXT_RECORD.match(stripped):
+        raise ParseError("a text record for people (gammon convert --to txt, gnubg's 'export match text'): it "
+                         "is written to be read, not read back; convert from the original record", file=path,
+                         line=1, column=1)
     if _MAT_SIGNATURE.search(head):
         return "mat"
     ext = Path(path).suffix.lower() if path else ""

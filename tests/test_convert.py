@@ -215,3 +215,30 @@ def test_sgf_never_states_an_unknown_crawford_game() -> None:
     assert any("whether it is the Crawford game is not known" in d for d in dropped)
     m0 = parse_match(" 7 point match\n\n Game 1\n a : 0                          b : 0\n  1) 52: 13/11 13/8\n")
     assert not any("Crawford" in d for d in render_match(m0, "sgf")[1])
+
+
+def test_rewrites_and_text_losses_are_reported(tmp_path: Path) -> None:
+    from notation.convert import render_match
+
+    m = read_match(Path(__file__).parent / "data" / "mat_xg_dialect.txt")
+    _, dropped = render_match(m, "mat")
+    assert any("spell the bar as a word" in d for d in dropped)
+    assert any("'Cannot Move' cells" in d for d in dropped)
+    _, kept = render_match(m, "mat", bar="bar")
+    assert not any("spell the bar" in d for d in kept)
+    sample = read_match(Path(__file__).parents[1] / "samples" / "illegal_plays.mat")
+    _, lost = render_match(sample, "txt")
+    assert any("header tags (Event, EventDate)" in d for d in lost)
+
+
+def test_text_record_is_refused_as_input(tmp_path: Path) -> None:
+    from notation.convert import render_match
+    from notation.errors import ParseError
+
+    text, _ = render_match(read_match(MAT), "txt")
+    p = tmp_path / "t.txt"
+    p.write_text(text)
+    import notation
+
+    with pytest.raises(ParseError, match="text record for people"):
+        notation.read_match(p)
