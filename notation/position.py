@@ -83,6 +83,25 @@ class Position:
     extras: tuple[tuple[str, str], ...] = field(default=(), compare=False)
     """Free annotations a reader kept (not part of the position's identity)."""
 
+    # ----------------------------------------------------------------- identity
+    def _identity(self) -> tuple[object, ...]:
+        """What makes two positions the same: every field but ``extras``, and the money-only options
+        (Jacoby, beavers) only in money play, where they change the game (gnubg's Match ID carries a
+        Jacoby bit in matches too; an XGID cannot, and it means nothing there)."""
+        money = self.match_length == 0
+        return (self.boards, self.turn, self.dice, self.cube, self.cube_owner, self.double_offered, self.beaver,
+                self.resign_offered, self.resigner, self.match_length, self.score, self.crawford,
+                self.jacoby and money, self.beavers and money, self.max_cube, self.game_state, self.names,
+                self.variant)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Position:
+            return NotImplemented
+        return self._identity() == other._identity()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._identity())
+
     # ----------------------------------------------------------------- construction
     @classmethod
     def initial(cls, variant: str = "standard", **kwargs: object) -> Position:

@@ -833,3 +833,19 @@ def test_fibs_board_round_trips_exactly() -> None:
                 assert fibs_board(parse_fibs(line, validate=False)) == line, f.name
                 n += 1
     assert n >= 35
+
+
+def test_equality_means_the_same_position_and_state() -> None:
+    """A position and the one read back from the XGID that `show` prints for it are equal; the Jacoby
+    bit a gnubg Match ID carries in a match (where it means nothing, and an XGID cannot hold it) does
+    not make them different; in money play it does."""
+    from notation.ids import parse_position, xgid
+
+    a = parse_position("4HPwATDgc/ABMA:cIkqAAAAAAAA")
+    b = parse_position(xgid(a))
+    assert a.match_length and a.jacoby and not b.jacoby
+    assert a == b and hash(a) == hash(b)
+    money = a.replace(match_length=0, score=(0, 0), crawford=False)
+    assert money != money.replace(jacoby=not money.jacoby)
+    assert a != a.replace(score=(1, 0))
+    assert a == a.replace(extras=(("note", "x"),))
