@@ -303,3 +303,19 @@ def test_one_column_the_right_one_and_the_option_it_belongs_to(tmp_path: Path) -
 def test_python_dash_m_lists_choices() -> None:
     r = gammon("convert", "--to", "nope", "a", "b")
     assert r.returncode == 2 and "'mat'" in r.stderr and "'html'" in r.stderr
+
+
+def test_json_record_findings_carry_a_json_pointer(tmp_path: Path) -> None:
+    out = tmp_path / "ip.json"
+    run("convert", "-q", str(SAMPLE), str(out))
+    code, text, _ = run("validate", str(out))
+    first = text.splitlines()[0]
+    assert first.startswith(f"{out}#/match/games/0/actions/") and "(line 51, column 10 of the original record)" in first
+    code, text, _ = run("validate", "--json", str(out))
+    f = json.loads(text.splitlines()[0])["findings"][0]
+    assert f["pointer"].startswith("/match/games/0/actions/") and f["line"] is None
+    doc = json.loads(out.read_text())
+    node = doc
+    for part in f["pointer"].strip("/").split("/"):
+        node = node[int(part)] if part.isdigit() else node[part]
+    assert node["move_number"] == 44 and node["dice"] == [5, 4]

@@ -66,9 +66,47 @@ def check_file(path: str, variant: str | None = None, auto_doubles: int | None =
         return unreadable(Finding("error", f"internal error while replaying ({type(e).__name__}: {e}); "
                                            "please report it with this file", path))
     out["findings"].sort(key=_order)
+    if path != "-" and _is_json(path):
+        _json_pointers(matches, out["findings"])
     for f in out["findings"]:
         out[f["severity"] + "s"] += 1
     return out
+
+
+def _is_json(path: str) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(64).lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
+    except OSError:
+        return False
+
+
+def _json_pointers(matches: list[Any], findings: list[dict[str, Any]]) -> None:
+    """Findings in a JSON record: located by a JSON pointer into the document (``/match/games/2/actions/5``);
+    the lines and columns the record keeps are those of the file it was first read from, so they are
+    said as such, not as places in the JSON file."""
+    m = matches[0]
+    places: dict[int, list[tuple[int, str]]] = {}
+    for gi, g in enumerate(m.games):
+        if g.span is not None:
+            places.setdefault(g.span.line, []).append((g.span.column, f"/match/games/{gi}"))
+        for ai, a in enumerate(g.actions):
+            if a.span is not None:
+                places.setdefault(a.span.line, []).append((a.span.column, f"/match/games/{gi}/actions/{ai}"))
+    for f in findings:
+        line, col = f.get("line"), f.get("column")
+        pointer = None
+        if line is not None:
+            for c, ptr in sorted(places.get(line, [])):
+                if col is None or c <= col:
+                    pointer = ptr
+        if pointer is None and f.get("game") is not None:
+            gi = next((k for k, g in enumerate(m.games) if g.number == f["game"]), None)
+            pointer = f"/match/games/{gi}" if gi is not None else None
+        f["pointer"] = pointer or ""
+        if line is not None:
+            f["message"] += f" (line {line}{', column ' + str(col) if col else ''} of the original record)"
+        f["line"] = f["column"] = None
 
 
 def _order(f: dict[str, Any]) -> tuple[int, int]:
@@ -78,7 +116,8 @@ def _order(f: dict[str, Any]) -> tuple[int, int]:
 
 
 def _line(path: str, f: dict[str, Any]) -> str:
-    fd = Finding(f["severity"], f["message"], path, f["line"], f["column"], f["game"], f["move"], f["player"],
+    where = f"{path}#{f['pointer']}" if f.get("pointer") else path
+    fd = Finding(f["severity"], f["message"], where, f["line"], f["column"], f["game"], f["move"], f["player"],
                  f["roll"], f["text"] or "", f["xgid"])
     return safe_line(fd.format())
 
