@@ -20,7 +20,9 @@ home, bottom, numbers, theme, dice, names, pips, score, caption, play, arrows, g
 
 from __future__ import annotations
 
-from typing import Any
+import inspect
+from collections.abc import Callable, Sequence
+from typing import Any, TypedDict, TypeVar, Unpack
 
 from PIL import Image
 
@@ -38,6 +40,7 @@ __all__ = [
     "THEMES",
     "Drawing",
     "Options",
+    "RenderOptions",
     "SvgString",
     "Theme",
     "add_font",
@@ -51,6 +54,59 @@ __all__ = [
 ]
 
 
+class RenderOptions(TypedDict, total=False):
+    """Every option of :func:`png`, :func:`svg`, :func:`image` and :func:`drawing` (all keyword-only);
+    :func:`render.layout.layout` documents each."""
+
+    size: str
+    u: float | None
+    width: int | None
+    dpi: int | None
+    home: str
+    bottom: int | str
+    numbers: str
+    theme: str | Theme
+    dice: tuple[int, int] | str | None
+    show_dice: bool
+    show_cube: bool
+    names: bool | tuple[str, str]
+    pips: bool
+    score: bool
+    caption: str | None
+    captions: Sequence[str] | None
+    play: str | Sequence[str] | None
+    plays: Sequence[str]
+    arrows: Sequence[tuple[int, int, bool] | tuple[int, int]]
+    ghosts: bool
+    direction: bool
+    columns: int | None
+    title: str | None
+    transparent: bool
+
+
+_DEFAULTS: dict[str, Any] = {
+    "size": "medium", "u": None, "width": None, "dpi": None, "home": "right", "bottom": "on_roll",
+    "numbers": "viewer", "theme": "print", "dice": None, "show_dice": True, "show_cube": True, "names": False,
+    "pips": False, "score": False, "caption": None, "captions": None, "play": None, "plays": (), "arrows": (),
+    "ghosts": True, "direction": False, "columns": None, "title": None, "transparent": False,
+}
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _with_options(fn: _F) -> _F:
+    """Show every option in the signature (``help(render.png)``, IDEs): keyword-only, typed, defaulted."""
+    params = [inspect.Parameter("position", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                annotation="Position | str")]
+    params += [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=_DEFAULTS[name],
+                                 annotation=getattr(RenderOptions.__annotations__[name], "__forward_arg__",
+                                                    RenderOptions.__annotations__[name]))
+               for name in _DEFAULTS]
+    ret = inspect.signature(fn).return_annotation
+    fn.__signature__ = inspect.Signature(params, return_annotation=ret)  # type: ignore[attr-defined]
+    return fn
+
+
 def _position(position: Position | str) -> Position:
     if isinstance(position, Position):
         return position
@@ -61,22 +117,26 @@ def _position(position: Position | str) -> Position:
     raise TypeError(f"expected a Position or a position ID, not {type(position).__name__}")
 
 
-def drawing(position: Position | str, **options: Any) -> Drawing:
+@_with_options
+def drawing(position: Position | str, **options: Unpack[RenderOptions]) -> Drawing:
     """The display list (geometry in output pixels) of a diagram."""
     return layout(_position(position), **options)
 
 
-def image(position: Position | str, **options: Any) -> Image.Image:
+@_with_options
+def image(position: Position | str, **options: Unpack[RenderOptions]) -> Image.Image:
     """The diagram as a PIL image: mode ``L`` for all-grey themes (the default), ``RGB`` otherwise
     (``LA`` / ``RGBA`` with ``transparent=True``)."""
     return raster.image(drawing(position, **options))
 
 
-def png(position: Position | str, **options: Any) -> bytes:
+@_with_options
+def png(position: Position | str, **options: Unpack[RenderOptions]) -> bytes:
     """The diagram as PNG bytes (deterministic: equal input gives equal bytes with the same Pillow)."""
     return raster.png(drawing(position, **options))
 
 
-def svg(position: Position | str, **options: Any) -> SvgString:
+@_with_options
+def svg(position: Position | str, **options: Unpack[RenderOptions]) -> SvgString:
     """The diagram as a standalone SVG document (no external fonts or images)."""
     return vector.svg(drawing(position, **options))

@@ -529,3 +529,20 @@ def test_any_position_renders(pos: Position, home: str, bottom: str, numbers: st
                  and it.r > 0.4 * 24 and not it.dashes])
     assert found == shown
     ET.fromstring(render.svg(pos, **opts))
+
+
+def test_options_are_in_the_signature() -> None:
+    """help(render.png) lists every option, keyword-only, typed, with its default; and each one is an
+    option the layout accepts."""
+    import inspect
+
+    import render
+    from render.layout import Options
+
+    for fn in (render.png, render.svg, render.image, render.drawing):
+        params = inspect.signature(fn).parameters
+        assert list(params)[0] == "position"
+        opts = {n: p for n, p in params.items() if n != "position"}
+        assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in opts.values())
+        assert set(opts) == set(Options.__dataclass_fields__) | {"play"}
+        assert opts["size"].default == "medium" and opts["size"].annotation == "str"
