@@ -7,6 +7,19 @@ from :class:`ValueError`, so callers may catch either.  Each carries where the p
 
 from __future__ import annotations
 
+import re
+
+_LONG_QUOTE = re.compile(r"'([^'\n]{100,})'")
+
+
+def cut_quotes(message: str) -> str:
+    """A message with every quoted piece of more than 100 characters cut to its start and end (a
+    100 MB line must not make a 100 MB message)."""
+    if len(message) < 200:
+        return message
+    return _LONG_QUOTE.sub(lambda m: f"'{m.group(1)[:60]}...{m.group(1)[-20:]}' ({len(m.group(1))} characters)",
+                           message)
+
 
 class NotationError(ValueError):
     """Base class: bad input, with its location."""
@@ -20,6 +33,7 @@ class NotationError(ValueError):
         column: int | None = None,
         text: str | None = None,
     ) -> None:
+        message = cut_quotes(message)
         super().__init__(message)
         self.message = message
         self.file = file

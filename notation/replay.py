@@ -68,7 +68,9 @@ class Finding:
             ctx.append(f"move {self.move}")
         who = " ".join(x for x in (self.player, self.roll) if x)
         head = " ".join(ctx) + (f" ({who})" if who else "")
-        return f"{loc}: {self.severity}: {head + ': ' if head else ''}{self.message}"
+        from .errors import cut_quotes
+
+        return f"{loc}: {self.severity}: {head + ': ' if head else ''}{cut_quotes(self.message)}"
 
 
 class ReplayStep:

@@ -319,3 +319,22 @@ def test_json_record_findings_carry_a_json_pointer(tmp_path: Path) -> None:
     for part in f["pointer"].strip("/").split("/"):
         node = node[int(part)] if part.isdigit() else node[part]
     assert node["move_number"] == 44 and node["dice"] == [5, 4]
+
+
+def test_json_values_long_lines_and_tag_numbers(tmp_path: Path) -> None:
+    doc = {"format": "gammon-notation", "version": 1, "match": {"length": 3, "games": [{"number": 1, "actions": [
+        {"kind": "move", "player": 5, "dice": [3, 1], "play": "8/5 6/5"}]}]}}
+    (tmp_path / "p.json").write_text(json.dumps(doc))
+    doc["match"]["games"][0]["actions"][0]["player"] = 0  # type: ignore[index]
+    doc["match"]["rules"] = {"variant": "chess"}  # type: ignore[index]
+    (tmp_path / "v.json").write_text(json.dumps(doc))
+    code, out, _ = run("validate", str(tmp_path / "p.json"), str(tmp_path / "v.json"))
+    assert "player: a player is 0 or 1, not 5" in out and "variant: unknown variant 'chess'" in out
+    assert "internal error" not in out and code == 2
+    (tmp_path / "long.mat").write_text(" 5 point match\n\n Game 1\n a : 0      b : 0\n  1) 52: 13/8 24/22 "
+                                       + "x" * 100_000 + "\n")
+    code, out, _ = run("validate", "--no-excerpt", str(tmp_path / "long.mat"))
+    assert code == 2 and len(out) < 1000 and "(100011 characters)" in out
+    (tmp_path / "cl.mat").write_text('; [CubeLimit "' + "9" * 5000 + '"]\n 5 point match\n\n Game 1\n a : 0  b : 0\n')
+    code, out, _ = run("validate", str(tmp_path / "cl.mat"))
+    assert "internal error" not in out

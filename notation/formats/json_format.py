@@ -245,6 +245,23 @@ def _int(v: Any, path: str) -> int:
     return v
 
 
+def _player(v: Any, path: str) -> int:
+    p = _int(v, path)
+    if p not in (0, 1):
+        raise _Bad(path, f"a player is 0 or 1, not {p}")
+    return p
+
+
+def _variant(v: Any, path: str) -> str:
+    name = _str(v, path)
+    from ..rules import get_rules
+
+    try:
+        return get_rules(name).name
+    except ValueError as e:
+        raise _Bad(path, str(e)) from None
+
+
 def _str(v: Any, path: str) -> str:
     if not isinstance(v, str):
         raise _Bad(path, f"expected a string, found {_type_name(v)}")
@@ -338,7 +355,7 @@ def _action(v: Any, path: str) -> Action:
     d = _obj(v, path)
     return Action(
         kind=_get(d, "kind", path, _kind),
-        player=_get(d, "player", path, _int),
+        player=_get(d, "player", path, _player),
         dice=_get(d, "dice", path, _opt(_pair_of(_int)), None),
         play=_get(d, "play", path, _opt(_str), None),
         no_move=_get(d, "no_move", path, _opt(_str), None),
@@ -391,7 +408,7 @@ def _rules(v: Any, path: str) -> MatchRules:
     d = _obj(v, path)
     dflt = MatchRules()
     return MatchRules(
-        variant=_get(d, "variant", path, _str, dflt.variant),
+        variant=_get(d, "variant", path, _variant, dflt.variant),
         crawford=_get(d, "crawford", path, _bool, dflt.crawford),
         jacoby=_get(d, "jacoby", path, _bool, dflt.jacoby),
         beavers=_get(d, "beavers", path, _bool, dflt.beavers),

@@ -409,12 +409,13 @@ class _Reader:
             else:
                 r.beavers = on
         elif k == "cubelimit":
-            if value.strip().isdigit():
+            if value.strip().isdigit() and len(value.strip()) <= 9:
                 r.cube_limit = int(value)
                 if r.cube_limit <= 1:
                     r.cube = False
             else:
-                self.notes.append(Normalisation(f"[CubeLimit {value!r}] is not a number; ignored",
+                shown = value if len(value) <= 40 else f"{value[:20]}...({len(value)} characters)"
+                self.notes.append(Normalisation(f"[CubeLimit {shown!r}] is not a number of at most 9 digits; ignored",
                                                 tok.line, tok.column))
 
     # ----------------------------------------------------------------- games
