@@ -446,6 +446,8 @@ class _GameRunner:
         if setup is None:
             self.unverifiable(action)
             return
+        for problem in setup.problems():  # more checkers than the variant has, two colours on a point ...
+            self.find("error", action, f"the position set here is impossible: {problem}")
         on_roll = setup.turn
         names = self.names
         if setup.names[0] and setup.names[0] in names and setup.names[0] != setup.names[1]:

@@ -455,3 +455,14 @@ def test_missing_final_parenthesis_is_an_error_not_a_lost_game() -> None:
     with pytest.raises(ParseError, match="ends inside a game tree") as e:
         _read(five[:-1])
     assert e.value.line == five.count("\n") + 1
+
+
+def test_a_set_up_with_too_many_checkers_is_an_error() -> None:
+    from notation.replay import replay as _replay
+
+    text = (Path(__file__).resolve().parent / "data" / "sgf_gnubg_setup.sgf").read_text()
+    bad = text.replace("AW[f][f][f][f][f]", "AW[f][f][f][f][f][f]", 1)
+    assert bad != text
+    errors = [f for f in _replay(read_sgf(bad)).findings if f.severity == "error"]
+    assert any("O has 16 checkers (at most 15)" in f.message for f in errors)
+    assert not [f for f in _replay(read_sgf(text)).findings if f.severity == "error"]
