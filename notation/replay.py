@@ -16,9 +16,11 @@ the game is marked unverifiable and the next game starts clean.
 
 from __future__ import annotations
 
+import sys
+import types
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from .errors import AmbiguousPlayError, IllegalPlayError, ParseError
 from .position import GAME_DROPPED, GAME_OVER, GAME_RESIGNED, Board, Position, moved
@@ -1039,3 +1041,15 @@ def _summarise_hit_marks(rep: MatchReplay) -> None:
             "note", f"the hit on {', '.join(map(str, pts))} is not marked", rep.match.source,
             a.span.line if a.span else None, a.span.column if a.span else None, g.game.number, a.move_number,
             (g.game.names or names)[a.player] or None, _roll(a.dice), a.text))
+
+
+class _CallableModule(types.ModuleType):
+    """``notation.replay`` is both this module and the function :func:`replay` (``from notation import
+    replay``): the package imports its names lazily, and importing this module sets the package's
+    attribute ``replay`` to the module, so the module itself replays a match when called."""
+
+    def __call__(self, match: Match, *args: Any, **kwargs: Any) -> MatchReplay:
+        return replay(match, *args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
