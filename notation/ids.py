@@ -1240,6 +1240,30 @@ def parse_position(text: str, *, variant: str = "standard", validate: bool = Tru
     return reader(text, variant=variant, validate=validate)
 
 
+def lost_by(position: Position) -> dict[str, list[str]]:
+    """What each ID format cannot hold of ``position``: the fields that differ after writing it and
+    reading it back (names, a money option, the cube limit ...), by format; formats that keep
+    everything are left out.  ``gammon show`` prints it, so no writer loses anything silently."""
+    import dataclasses
+
+    pairs: dict[str, tuple[Callable[[Position], str], Callable[..., Position]]] = {
+        "xgid": (xgid, parse_xgid), "gnubg_id": (gnubg_id, parse_gnubg_id), "fibs": (fibs_board, parse_fibs),
+        "snowie": (snowie, parse_snowie)}
+    want = position._identity()
+    names = [f.name for f in dataclasses.fields(Position) if f.name != "extras"]
+    out: dict[str, list[str]] = {}
+    for fmt, (write, read) in pairs.items():
+        try:
+            back = read(write(position), variant=position.variant, validate=False)
+        except (NotationError, ValueError, KeyError, IndexError):
+            continue
+        got = back._identity()
+        lost = [names[k] for k in range(len(want)) if want[k] != got[k]]
+        if lost:
+            out[fmt] = lost
+    return out
+
+
 def all_ids(position: Position) -> dict[str, str | None]:
     """Every ID of ``position`` (None where the position cannot be written in that format)."""
     out: dict[str, str | None] = {}

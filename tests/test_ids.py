@@ -849,3 +849,18 @@ def test_equality_means_the_same_position_and_state() -> None:
     assert money != money.replace(jacoby=not money.jacoby)
     assert a != a.replace(score=(1, 0))
     assert a == a.replace(extras=(("note", "x"),))
+
+
+def test_every_id_writer_says_what_it_cannot_hold() -> None:
+    from click.testing import CliRunner
+
+    from notation.cli import main
+    from notation.ids import lost_by, parse_position
+
+    p = parse_position("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10")
+    assert lost_by(p) == {}
+    named = p.replace(names=("Ann", "Ben"))
+    assert lost_by(named) == {"xgid": ["names"], "gnubg_id": ["names"]}
+    r = CliRunner().invoke(main, ["show", "board:Ann:Ben:7:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:"
+                                          "1:5:2:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:1"])
+    assert r.exit_code == 0 and "Not held:    XGID: names; GNUbg ID: names" in r.output

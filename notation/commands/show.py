@@ -143,6 +143,9 @@ def command(position: str, as_json: bool) -> None:
 
         info["analysis"] = analysis_to_dict(record.analysis)
     info["normalisations"] = [n.message for n in record.normalisations]
+    from ..ids import lost_by
+
+    info["not_held"] = lost_by(pos)
     if as_json:
         click.echo(json.dumps(info, ensure_ascii=False))
     else:
@@ -160,6 +163,9 @@ def command(position: str, as_json: bool) -> None:
         rows += [("XGID", info["xgid"]), ("GNUbg ID", info["gnubg_id"]), ("Position ID", info["position_id"]),
                  ("Match ID", info["match_id"]), ("FIBS", info["fibs"]), ("Snowie", info["snowie"])]
         rows += [("Note", n) for n in info["notes"] + info["normalisations"]]
+        if info["not_held"]:
+            held = {"xgid": "XGID", "gnubg_id": "GNUbg ID", "fibs": "FIBS", "snowie": "Snowie"}
+            rows.append(("Not held", "; ".join(f"{held[k]}: {', '.join(v)}" for k, v in info["not_held"].items())))
         rows += _analysis_rows(record)
         rows += [("Problem", s) for s in info["problems"]]
         click.echo(info["board"])
