@@ -200,3 +200,17 @@ def test_render_to_standard_output_and_capped_sizes() -> None:
                         "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10", "--dpi", "4800", "-o", "-"],
                        capture_output=True, timeout=120)
     assert r.returncode == 2 and b"1200" in r.stderr and not r.stdout
+
+
+def test_render_reads_standard_input() -> None:
+    import subprocess
+    import sys
+
+    xgid = b"XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10\n"
+    r = subprocess.run([sys.executable, "-m", "notation", "render", "-", "-o", "-"], input=xgid,
+                       capture_output=True, timeout=120)
+    assert r.returncode == 0 and r.stdout[:4] == b"\x89PNG"
+    match = (ROOT / "samples" / "illegal_plays.mat").read_bytes()
+    r = subprocess.run([sys.executable, "-m", "notation", "render", "-", "--game", "1", "--move", "44", "-o", "-"],
+                       input=match, capture_output=True, timeout=120)
+    assert r.returncode == 0 and r.stdout[:4] == b"\x89PNG"

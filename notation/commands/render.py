@@ -246,7 +246,21 @@ def _command(source: str, output: str, fmt: str | None, game_no: int | None, mov
              dpi: int | None, home: str, bottom: str, numbers: str, theme: str, names: bool | None,
              pips: bool | None, score: bool | None, caption: str | None, no_caption: bool, direction: bool,
              no_ghosts: bool, columns: int | None, force: bool) -> None:
-    is_match = _looks_like_file(source)
+    stdin_match = None
+    stdin_position = None
+    if source == "-":  # standard input: a record, or a position (an ID, an XG/BGBlitz export)
+        from ..matchio import parse_any
+        from ..positionio import parse_position_text
+
+        data = sys.stdin.buffer.read()
+        try:
+            stdin_match = parse_any(data, name="<stdin>")[0]
+        except (NotationError, IndexError):
+            try:
+                stdin_position = parse_position_text(data.decode("utf-8-sig", "replace"), name="<stdin>").position
+            except NotationError as e:
+                _fail(f"<stdin>: neither a match record nor a position ({e.message})")
+    is_match = stdin_match is not None or (stdin_position is None and _looks_like_file(source))
     base: dict[str, Any] = {
         "size": size, "home": home, "bottom": bottom.replace("-", "_"), "numbers": numbers, "theme": theme,
         "ghosts": not no_ghosts, "direction": direction,
@@ -273,13 +287,14 @@ def _command(source: str, output: str, fmt: str | None, game_no: int | None, mov
         if not is_match:
             if game_no is not None or move_no is not None or draw_all:
                 _fail(f"{source!r} is not a file: --game, --move and --all need a match file")
-            position = _parse_position(source)
+            position = stdin_position if stdin_position is not None else _parse_position(source)
             _check_plays(position, plays, base.get("dice"))
             out_fmt = _format_for(output, fmt)
             _write(Path(output), _render(position, out_fmt, base), force)
             return
         fixed_caption = no_caption or caption is not None
-        _render_match(source, output, fmt, game_no, move_no, draw_all, base, fixed_caption, at, force)
+        _render_match(source, output, fmt, game_no, move_no, draw_all, base, fixed_caption, at, force,
+                      stdin_match)
     except NotationError as e:
         _fail(str(e))
     except (ValueError, OSError) as e:
@@ -310,11 +325,11 @@ def _find_at(rep: Any, at: str, source: str) -> tuple[int, int]:
 
 def _render_match(source: str, output: str, fmt: str | None, game_no: int | None, move_no: int | None,
                   draw_all: bool, base: dict[str, Any], fixed_caption: bool, at: str | None = None,
-                  force: bool = False) -> None:
+                  force: bool = False, given: Any = None) -> None:
     from ..matchio import read_match
     from ..replay import replay
 
-    match = read_match(source)
+    match = given if given is not None else read_match(source)
     rep = replay(match)
     if not rep.games:
         _fail(f"{source}: no games")

@@ -1,0 +1,37 @@
+"""Start-up of the `gammon` command as a whole process: median and best of N runs.
+
+    python benchmarks/startup.py [RUNS]
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+
+XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10"
+COMMANDS = {
+    "gammon --version": ["--version"],
+    "gammon show XGID": ["show", XGID],
+    "gammon moves XGID": ["moves", XGID],
+}
+
+
+def main() -> int:
+    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 20
+    gammon = [sys.executable, "-m", "notation"]
+    for label, args in COMMANDS.items():
+        subprocess.run([*gammon, *args], capture_output=True, check=True)  # warm: parser cache, page cache
+        times = []
+        for _ in range(runs):
+            t = time.perf_counter()
+            subprocess.run([*gammon, *args], capture_output=True, check=True)
+            times.append(time.perf_counter() - t)
+        print(f"{label:<22} median {statistics.median(times) * 1000:6.1f} ms   best {min(times) * 1000:6.1f} ms "
+              f"({runs} runs)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
