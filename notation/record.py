@@ -77,6 +77,24 @@ class Action:
     """The producer's analysis of this decision (:mod:`notation.analysis`), when the record holds one."""
 
 
+ACTION_VERBS = {"double": "doubles", "beaver": "beavers", "raccoon": "raccoons", "take": "takes",
+                "drop": "drops", "resign": "resigns", "accept": "accepts", "reject": "rejects",
+                "win": "wins", "loss": "loses", "roll": "rolls", "setup": "sets up the board"}
+
+
+def action_phrase(a: Action) -> str:
+    """What an action other than a played move does, in words: ``doubles to 4``, ``wins 2 points``,
+    ``rolls 5-2`` (captions of diagrams and the page)."""
+    what = ACTION_VERBS.get(a.kind, a.kind)
+    if a.kind in ("double", "beaver", "raccoon") and a.value:
+        what += f" to {a.value}"
+    elif a.kind == "win" and a.value:
+        what += f" {a.value} point{'s' if a.value != 1 else ''}"
+    elif a.kind == "roll" and a.dice:
+        what += f" {a.dice[0]}-{a.dice[1]}"
+    return what
+
+
 @dataclass(slots=True)
 class Game:
     number: int

@@ -31,7 +31,7 @@ from html import escape
 from typing import Any
 
 from notation.ids import xgid
-from notation.record import Action, Match
+from notation.record import Action, Match, action_phrase
 from notation.replay import Finding, MatchReplay, ReplayStep, replay
 
 from ._font import default_font
@@ -42,10 +42,6 @@ __all__ = ["match_page", "batch_page", "step_anchor"]
 
 BOARD_OPTIONS: dict[str, Any] = {"size": "medium", "bottom": 0, "names": True, "pips": True, "score": True}
 """How the page draws each position (white, player 0, always at the bottom: the board never flips)."""
-
-_WORDS = {"double": "doubles", "beaver": "beavers", "raccoon": "raccoons", "take": "takes",
-          "drop": "drops", "resign": "resigns", "accept": "accepts", "reject": "rejects",
-          "win": "wins", "loss": "loses", "roll": "rolls", "setup": "sets up the board"}
 
 
 def _e(s: object) -> str:
@@ -83,14 +79,7 @@ def _action_text(step: ReplayStep, names: Sequence[str]) -> str:
         else:
             what = a.play or "?"
         return f"{who} {roll}: {what}"
-    what = _WORDS.get(a.kind, a.kind)
-    if a.kind in ("double", "beaver", "raccoon") and a.value:
-        what += f" to {a.value}"
-    elif a.kind == "win" and a.value:
-        what += f" {a.value} point{'s' if a.value != 1 else ''}"
-    elif a.kind == "roll" and a.dice:
-        what += f" {a.dice[0]}-{a.dice[1]}"
-    return f"{who} {what}"
+    return f"{who} {action_phrase(a)}"
 
 
 def _board_options(step: ReplayStep | None) -> dict[str, Any]:

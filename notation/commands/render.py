@@ -137,17 +137,9 @@ def _describe(step: Any, game_no: int, move_no: int | str) -> str:
         elif step.play is not None:
             what += ": no move"
         return f"{head} {what}"
-    words = {"double": "doubles", "beaver": "beavers", "raccoon": "raccoons", "take": "takes",
-             "drop": "drops", "resign": "resigns", "accept": "accepts", "reject": "rejects",
-             "win": "wins", "loss": "loses", "roll": "rolls", "setup": "sets up the board"}
-    what = words.get(a.kind, a.kind)
-    if a.kind in ("double", "beaver", "raccoon") and a.value:
-        what += f" to {a.value}"
-    elif a.kind == "win" and a.value:
-        what += f" {a.value} point{'s' if a.value != 1 else ''}"
-    elif a.kind == "roll" and a.dice:
-        what += f" {a.dice[0]}-{a.dice[1]}"
-    return f"{head} {what}"
+    from ..record import action_phrase
+
+    return f"{head} {action_phrase(a)}"
 
 
 def _step_options(step: Any, base: dict[str, Any], caption: str | None) -> dict[str, Any]:
