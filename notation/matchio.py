@@ -85,15 +85,20 @@ def detect_format(path: str | None, data: bytes | str | None = None) -> str:
                      column=1)
 
 
-def _decode(data: bytes) -> str:
-    if data.startswith(b"\xef\xbb\xbf"):
-        return data[3:].decode("utf-8", "surrogateescape")
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16")
+def _decode(data: bytes, name: str | None = None) -> str:
+    """A JSON document's text: UTF-8 (as JSON requires; a UTF-8 BOM is skipped), or UTF-16 / UTF-32
+    with a byte order mark.  A byte that is not UTF-8 is an error naming its line, column and byte
+    offset, never a silent Latin-1 reading of the whole file."""
+    boms = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"), (b"\xef\xbb\xbf", "utf-8-sig"),
+            (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
+    enc = next((e for bom, e in boms if data.startswith(bom)), "utf-8")
     try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
+        return data.decode(enc)
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        raise ParseError(f"byte 0x{data[e.start]:02x} (offset {e.start}) is not {enc.upper().replace('-SIG', '')}: "
+                         "a JSON document is UTF-8", file=name, line=line, column=col) from None
 
 
 def parse_any(data: str | bytes, *, name: str | None = None) -> list[Match]:
@@ -112,7 +117,7 @@ def parse_any(data: str | bytes, *, name: str | None = None) -> list[Match]:
 
         return parse_matches(data, name=name)
     else:
-        text = _decode(data) if isinstance(data, bytes) else data
+        text = _decode(data, name) if isinstance(data, bytes) else data
         if fmt == "sgf":
             from .formats.sgf import read_sgf
 

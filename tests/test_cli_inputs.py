@@ -338,3 +338,15 @@ def test_json_values_long_lines_and_tag_numbers(tmp_path: Path) -> None:
     (tmp_path / "cl.mat").write_text('; [CubeLimit "' + "9" * 5000 + '"]\n 5 point match\n\n Game 1\n a : 0  b : 0\n')
     code, out, _ = run("validate", str(tmp_path / "cl.mat"))
     assert "internal error" not in out
+
+
+def test_json_is_decoded_as_utf8_or_with_its_bom(tmp_path: Path) -> None:
+    doc = {"format": "gammon-notation", "version": 1, "match": {"length": 3, "names": ["Kévin", "b"]}}
+    text = json.dumps(doc, ensure_ascii=False)
+    (tmp_path / "latin.json").write_bytes(text.encode("latin-1"))
+    code, out, _ = run("validate", str(tmp_path / "latin.json"))
+    assert code == 2 and "byte 0xe9" in out and "is not UTF-8" in out
+    for enc in ("utf-16", "utf-32", "utf-8-sig"):
+        (tmp_path / f"{enc}.json").write_bytes(text.encode(enc))
+        code, out, _ = run("convert", "-q", str(tmp_path / f"{enc}.json"), "-", "--to", "json")
+        assert code == 0 and '"Kévin"' in out, enc
