@@ -466,3 +466,14 @@ def test_a_set_up_with_too_many_checkers_is_an_error() -> None:
     errors = [f for f in _replay(read_sgf(bad)).findings if f.severity == "error"]
     assert any("O has 16 checkers (at most 15)" in f.message for f in errors)
     assert not [f for f in _replay(read_sgf(text)).findings if f.severity == "error"]
+
+
+def test_a_stray_byte_is_reported_not_latin1_for_the_whole_file() -> None:
+    from notation.formats.sgf import read_sgf as _read
+
+    data = (Path(__file__).resolve().parent / "data" / "sgf_gnubg_selfplay.sgf").read_bytes()
+    data = data.replace(b"PB[root]", "PB[Kévin]".encode() + b"PC[Z\xfcrich]", 1)
+    m = _read(data, name="x.sgf")
+    assert m.names[1] == "Kévin"  # the rest of the file keeps its UTF-8
+    notes = [n for n in m.normalisations if "is not UTF-8" in n.message]
+    assert len(notes) == 1 and notes[0].message.startswith("byte 0xfc") and notes[0].line == 1

@@ -235,26 +235,50 @@ def _span(first: Token, last: Token) -> Span:
     return Span(first.line or 0, first.column or 0, last.end_line, last.end_column)
 
 
-def _load(source: str | bytes | os.PathLike[str], name: str | None) -> tuple[str, str | None]:
+def _load(source: str | bytes | os.PathLike[str], name: str | None
+          ) -> tuple[str, str | None, list[Normalisation]]:
     if isinstance(source, os.PathLike):
         name = name if name is not None else os.fspath(source)
         source = Path(source).read_bytes()
     if isinstance(source, bytes):
-        return _decode(source), name
-    return source, name
+        text, notes = _decode(source)
+        return text, name, notes
+    return source, name, []
 
 
-def _decode(data: bytes) -> str:
+def _decode(data: bytes) -> tuple[str, list[Normalisation]]:
+    """The SGF text, decoded as its ``CA[]`` declares (UTF-8 when it declares none; UTF-16 with a byte
+    order mark).  A byte the declared charset does not allow is read as U+FFFD and reported with its
+    line and column; the rest of the file keeps its charset (never a silent Latin-1 reading of all)."""
+    notes: list[Normalisation] = []
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16"), notes
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     m = re.search(rb"CA\[([^\]]*)\]", data[:4096])
     charset = m.group(1).decode("ascii", "replace").strip() if m else "UTF-8"
-    for enc in (charset, "utf-8", "latin-1"):
-        try:
-            return data.decode(enc)
-        except (LookupError, UnicodeDecodeError):
-            continue
-    return data.decode("latin-1")  # pragma: no cover - latin-1 decodes everything
+    try:
+        "".encode(charset)
+    except LookupError:
+        notes.append(Normalisation(f"CA[{charset}] is not a character set this program knows: read as UTF-8", 1,
+                                   None))
+        charset = "UTF-8"
+    try:
+        return data.decode(charset), notes
+    except UnicodeDecodeError as e:
+        bad = 0
+        pos = e.start
+        while pos is not None and bad < 5:
+            line = data.count(b"\n", 0, pos) + 1
+            col = pos - (data.rfind(b"\n", 0, pos) + 1) + 1
+            notes.append(Normalisation(f"byte 0x{data[pos]:02x} is not {charset}: read as U+FFFD", line, col))
+            bad += 1
+            try:
+                data[pos + 1:].decode(charset)
+                pos = None
+            except UnicodeDecodeError as e2:
+                pos = pos + 1 + e2.start
+        return data.decode(charset, "replace"), notes
 
 
 def _parse_tree(text: str, name: str | None) -> Tree:
@@ -829,8 +853,10 @@ def read_sgf(source: str | bytes | os.PathLike[str], *, name: str | None = None)
     says), a path-like object a file to read.  ``name`` is the file name for errors and
     :attr:`Match.source`.  Raises :class:`~notation.errors.ParseError` with line and column for bad input.
     """
-    text, name = _load(source, name)
-    return _Reader(text, name).read()
+    text, name, notes = _load(source, name)
+    match = _Reader(text, name).read()
+    match.normalisations[:0] = notes
+    return match
 
 
 # --------------------------------------------------------------------------- writing
