@@ -1146,10 +1146,12 @@ def _read_drawing(lines: list[str], names: list[str], variant: str, validate: bo
     body = "\n".join(lines[top:bottom + 1])
     o[0] = off_o
     x[0] = off_x
-    if sum(o) != rules.checkers:
-        o[0] = max(0, rules.checkers - sum(o[1:]))
-    if sum(x) != rules.checkers:
-        x[0] = max(0, rules.checkers - sum(x[1:]))
+    for side, board in (("O", o), ("X", x)):
+        if sum(board[1:]) > rules.checkers:
+            raise ParseError(f"{side} has {sum(board[1:])} checkers on the board, more than the "
+                             f"{rules.checkers} of {rules.name}", line=top + 1, column=1)
+        if sum(board) != rules.checkers:
+            board[0] = rules.checkers - sum(board[1:])
     dice = None
     m = re.search(r"Rolled (\d)(\d)", body)
     if m:

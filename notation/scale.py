@@ -123,6 +123,7 @@ def _run_chunk(fn: Callable[[str], T], paths: list[str]) -> list[T]:
 
     enabled = gc.isenabled()
     gc.disable()
+    gc.freeze()  # the worker's own objects (Dask's, the imports') are not scanned again and again
     try:
         out = []
         for p in paths:
@@ -131,6 +132,7 @@ def _run_chunk(fn: Callable[[str], T], paths: list[str]) -> list[T]:
                 gc.collect()
         return out
     finally:
+        gc.unfreeze()
         if enabled:
             gc.enable()
 

@@ -894,6 +894,8 @@ class _Writer:
         self.rep: MatchReplay | None = None
         self.extra_tags: list[tuple[str, str]] = []
         self.steps: dict[int, ReplayStep] = {}
+        self.hit_marks = 0
+        """Plays whose written hit marks are not the hits they make (SGF keeps no hit marks)."""
         try:
             from ..replay import replay
 
@@ -920,6 +922,9 @@ class _Writer:
         for i, g in enumerate(games):
             out.append(self.game(i, g, crawford[i] if i < len(crawford) else False))
         self.losses()
+        if self.hit_marks:
+            self.dropped.append(f"{self.hit_marks} play{'s' if self.hit_marks > 1 else ''}: the hit marks as "
+                                f"written (SGF keeps none; read back, every hit is marked and no other)")
         return "".join(out), self.dropped
 
     # ------------------------------------------------------------------ root
@@ -1096,6 +1101,10 @@ class _Writer:
             self.drop(f"{where}: the result gives no points; no RE is written")
             return ""
         resigned = not end.dropped and end.boards[winner][0] < end.checkers
+        if resigned and not any(a.kind == "resign" for a in g.actions):
+            self.drop(f"{where}: the game ends before it is played out with no resignation written (an "
+                      f"implied resignation); SGF says it as one (RE[...R]), read back as a resignation "
+                      f"and its acceptance")
         return f"RE[{_COLOUR[winner]}+{points}{'R' if resigned else ''}]"
 
     # ------------------------------------------------------------------ nodes
@@ -1198,6 +1207,8 @@ class _Writer:
         st = self.steps.get(id(a))
         if st is not None and st.play is not None:
             steps = [(s, t) for s, t, _ in st.play.steps]
+            if a.play and a.play.count("*") != sum(1 for *_, hit in st.play.steps if hit):
+                self.hit_marks += 1
             if written is not None and sorted(written) == sorted(steps):
                 return written
             return steps
