@@ -83,6 +83,8 @@ def validate_file(path: str, variant: str | None = None, auto_doubles: int | Non
             out["plays"] += rep.plays
             for f in rep.findings:
                 out["findings"].append(f.to_dict())
+            for n in match.normalisations:  # what the reader read in a dialect's way, said as notes
+                out["findings"].append(Finding("note", f"reading: {n.message}", path, n.line, n.column).to_dict())
     except Exception as e:  # noqa: BLE001 - as above, for the replay
         return unreadable(Finding("error", f"internal error while replaying ({type(e).__name__}: {e}); "
                                            "please report it with this file", path))

@@ -58,6 +58,10 @@ def _mat_losses(match: Match) -> list[str]:
         out.append(f"game properties ({', '.join(gprops)}): .mat has no place for them")
     if match.properties:
         out.append(f"match properties ({', '.join(sorted(match.properties))}): .mat has no place for them")
+    losses = sum(1 for g in match.games for a in g.actions if a.kind == "loss")
+    if losses:
+        out.append(f"{losses} 'Losses N points' result{'s' if losses > 1 else ''} (Galaxy): not written; .mat "
+                   f"says a result only as the winner's 'Wins' line")
     setups = sum(1 for g in match.games for a in g.actions if a.kind == "setup") + sum(
         1 for g in match.games if g.start is not None)
     if setups:
