@@ -104,3 +104,57 @@ def test_automatic_job_count(monkeypatch: pytest.MonkeyPatch) -> None:
     assert parallel.auto_jobs(120) == 2
     monkeypatch.setattr(parallel, "can_fork", lambda: False)
     assert [parallel.auto_jobs(n) for n in (8, 63, 64)] == [1, 1, 2]
+
+
+# ------------------------------------------------------------------ stopping the whole command
+
+def _children(pid: int) -> set[int]:
+    out = set()
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.add(int(d))
+    return out
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc") or not parallel.can_fork(), reason="needs Linux's /proc and fork")
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGINT"])
+def test_a_signal_stops_and_reaps_every_worker(tmp_path: Path, sig: str) -> None:
+    """`gammon validate` stopped by SIGTERM (or Ctrl-C) mid-run: its workers stop at once, none is left
+    running, and the status says which signal (143 or 130)."""
+    import shutil
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    src = Path(__file__).resolve().parent / "data" / "gnubg_7p_crawford.mat"
+    for i in range(600):
+        shutil.copyfile(src, tmp_path / f"m{i:03d}.mat")
+    p = subprocess.Popen([sys.executable, "-m", "notation", "validate", "--jobs", "2", "-q", str(tmp_path)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    kids: set[int] = set()
+    deadline = time.monotonic() + 60
+    while not kids and time.monotonic() < deadline and p.poll() is None:
+        kids = _children(p.pid)
+        time.sleep(0.02)
+    assert kids, "no worker was seen (the run ended too soon?)"
+    p.send_signal(getattr(signal, sig))
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == (143 if sig == "SIGTERM" else 130), err
+    assert "Traceback" not in err
+    time.sleep(0.2)
+    assert not [k for k in kids if _running(k)], "a worker is still running after the command ended"
