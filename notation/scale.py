@@ -75,9 +75,12 @@ def dask_imap(fn: Callable[[str], T], files: Sequence[str], address: str,
     n = _workers(address)
     cluster = None
     if n is not None:
-        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
-                               silence_logs=logging.ERROR)
-        client = Client(cluster)
+        try:
+            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+                                   silence_logs=logging.ERROR)
+            client = Client(cluster)
+        except Exception as e:  # noqa: BLE001 - said in one line by the command
+            raise OSError(f"--dask {address}: the local cluster did not start ({type(e).__name__}: {e})") from None
     else:
         try:
             client = Client(address, timeout="20s")
@@ -89,25 +92,44 @@ def dask_imap(fn: Callable[[str], T], files: Sequence[str], address: str,
     try:
         workers = max(1, sum(client.nthreads().values()))
         size = chunk_size(len(files), workers)
-        chunks = [list(files[k:k + size]) for k in range(0, len(files), size)]
-        futures = client.map(_run_chunk, [fn] * len(chunks), chunks, pure=False)
-        where = {f.key: k for k, f in enumerate(futures)}
-        for fut in as_completed(futures):
-            k = where[fut.key]
+        chunks = [(k, k + size) for k in range(0, len(files), size)]
+        window = max(4, workers * IN_FLIGHT)
+        where: dict[str, int] = {}
+
+        def submit(k: int) -> Any:
+            lo, hi = chunks[k]
+            fut = client.submit(_run_chunk, fn, list(files[lo:hi]), pure=False)
+            where[fut.key] = k
+            return fut
+
+        pending = as_completed([submit(k) for k in range(min(window, len(chunks)))])
+        submitted = min(window, len(chunks))
+        for fut in pending:
+            k = where.pop(fut.key)
             try:
                 early[k] = fut.result()
                 for _ in early[k]:
                     done()
             except Exception:  # noqa: BLE001 - a worker died on this chunk too often: one file at a time
-                early[k] = _one_by_one(client, fn, chunks[k], on_failure, done)
+                lo, hi = chunks[k]
+                early[k] = _one_by_one(client, fn, list(files[lo:hi]), on_failure, done)
             fut.release()
             while nxt in early:
                 yield from early.pop(nxt)
                 nxt += 1
+            # keep the cluster busy, and memory bounded however many files there are
+            while submitted < len(chunks) and pending.count() < window and len(early) < 4 * window:
+                pending.add(submit(submitted))
+                submitted += 1
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+IN_FLIGHT = 8
+"""Chunks submitted ahead per worker: the scheduler and this process hold at most this many tasks
+per worker (and four times as many finished chunks waiting for an earlier one), however many files."""
 
 
 def chunk_size(files: int, workers: int) -> int:

@@ -270,3 +270,14 @@ def test_dataset_refuses_to_overwrite_without_force(arrow_ok: None, tmp_path: Pa
     (tmp_path / "file").write_text("x")
     code, _, err = run("convert", src, str(tmp_path / "file"), "--to", "parquet")
     assert code == 2 and "directory" in err
+
+
+def test_many_chunks_through_a_small_window(dask_ok: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """However many files, only a window of tasks is in flight; results still come back in order."""
+    from notation import scale
+
+    monkeypatch.setattr(scale, "IN_FLIGHT", 1)
+    monkeypatch.setattr(scale, "chunk_size", lambda files, workers: 2)
+    files = _records()[:40]
+    got = scale.dask_map(batch.validate_file, files, "local:2", lambda p, r: {"file": p, "failed": r})
+    assert got == [batch.validate_file(f) for f in files]
