@@ -176,6 +176,25 @@ def expand_inputs(args: tuple[str, ...] | list[str]) -> tuple[list[str], list[st
         if arg == "-":
             files.append(arg)
             continue
+        if "://" in arg and not arg.startswith("file://"):  # a URL, read through fsspec (notation.batch)
+            if glob.has_magic(arg):
+                try:
+                    import fsspec  # type: ignore[import-untyped]
+
+                    fs, _, paths = fsspec.get_fs_token_paths(arg)
+                    matched = sorted(fs.unstrip_protocol(p) for p in paths)
+                except ImportError:
+                    problems.append(f"{arg}: a URL pattern needs fsspec (pip install fsspec)")
+                    continue
+                except Exception as e:  # noqa: BLE001 - any filesystem's failure is this argument's problem
+                    problems.append(f"{arg}: cannot list: {e}")
+                    continue
+                if not matched:
+                    problems.append(f"{arg}: no file matches this pattern")
+                files.extend(matched)
+            else:
+                files.append(arg)
+            continue
         p = Path(arg)
         if p.is_dir():
             found = []

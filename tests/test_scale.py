@@ -281,3 +281,19 @@ def test_many_chunks_through_a_small_window(dask_ok: None, monkeypatch: pytest.M
     files = _records()[:40]
     got = scale.dask_map(batch.validate_file, files, "local:2", lambda p, r: {"file": p, "failed": r})
     assert got == [batch.validate_file(f) for f in files]
+
+
+def test_urls_are_read_through_fsspec() -> None:
+    fsspec = pytest.importorskip("fsspec", reason="fsspec is not installed")
+    fs = fsspec.filesystem("memory")
+    for name in ("dutch_5point.mat", "illegal_plays.mat"):
+        fs.pipe(f"/archive/{name}", (SAMPLES / name).read_bytes())
+    local = batch.validate_file(str(SAMPLES / "illegal_plays.mat"))
+    remote = batch.validate_file("memory://archive/illegal_plays.mat")
+    assert {k: v for k, v in remote.items() if k not in ("file", "findings")} == \
+        {k: v for k, v in local.items() if k not in ("file", "findings")}
+    code, out, _ = run("validate", "memory://archive/*.mat")
+    assert code == 1 and "total: 2 files" in out
+    assert [line.split(":")[0] for line in out.splitlines() if "games," in line][:2] == ["memory", "memory"]
+    code, _, err = run("validate", "memory://archive/none*.mat")
+    assert code == 2 and "no file matches" in err
