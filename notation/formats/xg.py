@@ -29,27 +29,46 @@ from datetime import datetime, timedelta
 
 from ..analysis import Analysis, Candidate, CheckerAnalysis, CubeAnalysis, Probabilities
 from ..errors import ParseError
-from ..record import Action, Game, Match, MatchRules, Normalisation, Span
+from ..position import Position
+from ..record import Action, Game, Match, MatchRules, Normalisation, PositionRecord, Span
 
-__all__ = ["MAGIC", "read_xg", "read_xg_match"]
+__all__ = ["MAGIC", "read_xg", "read_xg_match", "read_xgp"]
 
 MAGIC = b"RGMH"
 HEADER_SIZE = 8232
 RECORD_SIZE = 2560
 MAX_UNPACKED = 256 << 20
+_CHUNK = 16384
+"""Compressed bytes fed to zlib at a time: a damaged stream is found within one chunk, and one chunk
+unpacks to at most about 17 MB, so the bound on the whole is kept without unpacking much past it."""
 """A real match unpacks to a few megabytes; a stream that unpacks to more than this is refused (a zip
 bomb must not take the machine's memory)."""
 
 HEADER_MATCH, HEADER_GAME, CUBE, MOVE, FOOTER_GAME, FOOTER_MATCH = range(6)
+UNLIMITED = 99999
+"""The match length of a money session ("unlimited")."""
+VARIATIONS = {0: "standard", 1: "nackgammon", 2: "hypergammon"}
+"""The match header's variation: 0 backgammon, 1 nackgammon, 2 hypergammon, 3 LongGammon (not known here)."""
 NOT_ANALYSED = -1000.0
 
 LEVELS = {0: "1-ply", 1: "2-ply", 2: "3-ply", 3: "4-ply", 4: "5-ply", 5: "6-ply", 6: "7-ply", 100: "Rollout",
           998: "Book", 999: "Book", 1000: "XG Roller", 1001: "XG Roller+", 1002: "XG Roller++"}
 
 
-def _err(message: str, name: str | None, offset: int, record: int | None = None) -> ParseError:
-    where = f"byte {offset}" + (f", record {record}" if record is not None else "")
+def _err(message: str, name: str | None, offset: int, record: int | None = None, *,
+         before: bool = False) -> ParseError:
+    """An error naming the byte offset in the file (or in the game file, for a record's field) and the
+    record of the game file (1-based); ``before``: the damage is in the container, before that record."""
+    where = f"byte {offset}"
+    if record is not None:
+        where += f", before record {record}" if before else f", record {record}"
     return ParseError(f"{message} ({where})", file=name)
+
+
+def _rec_err(message: str, name: str | None, offset: int, record: int) -> ParseError:
+    """An error in a record of the game file: its number (1-based) and the byte offset in the unpacked
+    game file (records of 2,560 bytes: record ``r`` starts at ``(r - 1) * 2560``)."""
+    return ParseError(f"{message} (record {record}, byte {offset} of the unpacked game file)", file=name)
 
 
 def _unicode(rec: bytes, offset: int, units: int = 129) -> str:
@@ -73,28 +92,52 @@ def _date(value: float) -> str | None:
 
 def unpack(data: bytes, name: str | None = None) -> bytes:
     """The game file inside an ``.xg``/``.xgp`` container (raises :class:`ParseError` naming the byte
-    offset for a wrong magic, a truncated header or a damaged zlib stream)."""
+    offset, and the record of the game file where the damage is, for a wrong magic, a truncated header
+    or a damaged zlib stream)."""
     if data[:4] != MAGIC:
-        raise _err("not an eXtreme Gammon file: it does not start with 'RGMH'", name, 0)
+        raise _err("not an eXtreme Gammon file: it does not start with 'RGMH'", name, 0, 1, before=True)
     if len(data) < HEADER_SIZE:
-        raise _err(f"truncated eXtreme Gammon header: {len(data)} bytes of {HEADER_SIZE}", name, len(data))
+        raise _err(f"truncated eXtreme Gammon header: {len(data)} bytes of {HEADER_SIZE}", name, len(data), 1,
+                   before=True)
     thumb = struct.unpack_from("<I", data, 20)[0]
     start = HEADER_SIZE + thumb
     if start > len(data):
-        raise _err(f"the thumbnail's size ({thumb} bytes) runs past the end of the file", name, 20)
+        raise _err(f"the thumbnail's size ({thumb} bytes) runs past the end of the file", name, 20, 1, before=True)
     d = zlib.decompressobj()
-    try:
-        out = d.decompress(data[start:], MAX_UNPACKED)
-    except zlib.error as e:
-        raise _err(f"damaged compressed data: {e}", name, start) from None
-    if d.unconsumed_tail:
-        raise _err(f"the compressed game file unpacks to more than {MAX_UNPACKED >> 20} MB", name, start)
+    parts: list[bytes] = []
+    size = 0
+    pos = start
+    while not d.eof and pos < len(data):
+        chunk = data[pos:pos + _CHUNK]
+        saved = d.copy()
+        try:
+            out = d.decompress(chunk)
+        except zlib.error as e:
+            at = pos + _bad_byte(saved, chunk)
+            raise _err(f"damaged compressed data: {e}", name, at, size // RECORD_SIZE + 1) from None
+        parts.append(out)
+        size += len(out)
+        if size > MAX_UNPACKED:
+            raise _err(f"the compressed game file unpacks to more than {MAX_UNPACKED >> 20} MB", name, pos,
+                       MAX_UNPACKED // RECORD_SIZE + 1)
+        pos += len(chunk) - len(d.unused_data)
     if not d.eof:
-        raise _err("the compressed game file is truncated", name, len(data))
-    if not out or len(out) % RECORD_SIZE:
-        raise _err(f"the game file is {len(out)} bytes, not a whole number of {RECORD_SIZE}-byte records",
-                   name, start, len(out) // RECORD_SIZE + 1)
-    return out
+        raise _err("the compressed game file is truncated", name, len(data), size // RECORD_SIZE + 1)
+    blob = b"".join(parts)
+    if not blob or len(blob) % RECORD_SIZE:
+        raise _err(f"the game file is {len(blob)} bytes, not a whole number of {RECORD_SIZE}-byte records",
+                   name, start, len(blob) // RECORD_SIZE + 1)
+    return blob
+
+
+def _bad_byte(d: zlib._Decompress, chunk: bytes) -> int:
+    """Where in ``chunk`` the stream ``d`` (a copy taken before it) fails: fed one byte at a time."""
+    for i in range(len(chunk)):
+        try:
+            d.decompress(chunk[i:i + 1])
+        except zlib.error:
+            return i
+    return 0
 
 
 def read_xg(data: bytes, *, name: str | None = None) -> list[Match]:
@@ -104,6 +147,130 @@ def read_xg(data: bytes, *, name: str | None = None) -> list[Match]:
 
 def read_xg_match(data: bytes, *, name: str | None = None) -> Match:
     return _Reader(unpack(data, name), name).read()
+
+
+def read_xgp(data: bytes, source: str | None = None) -> PositionRecord:
+    """The position in an eXtreme Gammon position file (``.xgp``): the same container and game file as
+    an ``.xg``, holding a match header, one game header and the records of one decision: a cube record
+    (the doubling decision, analysed) and, for a checker play, the move record (the roll and its ranked
+    candidates).
+
+    The position is the one stored in the last decision record, with the dice of a move record, the
+    cube as that record holds it, the score and Crawford flag of the game header and the match length,
+    rules and names of the match header.  The analysis is read as from an ``.xg``: the ranked plays of
+    the move record, the no-double / double-take / double-pass equities of the cube record.  A damaged
+    file raises :class:`ParseError` naming the byte offset and the record."""
+    blob = unpack(data, source)
+    n = len(blob) // RECORD_SIZE
+    reader = _Reader(blob, source)
+    if blob[8] != HEADER_MATCH:
+        raise _rec_err("the game file does not start with a match header", source, 8, 1)
+    reader._match_header(blob[:RECORD_SIZE])
+    game_rec: int | None = None
+    decisions: list[int] = []
+    for i in range(1, n):
+        kind = blob[i * RECORD_SIZE + 8]
+        if kind == HEADER_GAME:
+            if game_rec is not None:
+                raise _rec_err("a second game header: this is a match (.xg), not a position file; use gammon "
+                               "validate, convert or render --game/--move", source, i * RECORD_SIZE + 8, i + 1)
+            game_rec = i
+        elif kind in (CUBE, MOVE):
+            if game_rec is None:
+                raise _rec_err("a decision record before the game header", source, i * RECORD_SIZE + 8, i + 1)
+            decisions.append(i)
+        elif kind not in (FOOTER_GAME, FOOTER_MATCH):
+            raise _rec_err(f"unknown record type {kind}", source, i * RECORD_SIZE + 8, i + 1)
+    if game_rec is None:
+        raise _rec_err("no game header: the file holds no position", source, len(blob), n)
+    if not decisions:
+        raise _rec_err("no cube or move record: the file holds no position", source, len(blob), n)
+    match = reader.match
+    notes: list[Normalisation] = []
+    variation = struct.unpack_from("<i", blob, 96)[0]
+    variant = VARIATIONS.get(variation)
+    if variant is None:
+        notes.append(Normalisation(f"record 1: variation {variation} (3 is LongGammon) is not known here; "
+                                   "the position is read under the standard rules", 1, 1))
+        variant = "standard"
+    g = blob[game_rec * RECORD_SIZE:(game_rec + 1) * RECORD_SIZE]
+    s1, s2 = struct.unpack_from("<2i", g, 12)
+    for value, off in ((s1, 12), (s2, 16)):
+        if not 0 <= value <= 1 << 16:
+            raise _rec_err(f"score {value} is out of range", source, game_rec * RECORD_SIZE + off, game_rec + 1)
+    last = decisions[-1]
+    rec = blob[last * RECORD_SIZE:(last + 1) * RECORD_SIZE]
+    base = last * RECORD_SIZE
+    if rec[8] == MOVE:
+        board_at, active_at, cube_at = 9, 64, 108
+        d1, d2 = struct.unpack_from("<2i", rec, 100)
+        if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+            raise _rec_err(f"dice {d1}-{d2} are not a roll", source, base + 100, last + 1)
+        dice: tuple[int, int] | None = (d1, d2)
+    else:
+        board_at, active_at, cube_at = 36, 12, 32
+        dice = None
+    active = struct.unpack_from("<i", rec, active_at)[0]
+    if active not in (1, -1):
+        raise _rec_err(f"unknown player on roll {active}", source, base + active_at, last + 1)
+    cube_code = struct.unpack_from("<i", rec, cube_at)[0]
+    if not -12 <= cube_code <= 12:
+        raise _rec_err(f"cube {cube_code} is out of range", source, base + cube_at, last + 1)
+    limit = struct.unpack_from("<i", blob, 612)[0]
+    boards = _boards(struct.unpack_from("<26b", rec, board_at), variant, source, base + board_at, last + 1)
+    rules = match.rules
+    position = Position(
+        boards=boards, turn=1 if active == 1 else 0, dice=dice, cube=1 << abs(cube_code),
+        cube_owner=None if cube_code == 0 else (1 if cube_code > 0 else 0), match_length=match.length,
+        score=(s2, s1), crawford=bool(match.length and g[20]), jacoby=rules.jacoby, beavers=rules.beavers,
+        max_cube=limit if 0 <= limit <= 15 else 10, names=match.names, variant=variant)
+    analysis = Analysis(producer="eXtreme Gammon")
+    cube_rec = last if rec[8] == CUBE else (last - 1 if last - 1 in decisions else None)
+    if cube_rec is not None:
+        c = blob[cube_rec * RECORD_SIZE:(cube_rec + 1) * RECORD_SIZE]
+        if struct.unpack_from("<i", c, 12)[0] == active:
+            if rec[8] == MOVE and struct.unpack_from("<i", c, 16)[0] == 1:  # doubled, then rolled: as in an .xg,
+                notes.append(Normalisation(  # the analysis is the double's, not this position's
+                    f"record {cube_rec + 1}: the player doubled before this roll; that cube decision and its "
+                    "analysis are not part of the position", cube_rec + 1, 1))
+            else:
+                analysis.cube = _cube_analysis(c)
+    if rec[8] == MOVE:
+        steps = struct.unpack_from("<8i", rec, 68)
+        analysis.checker = _checker_analysis(rec, steps)
+        luck = struct.unpack_from("<d", rec, 2320)[0]
+        if luck != NOT_ANALYSED and luck == luck and abs(luck) < 100 and analysis.checker is not None:
+            analysis.luck = round(luck, 6)
+    if len(decisions) > 2 or (len(decisions) == 2 and cube_rec is None):
+        notes.append(Normalisation(f"the file holds {len(decisions)} decision records; the position is the "
+                                   f"last one (record {last + 1})", last + 1, 1))
+    return PositionRecord(position=position, names=match.names, analysis=None if analysis.is_empty() else analysis,
+                          format="xgp", source=source, tags=list(match.tags), normalisations=notes)
+
+
+def _boards(pos: tuple[int, ...], variant: str, name: str | None, offset: int,
+            record: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A record's position (XG player 1's frame: index n = point n, player 1 positive, 0 player 2's
+    bar, 25 player 1's bar) as this model's boards (player 0, player 1), each in its owner's numbering."""
+    from ..rules import get_rules
+
+    total = get_rules(variant).checkers
+    p0 = [0] * 26
+    p1 = [0] * 26
+    for n in range(1, 25):
+        if pos[n] > 0:
+            p1[n] = pos[n]
+        elif pos[n] < 0:
+            p0[25 - n] = -pos[n]
+    p1[25], p0[25] = max(pos[25], 0), max(-pos[0], 0)
+    if pos[25] < 0 or pos[0] > 0:
+        raise _rec_err("a checker on the wrong bar", name, offset, record)
+    for board, who in ((p0, "O"), (p1, "X")):
+        on = sum(board)
+        if on > total:
+            raise _rec_err(f"{who} has {on} checkers on the board (at most {total})", name, offset, record)
+        board[0] = total - on
+    return tuple(p0), tuple(p1)
 
 
 class _Reader:
@@ -125,18 +292,18 @@ class _Reader:
     def read(self) -> Match:
         recs = self.records()
         if not recs or recs[0][1][8] != HEADER_MATCH:
-            raise _err("the game file does not start with a match header", self.name, 0, 1)
+            raise _rec_err("the game file does not start with a match header", self.name, 0, 1)
         for k, (i, rec) in enumerate(recs):
             kind = rec[8]
             if kind == HEADER_MATCH:
                 if i:
-                    raise _err("a second match header", self.name, i * RECORD_SIZE, i + 1)
+                    raise _rec_err("a second match header", self.name, i * RECORD_SIZE, i + 1)
                 self._match_header(rec)
             elif kind == HEADER_GAME:
                 self._game_header(rec, i)
             elif kind in (CUBE, MOVE, FOOTER_GAME):
                 if self.game is None:
-                    raise _err("a game record before any game header", self.name, i * RECORD_SIZE, i + 1)
+                    raise _rec_err("a game record before any game header", self.name, i * RECORD_SIZE, i + 1)
                 nxt = recs[k + 1][1] if k + 1 < len(recs) else None
                 if kind == CUBE:
                     self._cube(rec, i)
@@ -147,7 +314,7 @@ class _Reader:
             elif kind == FOOTER_MATCH:
                 continue
             else:
-                raise _err(f"unknown record type {kind}", self.name, i * RECORD_SIZE + 8, i + 1)
+                raise _rec_err(f"unknown record type {kind}", self.name, i * RECORD_SIZE + 8, i + 1)
         return self.match
 
     # ------------------------------------------------------------------ records
@@ -158,8 +325,10 @@ class _Reader:
         p2 = _unicode(rec, 1138) or _ansi(rec, 50)
         m.names = (p2, p1)
         length = struct.unpack_from("<i", rec, 92)[0]
+        if length == UNLIMITED:
+            length = 0
         if not 0 <= length <= 999:
-            raise _err(f"match length {length} is out of range", self.name, 92, 1)
+            raise _rec_err(f"match length {length} is out of range", self.name, 92, 1)
         m.length = length
         m.rules = MatchRules(crawford=bool(rec[100]), jacoby=bool(rec[101]), beavers=bool(rec[102]))
         event = _unicode(rec, 622) or _ansi(rec, 136)
@@ -208,7 +377,7 @@ class _Reader:
         elif take == 0:
             self._action("drop", 1 - player, i)
         else:
-            raise _err(f"unknown answer {take} to a double", self.name, i * RECORD_SIZE + 20, i + 1)
+            raise _rec_err(f"unknown answer {take} to a double", self.name, i * RECORD_SIZE + 20, i + 1)
 
     def _move(self, rec: bytes, i: int, nxt: bytes | None) -> None:
         actif = struct.unpack_from("<i", rec, 64)[0]
@@ -216,7 +385,7 @@ class _Reader:
         steps = struct.unpack_from("<8i", rec, 68)
         d1, d2 = struct.unpack_from("<2i", rec, 100)
         if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
-            raise _err(f"dice {d1}-{d2} are not a roll", self.name, i * RECORD_SIZE + 100, i + 1)
+            raise _rec_err(f"dice {d1}-{d2} are not a roll", self.name, i * RECORD_SIZE + 100, i + 1)
         before = struct.unpack_from("<26b", rec, 9)
         play = _play_text(steps, before, actif == 1)
         self.moves_in_game += 1
@@ -246,9 +415,9 @@ class _Reader:
     def _footer(self, rec: bytes, i: int) -> None:
         winner, points, term = struct.unpack_from("<3i", rec, 24)
         if winner not in (1, -1):
-            raise _err(f"unknown winner {winner}", self.name, i * RECORD_SIZE + 24, i + 1)
+            raise _rec_err(f"unknown winner {winner}", self.name, i * RECORD_SIZE + 24, i + 1)
         if not 0 <= points <= 1 << 16:
-            raise _err(f"{points} points is out of range", self.name, i * RECORD_SIZE + 28, i + 1)
+            raise _rec_err(f"{points} points is out of range", self.name, i * RECORD_SIZE + 28, i + 1)
         player = 1 if winner == 1 else 0
         if term >= 100:
             self._action("resign", 1 - player, i, value=max(1, min(3, term - 100)))
