@@ -234,3 +234,38 @@ def test_zip_bomb_in_a_position_file_is_bounded() -> None:
     bomb = container(b"")[:HEADER_SIZE] + zlib.compress(b"\0" * (300 << 20), 9)
     with pytest.raises(ParseError, match="unpacks to more than"):
         read_xgp(bomb, "bomb.xgp")
+
+
+def test_a_position_file_read_as_a_match_starts_from_its_position() -> None:
+    """`gammon validate`/`convert` read an .xgp as a one-game record that starts from the position
+    (a set-up start), so the decision replays without findings."""
+    from notation.matchio import parse_any
+
+    for kind in (MOVE, CUBE):
+        data = _xgp(kind)
+        m = parse_any(data, name="p.xgp")[0]
+        (game,) = m.games
+        assert game.start is not None and game.start.boards == read_xgp(data, "p.xgp").position.boards
+        assert any("set-up position" in n.message for n in m.normalisations)
+        rep = replay(m)
+        assert not [f for f in rep.findings if f.severity == "error"], rep.findings
+
+
+def _with_header(data: bytes, offset: int, value: int) -> bytes:
+    blob = bytearray(b"".join(records(data)))
+    struct.pack_into("<i", blob, offset, value)
+    return container(bytes(blob))
+
+
+def test_money_sessions_and_variations_in_the_match_header() -> None:
+    from notation.matchio import parse_any
+
+    money = _with_header(_xgp(), 92, 99999)  # XG's "unlimited" length
+    assert read_xgp(money, "m.xgp").position.match_length == 0
+    assert parse_any(money, name="m.xgp")[0].length == 0
+    nack = _with_header(_xgp(), 96, 1)
+    assert read_xgp(nack, "n.xgp").position.variant == "nackgammon"
+    assert parse_any(nack, name="n.xgp")[0].rules.variant == "nackgammon"
+    long_gammon = read_xgp(_with_header(_xgp(), 96, 3), "l.xgp")
+    assert long_gammon.position.variant == "standard"
+    assert any("LongGammon" in n.message for n in long_gammon.normalisations)

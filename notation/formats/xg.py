@@ -47,7 +47,7 @@ bomb must not take the machine's memory)."""
 HEADER_MATCH, HEADER_GAME, CUBE, MOVE, FOOTER_GAME, FOOTER_MATCH = range(6)
 UNLIMITED = 99999
 """The match length of a money session ("unlimited")."""
-VARIATIONS = {0: "standard", 1: "nackgammon", 2: "hypergammon"}
+VARIATIONS = {0: "standard", 1: "nackgammon", 2: "hypergammon3"}
 """The match header's variation: 0 backgammon, 1 nackgammon, 2 hypergammon, 3 LongGammon (not known here)."""
 NOT_ANALYSED = -1000.0
 
@@ -284,6 +284,7 @@ class _Reader:
         self.cube = 1
         self.pending_cube: CubeAnalysis | None = None
         self.moves_in_game = 0
+        self.first_decision = False
 
     def records(self) -> list[tuple[int, bytes]]:
         n = len(self.blob) // RECORD_SIZE
@@ -330,7 +331,14 @@ class _Reader:
         if not 0 <= length <= 999:
             raise _rec_err(f"match length {length} is out of range", self.name, 92, 1)
         m.length = length
-        m.rules = MatchRules(crawford=bool(rec[100]), jacoby=bool(rec[101]), beavers=bool(rec[102]))
+        variation = struct.unpack_from("<i", rec, 96)[0]
+        variant = VARIATIONS.get(variation)
+        if variant is None:
+            m.normalisations.append(Normalisation(
+                f"record 1: variation {variation} (3 is LongGammon) is not known here; read under the standard rules",
+                1, 1))
+            variant = "standard"
+        m.rules = MatchRules(variant=variant, crawford=bool(rec[100]), jacoby=bool(rec[101]), beavers=bool(rec[102]))
         event = _unicode(rec, 622) or _ansi(rec, 136)
         place = _unicode(rec, 1396)
         date = _date(struct.unpack_from("<d", rec, 128)[0])
@@ -350,6 +358,29 @@ class _Reader:
         self.cube = 1
         self.pending_cube = None
         self.moves_in_game = 0
+        self.first_decision = True
+
+    def _set_up(self, rec: bytes, i: int, board_at: int, active_at: int, cube_at: int) -> None:
+        """A game whose first decision is not at the starting position (a game begun from a set-up
+        position, or the one position of an ``.xgp``): that position becomes the game's start."""
+        self.first_decision = False
+        assert self.game is not None
+        variant = self.match.rules.variant
+        boards = _boards(struct.unpack_from("<26b", rec, board_at), variant, self.name,
+                         i * RECORD_SIZE + board_at, i + 1)
+        code = struct.unpack_from("<i", rec, cube_at)[0]
+        if not -12 <= code <= 12:
+            raise _rec_err(f"cube {code} is out of range", self.name, i * RECORD_SIZE + cube_at, i + 1)
+        start = Position.initial(variant)
+        if boards == start.boards and code == 0:
+            return
+        turn = 1 if struct.unpack_from("<i", rec, active_at)[0] == 1 else 0
+        self.cube = 1 << abs(code)
+        self.game.start = start.replace(boards=boards, turn=turn, cube=self.cube,
+                                        cube_owner=None if code == 0 else (1 if code > 0 else 0),
+                                        names=self.match.names)
+        self.match.normalisations.append(Normalisation(
+            f"record {i + 1}: game {self.game.number} starts from a set-up position", i + 1, 1))
 
     def _action(self, kind: str, player: int, i: int, **kw: object) -> Action:
         a = Action(kind, player, span=Span(i + 1, 1), move_number=self.moves_in_game or None,  # type: ignore[arg-type]
@@ -359,6 +390,8 @@ class _Reader:
         return a
 
     def _cube(self, rec: bytes, i: int) -> None:
+        if self.first_decision:
+            self._set_up(rec, i, 36, 12, 32)
         actif, doubled, take = struct.unpack_from("<3i", rec, 12)
         player = 1 if actif == 1 else 0
         analysis = _cube_analysis(rec)
@@ -380,6 +413,8 @@ class _Reader:
             raise _rec_err(f"unknown answer {take} to a double", self.name, i * RECORD_SIZE + 20, i + 1)
 
     def _move(self, rec: bytes, i: int, nxt: bytes | None) -> None:
+        if self.first_decision:
+            self._set_up(rec, i, 9, 64, 108)
         actif = struct.unpack_from("<i", rec, 64)[0]
         player = 1 if actif == 1 else 0
         steps = struct.unpack_from("<8i", rec, 68)
