@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from xg_container import archive, container, records, xgp_from_xg
 
 import notation
+from notation.analysis import analysis_to_dict
 from notation.errors import ParseError
 from notation.formats.xg import CUBE, HEADER_SIZE, MOVE, RECORD_SIZE, read_xgp
 from notation.ids import xgid
@@ -228,6 +229,8 @@ def test_fuzz_position_files_raise_only_parse_errors(data: st.DataObject) -> Non
     rec.position.problems()
     if not rec.position.problems():
         xgid(rec.position)
+    if rec.analysis is not None:
+        analysis_to_dict(rec.analysis)  # decoded when first used: never raises
 
 
 def test_zip_bomb_in_a_position_file_is_bounded() -> None:

@@ -23,16 +23,22 @@ Errors in the container name the byte offset and the record number.
 
 from __future__ import annotations
 
+import dataclasses
 import struct
 import zlib
+from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import Any, TypeVar
 
+from .._unchecked import unchecked
 from ..analysis import Analysis, Candidate, CheckerAnalysis, CubeAnalysis, Probabilities
 from ..errors import ParseError
 from ..position import Position
 from ..record import Action, Game, Match, MatchRules, Normalisation, PositionRecord, Span
 
 __all__ = ["MAGIC", "read_xg", "read_xg_match", "read_xgp"]
+
+T = TypeVar("T")
 
 MAGIC = b"RGMH"
 HEADER_SIZE = 8232
@@ -494,45 +500,148 @@ def _play(steps: tuple[int, ...], before: tuple[int, ...], p1: bool) -> tuple[st
     return " ".join(parts), tuple(board)
 
 
-def _probs(ev: tuple[float, ...]) -> Probabilities | None:
-    lose_bg, lose_g, _, win, win_g, win_bg = ev[:6]
+_POINT = tuple(str(p + 1) for p in range(24)) + ("bar",)
+_STEP = {(f, t): f"{_POINT[f]}/{'off' if t < 0 else t + 1}" for f in range(25) for t in range(-1, 24)}
+"""The text of one step, by XG's (from, to); ``to`` -1 is off."""
+_HIT = {k: v + "*" for k, v in _STEP.items()}
+_MOVES = [struct.Struct(f"<{8 * n}b") for n in range(33)]
+_LEVELS = [struct.Struct(f"<{2 * n}h") for n in range(33)]
+_EVALS = [struct.Struct(f"<{7 * n}f") for n in range(33)]
+_new_candidate = unchecked(Candidate)
+_new_probabilities = unchecked(Probabilities)
+
+
+def _candidate_text(moves: tuple[int, ...], k0: int, before: tuple[int, ...], p1: bool) -> str:
+    """A candidate's play (``moves[k0:k0 + 8]``, XG's from/to pairs) in the mover's numbering, hits
+    marked: the same text as :func:`_play`."""
+    board = list(before)
+    sign = 1 if p1 else -1
+    parts = []
+    for k in range(k0, k0 + 8, 2):
+        f, t = moves[k], moves[k + 1]
+        if f == -1 or (f == 0 and t == 0) or not 0 <= f <= 24 or t > 23:
+            break
+        board[(0 if p1 else 25) if f == 24 else (f + 1 if p1 else 24 - f)] -= sign
+        if t < 0:
+            parts.append(_STEP[f, -1])
+            continue
+        idx = t + 1 if p1 else 24 - t
+        if board[idx] == -sign:
+            board[idx] = sign
+            parts.append(_HIT[f, t])
+        else:
+            board[idx] += sign
+            parts.append(_STEP[f, t])
+    return " ".join(parts)
+
+
+def _probs(ev: tuple[float, ...], k: int = 0) -> Probabilities | None:
+    """XG's evaluation ``ev[k:k + 7]`` (lose backgammon, lose gammon, lose, win, win gammon, win
+    backgammon, equity) as probabilities for the player who acts."""
+    win = ev[k + 3]
     if not 0 <= win <= 1:
         return None
-    return Probabilities(win=round(win, 6), win_gammon=round(win_g, 6), win_backgammon=round(win_bg, 6),
-                         lose_gammon=round(lose_g, 6), lose_backgammon=round(lose_bg, 6))
+    return _new_probabilities(round(win, 6), round(ev[k + 4], 6), round(ev[k + 5], 6), round(ev[k + 1], 6),
+                              round(ev[k], 6))
 
 
-def _checker_analysis(rec: bytes, played: tuple[int, ...]) -> CheckerAnalysis | None:
+def _checker_analysis(rec: bytes, played: tuple[int, ...] = ()) -> CheckerAnalysis | None:
+    """The ranked candidates of a move record, or None when it holds no analysed candidate.  They
+    are decoded when first used (:class:`_RecordCheckerAnalysis`): validating a match never needs
+    them, and they are most of the work of reading an analysed file."""
     n = struct.unpack_from("<i", rec, 120)[0]
     if not 0 < n <= 32:
         return None
+    evs = _EVALS[n].unpack_from(rec, 1408)
+    for k in range(6, 7 * n, 7):
+        if evs[k] > NOT_ANALYSED + 1:  # NaN is never greater: as in _decode_candidates
+            return _RecordCheckerAnalysis(rec)
+    return None
+
+
+def _decode_candidates(rec: bytes) -> tuple[tuple[Candidate, ...], int | None]:
+    """The analysed candidates of a move record, best first, and the index of the play made: the
+    candidate whose position after it (XG's ``PosPlayed``) is the record's position after the move."""
+    n = struct.unpack_from("<i", rec, 120)[0]
     cands = []
     index = None
     before = struct.unpack_from("<26b", rec, 9)
     p1 = struct.unpack_from("<i", rec, 64)[0] == 1
-    after = _play(played, before, p1)[1]
+    end = rec[35:61]
+    moves = _MOVES[n].unpack_from(rec, 1024)
+    levels = _LEVELS[n].unpack_from(rec, 1280)
+    evs = _EVALS[n].unpack_from(rec, 1408)
     for c in range(n):
-        moves = struct.unpack_from("<8b", rec, 1024 + 8 * c)
-        level = struct.unpack_from("<h", rec, 1280 + 4 * c)[0]
-        ev = struct.unpack_from("<7f", rec, 1408 + 28 * c)
-        if ev[6] <= NOT_ANALYSED + 1 or ev[6] != ev[6]:
+        k = 7 * c
+        eq = evs[k + 6]
+        if not eq > NOT_ANALYSED + 1:  # not analysed, or NaN
             continue
-        text, result = _play(tuple(moves), before, p1)
-        if index is None and result == after:
+        if index is None and rec[192 + 26 * c:218 + 26 * c] == end:
             index = len(cands)
-        cands.append(Candidate(play=text, equity=round(ev[6], 6),
-                               probabilities=_probs(ev), level=LEVELS.get(level, f"level {level}")))
-    if not cands:
-        return None
-    return CheckerAnalysis(candidates=tuple(cands), played=index)
+        level = levels[2 * c]
+        cands.append(_new_candidate(_candidate_text(moves, 8 * c, before, p1), round(eq, 6), _probs(evs, k),
+                                    LEVELS.get(level) or f"level {level}"))
+    return tuple(cands), index
+
+
+def _lazy(cls: type[T], decode: Callable[[bytes], tuple[object, ...]]) -> Callable[[bytes], T]:
+    """``make(rec)``: a ``cls`` (a frozen dataclass with slots) whose fields are ``decode(rec)``,
+    computed when a field is first read.  It is equal to (and hashes as) the plain object with the same
+    fields, shows as one, and copies and pickles as one."""
+    names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
+    slots = [cls.__dict__[n] for n in names]
+
+    def fill(self: T) -> None:
+        for slot, value in zip(slots, decode(self._rec), strict=True):  # type: ignore[attr-defined]
+            slot.__set__(self, value)
+
+    def field(slot: Any) -> property:
+        def get(self: T) -> object:
+            try:
+                return slot.__get__(self)
+            except AttributeError:
+                fill(self)
+                return slot.__get__(self)
+        return property(get)
+
+    def values(self: T) -> tuple[object, ...]:
+        return tuple(getattr(self, n) for n in names)
+
+    def plain(self: T) -> T:
+        return cls(*values(self))
+
+    def eq(self: T, other: object) -> bool:
+        if not isinstance(other, cls):
+            return NotImplemented
+        return values(self) == tuple(getattr(other, n) for n in names)
+
+    def init(self: T, rec: bytes) -> None:
+        object.__setattr__(self, "_rec", rec)
+
+    body: dict[str, Any] = {n: field(sl) for n, sl in zip(names, slots, strict=True)}
+    body.update(__slots__=("_rec",), __init__=init, __eq__=eq, __hash__=lambda self: hash(plain(self)),
+                __repr__=lambda self: repr(plain(self)), __reduce__=lambda self: (cls, values(self)),
+                __doc__=f"A {cls.__name__} decoded from its record when first used.")
+    return type(f"_Record{cls.__name__}", (cls,), body)  # type: ignore[return-value]
+
+
+_RecordCheckerAnalysis = _lazy(CheckerAnalysis, _decode_candidates)
 
 
 def _cube_analysis(rec: bytes) -> CubeAnalysis | None:
+    """The doubling decision analysed in a cube record, or None (decoded when first used)."""
+    nd, dt, dp = struct.unpack_from("<3f", rec, 152)
+    if not (-100 <= nd <= 100 and -100 <= dt <= 100 and -100 <= dp <= 100):
+        return None
+    return _RecordCubeAnalysis(rec)
+
+
+def _decode_cube(rec: bytes) -> tuple[object, ...]:
     base = 64
     level = struct.unpack_from("<i", rec, base + 28)[0]
     nd, dt, dp = struct.unpack_from("<3f", rec, base + 88)
-    if nd <= NOT_ANALYSED + 1 or any(x != x or abs(x) > 100 for x in (nd, dt, dp)):
-        return None
     ev = struct.unpack_from("<7f", rec, base + 60)
-    return CubeAnalysis(no_double=round(nd, 6), double_take=round(dt, 6), double_pass=round(dp, 6),
-                        probabilities=_probs(ev), level=LEVELS.get(level, f"level {level}"))
+    return (round(nd, 6), round(dt, 6), round(dp, 6), None, _probs(ev), LEVELS.get(level, f"level {level}"), None)
+
+
+_RecordCubeAnalysis = _lazy(CubeAnalysis, _decode_cube)
