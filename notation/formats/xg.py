@@ -34,7 +34,7 @@ from .._unchecked import unchecked
 from ..analysis import Analysis, Candidate, CheckerAnalysis, CubeAnalysis, Probabilities
 from ..errors import ParseError
 from ..position import Position
-from ..record import Action, Game, Match, MatchRules, Normalisation, PositionRecord, Span
+from ..record import Action, Game, Match, MatchRules, Normalisation, PositionRecord, Span, new_span
 
 __all__ = ["MAGIC", "read_xg", "read_xg_match", "read_xgp"]
 
@@ -45,8 +45,7 @@ HEADER_SIZE = 8232
 RECORD_SIZE = 2560
 MAX_UNPACKED = 256 << 20
 _CHUNK = 16384
-"""Compressed bytes fed to zlib at a time: a damaged stream is found within one chunk, and one chunk
-unpacks to at most about 17 MB, so the bound on the whole is kept without unpacking much past it."""
+"""Compressed bytes fed to zlib at a time while looking for where a damaged stream fails."""
 """A real match unpacks to a few megabytes; a stream that unpacks to more than this is refused (a zip
 bomb must not take the machine's memory)."""
 
@@ -110,30 +109,37 @@ def unpack(data: bytes, name: str | None = None) -> bytes:
     if start > len(data):
         raise _err(f"the thumbnail's size ({thumb} bytes) runs past the end of the file", name, 20, 1, before=True)
     d = zlib.decompressobj()
-    parts: list[bytes] = []
-    size = 0
-    pos = start
-    while not d.eof and pos < len(data):
-        chunk = data[pos:pos + _CHUNK]
-        saved = d.copy()
-        try:
-            out = d.decompress(chunk)
-        except zlib.error as e:
-            at = pos + _bad_byte(saved, chunk)
-            raise _err(f"damaged compressed data: {e}", name, at, size // RECORD_SIZE + 1) from None
-        parts.append(out)
-        size += len(out)
-        if size > MAX_UNPACKED:
-            raise _err(f"the compressed game file unpacks to more than {MAX_UNPACKED >> 20} MB", name, pos,
-                       MAX_UNPACKED // RECORD_SIZE + 1)
-        pos += len(chunk) - len(d.unused_data)
+    try:
+        blob = d.decompress(data[start:], MAX_UNPACKED)
+    except zlib.error as e:
+        at, size = _damage(data, start)
+        raise _err(f"damaged compressed data: {e}", name, at, size // RECORD_SIZE + 1) from None
+    if d.unconsumed_tail:
+        raise _err(f"the compressed game file unpacks to more than {MAX_UNPACKED >> 20} MB", name, start,
+                   MAX_UNPACKED // RECORD_SIZE + 1)
     if not d.eof:
-        raise _err("the compressed game file is truncated", name, len(data), size // RECORD_SIZE + 1)
-    blob = b"".join(parts)
+        raise _err("the compressed game file is truncated", name, len(data), len(blob) // RECORD_SIZE + 1)
     if not blob or len(blob) % RECORD_SIZE:
         raise _err(f"the game file is {len(blob)} bytes, not a whole number of {RECORD_SIZE}-byte records",
                    name, start, len(blob) // RECORD_SIZE + 1)
     return blob
+
+
+def _damage(data: bytes, start: int) -> tuple[int, int]:
+    """Where a damaged zlib stream that starts at ``start`` fails: the byte offset in ``data`` and how
+    many bytes it unpacked before (fed a chunk at a time, the failing chunk a byte at a time)."""
+    d = zlib.decompressobj()
+    size = 0
+    pos = start
+    while pos < len(data) and not d.eof:
+        chunk = data[pos:pos + _CHUNK]
+        saved = d.copy()
+        try:
+            size += len(d.decompress(chunk))
+        except zlib.error:
+            return pos + _bad_byte(saved, chunk), size
+        pos += len(chunk)
+    return pos, size
 
 
 def _bad_byte(d: zlib._Decompress, chunk: bytes) -> int:
@@ -389,8 +395,8 @@ class _Reader:
             f"record {i + 1}: game {self.game.number} starts from a set-up position", i + 1, 1))
 
     def _action(self, kind: str, player: int, i: int, **kw: object) -> Action:
-        a = Action(kind, player, span=Span(i + 1, 1), move_number=self.moves_in_game or None,  # type: ignore[arg-type]
-                   **kw)  # type: ignore[arg-type]
+        a = Action(kind, player, span=new_span(i + 1, 1),  # type: ignore[arg-type]
+                   move_number=self.moves_in_game or None, **kw)  # type: ignore[arg-type]
         assert self.game is not None
         self.game.actions.append(a)
         return a
@@ -421,14 +427,12 @@ class _Reader:
     def _move(self, rec: bytes, i: int, nxt: bytes | None) -> None:
         if self.first_decision:
             self._set_up(rec, i, 9, 64, 108)
-        actif = struct.unpack_from("<i", rec, 64)[0]
+        head = _MOVE_HEAD.unpack_from(rec, 64)  # active player, 8 from/to steps, the dice
+        actif, steps, d1, d2 = head[0], head[1:9], head[9], head[10]
         player = 1 if actif == 1 else 0
-        steps = struct.unpack_from("<8i", rec, 68)
-        d1, d2 = struct.unpack_from("<2i", rec, 100)
         if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
             raise _rec_err(f"dice {d1}-{d2} are not a roll", self.name, i * RECORD_SIZE + 100, i + 1)
-        before = struct.unpack_from("<26b", rec, 9)
-        play = _play_text(steps, before, actif == 1)
+        play = _play_text(steps, 0, _BOARD.unpack_from(rec, 9), actif == 1)
         self.moves_in_game += 1
         if not play and nxt is not None and nxt[8] == FOOTER_GAME:
             winner, _, term = struct.unpack_from("<3i", nxt, 24)
@@ -467,43 +471,12 @@ class _Reader:
         self.pending_cube = None
 
 
-def _point(p: int) -> str:
-    return "bar" if p == 24 else str(p + 1)
-
-
-def _play_text(steps: tuple[int, ...], before: tuple[int, ...], p1: bool) -> str:
-    """The played move in the mover's numbering, with hits marked, from XG's from/to pairs."""
-    return _play(steps, before, p1)[0]
-
-
-def _play(steps: tuple[int, ...], before: tuple[int, ...], p1: bool) -> tuple[str, tuple[int, ...]]:
-    """The move's text and the position after it (player 1's frame, as ``before``)."""
-    board = list(before)  # player 1's numbering: index n = point n, player 1 positive
-    sign = 1 if p1 else -1
-    parts = []
-    for k in range(0, 8, 2):
-        f, t = steps[k], steps[k + 1]
-        if f == -1 or (f == 0 and t == 0) or not 0 <= f <= 24 or t > 23:
-            break
-        hit = ""
-        if f == 24:
-            board[0 if p1 else 25] -= sign
-        else:
-            board[f + 1 if p1 else 24 - f] -= sign
-        if t >= 0:
-            idx = t + 1 if p1 else 24 - t
-            if board[idx] == -sign:
-                hit = "*"
-                board[idx] = 0
-            board[idx] += sign
-        parts.append(f"{_point(f)}/{'off' if t < 0 else t + 1}{hit}")
-    return " ".join(parts), tuple(board)
-
-
 _POINT = tuple(str(p + 1) for p in range(24)) + ("bar",)
 _STEP = {(f, t): f"{_POINT[f]}/{'off' if t < 0 else t + 1}" for f in range(25) for t in range(-1, 24)}
 """The text of one step, by XG's (from, to); ``to`` -1 is off."""
 _HIT = {k: v + "*" for k, v in _STEP.items()}
+_MOVE_HEAD = struct.Struct("<i8i2i")
+_BOARD = struct.Struct("<26b")
 _MOVES = [struct.Struct(f"<{8 * n}b") for n in range(33)]
 _LEVELS = [struct.Struct(f"<{2 * n}h") for n in range(33)]
 _EVALS = [struct.Struct(f"<{7 * n}f") for n in range(33)]
@@ -511,9 +484,10 @@ _new_candidate = unchecked(Candidate)
 _new_probabilities = unchecked(Probabilities)
 
 
-def _candidate_text(moves: tuple[int, ...], k0: int, before: tuple[int, ...], p1: bool) -> str:
-    """A candidate's play (``moves[k0:k0 + 8]``, XG's from/to pairs) in the mover's numbering, hits
-    marked: the same text as :func:`_play`."""
+def _play_text(moves: tuple[int, ...], k0: int, before: tuple[int, ...], p1: bool) -> str:
+    """A play (``moves[k0:k0 + 8]``, XG's from/to pairs: 0-based in the mover's numbering, 24 the bar,
+    a negative "to" off, -1 or 0/0 where it ends) in the mover's numbering, hits marked; ``before`` is
+    the record's position (player 1's frame)."""
     board = list(before)
     sign = 1 if p1 else -1
     parts = []
@@ -579,7 +553,7 @@ def _decode_candidates(rec: bytes) -> tuple[tuple[Candidate, ...], int | None]:
         if index is None and rec[192 + 26 * c:218 + 26 * c] == end:
             index = len(cands)
         level = levels[2 * c]
-        cands.append(_new_candidate(_candidate_text(moves, 8 * c, before, p1), round(eq, 6), _probs(evs, k),
+        cands.append(_new_candidate(_play_text(moves, 8 * c, before, p1), round(eq, 6), _probs(evs, k),
                                     LEVELS.get(level) or f"level {level}"))
     return tuple(cands), index
 
