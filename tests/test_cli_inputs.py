@@ -91,16 +91,16 @@ def test_directories_recurse_and_patterns_expand(tmp_path: Path) -> None:
 
 
 def test_one_crashing_file_is_that_files_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from notation.commands import validate
+    from notation import batch
 
-    real = validate.read_any
+    real = batch.read_source
 
     def flaky(path: str) -> list[notation.record.Match]:  # type: ignore[name-defined]
         if path.endswith("bad.json"):
             raise IndexError("list index out of range")
         return real(path)
 
-    monkeypatch.setattr(validate, "read_any", flaky)
+    monkeypatch.setattr(batch, "read_source", flaky)
     bad = tmp_path / "bad.json"
     bad.write_text("{}")
     code, out, _ = run("validate", "-j1", str(CLEAN), str(bad), str(SAMPLE))

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import click
 
-from ..convert import EXTENSIONS, atomic_write, canonical_plays, check_target, format_for, render_match
-from ..errors import NotationError
-from ..matchio import expand_inputs, read_any
-from ..replay import replay
+from ..batch import convert_file
+from ..convert import EXTENSIONS, check_target, format_for
+from ..matchio import expand_inputs
+from ..parallel import auto_jobs, map_files
 
-TARGETS = ("mat", "sgf", "json", "txt", "text", "html")
+TARGETS = ("mat", "sgf", "json", "txt", "text", "html", "parquet")
 """What --to takes (``text`` is ``txt``)."""
 
 
@@ -32,8 +34,14 @@ TARGETS = ("mat", "sgf", "json", "txt", "text", "html")
 @click.option("--canonical", is_flag=True,
               help="Rewrite legal plays as gnubg writes them (one step per die, every hit marked); "
                    "each rewrite is reported.")
+@click.option("--dask", "dask_address", default=None, metavar="ADDRESS",
+              help="Convert on a Dask cluster: a scheduler's address (tcp://host:8786), or 'local' for a "
+                   "local cluster ('local:N' for N workers).  Workers write the outputs, so OUT must be "
+                   "on a filesystem they share.  Needs the [scale] extra.")
+@click.option("--jobs", "-j", type=click.IntRange(0, 64), default=1, show_default=True,
+              help="Convert in this many parallel processes; 0: one per CPU when there are enough files.")
 def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, quiet: bool, bar: str, off: str,
-            hit_marks: bool, canonical: bool) -> None:
+            hit_marks: bool, canonical: bool, dask_address: str | None = None, jobs: int = 1) -> None:
     """Convert IN... to OUT (a file, '-' for standard output, or a directory for several inputs).
 
     IN is a record file (recognised by content), a directory (walked for records), a pattern, or '-'
@@ -43,7 +51,6 @@ def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, q
     overwritten, an existing file only with --force, and two inputs never write the same output.
     Exit status: 0 written, 1 --strict refused a lossy conversion, 2 bad input or a refused output.
     """
-    from .._term import safe_line
     from ..cli import fail
 
     if len(paths) < 2:
@@ -52,6 +59,15 @@ def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, q
     out = paths[-1]
     for p in problems:
         fail(p)
+    if dask_address is not None:
+        _check_dask(dask_address, inputs)
+    if jobs == 0:
+        jobs = auto_jobs(len(inputs))
+    if "-" in inputs:
+        jobs = 1
+    if to is not None and to.lower() == "parquet":
+        _parquet(inputs, out, force=force, quiet=quiet, jobs=jobs, dask_address=dask_address)
+        return
     several = len(inputs) > 1 or Path(out).is_dir()
     if several and (out == "-" or not Path(out).is_dir()):
         fail(f"{out}: with several inputs the output must be an existing directory")
@@ -77,50 +93,102 @@ def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, q
                 check_target(target, force=force, inputs=inputs)
             except FileExistsError as e:
                 fail(str(e))
+    options = {"bar": bar, "off": off, "hit_marks": hit_marks} if fmt == "mat" else {}
+    work = partial(convert_file, fmt=fmt, force=force, strict=strict, quiet=quiet, canonical=canonical,
+                   inputs=tuple(inputs), options=options, page=match_html if fmt == "html" else None)
+    one = partial(_convert_one, work=work, targets=targets)
+    if dask_address is not None:
+        from ..scale import dask_imap
+
+        results: Any = dask_imap(one, inputs, dask_address, _failed_file)
+    elif jobs > 1:
+        results = map_files(one, inputs, jobs)
+    else:  # one at a time, each reported as soon as it is done
+        results = (one(src) for src in inputs)
     status = 0
-    for src in inputs:
-        name = "<stdin>" if src == "-" else src
-        try:
-            matches = read_any(src)
-        except OSError as e:
-            fail(f"{name}: cannot read: {e.strerror or e}")
-        except NotationError as e:
-            e.located(file=name)
-            fail(str(e))
-        if not matches:
-            fail(f"{name}: no match found")
-        if len(matches) > 1:
-            click.echo(f"{safe_line(name)}: holds {len(matches)} matches; converting the first", err=True)
-        match = matches[0]
-        match.source = name
-        rep = replay(match) if not quiet or fmt == "html" else None
-        if not quiet and rep is not None:
-            for f in rep.findings:
-                if f.severity != "note":
-                    click.echo(safe_line(f.format()), err=True)
-        if canonical:
-            match, n = canonical_plays(match)
-            if n and not quiet:
-                click.echo(f"{safe_line(name)}: {n} plays rewritten in canonical form (--canonical)", err=True)
-        options = {"bar": bar, "off": off, "hit_marks": hit_marks} if fmt == "mat" else {}
-        if fmt == "html":  # the page (render.html): nothing is dropped, it shows the record as read
-            text, dropped = match_html(match, None if canonical else rep), []
-        else:
-            text, dropped = render_match(match, fmt, **options)
-        target = targets[src]
-        if strict or not quiet:
-            for d in dropped:
-                click.echo(safe_line(f"{name}: {'error' if strict else 'dropped'}: {d}"), err=True)
-        if dropped and strict:
-            status = 1
-            continue
-        if target == "-":
-            sys.stdout.write(text)
-            continue
-        try:
-            atomic_write(target, text, force=force, inputs=inputs)
-        except FileExistsError as e:
-            fail(str(e))
-        except OSError as e:
-            fail(f"{target}: cannot write: {e.strerror or e}")
+    for res in results:  # a bad input is reported and the others are still converted
+        status = max(status, _report(res))
     sys.exit(status)
+
+
+def _convert_one(src: str, work: Any, targets: dict[str, str]) -> dict[str, Any]:
+    return work(src, targets[src])  # type: ignore[no-any-return]
+
+
+def _check_dask(address: str, inputs: list[str]) -> None:
+    from ..cli import fail
+    from ..scale import ExtraMissing, _workers, need
+
+    try:
+        need("dask.distributed", "--dask")
+        _workers(address)
+    except (ExtraMissing, ValueError) as e:
+        fail(str(e))
+    if "-" in inputs:
+        fail("--dask cannot read standard input: give the files' paths (every worker must see them)")
+
+
+def _parquet(inputs: list[str], out: str, *, force: bool, quiet: bool, jobs: int, dask_address: str | None) -> None:
+    """``--to parquet``: the decision dataset of every input under the directory ``out``."""
+    from .._term import plural, safe_line
+    from ..batch import decision_rows
+    from ..cli import fail
+    from ..dataset import FILES_PER_PART, existing_parts, write_dataset
+    from ..scale import ExtraMissing, need
+
+    try:
+        need("pyarrow", "--to parquet")
+    except ExtraMissing as e:
+        fail(str(e))
+    if out == "-" or (Path(out).exists() and not Path(out).is_dir()):
+        fail(f"{out}: --to parquet writes a dataset: the output must be a directory")
+    if existing_parts(out) and not force:
+        fail(f"{out}: already holds a dataset; use --force to replace it")
+    unreadable: list[str] = []
+
+    def results() -> Any:
+        if dask_address is not None:
+            from ..scale import dask_imap
+
+            yield from dask_imap(decision_rows, inputs, dask_address, _failed_rows)
+            return
+        for k in range(0, len(inputs), FILES_PER_PART):
+            yield from map_files(decision_rows, inputs[k:k + FILES_PER_PART], jobs)
+
+    def reported() -> Any:
+        for res in results():
+            if res.get("error"):
+                unreadable.append(res["error"])
+                click.echo(safe_line(res["error"]), err=True)
+            yield res
+
+    try:
+        counts = write_dataset(reported(), out, force=force)
+    except FileExistsError as e:
+        fail(str(e))
+    except OSError as e:
+        fail(f"{out}: cannot write: {e.strerror or e}")
+    if not quiet:
+        click.echo(f"{safe_line(out)}: {plural(counts['rows'], 'row')} from {plural(counts['files'], 'file')} "
+                   f"in {plural(counts['parts'], 'part')}", err=True)
+    sys.exit(2 if unreadable else 0)
+
+
+def _failed_rows(path: str, reason: str) -> dict[str, Any]:
+    from ..batch import DATASET_COLUMNS
+
+    return {"file": path, "columns": {name: [] for name, _ in DATASET_COLUMNS}, "rows": 0,
+            "error": f"{path}: not read: {reason}"}
+
+
+def _report(res: dict[str, Any]) -> int:
+    for m in res["messages"]:
+        click.echo(m, err=True)
+    if res["text"] is not None:
+        sys.stdout.write(res["text"])
+    return int(res["status"])
+
+
+def _failed_file(path: str, reason: str) -> dict[str, Any]:
+    return {"file": path, "target": None, "status": 2, "messages": [f"{path}: not converted: {reason}"],
+            "text": None}

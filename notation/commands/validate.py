@@ -10,10 +10,10 @@ from typing import Any
 import click
 
 from .._term import plural, safe_line, use_colour
-from ..errors import NotationError
-from ..matchio import expand_inputs, read_any
+from ..batch import validate_file
+from ..matchio import expand_inputs
 from ..parallel import auto_jobs, map_files
-from ..replay import Finding, replay
+from ..replay import Finding
 
 VARIANTS = ("standard", "nackgammon", "hypergammon", "hypergammon1", "hypergammon2", "hypergammon3", "dutch",
             "acey-deucey")
@@ -24,95 +24,8 @@ GC_SURVIVORS = 20_000
 collection (a file's own objects are freed when it is done, so this happens only if cycles pile up)."""
 
 
-def check_file(path: str, variant: str | None = None, auto_doubles: int | None = None) -> dict[str, Any]:
-    """Validate one file; the result is plain data (it crosses process boundaries).  Nothing escapes:
-    a file that cannot be read, is not a record, or makes the reader fail gets one error finding and
-    ``unreadable`` set, so the other files of a batch are still checked and reported."""
-    out: dict[str, Any] = {"file": path, "games": 0, "plays": 0, "errors": 0, "warnings": 0, "notes": 0,
-                           "findings": [], "unreadable": False}
-
-    def unreadable(f: Finding) -> dict[str, Any]:
-        out.update(unreadable=True, errors=1, warnings=0, notes=0, games=0, plays=0, findings=[f.to_dict()])
-        return out
-
-    try:
-        matches = read_any(path)
-    except OSError as e:
-        return unreadable(Finding("error", f"cannot read: {e.strerror or e}", path))
-    except NotationError as e:
-        return unreadable(Finding("error", e.message, path, e.line, e.column, text=(e.text or "").strip()))
-    except RecursionError:
-        return unreadable(Finding("error", "the record is nested too deeply to read", path))
-    except MemoryError:
-        return unreadable(Finding("error", "the record is too large to read in memory", path))
-    except Exception as e:  # noqa: BLE001 - a reader's bug is this file's error, not the batch's end
-        return unreadable(Finding("error", f"internal error while reading ({type(e).__name__}: {e}); "
-                                           "please report it with this file", path))
-    if not matches:
-        return unreadable(Finding("error", "no match in this file", path))
-    try:
-        for match in matches:
-            if variant:
-                match.rules.variant = variant
-            if auto_doubles is not None:
-                match.rules.auto_doubles = auto_doubles
-            match.source = path
-            rep = replay(match)
-            out["games"] += len(rep.games)
-            out["plays"] += rep.plays
-            for f in rep.findings:
-                out["findings"].append(f.to_dict())
-    except Exception as e:  # noqa: BLE001 - as above, for the replay
-        return unreadable(Finding("error", f"internal error while replaying ({type(e).__name__}: {e}); "
-                                           "please report it with this file", path))
-    out["findings"].sort(key=_order)
-    if path != "-" and _is_json(path):
-        _json_pointers(matches, out["findings"])
-    for f in out["findings"]:
-        out[f["severity"] + "s"] += 1
-    return out
-
-
-def _is_json(path: str) -> bool:
-    try:
-        with open(path, "rb") as f:
-            return f.read(64).lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
-    except OSError:
-        return False
-
-
-def _json_pointers(matches: list[Any], findings: list[dict[str, Any]]) -> None:
-    """Findings in a JSON record: located by a JSON pointer into the document (``/match/games/2/actions/5``);
-    the lines and columns the record keeps are those of the file it was first read from, so they are
-    said as such, not as places in the JSON file."""
-    m = matches[0]
-    places: dict[int, list[tuple[int, str]]] = {}
-    for gi, g in enumerate(m.games):
-        if g.span is not None:
-            places.setdefault(g.span.line, []).append((g.span.column, f"/match/games/{gi}"))
-        for ai, a in enumerate(g.actions):
-            if a.span is not None:
-                places.setdefault(a.span.line, []).append((a.span.column, f"/match/games/{gi}/actions/{ai}"))
-    for f in findings:
-        line, col = f.get("line"), f.get("column")
-        pointer = None
-        if line is not None:
-            for c, ptr in sorted(places.get(line, [])):
-                if col is None or c <= col:
-                    pointer = ptr
-        if pointer is None and f.get("game") is not None:
-            gi = next((k for k, g in enumerate(m.games) if g.number == f["game"]), None)
-            pointer = f"/match/games/{gi}" if gi is not None else None
-        f["pointer"] = pointer or ""
-        if line is not None:
-            f["message"] += f" (line {line}{', column ' + str(col) if col else ''} of the original record)"
-        f["line"] = f["column"] = None
-
-
-def _order(f: dict[str, Any]) -> tuple[int, int]:
-    """Findings in file order: by line and column; those with no line (the match as a whole) last."""
-    line = f.get("line")
-    return (line if line is not None else 1 << 60, f.get("column") or 0)
+check_file = validate_file
+"""The per-file check (:func:`notation.batch.validate_file`), under the name this module always had."""
 
 
 def _line(path: str, f: dict[str, Any]) -> str:
@@ -151,8 +64,12 @@ FORMATS = ("text", "json", "github", "sarif", "junit")
 @click.option("--html", "html_report", default=None, metavar="REPORT.html",
               help="Also write a web page for the batch (a sortable table of files), with each match's "
                    "page in REPORT_matches/ beside it.")
+@click.option("--dask", "dask_address", default=None, metavar="ADDRESS",
+              help="Check the files on a Dask cluster: a scheduler's address (tcp://host:8786), or 'local' "
+                   "for a local cluster of one worker per CPU ('local:N' for N).  Needs the [scale] extra.")
 def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, quiet: bool, variant: str | None,
-            auto_doubles: int | None, colour: str, excerpt: bool | None, html_report: str | None = None) -> None:
+            auto_doubles: int | None, colour: str, excerpt: bool | None, html_report: str | None = None,
+            dask_address: str | None = None) -> None:
     """Replay every game of each FILE under the full rules.
 
     FILE is a .mat transcript, SGF or JSON record (recognised by content), a directory (walked for
@@ -172,6 +89,8 @@ def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, q
         from ..rules import get_rules
 
         variant = get_rules(variant).name
+    if dask_address is not None:
+        _check_dask(dask_address, paths)
     show_progress = len(paths) > 5 and sys.stderr.isatty() and out_format == "text"
     if jobs == 0:
         jobs = auto_jobs(len(paths))
@@ -183,15 +102,27 @@ def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, q
     # done: the cycle collector would scan them again and again for nothing.  It runs between files
     # instead, when objects pile up, and never re-scans what the imports left.
     work = partial(_check_and_collect, variant=variant, auto_doubles=auto_doubles)
+    if dask_address is not None:
+        from ..scale import dask_map
+
+        run: Any = partial(dask_map, partial(validate_file, variant=variant, auto_doubles=auto_doubles),
+                           paths, dask_address, _failed_file)
+    else:
+        run = partial(map_files, work, paths, jobs)
     enabled = gc.isenabled()
     gc.freeze()
     gc.disable()
     try:
-        if show_progress:
-            with click.progressbar(length=len(paths), label="validating", file=sys.stderr) as bar:
-                results = map_files(work, paths, jobs, lambda: bar.update(1))
-        else:
-            results = map_files(work, paths, jobs)
+        try:
+            if show_progress:
+                with click.progressbar(length=len(paths), label="validating", file=sys.stderr) as bar:
+                    results = run(on_result=lambda: bar.update(1))
+            else:
+                results = run()
+        except OSError as e:  # the cluster cannot be reached
+            from ..cli import fail
+
+            fail(str(e))
     finally:  # as it was, for a caller that goes on (tests, an embedding program)
         gc.unfreeze()
         if enabled:
@@ -313,6 +244,26 @@ def _html_report(report: str, results: list[dict[str, Any]], variant: str | None
         from ..cli import fail
 
         fail(f"{report}: cannot write: {getattr(e, 'strerror', None) or e}")
+
+
+def _check_dask(address: str, paths: list[str]) -> None:
+    """Refuse at once what a cluster cannot do: no Dask installed, a bad address, standard input."""
+    from ..cli import fail
+    from ..scale import ExtraMissing, _workers, need
+
+    try:
+        need("dask.distributed", "--dask")
+        _workers(address)
+    except (ExtraMissing, ValueError) as e:
+        fail(str(e))
+    if "-" in paths:
+        fail("--dask cannot read standard input: give the files' paths (every worker must see them)")
+
+
+def _failed_file(path: str, reason: str) -> dict[str, Any]:
+    """The result of a file whose task failed on the cluster."""
+    return {"file": path, "games": 0, "plays": 0, "errors": 1, "warnings": 0, "notes": 0, "unreadable": True,
+            "findings": [Finding("error", f"not checked: {reason}", path).to_dict()]}
 
 
 def _check_and_collect(path: str, variant: str | None, auto_doubles: int | None) -> dict[str, Any]:

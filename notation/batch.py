@@ -1,0 +1,333 @@
+"""One file at a time, as plain data: the functions any engine maps over an archive.
+
+Each function takes a path (or, where `fsspec <https://filesystem-spec.readthedocs.io>`_ is installed,
+a URL such as ``s3://bucket/m.mat``) and returns plain, picklable data; none raises for a bad file, so
+one file never ends a batch.  ``gammon validate`` and ``gammon convert`` use them for ``--jobs`` (forked
+workers, :mod:`notation.parallel`) and for ``--dask`` (a Dask cluster, :mod:`notation.scale`) alike,
+which is why both give the same results:
+
+* :func:`validate_file`: the file's summary and findings (what ``gammon validate --json`` prints);
+* :func:`convert_file`: convert the file to a target and say what was reported on the way;
+* :func:`decision_rows`: one row per action with the position before it (the Parquet dataset's rows,
+  see ``docs/dataset.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .errors import NotationError
+from .record import Match
+from .replay import Finding, replay
+
+__all__ = ["validate_file", "convert_file", "decision_rows", "read_source", "DATASET_VERSION", "DATASET_COLUMNS"]
+
+
+def _is_url(path: str) -> bool:
+    return "://" in path and not path.startswith("file://")
+
+
+def read_source(path: str) -> list[Match]:
+    """The matches in ``path``: a local path, ``-`` (standard input), or a URL read through fsspec
+    (``pip install fsspec`` and the package for its protocol, such as ``s3fs``)."""
+    from .matchio import parse_any, read_any
+
+    if path.startswith("file://"):
+        path = path[len("file://"):]
+    if not _is_url(path):
+        return read_any(path)
+    try:
+        import fsspec  # type: ignore[import-untyped]
+    except ImportError:
+        raise OSError(f"reading a URL needs fsspec: pip install fsspec (for {path.split('://')[0]}://)") from None
+    with fsspec.open(path, "rb") as fh:
+        data = fh.read()
+    return parse_any(data, name=path)
+
+
+# ------------------------------------------------------------------------------------------ validate
+
+def validate_file(path: str, variant: str | None = None, auto_doubles: int | None = None) -> dict[str, Any]:
+    """Validate one file; the result is plain data (it crosses process boundaries).  Nothing escapes:
+    a file that cannot be read, is not a record, or makes the reader fail gets one error finding and
+    ``unreadable`` set, so the other files of a batch are still checked and reported."""
+    out: dict[str, Any] = {"file": path, "games": 0, "plays": 0, "errors": 0, "warnings": 0, "notes": 0,
+                           "findings": [], "unreadable": False}
+
+    def unreadable(f: Finding) -> dict[str, Any]:
+        out.update(unreadable=True, errors=1, warnings=0, notes=0, games=0, plays=0, findings=[f.to_dict()])
+        return out
+
+    try:
+        matches = read_source(path)
+    except OSError as e:
+        return unreadable(Finding("error", f"cannot read: {e.strerror or e}", path))
+    except NotationError as e:
+        return unreadable(Finding("error", e.message, path, e.line, e.column, text=(e.text or "").strip()))
+    except RecursionError:
+        return unreadable(Finding("error", "the record is nested too deeply to read", path))
+    except MemoryError:
+        return unreadable(Finding("error", "the record is too large to read in memory", path))
+    except Exception as e:  # noqa: BLE001 - a reader's bug is this file's error, not the batch's end
+        return unreadable(Finding("error", f"internal error while reading ({type(e).__name__}: {e}); "
+                                           "please report it with this file", path))
+    if not matches:
+        return unreadable(Finding("error", "no match in this file", path))
+    try:
+        for match in matches:
+            _override(match, variant, auto_doubles)
+            match.source = path
+            rep = replay(match)
+            out["games"] += len(rep.games)
+            out["plays"] += rep.plays
+            for f in rep.findings:
+                out["findings"].append(f.to_dict())
+    except Exception as e:  # noqa: BLE001 - as above, for the replay
+        return unreadable(Finding("error", f"internal error while replaying ({type(e).__name__}: {e}); "
+                                           "please report it with this file", path))
+    out["findings"].sort(key=_order)
+    if path != "-" and not _is_url(path) and _is_json(path):
+        _json_pointers(matches, out["findings"])
+    for f in out["findings"]:
+        out[f["severity"] + "s"] += 1
+    return out
+
+
+def _override(match: Match, variant: str | None, auto_doubles: int | None) -> None:
+    if variant:
+        match.rules.variant = variant
+    if auto_doubles is not None:
+        match.rules.auto_doubles = auto_doubles
+
+
+def _is_json(path: str) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(64).lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
+    except OSError:
+        return False
+
+
+def _json_pointers(matches: list[Any], findings: list[dict[str, Any]]) -> None:
+    """Findings in a JSON record: located by a JSON pointer into the document (``/match/games/2/actions/5``);
+    the lines and columns the record keeps are those of the file it was first read from, so they are
+    said as such, not as places in the JSON file."""
+    m = matches[0]
+    places: dict[int, list[tuple[int, str]]] = {}
+    for gi, g in enumerate(m.games):
+        if g.span is not None:
+            places.setdefault(g.span.line, []).append((g.span.column, f"/match/games/{gi}"))
+        for ai, a in enumerate(g.actions):
+            if a.span is not None:
+                places.setdefault(a.span.line, []).append((a.span.column, f"/match/games/{gi}/actions/{ai}"))
+    for f in findings:
+        line, col = f.get("line"), f.get("column")
+        pointer = None
+        if line is not None:
+            for c, ptr in sorted(places.get(line, [])):
+                if col is None or c <= col:
+                    pointer = ptr
+        if pointer is None and f.get("game") is not None:
+            gi = next((k for k, g in enumerate(m.games) if g.number == f["game"]), None)
+            pointer = f"/match/games/{gi}" if gi is not None else None
+        f["pointer"] = pointer or ""
+        if line is not None:
+            f["message"] += f" (line {line}{', column ' + str(col) if col else ''} of the original record)"
+        f["line"] = f["column"] = None
+
+
+def _order(f: dict[str, Any]) -> tuple[int, int]:
+    """Findings in file order: by line and column; those with no line (the match as a whole) last."""
+    line = f.get("line")
+    return (line if line is not None else 1 << 60, f.get("column") or 0)
+
+
+# ------------------------------------------------------------------------------------------- convert
+
+def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict: bool = False,
+                 quiet: bool = False, canonical: bool = False, inputs: tuple[str, ...] = (),
+                 options: dict[str, Any] | None = None,
+                 page: Callable[[Match, Any], str] | None = None) -> dict[str, Any]:
+    """Convert ``src`` to ``target`` (``-``: the text is returned, not written) in format ``fmt``.
+
+    Returns ``{"file", "target", "status", "messages", "text"}``: ``messages`` are the lines to report
+    (findings, notes on what was rewritten or dropped), in order; ``status`` is 0 (written), 1
+    (``strict`` refused a lossy conversion) or 2 (the input could not be read or the target not written;
+    the last message says why); ``text`` is the output when ``target`` is ``-``, else None.  For ``fmt``
+    ``html``, ``page(match, replay)`` makes the page (the library does not import the renderer)."""
+    from ._term import safe_line
+    from .convert import atomic_write, canonical_plays, render_match
+
+    name = "<stdin>" if src == "-" else src
+    out: dict[str, Any] = {"file": src, "target": target, "status": 0, "messages": [], "text": None}
+    say = out["messages"].append
+
+    def failed(message: str) -> dict[str, Any]:
+        say(safe_line(message))
+        out["status"] = 2
+        return out
+
+    try:
+        matches = read_source(src)
+    except OSError as e:
+        return failed(f"{name}: cannot read: {e.strerror or e}")
+    except NotationError as e:
+        e.located(file=name)
+        return failed(str(e))
+    except (RecursionError, MemoryError):
+        return failed(f"{name}: the record is too large or nested too deeply to read")
+    if not matches:
+        return failed(f"{name}: no match found")
+    if len(matches) > 1:
+        say(safe_line(f"{name}: holds {len(matches)} matches; converting the first"))
+    match = matches[0]
+    match.source = name
+    rep = replay(match) if not quiet or fmt == "html" else None
+    if not quiet and rep is not None:
+        for f in rep.findings:
+            if f.severity != "note":
+                say(safe_line(f.format()))
+    if canonical:
+        match, n = canonical_plays(match)
+        if n and not quiet:
+            say(safe_line(f"{name}: {n} plays rewritten in canonical form (--canonical)"))
+    if fmt == "html":  # the page (``page``, from render.html): nothing is dropped, it shows the record as read
+        if page is None:
+            return failed(f"{target}: a web page needs the renderer (render.html.match_page) as ``page``")
+        text, dropped = page(match, None if canonical else rep), []
+    else:
+        text, dropped = render_match(match, fmt, **(options or {}))
+    if strict or not quiet:
+        for d in dropped:
+            say(safe_line(f"{name}: {'error' if strict else 'dropped'}: {d}"))
+    if dropped and strict:
+        out["status"] = 1
+        return out
+    if target == "-":
+        out["text"] = text
+        return out
+    try:
+        atomic_write(target, text, force=force, inputs=inputs)
+    except FileExistsError as e:
+        return failed(str(e))
+    except OSError as e:
+        return failed(f"{target}: cannot write: {e.strerror or e}")
+    return out
+
+
+# ------------------------------------------------------------------------------------------- dataset
+
+DATASET_VERSION = 1
+"""The version of the decision dataset's schema (``docs/dataset.md``); it changes only when a column
+changes meaning or goes; new columns may be added within a version."""
+
+DATASET_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("source", "string"), ("line", "int32"), ("column", "int32"), ("end_line", "int32"), ("end_column", "int32"),
+    ("match", "int32"), ("game", "int32"), ("move", "int32"), ("index", "int32"),
+    ("player", "int8"), ("player_name", "string"),
+    ("die1", "int8"), ("die2", "int8"),
+    ("kind", "string"), ("value", "int32"), ("play", "string"), ("written", "string"), ("legal", "bool"),
+    ("xgid", "string"), ("position_id", "string"), ("match_id", "string"),
+    ("cube", "int32"), ("cube_owner", "int8"), ("score0", "int32"), ("score1", "int32"),
+    ("match_length", "int32"), ("crawford", "bool"), ("variant", "string"),
+    ("severity", "string"), ("message", "string"),
+    ("equity_played", "float64"), ("best_play", "string"), ("equity_best", "float64"), ("equity_loss", "float64"),
+)
+"""Every column of a row, with its Arrow type, in order (documented in ``docs/dataset.md``)."""
+
+_SEVERITY_RANK = {"error": 0, "warning": 1, "note": 2}
+
+
+def decision_rows(path: str, variant: str | None = None, auto_doubles: int | None = None) -> dict[str, Any]:
+    """The rows of one file for the decision dataset, as columns (``{column: [values...]}``, see
+    :data:`DATASET_COLUMNS`), with ``error`` set (and no rows) when the file cannot be read.
+
+    One row per action of every game, in record order: the position before the action (for a move,
+    with the dice rolled), what was done, the finding that names the action (the most severe one; all
+    of them joined by ``"; "``), and the analysis the record holds.  Findings that name no action (a
+    score line, a result) go to the game's last action."""
+    from .ids import match_id, position_id, xgid
+
+    cols: dict[str, list[Any]] = {name: [] for name, _ in DATASET_COLUMNS}
+    result: dict[str, Any] = {"file": path, "columns": cols, "rows": 0, "error": None}
+    try:
+        matches = read_source(path)
+    except OSError as e:
+        result["error"] = f"{path}: cannot read: {e.strerror or e}"
+        return result
+    except NotationError as e:
+        e.located(file=path)
+        result["error"] = str(e)
+        return result
+    except (RecursionError, MemoryError):
+        result["error"] = f"{path}: the record is too large or nested too deeply to read"
+        return result
+    if not matches:
+        result["error"] = f"{path}: no match in this file"
+        return result
+    n = 0
+    for mi, match in enumerate(matches):
+        _override(match, variant, auto_doubles)
+        match.source = path
+        rep = replay(match)
+        by_action: dict[tuple[int | None, int | None, str | None], list[Finding]] = {}
+        by_game: dict[int | None, list[Finding]] = {}
+        for f in rep.findings:
+            if f.move is not None:
+                by_action.setdefault((f.game, f.move, f.player), []).append(f)
+            else:
+                by_game.setdefault(f.game, []).append(f)
+        for grep in rep.games:
+            game = grep.game
+            names = game.names or match.names
+            steps = list(grep)
+            for si, step in enumerate(steps):
+                a = step.action
+                before = step.before
+                player_name = names[a.player] if names and 0 <= a.player < 2 else ""
+                key = (game.number, a.move_number, player_name or ("O", "X")[a.player & 1])
+                found = by_action.pop(key, []) if a.move_number is not None else []
+                if si == len(steps) - 1:
+                    found += by_game.pop(game.number, [])
+                found.sort(key=lambda f: _SEVERITY_RANK.get(f.severity, 3))
+                span = a.span
+                try:
+                    x = xgid(before)
+                except Exception:  # noqa: BLE001 - a position no ID can hold (a variant's) has none
+                    x = None
+                try:
+                    pid, mid = position_id(before), match_id(before)
+                except Exception:  # noqa: BLE001 - as above
+                    pid = mid = None
+                eq_played = eq_best = loss = None
+                best = None
+                an = a.analysis
+                if an is not None and an.checker is not None and an.checker.candidates:
+                    ch = an.checker
+                    best = ch.candidates[0].play
+                    eq_best = ch.candidates[0].equity
+                    if ch.played is not None:
+                        eq_played = ch.candidates[ch.played].equity
+                    loss = ch.error
+                play_text = None
+                if step.play is not None:
+                    play_text = str(step.play)
+                row = (
+                    path, span.line if span else None, span.column if span else None,
+                    span.end_line if span else None, span.end_column if span else None,
+                    mi, game.number, a.move_number, si,
+                    a.player, player_name,
+                    a.dice[0] if a.dice else None, a.dice[1] if a.dice else None,
+                    a.kind, a.value, play_text, a.play, step.legal,
+                    x, pid, mid,
+                    before.cube, before.cube_owner if before.cube_owner is not None else -1,
+                    before.score[0], before.score[1], before.match_length, before.crawford, before.variant,
+                    found[0].severity if found else None, "; ".join(f.message for f in found) if found else None,
+                    eq_played, best, eq_best, loss,
+                )
+                for (name, _), value in zip(DATASET_COLUMNS, row, strict=True):
+                    cols[name].append(value)
+                n += 1
+    result["rows"] = n
+    return result

@@ -1,0 +1,163 @@
+"""An archive on a Dask cluster: :func:`dask_map` runs a per-file function of :mod:`notation.batch` on
+``dask.distributed`` workers and gives the results back in the files' order, as
+:func:`notation.parallel.map_files` does on one machine.
+
+``address`` is a scheduler's address (``tcp://host:8786``), or ``local`` for a
+:class:`~dask.distributed.LocalCluster` of one single-threaded worker process per CPU (``local:N`` for N
+workers).  Workers must see the files: paths on a shared filesystem, or URLs read through fsspec.
+
+A worker that dies loses no file: the scheduler runs its tasks again on another worker.  A file whose
+task kills workers again and again (``distributed.scheduler.allowed-failures``, 3 by default) ends as
+failed, through ``on_failure``, and the rest of the batch goes on.
+
+Dask is optional: ``pip install 'gammon-notation[scale]'``.  Without it, :func:`need` raises
+:class:`ExtraMissing` with one line that says so.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+EXTRA = "pip install 'gammon-notation[scale]'"
+
+
+class ExtraMissing(RuntimeError):
+    """An optional dependency of the ``[scale]`` extra is not installed."""
+
+
+def need(module: str, what: str) -> Any:
+    """Import ``module`` for ``what`` (``--dask``, ``--to parquet``), or raise :class:`ExtraMissing`."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise ExtraMissing(f"{what} needs {module.split('.')[0]}, which is not installed: {EXTRA}") from None
+
+
+def _workers(address: str) -> int | None:
+    if address == "local":
+        from .parallel import cpu_count
+
+        return cpu_count()
+    if address.startswith("local:"):
+        try:
+            n = int(address[len("local:"):])
+        except ValueError:
+            n = 0
+        if not 1 <= n <= 256:
+            raise ValueError(f"--dask {address}: the number of local workers must be 1 to 256")
+        return n
+    return None
+
+
+def dask_map(fn: Callable[[str], T], files: Sequence[str], address: str,
+             on_failure: Callable[[str, str], T], on_result: Callable[[], None] | None = None) -> list[T]:
+    """``[fn(f) for f in files]`` computed on the Dask cluster at ``address`` (``local``: a new local
+    cluster, closed at the end).  A file whose task failed (its worker died too often, or ``fn``
+    raised) gives ``on_failure(file, reason)``.  ``on_result`` is called once per finished file."""
+    return list(dask_imap(fn, files, address, on_failure, on_result))
+
+
+def dask_imap(fn: Callable[[str], T], files: Sequence[str], address: str,
+              on_failure: Callable[[str, str], T], on_result: Callable[[], None] | None = None) -> Iterator[T]:
+    """As :func:`dask_map`, but each result is given as soon as it and all before it are done, so a
+    consumer (the dataset writer) holds only the results that came early."""
+    need("dask.distributed", "--dask")
+    import logging
+
+    from dask.distributed import Client, LocalCluster, as_completed
+
+    n = _workers(address)
+    cluster = None
+    if n is not None:
+        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+                               silence_logs=logging.ERROR)
+        client = Client(cluster)
+    else:
+        try:
+            client = Client(address, timeout="20s")
+        except (OSError, TimeoutError) as e:
+            raise OSError(f"--dask {address}: cannot reach the scheduler ({e})") from None
+    done = on_result or (lambda: None)
+    early: dict[int, Any] = {}
+    nxt = 0
+    try:
+        workers = max(1, sum(client.nthreads().values()))
+        size = chunk_size(len(files), workers)
+        chunks = [list(files[k:k + size]) for k in range(0, len(files), size)]
+        futures = client.map(_run_chunk, [fn] * len(chunks), chunks, pure=False)
+        where = {f.key: k for k, f in enumerate(futures)}
+        for fut in as_completed(futures):
+            k = where[fut.key]
+            try:
+                early[k] = fut.result()
+                for _ in early[k]:
+                    done()
+            except Exception:  # noqa: BLE001 - a worker died on this chunk too often: one file at a time
+                early[k] = _one_by_one(client, fn, chunks[k], on_failure, done)
+            fut.release()
+            while nxt in early:
+                yield from early.pop(nxt)
+                nxt += 1
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def chunk_size(files: int, workers: int) -> int:
+    """Files per task: enough that the scheduler's cost per task (about a millisecond) is small
+    against the work, and small enough that every worker gets about 16 tasks to balance the load."""
+    return max(1, min(64, -(-files // (workers * 16))))
+
+
+def _run_chunk(fn: Callable[[str], T], paths: list[str]) -> list[T]:
+    """A task: ``fn`` over ``paths`` in a worker, with the cycle collector run between files when
+    objects pile up rather than during the work (as ``--jobs`` workers do)."""
+    import gc
+
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        out = []
+        for p in paths:
+            out.append(fn(p))
+            if gc.get_count()[0] > 20_000:
+                gc.collect()
+        return out
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _one_by_one(client: Any, fn: Callable[[str], T], paths: list[str], on_failure: Callable[[str, str], T],
+                done: Callable[[], None]) -> list[T]:
+    """A chunk whose task failed: each file again as its own task, so that only a file that kills its
+    workers fails."""
+    futures = client.map(fn, paths, pure=False)
+    out = []
+    for path, fut in zip(paths, futures, strict=True):
+        try:
+            out.append(fut.result())
+        except Exception as e:  # noqa: BLE001 - KilledWorker, or fn's own failure: this file's result
+            out.append(on_failure(path, _reason(e)))
+        fut.release()
+        done()
+    return out
+
+
+def _reason(e: BaseException) -> str:
+    name = type(e).__name__
+    if name == "KilledWorker":
+        return "it stopped every worker process that tried it (the worker died each time)"
+    return f"internal error ({name}: {e})"
+
+
+def local_worker_count() -> int:
+    """How many workers ``--dask local`` starts here."""
+    return _workers("local") or os.cpu_count() or 1
