@@ -44,10 +44,10 @@ MAGIC = b"RGMH"
 HEADER_SIZE = 8232
 RECORD_SIZE = 2560
 MAX_UNPACKED = 256 << 20
-_CHUNK = 16384
-"""Compressed bytes fed to zlib at a time while looking for where a damaged stream fails."""
 """A real match unpacks to a few megabytes; a stream that unpacks to more than this is refused (a zip
 bomb must not take the machine's memory)."""
+_CHUNK = 16384
+"""Compressed bytes fed to zlib at a time while looking for where a damaged stream fails."""
 
 HEADER_MATCH, HEADER_GAME, CUBE, MOVE, FOOTER_GAME, FOOTER_MATCH = range(6)
 UNLIMITED = 99999
@@ -198,13 +198,8 @@ def read_xgp(data: bytes, source: str | None = None) -> PositionRecord:
     if not decisions:
         raise _rec_err("no cube or move record: the file holds no position", source, len(blob), n)
     match = reader.match
-    notes: list[Normalisation] = []
-    variation = struct.unpack_from("<i", blob, 96)[0]
-    variant = VARIATIONS.get(variation)
-    if variant is None:
-        notes.append(Normalisation(f"record 1: variation {variation} (3 is LongGammon) is not known here; "
-                                   "the position is read under the standard rules", 1, 1))
-        variant = "standard"
+    variant = match.rules.variant
+    notes = [n for n in match.normalisations if n.message.startswith("record 1: variation")]
     g = blob[game_rec * RECORD_SIZE:(game_rec + 1) * RECORD_SIZE]
     s1, s2 = struct.unpack_from("<2i", g, 12)
     for value, off in ((s1, 12), (s2, 16)):
