@@ -243,8 +243,7 @@ def read_xgp(data: bytes, source: str | None = None) -> PositionRecord:
             else:
                 analysis.cube = _cube_analysis(c)
     if rec[8] == MOVE:
-        steps = struct.unpack_from("<8i", rec, 68)
-        analysis.checker = _checker_analysis(rec, steps)
+        analysis.checker = _checker_analysis(rec)
         luck = struct.unpack_from("<d", rec, 2320)[0]
         if luck != NOT_ANALYSED and luck == luck and abs(luck) < 100 and analysis.checker is not None:
             analysis.luck = round(luck, 6)
@@ -442,7 +441,7 @@ class _Reader:
                 f"record {i + 1}: eXtreme Gammon marks the play {play or '(none)'} with {d1}{d2} as invalid",
                 i + 1, 1))
         analysis = Analysis(producer="eXtreme Gammon")
-        analysis.checker = _checker_analysis(rec, steps)
+        analysis.checker = _checker_analysis(rec)
         luck = struct.unpack_from("<d", rec, 2320)[0]
         if luck != NOT_ANALYSED and luck == luck and abs(luck) < 100 and analysis.checker is not None:
             analysis.luck = round(luck, 6)
@@ -514,7 +513,7 @@ def _probs(ev: tuple[float, ...], k: int = 0) -> Probabilities | None:
                               round(ev[k], 6))
 
 
-def _checker_analysis(rec: bytes, played: tuple[int, ...] = ()) -> CheckerAnalysis | None:
+def _checker_analysis(rec: bytes) -> CheckerAnalysis | None:
     """The ranked candidates of a move record, or None when it holds no analysed candidate.  They
     are decoded when first used (:class:`_RecordCheckerAnalysis`): validating a match never needs
     them, and they are most of the work of reading an analysed file."""
