@@ -1,13 +1,18 @@
-"""eXtreme Gammon match files (``.xg``): read into the same :class:`~notation.record.Match` model as
-every other reader, with XG's analysis as :mod:`notation.analysis` objects.
+"""eXtreme Gammon match files (``.xg``) and position files (``.xgp``): a match is read into the same
+:class:`~notation.record.Match` model as every other reader (:func:`read_xg`), a position file into a
+:class:`~notation.record.PositionRecord` (:func:`read_xgp`), with XG's analysis as
+:mod:`notation.analysis` objects (decoded from their records when first used).
 
 The container (XG's "RichGameFormat"):
 
 - a fixed header of 8,232 bytes that starts with the magic ``RGMH``; the little-endian 32-bit word at
   byte 20 is the size of the JPEG thumbnail that follows the header;
-- after the thumbnail, a zlib stream holding the game file: records of 2,560 bytes each, whose byte 8
-  is the record type: 0 match header, 1 game header, 2 cube decision, 3 checker move, 4 game footer,
-  5 match footer.
+- after the thumbnail, a ZlibArchive: each file compressed on its own, the game file ``temp.xg``
+  first (then ``temp.xgi``, and ``temp.xgc`` comments or ``temp.xgr`` rollouts, which are not read),
+  a registry and a 36-byte archive record at the end.  The first zlib stream is the game file:
+  records of 2,560 bytes each, whose byte 8 is the record type: 0 match header, 1 game header, 2 cube
+  decision, 3 checker move, 4 game footer, 5 match footer.  An ``.xgp`` holds a match header, one
+  game header and the records of one decision.
 
 Players: XG's player 1 is the bottom player (XGID upper case), which is this model's player 1 (X,
 the right column of a ``.mat`` score line); XG's player 2 is player 0.  Positions in a record are in
