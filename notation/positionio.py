@@ -1,5 +1,6 @@
 """One position from wherever a user has it: an ID on the command line, a file, or standard input
-holding an ID, an eXtreme Gammon or BGBlitz text export (:mod:`notation.formats.xgtext`).
+holding an ID, an eXtreme Gammon or BGBlitz text export (:mod:`notation.formats.xgtext`), or an eXtreme
+Gammon position file (``.xgp``, :func:`notation.formats.xg.read_xgp`).
 
 :func:`read_position` takes a path (``"-"`` is standard input); :func:`parse_position_text` takes text.
 Both give a :class:`~notation.record.PositionRecord`: the position (always from an ID when the text has
@@ -39,9 +40,10 @@ def read_position(path: str | os.PathLike[str]) -> PositionRecord:
         with open(path, "rb") as f:
             data = f.read(16 << 20)
         name = str(path)
-    if data[:4] == b"RGMH":
-        raise ParseError("an eXtreme Gammon position file (.xgp): not readable by this version yet", file=name,
-                         line=1, column=1)
+    if data[:4] == b"RGMH":  # an eXtreme Gammon position file (.xgp), recognised by its content
+        from .formats.xg import read_xgp
+
+        return read_xgp(data, name)
     if not data.strip():
         raise ParseError("empty file", file=name, line=1, column=1)
     try:

@@ -238,3 +238,25 @@ def test_fuzz_mutated_records_raise_only_parse_errors(data: st.DataObject) -> No
     except ParseError:
         return
     replay(m)
+    to_json(m)  # the analysis, decoded when first used, decodes without raising
+
+
+def test_analysis_decoded_on_first_use_behaves_as_plain_objects() -> None:
+    """The reader decodes XG's candidates and cube figures when first used (validation never needs
+    them): such an object equals, hashes, shows, copies and pickles as the plain one."""
+    import copy
+    import pickle
+
+    from notation.analysis import CheckerAnalysis, CubeAnalysis
+
+    m = notation.read_match(DATA_XG)
+    checkers = [a.analysis.checker for g in m.games for a in g.actions if a.analysis and a.analysis.checker]
+    cubes = [a.analysis.cube for g in m.games for a in g.actions if a.analysis and a.analysis.cube]
+    for lazy in (checkers[5], cubes[5]):
+        cls = CheckerAnalysis if isinstance(lazy, CheckerAnalysis) else CubeAnalysis
+        plain = cls(*(getattr(lazy, f) for f in cls.__dataclass_fields__))
+        assert type(lazy) is not cls and lazy == plain and plain == lazy and hash(lazy) == hash(plain)
+        assert repr(lazy) == repr(plain)
+        for back in (pickle.loads(pickle.dumps(lazy)), copy.deepcopy(lazy), copy.copy(lazy)):
+            assert type(back) is cls and back == lazy
+    assert checkers[5] != checkers[6] and cubes[5] != checkers[5]

@@ -63,7 +63,7 @@ def parse_dice(text: str) -> tuple[int, int]:
 
 def _inputs(position: str) -> Iterator[tuple[str, str | None]]:
     """(text, where) for each position: the argument, a file, or standard input for '-': one position a
-    line, or one XG/BGBlitz text export (whose ID gives the position)."""
+    line, one XG/BGBlitz text export (whose ID gives the position), or an XG position file (.xgp)."""
     import os
 
     from ..formats.xgtext import looks_like_export, parse_export
@@ -74,10 +74,16 @@ def _inputs(position: str) -> Iterator[tuple[str, str | None]]:
         return
     name = "<stdin>" if position == "-" else position
     if position == "-":
-        text = sys.stdin.read()
+        data = sys.stdin.buffer.read()
     else:
-        with open(position, encoding="utf-8-sig") as f:
-            text = f.read()
+        with open(position, "rb") as f:
+            data = f.read()
+    if data[:4] == b"RGMH":  # an eXtreme Gammon position file (.xgp)
+        from ..formats.xg import read_xgp
+
+        yield xgid(read_xgp(data, name).position), name
+        return
+    text = data.decode("utf-8-sig")
     if looks_like_export(text):
         yield xgid(parse_export(text, name=name).position), name
         return
@@ -102,7 +108,8 @@ def command(position: str, dice_text: str | None, all_rolls: bool, as_json: bool
     """List every legal play of POSITION's player on roll, one per distinct resulting position.
 
     POSITION is any supported ID (see 'gammon show'), a file, or '-' for standard input: one
-    position a line, or an eXtreme Gammon or BGBlitz text export.  The roll is the position's
+    position a line, an eXtreme Gammon or BGBlitz text export, or an eXtreme Gammon position file
+    (.xgp).  The roll is the position's
     dice, --dice, or each of the 21 rolls with --all-rolls.
     Plays are sorted by their moves, highest point first, then by their notation.
     """

@@ -206,7 +206,8 @@ def command(source: str, output: str, fmt: str | None, game_no: int | None, move
             dpi: int | None, home: str, bottom: str, numbers: str, theme: str, names: bool | None,
             pips: bool | None, score: bool | None, caption: str | None, no_caption: bool, direction: bool,
             no_ghosts: bool, columns: int | None, force: bool = False, fonts: tuple[str, ...] = ()) -> None:
-    """Draw SOURCE (a position ID or a match file) as a book-style diagram in PNG or SVG.
+    """Draw SOURCE (a position ID, a match file or an eXtreme Gammon position file .xgp) as a
+    book-style diagram in PNG or SVG.
 
     \b
     gammon render "XGID=-b----E-C---eE---c-e----B-:0:0:1:53:0:0:0:0:10" -o start.png
@@ -252,6 +253,15 @@ def _command(source: str, output: str, fmt: str | None, game_no: int | None, mov
                 stdin_position = parse_position_text(data.decode("utf-8-sig", "replace"), name="<stdin>").position
             except NotationError as e:
                 _fail(f"<stdin>: neither a match record nor a position ({e.message})")
+    elif source.lower().endswith(".xgp") and _looks_like_file(source):  # an eXtreme Gammon position file
+        from ..positionio import read_position
+
+        try:
+            stdin_position = read_position(source).position
+        except NotationError as e:
+            _fail(str(e))
+        except OSError as e:
+            _fail(f"{source}: cannot read: {e.strerror or e}")
     is_match = stdin_match is not None or (stdin_position is None and _looks_like_file(source))
     base: dict[str, Any] = {
         "size": size, "home": home, "bottom": bottom.replace("-", "_"), "numbers": numbers, "theme": theme,

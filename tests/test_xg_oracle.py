@@ -1,0 +1,147 @@
+"""Our reading of .xg files against two independent readers (test-only oracles, never used at run
+time): ``gvformat`` from the PyPI package gammonview (standard library only) and Michael Petch's
+xgdatatools as bundled in the PyPI package ankigammon (installed with ``--no-deps``: the package
+itself pulls in Qt).  On every game of every file: the starting score, every roll (player and dice)
+with the position before it, every play (xgdatatools: the from/to steps), every cube action
+(double, take, drop, beaver) and every result (winner, points, resignation)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import CORPUS, DATA
+
+import notation
+from notation.replay import replay
+
+FILES = [DATA / "xg_ronde3.xg", *(sorted((CORPUS / "xg").glob("*.xg")) if (CORPUS / "xg").is_dir() else [])]
+
+Event = tuple[Any, ...]
+
+
+def _xg_array(boards: tuple[tuple[int, ...], tuple[int, ...]]) -> tuple[int, ...]:
+    """This model's boards as the 26 signed counts an XG record stores (player 1 positive, index n
+    = point n of player 1, 0 player 0's bar, 25 player 1's bar)."""
+    p0, p1 = boards
+    arr = [0] * 26
+    for n in range(1, 25):
+        arr[n] = p1[n] - p0[25 - n]
+    arr[25], arr[0] = p1[25], -p0[25]
+    return tuple(arr)
+
+
+def _steps(play: str) -> tuple[tuple[int, int], ...]:
+    """Our play text as XG's from/to pairs (0-based in the mover's numbering, 24 the bar, -1 off)."""
+    out = []
+    for part in play.split():
+        a, b = part.replace("*", "").split("/")
+        out.append((24 if a == "bar" else int(a) - 1, -1 if b == "off" else int(b) - 1))
+    return tuple(out)
+
+
+def ours(path: Path, with_steps: bool) -> list[list[Event]]:
+    m = notation.read_match(path)
+    rep = replay(m)
+    games = []
+    for game, g in zip(m.games, rep.games, strict=True):
+        assert game.score is not None
+        events: list[Event] = [("score", game.score[1], game.score[0])]
+        resigned = False
+        for s in g.steps:
+            a = s.action
+            who = 1 if a.player == 1 else -1
+            if a.kind in ("move", "roll"):
+                assert a.dice is not None
+                ev: Event = ("roll", who, a.dice, _xg_array(s.before.boards))
+                if with_steps:
+                    ev += (_steps(a.play or ""),)
+                events.append(ev)
+            elif a.kind in ("double", "take", "drop", "beaver"):
+                events.append((a.kind, who))
+            elif a.kind == "resign":
+                resigned = True
+            elif a.kind == "win":
+                events.append(("result", who, a.value, resigned))
+            else:
+                assert a.kind == "accept", a.kind
+        games.append(events)
+    return games
+
+
+_ANSWERS = {0: "drop", 1: "take", 2: "beaver"}
+
+
+def gvformat_view(path: Path) -> list[list[Event]]:
+    xg = pytest.importorskip("gvformat.xg", reason="the oracle gvformat (pip install gammonview) is not installed")
+    games: list[list[Event]] = []
+    for kind, rec in xg.read_xg(path):
+        if kind == "header_game":
+            games.append([("score", rec["score1"], rec["score2"])])
+        elif kind == "move":
+            games[-1].append(("roll", rec["actifp"], tuple(rec["dice"]), tuple(rec["pos_before"])))
+        elif kind == "cube" and rec["doubled"] == 1:
+            games[-1] += [("double", rec["actif"]), (_ANSWERS[rec["take"]], -rec["actif"])]
+        elif kind == "footer_game":
+            games[-1].append(("result", rec["winner"], rec["points"], rec["termination"] >= 100))
+    return games
+
+
+def xgdatatools_view(path: Path) -> list[list[Event]]:
+    try:
+        from ankigammon.thirdparty.xgdatatools import xgimport, xgstruct  # type: ignore[import-not-found]
+    except ImportError:
+        pytest.skip("the oracle xgdatatools (pip install --no-deps ankigammon) is not installed")
+    games: list[list[Event]] = []
+    for seg in xgimport.Import(str(path)).getfilesegment():
+        if seg.type != xgimport.Import.Segment.XG_GAMEFILE:
+            continue
+        seg.fd.seek(0)
+        version = -1
+        while (r := xgstruct.GameFileRecord(version=version).fromstream(seg.fd)) is not None:
+            if isinstance(r, xgstruct.HeaderMatchEntry):
+                version = r.Version
+            elif isinstance(r, xgstruct.HeaderGameEntry):
+                games.append([("score", r.Score1, r.Score2)])
+            elif isinstance(r, xgstruct.MoveEntry):
+                steps = []
+                for k in range(0, 8, 2):
+                    f, t = r.Moves[k], r.Moves[k + 1]
+                    if f == -1 or (f, t) == (0, 0):  # the end; 0/0 (1-point to 1-point) is XG's "no move"
+                        break
+                    steps.append((f, -1 if t < 0 else t))
+                games[-1].append(("roll", r.ActiveP, tuple(r.Dice), tuple(r.PositionI), tuple(steps)))
+            elif isinstance(r, xgstruct.CubeEntry) and r.Double == 1:
+                games[-1] += [("double", r.ActiveP), (_ANSWERS[r.Take], -r.ActiveP)]
+            elif isinstance(r, xgstruct.FooterGameEntry):
+                games[-1].append(("result", r.Winner, r.PointsWon, r.Termination >= 100))
+    return games
+
+
+def _compare(mine: list[list[Event]], theirs: list[list[Event]], path: Path) -> None:
+    assert len(mine) == len(theirs), path.name
+    for n, (a, b) in enumerate(zip(mine, theirs, strict=True), 1):
+        for k, (x, y) in enumerate(zip(a, b, strict=False)):
+            assert x == y, f"{path.name} game {n} event {k}: ours {x} oracle {y}"
+        assert len(a) == len(b), f"{path.name} game {n}: {len(a)} events, the oracle {len(b)}"
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_equal_to_gvformat(path: Path) -> None:
+    theirs = gvformat_view(path)
+    _compare(ours(path, with_steps=False), theirs, path)
+    assert sum(1 for g in theirs for e in g if e[0] == "roll") > 100
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_equal_to_xgdatatools(path: Path) -> None:
+    theirs = xgdatatools_view(path)
+    _compare(ours(path, with_steps=True), theirs, path)
+
+
+def test_the_corpus_is_compared() -> None:
+    """The whole corpus is in the comparison when ../shared is present (7 files)."""
+    if not (CORPUS / "xg").is_dir():
+        pytest.skip("../shared/corpus/xg is not available (a fresh clone has only tests/data)")
+    assert len(FILES) == 8
