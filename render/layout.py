@@ -42,6 +42,8 @@ NUMBERS_BOTH = 1.0
 INFO = 0.7
 CAPTION_SIZE = 0.46
 CAPTION_LINE = 0.64
+HEADING_SIZE = 0.56
+HEADING_LINE = 0.78
 TRAY_INSET = 0.13
 CUBE = 0.9
 DIE = 0.82
@@ -84,6 +86,7 @@ class Options:
     direction: bool = False
     columns: int | None = None
     title: str | None = None
+    heading: str | None = None
     transparent: bool = False
 
 
@@ -112,6 +115,9 @@ def make_options(**kwargs: Any) -> Options:
         kw["captions"] = tuple(kw["captions"])
     if isinstance(kw.get("names"), list):
         kw["names"] = tuple(kw["names"])
+    if isinstance(kw.get("names"), tuple) and (len(kw["names"]) != 2
+                                                or not all(isinstance(n, str) for n in kw["names"])):
+        raise ValueError(f"names must be True/False or two strings (White's, Black's), not {kw['names']!r}")
     if "dice" in kw and kw["dice"] is not None:
         kw["dice"] = parse_dice(kw["dice"])
     opts = Options(**kw)
@@ -550,7 +556,7 @@ class _Board:
     def player_name(self, player: int) -> str:
         names = self.o.names
         if isinstance(names, tuple):
-            return _ascii(names[player])
+            return _ascii(names[player]) or COLOUR_NAMES[player]
         if names:
             return _ascii(self.pos.names[player]) or COLOUR_NAMES[player]
         return COLOUR_NAMES[player]
@@ -997,7 +1003,8 @@ def layout(position: Position, **options: Any) -> Drawing:
       (``captions`` overrides), in ``columns`` columns.  ``arrows``: explicit ``(from, to)`` steps of the
       player on roll instead.  ``ghosts``: dashed outlines where the moved checkers land (default on).
     * ``direction``: draw the bottom player's direction of movement.
-    * ``title``: the SVG title (default: generated).  ``transparent``: no background.
+    * ``heading``: a title drawn above the figure (wrapped to its width).  ``title``: the SVG title
+      (default: the heading, else generated).  ``transparent``: no background.
     """
     opts = options.pop("_opts", None) or make_options(**options)
     check_position(position)
@@ -1054,11 +1061,21 @@ def layout(position: Position, **options: Any) -> Drawing:
             extra.append(text.glyphs(line, width / 2, y, size, opts.theme.text))
             y += CAPTION_LINE * u0
         height += 0.2 * u0 + len(lines) * CAPTION_LINE * u0
+    if opts.heading:
+        size = HEADING_SIZE * u0
+        lines = text.wrap(_ascii(opts.heading), size, width - 2 * MARGIN * u0)
+        band = round(MARGIN * u0 + len(lines) * HEADING_LINE * u0)
+        y = MARGIN * u0 + HEADING_LINE * u0 / 2
+        heading = [text.glyphs(line, width / 2, y + k * HEADING_LINE * u0, size, opts.theme.text,
+                               bold=0.02 * u0) for k, line in enumerate(lines)]
+        groups = [Group(g.dx, g.dy + band, g.items, g.static) for g in groups]
+        extra = [Group(0.0, band, tuple(extra)), *heading] if extra else heading
+        height += band
     if len(groups) == 1 and not extra:
         root = groups[0]
     else:
         root = Group(0.0, 0.0, tuple(groups) + tuple(extra))
-    title = opts.title if opts.title is not None else _title(position, opts)
+    title = opts.title if opts.title is not None else opts.heading if opts.heading else _title(position, opts)
     desc = _desc(position, opts)
     W, H = int(math.ceil(width - 1e-6)), int(math.ceil(height - 1e-6))
     if opts.width is not None:
