@@ -38,7 +38,9 @@ BAR = 1.3
 GAP = 1.5
 POINT_LEN = 4.6
 NUMBERS = 0.62
-NUMBERS_BOTH = 1.0
+NUMBERS_BOTH = 1.05
+NUMBERS_ALT_SIZE = 0.36
+"""The other side's numbers (``numbers="both"``): 0.36 u is 7.3 pt at the print preset."""
 INFO = 0.7
 CAPTION_SIZE = 0.46
 CAPTION_LINE = 0.64
@@ -56,8 +58,13 @@ Arrow = tuple[int, int, bool]
 """(from, to, hit) in the mover's numbering: 25 = bar, 0 = off."""
 _Shaft = tuple[Point, Point, Point, float, float]
 """An arrow's curve (start, control, end), how far short of the end its tip stops, its head's scale."""
-_Sim = tuple[list[_Shaft], list[tuple[float, ...]], list[Point]]
-"""Arrows, ghost positions (x, y) or tray slabs (x, y, 0), hit blots."""
+_Ghost = tuple[str, float, float, str]
+"""Where a moved checker lands: (kind, x, y, count), kind ``disc`` (a dashed checker), ``slab`` (a dashed
+slab in the tray), ``gap`` (beyond a full stack) or ``over`` (on a full stack's top checker); count:
+the checkers on the point after the play, for the last two."""
+_Sim = tuple[list[_Shaft], list[_Ghost], list[Point]]
+"""Arrows, ghosts, hit blots."""
+_Box = tuple[float, float, float, float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -412,13 +419,13 @@ class _Board:
             x = g.col_x(col)
             if top:
                 y = g.by0 - (0.32 * u)
-                y_alt = g.by0 - 0.75 * u
+                y_alt = g.by0 - 0.8 * u
             else:
                 y = g.by1 + 0.32 * u
-                y_alt = g.by1 + 0.75 * u
+                y_alt = g.by1 + 0.8 * u
             out.append(self.t.glyphs(str(p), x, y, size, th.number, bold=bold))
             if both:
-                out.append(self.t.glyphs(str(25 - p), x, y_alt, 0.3 * u, th.number_alt, bold=bold))
+                out.append(self.t.glyphs(str(25 - p), x, y_alt, NUMBERS_ALT_SIZE * u, th.number_alt, bold=bold))
 
     # ------------------------------------------------------------ position
     def position(self) -> None:
@@ -539,6 +546,23 @@ class _Board:
         for i, d in enumerate(dice):
             cx = half_x + (i - 0.5) * (s + gap)
             self.die(cx, g.cy, d, roller)
+
+    def dice_box(self) -> tuple[float, float, float, float] | None:
+        """The rectangle the dice (or an offered cube) take on the centre line, or None."""
+        pos, g, u = self.pos, self.g, self.u
+        if pos.double_offered and self.o.show_cube:
+            cx = (g.right_field + 3 * u) if self.side(pos.turn) else (g.left_field + 3 * u)
+            h = CUBE * u / 2
+            return cx - h, g.cy - h, cx + h, g.cy + h
+        dice = self.o.dice if self.o.dice is not None else pos.dice
+        if not self.o.show_dice or dice is None:
+            return None
+        half_x = (g.right_field if self.side(pos.turn) else g.left_field) + 3 * u
+        s, gap = DIE * u, 0.22 * u
+        return half_x - s - gap / 2, g.cy - s / 2, half_x + s + gap / 2, g.cy + s / 2
+
+    def centre_is_taken(self) -> bool:
+        return self.dice_box() is not None
 
     def die(self, cx: float, cy: float, value: int, player: int) -> None:
         th, u, out = self.th, self.u, self.items
@@ -678,30 +702,40 @@ class _Board:
                 break
         assert chosen is not None
         shafts, ghosts, hits = chosen
+        shafts = self.route(shafts, ghosts)
         out = self.items
         lw = ARROW_WIDTH * u
         halo = max(0.05 * u, 1.2 * self.lw)
         if self.o.ghosts:
             slab = g.slab_h(total)
             w = (g.tray_box(True)[2] - g.tray_box(True)[0]) - 0.14 * u
-            for gh in ghosts:
-                if len(gh) == 3:  # a checker borne off: an empty slab in the tray
-                    out.append(Rect(gh[0] - w / 2 + self.lw / 2, gh[1] - slab / 2 + self.lw / 2, w - self.lw,
-                                    slab - self.lw, None, th.arrow, self.lw * 1.2,
-                                    radius=min(slab / 2, 0.12 * u)))
-                else:
-                    out.append(Circle(gh[0], gh[1], u / 2 - self.lw, None, th.arrow, self.lw * 1.3,
-                                      dashes=12))
+            for kind, x, y, label in ghosts:
+                if kind == "slab":  # a checker borne off: a dashed slab where it lands in the tray
+                    sw, sh = w - self.lw, slab - self.lw
+                    r = min(slab / 2, 0.12 * u)
+                    perimeter = 2 * (sw + sh - 4 * r) + 2 * math.pi * r
+                    out.append(Rect(x - w / 2 + self.lw / 2, y - slab / 2 + self.lw / 2, sw, sh, None, th.arrow,
+                                    self.lw * 1.2, radius=r, dashes=max(6, round(perimeter / (0.22 * u)))))
+                    continue
+                if kind == "over":  # no room beyond the stack: the count after the play, ringed
+                    self.checker(out, x, y, mover)
+                    self.count(out, x, y, int(label), mover)
+                    out.append(Circle(x, y, u / 2 + self.lw, None, th.arrow, self.lw * 1.3, dashes=12))
+                    continue
+                if label:  # beyond a stack of five: the checker in the gap, with the count after the play
+                    out.append(Circle(x, y, u / 2 - self.lw, th.field, None))
+                out.append(Circle(x, y, u / 2 - self.lw, None, th.arrow, self.lw * 1.3, dashes=12))
+                if label:
+                    size = 0.5 * u if len(label) < 2 else 0.46 * u
+                    out.append(self.t.glyphs(label, x, y, size, th.text, bold=0.03 * u))
         # the bursts go under the checkers, above the board
         for k, (x, y) in enumerate(hits):
             out.insert(self.checkers_at + k, self.hit_mark(x, y))
-        shapes = []
+        # Each arrow with its own halo: where two cross, the one drawn later cuts a clean gap in the other.
         for p0, c, p1, stop, scale in shafts:
-            shapes.append(self.arrow_shape(p0, c, p1, stop, scale))
-        for line, _curve, head in shapes:
+            line, curve, head = self.arrow_shape(p0, c, p1, stop, scale)
             out.append(Polyline(line, th.arrow_halo, lw + 2 * halo))
             out.append(Polygon(head, th.arrow_halo, th.arrow_halo, 2 * halo))
-        for line, curve, head in shapes:
             out.append(Polyline(line, th.arrow, lw, curve=curve))
             out.append(Polygon(head, th.arrow, th.arrow, lw * 0.5))
 
@@ -710,10 +744,11 @@ class _Board:
                   ) -> _Sim:
         g, u = self.g, self.u
         shafts: list[_Shaft] = []
-        ghosts: list[tuple[float, ...]] = []
+        ghosts: list[_Ghost] = []
         hits: list[Point] = []
         keys: list[tuple[int, int]] = []
         raw: list[tuple[Point, Point, bool, float, float]] = []
+        beyond: dict[int, int] = {}  # index in ghosts of the ghost beyond a full stack, by point
         n_off = 0
         for i in order:
             path = paths[i]
@@ -724,6 +759,7 @@ class _Board:
                     src = g.slot(self.to_bottom_numbering(mover, s), max(mine[s] - 1, 0))
                 mine[s] = max(mine[s] - 1, 0)
                 stop, scale = 0.42 * u, 1.0
+                kind = "disc"
                 if t == 0:
                     # The ghost slab is where the checker lands; the arrow stops at the tray's edge,
                     # successive arrows 0.45u apart so that their heads do not merge.
@@ -735,20 +771,37 @@ class _Board:
                     n_off += 1
                     dst = (edge, ghost[1] + dy)
                     stop, scale = 0.0, 0.8
+                    kind = "slab"
                 else:
                     opp = theirs[25 - t]
                     if opp == 1 or hit:
                         hit = True
                         theirs[25 - t] = max(opp - 1, 0)
                         theirs[25] += 1
-                    dst = g.slot(self.to_bottom_numbering(mover, t), mine[t])
+                    bp = self.to_bottom_numbering(mover, t)
+                    if mine[t] >= POINT_MAX:
+                        # The stack is full: the checker is drawn beyond it, in the gap, with the count
+                        # after the play; where the dice stand there, over the top checker.
+                        dst, kind = self.beyond_slot(bp)
+                    else:
+                        dst = g.slot(bp, mine[t])
                     mine[t] += 1
                 keys.append((s, t))
                 raw.append((src, dst, t == 0, stop, scale))
                 if j == len(path) - 1:
-                    ghosts.append(dst if t else (ghost[0], ghost[1], 0.0))
+                    if t == 0:
+                        ghosts.append(("slab", ghost[0], ghost[1], ""))
+                    elif kind != "disc":
+                        if t not in beyond:
+                            beyond[t] = len(ghosts)
+                            ghosts.append((kind, dst[0], dst[1], ""))
+                    else:
+                        ghosts.append(("disc", dst[0], dst[1], ""))
                 if hit:
                     hits.append(dst)
+        for t, k in beyond.items():  # the count on the point after the play
+            kind, x, y, _ = ghosts[k]
+            ghosts[k] = (kind, x, y, str(mine[t]))
         # Checkers making the same move leave a stack top first and land bottom first; along one row
         # that makes parallel arrows cross, so pair them the other way round when that is better.
         groups: dict[tuple[int, int], list[int]] = {}
@@ -767,6 +820,185 @@ class _Board:
             a, c, b = self.arc(src, dst, to_tray)
             shafts.append((a, c, b, stop, scale))
         return shafts, ghosts, hits
+
+    def beyond_slot(self, bp: int) -> tuple[Point, str]:
+        """Where a checker arriving on a full stack (five drawn) of the bottom player's point ``bp`` is
+        drawn: the sixth slot, reaching into the gap ("gap"), unless the dice stand there ("over": on
+        the top checker)."""
+        g, u = self.g, self.u
+        col, top = g.point_col(bp)
+        x = g.col_x(col)
+        y = g.fy0 + (POINT_MAX + 0.5) * u if top else g.fy1 - (POINT_MAX + 0.5) * u
+        box = self.dice_box()
+        if box is not None and box[0] - 0.05 * u < x + u / 2 and x - u / 2 < box[2] + 0.05 * u:
+            return g.slot(bp, POINT_MAX - 1), "over"
+        return (x, y), "gap"
+
+    # ------------------------------------------------------------ arrow routing
+    def obstacles(self, exclude: set[tuple[int, bool]]) -> tuple[list[int], list[int], list[_Box]]:
+        """What an arrow should not run over: the checkers of each screen column (how many are drawn at
+        the top and at the bottom, except in the columns ``exclude`` names), and boxes for the bar's
+        checkers, the dice or an offered cube, the cube, the trays' counts and their checkers."""
+        pos, g, u = self.pos, self.g, self.u
+        top, bottom = [0] * 12, [0] * 12
+        for player in (0, 1):
+            board = pos.boards[player]
+            for p in range(1, 25):
+                if board[p] > 0:
+                    col, is_top = g.point_col(self.to_bottom_numbering(player, p))
+                    if (col, is_top) not in exclude:
+                        (top if is_top else bottom)[col] = min(board[p], POINT_MAX)
+        boxes: list[_Box] = []
+        for player in (0, 1):
+            n = min(pos.boards[player][25], BAR_MAX)
+            if n and (12, self.side(player)) not in exclude:
+                (x0, y0), (_x1, y1) = g.bar_slot(self.side(player), 0), g.bar_slot(self.side(player), n - 1)
+                boxes.append((x0 - u / 2, min(y0, y1) - u / 2, x0 + u / 2, max(y0, y1) + u / 2))
+            off = pos.boards[player][0]
+            if off:
+                x0, y0, x1, y1 = g.tray_box(self.side(player))
+                ly = y0 + 0.3 * u if self.side(player) else y1 - 0.3 * u
+                boxes.append((x0, ly - 0.25 * u, x1, ly + 0.25 * u))  # the count
+        box = self.dice_box()
+        if box is not None:
+            boxes.append(box)
+        return top, bottom, boxes
+
+    def route(self, shafts: list[_Shaft], ghosts: list[_Ghost]) -> list[_Shaft]:
+        """Bend each arrow around checkers, counts, dice and the bar's checkers where it can, and away
+        from the other arrows: each arrow's curve is chosen among gentle and deeper bends on either
+        side and bends through the gap between the rows, by the length it runs over something, a
+        penalty per crossing and a small one for leaving the plain arc; a few rounds, one arrow at a
+        time (deterministic)."""
+        if not shafts:
+            return shafts
+        u = self.u
+        arcs = [(a, c, b) for a, c, b, _s, _k in shafts]
+        cands = [self._candidates(a, c, b) for a, c, b in arcs]
+        costs = []
+        for (a, _c, b), (_a, _cc, _b, stop, _k), options in zip(arcs, shafts, cands, strict=True):
+            exclude = {self._column_of(a), self._column_of(b)}
+            obst = self.obstacles(exclude)
+            costs.append([2.0 * self._over(a, cc, b, stop, obst) + dev for cc, dev in options])
+        ranked = [sorted(range(len(c)), key=lambda k, c=c: (c[k], k)) for c in costs]  # type: ignore[misc]
+        current = [0] * len(arcs)  # the plain arc is the first candidate
+        if all(c[0] == 0 for c in costs) and _crossings(arcs) == 0 and not self._alongside(arcs):
+            return shafts
+        for _round in range(3):
+            changed = False
+            for i in range(len(arcs)):
+                a, _c, b = arcs[i]
+                others = [(arcs[j][0], cands[j][current[j]][0], arcs[j][2]) for j in range(len(arcs)) if j != i]
+                flat_others = [[_quad(p, q, r, k / 8) for k in range(9)] for p, q, r in others]
+                near_others = [[_quad(p, q, r, 0.1 + 0.8 * k / 10) for k in range(11)] for p, q, r in others]
+                best_k, best_cost = current[i], math.inf
+                for k in ranked[i]:
+                    cc = cands[i][k][0]
+                    cost = costs[i][k]
+                    if cost >= best_cost:
+                        break  # the rest cost more before any crossing is counted
+                    mine = [_quad(a, cc, b, t / 8) for t in range(9)]
+                    cost += 3.0 * sum(1 for f in flat_others if _polylines_cross(mine, f))
+                    if cost >= best_cost:
+                        continue
+                    # running alongside another arrow (closer than 0.4 u) reads as one thick arrow
+                    cost += 0.15 * _close_samples([_quad(a, cc, b, 0.1 + 0.8 * t / 10) for t in range(11)],
+                                                  near_others, 0.4 * u)
+                    if cost < best_cost - 1e-9:
+                        best_k, best_cost = k, cost
+                if best_k != current[i]:
+                    current[i], changed = best_k, True
+            if not changed:
+                break
+        return [(a, cands[i][current[i]][0], b, stop, scale)
+                for i, (a, _c, b, stop, scale) in enumerate(shafts)]
+
+    def _alongside(self, arcs: Sequence[tuple[Point, Point, Point]]) -> bool:
+        """Whether an arrow runs closer than 0.4 u to another one for part of its length."""
+        flats = [[_quad(p, q, r, 0.1 + 0.8 * k / 10) for k in range(11)] for p, q, r in arcs]
+        return any(_close_samples(f, [h for j, h in enumerate(flats) if j != i], 0.4 * self.u)
+                   for i, f in enumerate(flats))
+
+    def _column_of(self, p: Point) -> tuple[int, bool]:
+        """The screen column (12: the bar) and half (True: top) of a point of the board."""
+        g, u = self.g, self.u
+        top = p[1] < g.cy
+        if g.bar_x <= p[0] < g.right_field:
+            return 12, top
+        if g.left_field <= p[0] < g.bar_x:
+            return min(int((p[0] - g.left_field) / u), 5), top
+        if g.right_field <= p[0] < g.right_field + 6 * u:
+            return 6 + min(int((p[0] - g.right_field) / u), 5), top
+        return -1, top
+
+    def _candidates(self, a: Point, c: Point, b: Point) -> list[tuple[Point, float]]:
+        """Control points for an arrow from a to b, each with its penalty (in u) for leaving the plain
+        arc (control c): the plain arc first, then bends of the curve's middle along the normal, and
+        curves whose middle is in the gap between the rows."""
+        g, u = self.g, self.u
+        mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        m0 = ((mid[0] + c[0]) / 2, (mid[1] + c[1]) / 2)
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        d = math.hypot(dx, dy) or 1.0
+        nx, ny = -dy / d, dx / d
+        targets: list[Point] = []
+        for bend in (-3.0, -2.2, -1.5, -1.0, -0.6, -0.3, 0.3, 0.6, 1.0, 1.5, 2.2, 3.0):
+            targets.append((m0[0] + nx * bend * u, m0[1] + ny * bend * u))
+        for shift in (-2.0, -1.0, 0.0, 1.0, 2.0):
+            for lane in (-0.3, 0.0, 0.3):
+                targets.append((mid[0] + shift * u, g.cy + lane * u))
+        out: list[tuple[Point, float]] = [(c, 0.0)]
+        for m in targets:
+            cc = (2 * m[0] - mid[0], 2 * m[1] - mid[1])
+            dev = math.hypot(m[0] - m0[0], m[1] - m0[1]) / u
+            out.append((cc, 0.12 + 0.1 * dev))
+        return out
+
+    def _over(self, a: Point, c: Point, b: Point, stop: float,
+              obst: tuple[list[int], list[int], list[_Box]]) -> float:
+        """How long (in u) the shaft from a to b (control c) runs over obstacles or out of the board."""
+        g, u = self.g, self.u
+        top, bottom, boxes = obst
+        length = _curve_length(a, c, b)
+        if length <= 0:
+            return 0.0
+        hw = 0.12 * u  # half the shaft with its halo, and a little air
+        t0 = min(0.45 * u / length, 0.4)
+        t1 = 1.0 - min((stop + 0.25 * u) / length, 0.4)
+        n = 16
+        step = length * (t1 - t0) / n / u
+        hits = 0
+        r = u / 2
+        for k in range(n + 1):
+            x, y = _quad(a, c, b, t0 + (t1 - t0) * k / n)
+            if not (g.bx0 <= x <= g.bx1 and g.fy0 - 0.1 * u <= y <= g.fy1 + 0.1 * u):
+                hits += 2
+                continue
+            for col in self._columns_near(x, hw + r):
+                cx = g.col_x(col)
+                if abs(x - cx) > r + hw:
+                    continue
+                if top[col] and y - hw < g.fy0 + top[col] * u:
+                    hits += 1
+                    break
+                if bottom[col] and y + hw > g.fy1 - bottom[col] * u:
+                    hits += 1
+                    break
+            else:
+                for x0, y0, x1, y1 in boxes:
+                    if x0 - hw < x < x1 + hw and y0 - hw < y < y1 + hw:
+                        hits += 1
+                        break
+        return hits * step
+
+    def _columns_near(self, x: float, reach: float) -> list[int]:
+        g, u = self.g, self.u
+        out = []
+        for x0, first in ((g.left_field, 0), (g.right_field, 6)):
+            lo = int(math.floor((x - reach - x0) / u))
+            hi = int(math.floor((x + reach - x0) / u))
+            out += [first + k for k in range(max(lo, 0), min(hi, 5) + 1)]
+        return out
 
     def arc(self, a: Point, b: Point, to_tray: bool) -> tuple[Point, Point, Point]:
         """A quadratic arc from a to b bowing towards the middle of the board."""
@@ -823,10 +1055,13 @@ class _Board:
     def direction_items(self) -> None:
         """The bottom player's direction of movement: along the far row, round, along the near row, off."""
         g, th, u = self.g, self.th, self.u
-        lane = 0.4 * u
+        # Dice (or an offered cube) stand on the centre line: the lanes then pass between them and the
+        # fifth checkers of the points, not through them.
+        wide = self.centre_is_taken()
+        lane = 0.6 * u if wide else 0.4 * u
         sgn = -1.0 if g.home_right else 1.0  # along the far row the checkers move left (home right)
         x_start = g.col_x(11 if g.home_right else 0)
-        x_turn = g.col_x(0 if g.home_right else 11) - sgn * 0.15 * u
+        x_turn = g.col_x(0 if g.home_right else 11) - sgn * (0.25 if wide else 0.15) * u
         pts: list[Point] = [(x_start, g.cy - lane)]
         for i in range(0, 25):
             a = -math.pi / 2 + math.pi * i / 24
@@ -925,6 +1160,25 @@ def _segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool:
     d3, d4 = orient(a, b, c), orient(a, b, d)
     return ((d1 > 1e-9 and d2 < -1e-9) or (d1 < -1e-9 and d2 > 1e-9)) and \
         ((d3 > 1e-9 and d4 < -1e-9) or (d3 < -1e-9 and d4 > 1e-9))
+
+
+def _close_samples(pts: Sequence[Point], others: Sequence[Sequence[Point]], dist: float) -> int:
+    """How many of ``pts`` are closer than ``dist`` to a point of one of ``others``."""
+    d2 = dist * dist
+    n = 0
+    boxes = [(min(x for x, _ in f) - dist, min(y for _, y in f) - dist, max(x for x, _ in f) + dist,
+              max(y for _, y in f) + dist) for f in others]
+    for x, y in pts:
+        for f, (x0, y0, x1, y1) in zip(others, boxes, strict=True):
+            if x0 <= x <= x1 and y0 <= y <= y1 and any((x - qx) ** 2 + (y - qy) ** 2 < d2 for qx, qy in f):
+                n += 1
+                break
+    return n
+
+
+def _curve_length(a: Point, c: Point, b: Point) -> float:
+    pts = [_quad(a, c, b, k / 8) for k in range(9)]
+    return sum(math.hypot(q[0] - p[0], q[1] - p[1]) for p, q in zip(pts, pts[1:], strict=False))
 
 
 def _quad(a: Point, c: Point, b: Point, t: float) -> Point:
