@@ -872,18 +872,25 @@ class _Board:
         time (deterministic)."""
         if not shafts:
             return shafts
-        u = self.u
         arcs = [(a, c, b) for a, c, b, _s, _k in shafts]
-        cands = [self._candidates(a, c, b) for a, c, b in arcs]
-        costs = []
-        for (a, _c, b), (_a, _cc, _b, stop, _k), options in zip(arcs, shafts, cands, strict=True):
-            exclude = {self._column_of(a), self._column_of(b)}
-            obst = self.obstacles(exclude)
-            costs.append([2.0 * self._over(a, cc, b, stop, obst) + dev for cc, dev in options])
+        obsts = [self.obstacles({self._column_of(a), self._column_of(b)}) for a, _c, b in arcs]
+        plain = [2.0 * self._over(a, c, b, sh[3], ob) for (a, c, b), sh, ob in zip(arcs, shafts, obsts, strict=True)]
+        tangled = len(arcs) > 1 and (_crossings(arcs) > 0 or self._alongside(arcs))
+        if not tangled and not any(plain):
+            return shafts  # the plain arcs are clear: nothing to do (the common case, and fast)
+        cands: list[list[tuple[Point, float]]] = []
+        costs: list[list[float]] = []
+        for (a, c, b), sh, ob, cost0 in zip(arcs, shafts, obsts, plain, strict=True):
+            if cost0 == 0 and not tangled:
+                cands.append([(c, 0.0)])
+                costs.append([0.0])
+                continue
+            options = self._candidates(a, c, b)
+            cands.append(options)
+            costs.append([cost0] + [2.0 * self._over(a, cc, b, sh[3], ob) + dev for cc, dev in options[1:]])
         ranked = [sorted(range(len(c)), key=lambda k, c=c: (c[k], k)) for c in costs]  # type: ignore[misc]
+        u = self.u
         current = [0] * len(arcs)  # the plain arc is the first candidate
-        if all(c[0] == 0 for c in costs) and _crossings(arcs) == 0 and not self._alongside(arcs):
-            return shafts
         for _round in range(3):
             changed = False
             for i in range(len(arcs)):
@@ -991,14 +998,22 @@ class _Board:
                         break
         return hits * step
 
-    def _columns_near(self, x: float, reach: float) -> list[int]:
+    def _columns_near(self, x: float, reach: float) -> range | list[int]:
         g, u = self.g, self.u
-        out = []
-        for x0, first in ((g.left_field, 0), (g.right_field, 6)):
-            lo = int(math.floor((x - reach - x0) / u))
-            hi = int(math.floor((x + reach - x0) / u))
-            out += [first + k for k in range(max(lo, 0), min(hi, 5) + 1)]
-        return out
+        if x + reach < g.bar_x:
+            x0, first = g.left_field, 0
+        elif x - reach > g.right_field:
+            x0, first = g.right_field, 6
+        else:
+            out = []
+            for x0, first in ((g.left_field, 0), (g.right_field, 6)):
+                lo = int(math.floor((x - reach - x0) / u))
+                hi = int(math.floor((x + reach - x0) / u))
+                out += [first + k for k in range(max(lo, 0), min(hi, 5) + 1)]
+            return out
+        lo = max(int(math.floor((x - reach - x0) / u)), 0)
+        hi = min(int(math.floor((x + reach - x0) / u)), 5)
+        return range(first + lo, first + hi + 1)
 
     def arc(self, a: Point, b: Point, to_tray: bool) -> tuple[Point, Point, Point]:
         """A quadratic arc from a to b bowing towards the middle of the board."""
@@ -1145,9 +1160,16 @@ def _polylines_cross(p: Sequence[Point], q: Sequence[Point]) -> bool:
     if (max(x for x, _ in p) < min(x for x, _ in q) or max(x for x, _ in q) < min(x for x, _ in p)
             or max(y for _, y in p) < min(y for _, y in q) or max(y for _, y in q) < min(y for _, y in p)):
         return False
+    qs = [(q[j], q[j + 1], min(q[j][0], q[j + 1][0]), max(q[j][0], q[j + 1][0]), min(q[j][1], q[j + 1][1]),
+           max(q[j][1], q[j + 1][1])) for j in range(len(q) - 1)]
     for i in range(len(p) - 1):
-        for j in range(len(q) - 1):
-            if _segments_cross(p[i], p[i + 1], q[j], q[j + 1]):
+        a, b = p[i], p[i + 1]
+        ax0, ax1 = (a[0], b[0]) if a[0] < b[0] else (b[0], a[0])
+        ay0, ay1 = (a[1], b[1]) if a[1] < b[1] else (b[1], a[1])
+        for c, d, cx0, cx1, cy0, cy1 in qs:
+            if ax1 < cx0 or cx1 < ax0 or ay1 < cy0 or cy1 < ay0:
+                continue
+            if _segments_cross(a, b, c, d):
                 return True
     return False
 
