@@ -366,6 +366,10 @@ class _Board:
         self.static: list[Item] = []
         self.items: list[Item] = []
         self.checkers_at = 0
+        self.counted: set[Point] = set()
+        """Checkers with a count on them that an arrow leaves from."""
+        self.chained: set[Point] = set()
+        """Where a step of a chain starts (where the step before it landed)."""
 
     # ------------------------------------------------------------ helpers
     def side(self, player: int) -> bool:
@@ -703,6 +707,18 @@ class _Board:
         assert chosen is not None
         shafts, ghosts, hits = chosen
         shafts = self.route(shafts, ghosts)
+        if len(orders) > 1 and _crossings([(a, c, b) for a, c, b, _s, _k in shafts]):
+            # Routed, the arrows of this order still cross: another order, routed, may not.
+            fewest = _crossings([(a, c, b) for a, c, b, _s, _k in shafts])
+            for order in orders:
+                sim = self._simulate(paths, order, list(pos.boards[mover]), list(pos.boards[1 - mover]),
+                                     mover, mside, total)
+                routed = self.route(sim[0], sim[1])
+                n = _crossings([(a, c, b) for a, c, b, _s, _k in routed])
+                if n < fewest:
+                    fewest, shafts, ghosts, hits = n, routed, sim[1], sim[2]
+                if n == 0:
+                    break
         out = self.items
         lw = ARROW_WIDTH * u
         halo = max(0.05 * u, 1.2 * self.lw)
@@ -733,6 +749,9 @@ class _Board:
             out.insert(self.checkers_at + k, self.hit_mark(x, y))
         # Each arrow with its own halo: where two cross, the one drawn later cuts a clean gap in the other.
         for p0, c, p1, stop, scale in shafts:
+            if p0 in self.counted:  # start at the checker's rim, leaving its count readable
+                t = 1.0 - _param_at_distance(p1, c, p0, 1.0, 0.36 * u)
+                p0, c = _quad(p0, c, p1, t), (c[0] + (p1[0] - c[0]) * t, c[1] + (p1[1] - c[1]) * t)
             line, curve, head = self.arrow_shape(p0, c, p1, stop, scale)
             out.append(Polyline(line, th.arrow_halo, lw + 2 * halo))
             out.append(Polygon(head, th.arrow_halo, th.arrow_halo, 2 * halo))
@@ -752,11 +771,19 @@ class _Board:
         n_off = 0
         for i in order:
             path = paths[i]
+            landed: Point | None = None
             for j, (s, t, hit) in enumerate(path):
-                if s == 25:
+                if landed is not None:  # a step of a chain leaves from where the one before landed
+                    src = landed
+                    self.chained.add(src)
+                elif s == 25:
                     src = g.bar_slot(mside, max(mine[25] - 1, 0))
+                    if mine[25] > BAR_MAX:
+                        self.counted.add(src)
                 else:
                     src = g.slot(self.to_bottom_numbering(mover, s), max(mine[s] - 1, 0))
+                    if mine[s] > POINT_MAX:
+                        self.counted.add(src)  # the arrow leaves from a checker with the count on it
                 mine[s] = max(mine[s] - 1, 0)
                 stop, scale = 0.42 * u, 1.0
                 kind = "disc"
@@ -799,6 +826,7 @@ class _Board:
                         ghosts.append(("disc", dst[0], dst[1], ""))
                 if hit:
                     hits.append(dst)
+                landed = dst if t != 0 else None
         for t, k in beyond.items():  # the count on the point after the play
             kind, x, y, _ = ghosts[k]
             ghosts[k] = (kind, x, y, str(mine[t]))
@@ -873,7 +901,10 @@ class _Board:
         if not shafts:
             return shafts
         arcs = [(a, c, b) for a, c, b, _s, _k in shafts]
-        obsts = [self.obstacles({self._column_of(a), self._column_of(b)}) for a, _c, b in arcs]
+        # The arrow's own columns are not in its way (it leaves the top checker of one and lands on
+        # the other), unless it starts where an earlier step landed beyond a full stack.
+        obsts = [self.obstacles({self._column_of(b)} | (set() if a in self.chained else {self._column_of(a)}))
+                 for a, _c, b in arcs]
         plain = [2.0 * self._over(a, c, b, sh[3], ob) for (a, c, b), sh, ob in zip(arcs, shafts, obsts, strict=True)]
         tangled = len(arcs) > 1 and (_crossings(arcs) > 0 or self._alongside(arcs))
         if not tangled and not any(plain):

@@ -229,3 +229,60 @@ def test_second_numbers_are_dark_in_the_png() -> None:
     x, y = t.chars[0][1], t.chars[0][2]
     box = im.crop((int(x), int(y - t.size * 0.75), int(x + t.size), int(y)))
     assert box.getextrema()[0] < 110
+
+
+# --------------------------------------------------------------------------- counts and chains
+
+
+def test_an_arrow_leaving_a_counted_stack_leaves_the_count_readable() -> None:
+    pos = Position(boards=(B({6: 7, 5: 3, 4: 1}, off=4), B({1: 2, 2: 3, 3: 3, 4: 2, 18: 2, 22: 3})), dice=(6, 5))
+    d = render.drawing(pos, play="6/off 5/off")
+    seven = next(t for t in texts(d) if "".join(c for c, _, _ in t.chars) == "7")
+    cx = seven.chars[0][1] + seven.size * 0.28
+    cy = seven.chars[0][2] - seven.size * 0.36
+    for a, _c, _b in arrow_curves(d):
+        assert math.hypot(a[0] - cx, a[1] - cy) > 0.3 * U
+
+
+def test_a_chain_through_a_full_stack_continues_from_beyond_it() -> None:
+    """8/6/4 when the six point holds six: the second step starts where the first landed (beyond the
+    stack), not on the counted top checker, and does not run over the stack."""
+    pos = Position(boards=(B({8: 8, 6: 6, 13: 1}), B({1: 2, 11: 5, 16: 3, 22: 5})), dice=(2, 2))
+    d = render.drawing(pos, play="8/6(2) 6/4(2)")
+    curves = arrow_curves(d)
+    assert len(curves) == 4
+    ghosts = [it for it, _, _ in flat(d) if isinstance(it, Circle) and it.dashes]
+    gap_y = board_gap_y(d)
+    # the chain's second steps start beyond the six point's stack, in the gap
+    from_gap = [(a, c, b) for a, c, b in curves if abs(a[1] - gap_y) < 0.5 * U]
+    assert len(from_gap) == 2
+    stack = [(x, y) for x, y in checker_centres(d) if abs(x - from_gap[0][0][0]) < 1]
+    assert len(stack) == 5
+    for curve in from_gap:
+        assert over_checkers(curve, stack, skip=0.2) == 0
+    assert len(ghosts) == 2  # where the two checkers end, on the four point
+
+
+def board_gap_y(d: Drawing) -> float:
+    frame = next(it for it, _, _ in flat(d) if isinstance(it, Rect))
+    return frame.y + frame.h / 2
+
+
+def test_make_figures_has_the_issue_figures_and_is_deterministic() -> None:
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "make_figures.py"
+    spec = importlib.util.spec_from_file_location("make_figures", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    figs = {stem: (pos, opts) for stem, _what, pos, opts in mod.figures()}
+    for stem in ("names_latin", "names_greek", "names_cyrillic", "play_crowded_double", "bearoff_counts",
+                 "stack_sixth_checker", "stack_eight_and_more"):
+        assert stem in figs
+    for stem in ("names_latin", "stack_sixth_checker"):
+        pos, opts = figs[stem]
+        assert render.png(pos, **opts) == render.png(pos, **opts)
+    if mod.JAPANESE_FONT.exists():
+        assert "names_japanese" in {stem for stem, *_ in mod.font_figures()}
