@@ -707,18 +707,6 @@ class _Board:
         assert chosen is not None
         shafts, ghosts, hits = chosen
         shafts = self.route(shafts, ghosts)
-        if len(orders) > 1 and _crossings([(a, c, b) for a, c, b, _s, _k in shafts]):
-            # Routed, the arrows of this order still cross: another order, routed, may not.
-            fewest = _crossings([(a, c, b) for a, c, b, _s, _k in shafts])
-            for order in orders:
-                sim = self._simulate(paths, order, list(pos.boards[mover]), list(pos.boards[1 - mover]),
-                                     mover, mside, total)
-                routed = self.route(sim[0], sim[1])
-                n = _crossings([(a, c, b) for a, c, b, _s, _k in routed])
-                if n < fewest:
-                    fewest, shafts, ghosts, hits = n, routed, sim[1], sim[2]
-                if n == 0:
-                    break
         out = self.items
         lw = ARROW_WIDTH * u
         halo = max(0.05 * u, 1.2 * self.lw)
@@ -922,6 +910,7 @@ class _Board:
         ranked = [sorted(range(len(c)), key=lambda k, c=c: (c[k], k)) for c in costs]  # type: ignore[misc]
         u = self.u
         current = [0] * len(arcs)  # the plain arc is the first candidate
+        flats: dict[tuple[int, int], tuple[list[Point], list[Point]]] = {}
         for _round in range(3):
             changed = False
             for i in range(len(arcs)):
@@ -935,13 +924,16 @@ class _Board:
                     cost = costs[i][k]
                     if cost >= best_cost:
                         break  # the rest cost more before any crossing is counted
-                    mine = [_quad(a, cc, b, t / 8) for t in range(9)]
+                    key = (i, k)
+                    if key not in flats:
+                        flats[key] = ([_quad(a, cc, b, t / 8) for t in range(9)],
+                                      [_quad(a, cc, b, 0.1 + 0.8 * t / 10) for t in range(11)])
+                    mine, mine_near = flats[key]
                     cost += 3.0 * sum(1 for f in flat_others if _polylines_cross(mine, f))
                     if cost >= best_cost:
                         continue
                     # running alongside another arrow (closer than 0.4 u) reads as one thick arrow
-                    cost += 0.15 * _close_samples([_quad(a, cc, b, 0.1 + 0.8 * t / 10) for t in range(11)],
-                                                  near_others, 0.4 * u)
+                    cost += 0.15 * _close_samples(mine_near, near_others, 0.4 * u)
                     if cost < best_cost - 1e-9:
                         best_k, best_cost = k, cost
                 if best_k != current[i]:
