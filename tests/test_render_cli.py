@@ -407,3 +407,14 @@ def test_all_shows_progress_only_on_a_terminal(tmp_path: Path) -> None:
         os.close(main_fd)
     assert p.returncode == 0
     assert b"Rendering" in seen and b"diagrams written" in seen
+
+
+def test_a_file_holding_an_id_is_a_position(tmp_path: Path) -> None:
+    ids = pytest.importorskip("notation.ids")
+    f = tmp_path / "pos.txt"
+    f.write_text(START_XGID + "\n", encoding="utf-8")
+    code, _, err = run(str(f), "-o", str(tmp_path / "p.png"))
+    assert code == 0, err
+    assert pixels((tmp_path / "p.png").read_bytes()) == pixels(render.png(ids.parse_position(START_XGID)))
+    code, _, err = run(str(f), "--game", "1", "-o", str(tmp_path / "q.png"))
+    assert code == 2 and "is a position, not a match" in err
