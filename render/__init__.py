@@ -15,7 +15,7 @@ Latin with accents, Greek, Cyrillic ...), not by a font engine and never from sy
 ``?`` and listed in ``render._font.MISSING``.
 
 All options are keyword-only; see :func:`render.layout.layout` for the full list (size, width, dpi,
-home, bottom, numbers, theme, dice, names, pips, score, caption, play, arrows, ghosts, direction).
+home, bottom, numbers, theme, dice, names, pips, score, caption, heading, title, play, arrows, ghosts, direction).
 """
 
 from __future__ import annotations
@@ -81,6 +81,7 @@ class RenderOptions(TypedDict, total=False):
     direction: bool
     columns: int | None
     title: str | None
+    heading: str | None
     transparent: bool
 
 
@@ -88,7 +89,8 @@ _DEFAULTS: dict[str, Any] = {
     "size": "medium", "u": None, "width": None, "dpi": None, "home": "right", "bottom": "on_roll",
     "numbers": "viewer", "theme": "print", "dice": None, "show_dice": True, "show_cube": True, "names": False,
     "pips": False, "score": False, "caption": None, "captions": None, "play": None, "plays": (), "arrows": (),
-    "ghosts": True, "direction": False, "columns": None, "title": None, "transparent": False,
+    "ghosts": True, "direction": False, "columns": None, "title": None, "heading": None,
+    "transparent": False,
 }
 
 _F = TypeVar("_F", bound=Callable[..., Any])

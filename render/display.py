@@ -24,6 +24,8 @@ class Rect:
     stroke: Color | None = None
     width: float = 0.0
     radius: float = 0.0
+    dashes: int = 0
+    """When > 0 the outline is drawn as this many dashes (from the end of the top-left corner, clockwise)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,10 +38,14 @@ BAR = 1.3
 GAP = 1.5
 POINT_LEN = 4.6
 NUMBERS = 0.62
-NUMBERS_BOTH = 1.0
+NUMBERS_BOTH = 1.05
+NUMBERS_ALT_SIZE = 0.36
+"""The other side's numbers (``numbers="both"``): 0.36 u is 7.3 pt at the print preset."""
 INFO = 0.7
 CAPTION_SIZE = 0.46
 CAPTION_LINE = 0.64
+HEADING_SIZE = 0.56
+HEADING_LINE = 0.78
 TRAY_INSET = 0.13
 CUBE = 0.9
 DIE = 0.82
@@ -54,8 +58,13 @@ Arrow = tuple[int, int, bool]
 """(from, to, hit) in the mover's numbering: 25 = bar, 0 = off."""
 _Shaft = tuple[Point, Point, Point, float, float]
 """An arrow's curve (start, control, end), how far short of the end its tip stops, its head's scale."""
-_Sim = tuple[list[_Shaft], list[tuple[float, ...]], list[Point]]
-"""Arrows, ghost positions (x, y) or tray slabs (x, y, 0), hit blots."""
+_Ghost = tuple[str, float, float, str]
+"""Where a moved checker lands: (kind, x, y, count), kind ``disc`` (a dashed checker), ``slab`` (a dashed
+slab in the tray), ``gap`` (beyond a full stack) or ``over`` (on a full stack's top checker); count:
+the checkers on the point after the play, for the last two."""
+_Sim = tuple[list[_Shaft], list[_Ghost], list[Point]]
+"""Arrows, ghosts, hit blots."""
+_Box = tuple[float, float, float, float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +93,7 @@ class Options:
     direction: bool = False
     columns: int | None = None
     title: str | None = None
+    heading: str | None = None
     transparent: bool = False
 
 
@@ -112,6 +122,9 @@ def make_options(**kwargs: Any) -> Options:
         kw["captions"] = tuple(kw["captions"])
     if isinstance(kw.get("names"), list):
         kw["names"] = tuple(kw["names"])
+    if isinstance(kw.get("names"), tuple) and (len(kw["names"]) != 2
+                                                or not all(isinstance(n, str) for n in kw["names"])):
+        raise ValueError(f"names must be True/False or two strings (White's, Black's), not {kw['names']!r}")
     if "dice" in kw and kw["dice"] is not None:
         kw["dice"] = parse_dice(kw["dice"])
     opts = Options(**kw)
@@ -353,6 +366,10 @@ class _Board:
         self.static: list[Item] = []
         self.items: list[Item] = []
         self.checkers_at = 0
+        self.counted: set[Point] = set()
+        """Checkers with a count on them that an arrow leaves from."""
+        self.chained: set[Point] = set()
+        """Where a step of a chain starts (where the step before it landed)."""
 
     # ------------------------------------------------------------ helpers
     def side(self, player: int) -> bool:
@@ -406,13 +423,13 @@ class _Board:
             x = g.col_x(col)
             if top:
                 y = g.by0 - (0.32 * u)
-                y_alt = g.by0 - 0.75 * u
+                y_alt = g.by0 - 0.8 * u
             else:
                 y = g.by1 + 0.32 * u
-                y_alt = g.by1 + 0.75 * u
+                y_alt = g.by1 + 0.8 * u
             out.append(self.t.glyphs(str(p), x, y, size, th.number, bold=bold))
             if both:
-                out.append(self.t.glyphs(str(25 - p), x, y_alt, 0.3 * u, th.number_alt, bold=bold))
+                out.append(self.t.glyphs(str(25 - p), x, y_alt, NUMBERS_ALT_SIZE * u, th.number_alt, bold=bold))
 
     # ------------------------------------------------------------ position
     def position(self) -> None:
@@ -534,6 +551,23 @@ class _Board:
             cx = half_x + (i - 0.5) * (s + gap)
             self.die(cx, g.cy, d, roller)
 
+    def dice_box(self) -> tuple[float, float, float, float] | None:
+        """The rectangle the dice (or an offered cube) take on the centre line, or None."""
+        pos, g, u = self.pos, self.g, self.u
+        if pos.double_offered and self.o.show_cube:
+            cx = (g.right_field + 3 * u) if self.side(pos.turn) else (g.left_field + 3 * u)
+            h = CUBE * u / 2
+            return cx - h, g.cy - h, cx + h, g.cy + h
+        dice = self.o.dice if self.o.dice is not None else pos.dice
+        if not self.o.show_dice or dice is None:
+            return None
+        half_x = (g.right_field if self.side(pos.turn) else g.left_field) + 3 * u
+        s, gap = DIE * u, 0.22 * u
+        return half_x - s - gap / 2, g.cy - s / 2, half_x + s + gap / 2, g.cy + s / 2
+
+    def centre_is_taken(self) -> bool:
+        return self.dice_box() is not None
+
     def die(self, cx: float, cy: float, value: int, player: int) -> None:
         th, u, out = self.th, self.u, self.items
         s = DIE * u
@@ -550,7 +584,7 @@ class _Board:
     def player_name(self, player: int) -> str:
         names = self.o.names
         if isinstance(names, tuple):
-            return _ascii(names[player])
+            return _ascii(names[player]) or COLOUR_NAMES[player]
         if names:
             return _ascii(self.pos.names[player]) or COLOUR_NAMES[player]
         return COLOUR_NAMES[player]
@@ -672,30 +706,43 @@ class _Board:
                 break
         assert chosen is not None
         shafts, ghosts, hits = chosen
+        shafts = self.route(shafts, ghosts)
         out = self.items
         lw = ARROW_WIDTH * u
         halo = max(0.05 * u, 1.2 * self.lw)
         if self.o.ghosts:
             slab = g.slab_h(total)
             w = (g.tray_box(True)[2] - g.tray_box(True)[0]) - 0.14 * u
-            for gh in ghosts:
-                if len(gh) == 3:  # a checker borne off: an empty slab in the tray
-                    out.append(Rect(gh[0] - w / 2 + self.lw / 2, gh[1] - slab / 2 + self.lw / 2, w - self.lw,
-                                    slab - self.lw, None, th.arrow, self.lw * 1.2,
-                                    radius=min(slab / 2, 0.12 * u)))
-                else:
-                    out.append(Circle(gh[0], gh[1], u / 2 - self.lw, None, th.arrow, self.lw * 1.3,
-                                      dashes=12))
+            for kind, x, y, label in ghosts:
+                if kind == "slab":  # a checker borne off: a dashed slab where it lands in the tray
+                    sw, sh = w - self.lw, slab - self.lw
+                    r = min(slab / 2, 0.12 * u)
+                    perimeter = 2 * (sw + sh - 4 * r) + 2 * math.pi * r
+                    out.append(Rect(x - w / 2 + self.lw / 2, y - slab / 2 + self.lw / 2, sw, sh, None, th.arrow,
+                                    self.lw * 1.2, radius=r, dashes=max(6, round(perimeter / (0.22 * u)))))
+                    continue
+                if kind == "over":  # no room beyond the stack: the count after the play, ringed
+                    self.checker(out, x, y, mover)
+                    self.count(out, x, y, int(label), mover)
+                    out.append(Circle(x, y, u / 2 + self.lw, None, th.arrow, self.lw * 1.3, dashes=12))
+                    continue
+                if label:  # beyond a stack of five: the checker in the gap, with the count after the play
+                    out.append(Circle(x, y, u / 2 - self.lw, th.field, None))
+                out.append(Circle(x, y, u / 2 - self.lw, None, th.arrow, self.lw * 1.3, dashes=12))
+                if label:
+                    size = 0.5 * u if len(label) < 2 else 0.46 * u
+                    out.append(self.t.glyphs(label, x, y, size, th.text, bold=0.03 * u))
         # the bursts go under the checkers, above the board
         for k, (x, y) in enumerate(hits):
             out.insert(self.checkers_at + k, self.hit_mark(x, y))
-        shapes = []
+        # Each arrow with its own halo: where two cross, the one drawn later cuts a clean gap in the other.
         for p0, c, p1, stop, scale in shafts:
-            shapes.append(self.arrow_shape(p0, c, p1, stop, scale))
-        for line, _curve, head in shapes:
+            if p0 in self.counted:  # start at the checker's rim, leaving its count readable
+                t = 1.0 - _param_at_distance(p1, c, p0, 1.0, 0.36 * u)
+                p0, c = _quad(p0, c, p1, t), (c[0] + (p1[0] - c[0]) * t, c[1] + (p1[1] - c[1]) * t)
+            line, curve, head = self.arrow_shape(p0, c, p1, stop, scale)
             out.append(Polyline(line, th.arrow_halo, lw + 2 * halo))
             out.append(Polygon(head, th.arrow_halo, th.arrow_halo, 2 * halo))
-        for line, curve, head in shapes:
             out.append(Polyline(line, th.arrow, lw, curve=curve))
             out.append(Polygon(head, th.arrow, th.arrow, lw * 0.5))
 
@@ -704,20 +751,30 @@ class _Board:
                   ) -> _Sim:
         g, u = self.g, self.u
         shafts: list[_Shaft] = []
-        ghosts: list[tuple[float, ...]] = []
+        ghosts: list[_Ghost] = []
         hits: list[Point] = []
         keys: list[tuple[int, int]] = []
         raw: list[tuple[Point, Point, bool, float, float]] = []
+        beyond: dict[int, int] = {}  # index in ghosts of the ghost beyond a full stack, by point
         n_off = 0
         for i in order:
             path = paths[i]
+            landed: Point | None = None
             for j, (s, t, hit) in enumerate(path):
-                if s == 25:
+                if landed is not None:  # a step of a chain leaves from where the one before landed
+                    src = landed
+                    self.chained.add(src)
+                elif s == 25:
                     src = g.bar_slot(mside, max(mine[25] - 1, 0))
+                    if mine[25] > BAR_MAX:
+                        self.counted.add(src)
                 else:
                     src = g.slot(self.to_bottom_numbering(mover, s), max(mine[s] - 1, 0))
+                    if mine[s] > POINT_MAX:
+                        self.counted.add(src)  # the arrow leaves from a checker with the count on it
                 mine[s] = max(mine[s] - 1, 0)
                 stop, scale = 0.42 * u, 1.0
+                kind = "disc"
                 if t == 0:
                     # The ghost slab is where the checker lands; the arrow stops at the tray's edge,
                     # successive arrows 0.45u apart so that their heads do not merge.
@@ -729,20 +786,38 @@ class _Board:
                     n_off += 1
                     dst = (edge, ghost[1] + dy)
                     stop, scale = 0.0, 0.8
+                    kind = "slab"
                 else:
                     opp = theirs[25 - t]
                     if opp == 1 or hit:
                         hit = True
                         theirs[25 - t] = max(opp - 1, 0)
                         theirs[25] += 1
-                    dst = g.slot(self.to_bottom_numbering(mover, t), mine[t])
+                    bp = self.to_bottom_numbering(mover, t)
+                    if mine[t] >= POINT_MAX:
+                        # The stack is full: the checker is drawn beyond it, in the gap, with the count
+                        # after the play; where the dice stand there, over the top checker.
+                        dst, kind = self.beyond_slot(bp)
+                    else:
+                        dst = g.slot(bp, mine[t])
                     mine[t] += 1
                 keys.append((s, t))
                 raw.append((src, dst, t == 0, stop, scale))
                 if j == len(path) - 1:
-                    ghosts.append(dst if t else (ghost[0], ghost[1], 0.0))
+                    if t == 0:
+                        ghosts.append(("slab", ghost[0], ghost[1], ""))
+                    elif kind != "disc":
+                        if t not in beyond:
+                            beyond[t] = len(ghosts)
+                            ghosts.append((kind, dst[0], dst[1], ""))
+                    else:
+                        ghosts.append(("disc", dst[0], dst[1], ""))
                 if hit:
                     hits.append(dst)
+                landed = dst if t != 0 else None
+        for t, k in beyond.items():  # the count on the point after the play
+            kind, x, y, _ = ghosts[k]
+            ghosts[k] = (kind, x, y, str(mine[t]))
         # Checkers making the same move leave a stack top first and land bottom first; along one row
         # that makes parallel arrows cross, so pair them the other way round when that is better.
         groups: dict[tuple[int, int], list[int]] = {}
@@ -761,6 +836,207 @@ class _Board:
             a, c, b = self.arc(src, dst, to_tray)
             shafts.append((a, c, b, stop, scale))
         return shafts, ghosts, hits
+
+    def beyond_slot(self, bp: int) -> tuple[Point, str]:
+        """Where a checker arriving on a full stack (five drawn) of the bottom player's point ``bp`` is
+        drawn: the sixth slot, reaching into the gap ("gap"), unless the dice stand there ("over": on
+        the top checker)."""
+        g, u = self.g, self.u
+        col, top = g.point_col(bp)
+        x = g.col_x(col)
+        y = g.fy0 + (POINT_MAX + 0.5) * u if top else g.fy1 - (POINT_MAX + 0.5) * u
+        box = self.dice_box()
+        if box is not None and box[0] - 0.05 * u < x + u / 2 and x - u / 2 < box[2] + 0.05 * u:
+            return g.slot(bp, POINT_MAX - 1), "over"
+        return (x, y), "gap"
+
+    # ------------------------------------------------------------ arrow routing
+    def obstacles(self, exclude: set[tuple[int, bool]]) -> tuple[list[int], list[int], list[_Box]]:
+        """What an arrow should not run over: the checkers of each screen column (how many are drawn at
+        the top and at the bottom, except in the columns ``exclude`` names), and boxes for the bar's
+        checkers, the dice or an offered cube, the cube, the trays' counts and their checkers."""
+        pos, g, u = self.pos, self.g, self.u
+        top, bottom = [0] * 12, [0] * 12
+        for player in (0, 1):
+            board = pos.boards[player]
+            for p in range(1, 25):
+                if board[p] > 0:
+                    col, is_top = g.point_col(self.to_bottom_numbering(player, p))
+                    if (col, is_top) not in exclude:
+                        (top if is_top else bottom)[col] = min(board[p], POINT_MAX)
+        boxes: list[_Box] = []
+        for player in (0, 1):
+            n = min(pos.boards[player][25], BAR_MAX)
+            if n and (12, self.side(player)) not in exclude:
+                (x0, y0), (_x1, y1) = g.bar_slot(self.side(player), 0), g.bar_slot(self.side(player), n - 1)
+                boxes.append((x0 - u / 2, min(y0, y1) - u / 2, x0 + u / 2, max(y0, y1) + u / 2))
+            off = pos.boards[player][0]
+            if off:
+                x0, y0, x1, y1 = g.tray_box(self.side(player))
+                ly = y0 + 0.3 * u if self.side(player) else y1 - 0.3 * u
+                boxes.append((x0, ly - 0.25 * u, x1, ly + 0.25 * u))  # the count
+        box = self.dice_box()
+        if box is not None:
+            boxes.append(box)
+        return top, bottom, boxes
+
+    def route(self, shafts: list[_Shaft], ghosts: list[_Ghost]) -> list[_Shaft]:
+        """Bend each arrow around checkers, counts, dice and the bar's checkers where it can, and away
+        from the other arrows: each arrow's curve is chosen among gentle and deeper bends on either
+        side and bends through the gap between the rows, by the length it runs over something, a
+        penalty per crossing and a small one for leaving the plain arc; a few rounds, one arrow at a
+        time (deterministic)."""
+        if not shafts:
+            return shafts
+        arcs = [(a, c, b) for a, c, b, _s, _k in shafts]
+        # The arrow's own columns are not in its way (it leaves the top checker of one and lands on
+        # the other), unless it starts where an earlier step landed beyond a full stack.
+        obsts = [self.obstacles({self._column_of(b)} | (set() if a in self.chained else {self._column_of(a)}))
+                 for a, _c, b in arcs]
+        plain = [2.0 * self._over(a, c, b, sh[3], ob) for (a, c, b), sh, ob in zip(arcs, shafts, obsts, strict=True)]
+        tangled = len(arcs) > 1 and (_crossings(arcs) > 0 or self._alongside(arcs))
+        if not tangled and not any(plain):
+            return shafts  # the plain arcs are clear: nothing to do (the common case, and fast)
+        cands: list[list[tuple[Point, float]]] = []
+        costs: list[list[float]] = []
+        for (a, c, b), sh, ob, cost0 in zip(arcs, shafts, obsts, plain, strict=True):
+            if cost0 == 0 and not tangled:
+                cands.append([(c, 0.0)])
+                costs.append([0.0])
+                continue
+            options = self._candidates(a, c, b)
+            cands.append(options)
+            costs.append([cost0] + [2.0 * self._over(a, cc, b, sh[3], ob) + dev for cc, dev in options[1:]])
+        ranked = [sorted(range(len(c)), key=lambda k, c=c: (c[k], k)) for c in costs]  # type: ignore[misc]
+        u = self.u
+        current = [0] * len(arcs)  # the plain arc is the first candidate
+        flats: dict[tuple[int, int], tuple[list[Point], list[Point]]] = {}
+        for _round in range(3):
+            changed = False
+            for i in range(len(arcs)):
+                a, _c, b = arcs[i]
+                others = [(arcs[j][0], cands[j][current[j]][0], arcs[j][2]) for j in range(len(arcs)) if j != i]
+                flat_others = [[_quad(p, q, r, k / 8) for k in range(9)] for p, q, r in others]
+                near_others = [[_quad(p, q, r, 0.1 + 0.8 * k / 10) for k in range(11)] for p, q, r in others]
+                best_k, best_cost = current[i], math.inf
+                for k in ranked[i]:
+                    cc = cands[i][k][0]
+                    cost = costs[i][k]
+                    if cost >= best_cost:
+                        break  # the rest cost more before any crossing is counted
+                    key = (i, k)
+                    if key not in flats:
+                        flats[key] = ([_quad(a, cc, b, t / 8) for t in range(9)],
+                                      [_quad(a, cc, b, 0.1 + 0.8 * t / 10) for t in range(11)])
+                    mine, mine_near = flats[key]
+                    cost += 3.0 * sum(1 for f in flat_others if _polylines_cross(mine, f))
+                    if cost >= best_cost:
+                        continue
+                    # running alongside another arrow (closer than 0.4 u) reads as one thick arrow
+                    cost += 0.15 * _close_samples(mine_near, near_others, 0.4 * u)
+                    if cost < best_cost - 1e-9:
+                        best_k, best_cost = k, cost
+                if best_k != current[i]:
+                    current[i], changed = best_k, True
+            if not changed:
+                break
+        return [(a, cands[i][current[i]][0], b, stop, scale)
+                for i, (a, _c, b, stop, scale) in enumerate(shafts)]
+
+    def _alongside(self, arcs: Sequence[tuple[Point, Point, Point]]) -> bool:
+        """Whether an arrow runs closer than 0.4 u to another one for part of its length."""
+        flats = [[_quad(p, q, r, 0.1 + 0.8 * k / 10) for k in range(11)] for p, q, r in arcs]
+        return any(_close_samples(f, [h for j, h in enumerate(flats) if j != i], 0.4 * self.u)
+                   for i, f in enumerate(flats))
+
+    def _column_of(self, p: Point) -> tuple[int, bool]:
+        """The screen column (12: the bar) and half (True: top) of a point of the board."""
+        g, u = self.g, self.u
+        top = p[1] < g.cy
+        if g.bar_x <= p[0] < g.right_field:
+            return 12, top
+        if g.left_field <= p[0] < g.bar_x:
+            return min(int((p[0] - g.left_field) / u), 5), top
+        if g.right_field <= p[0] < g.right_field + 6 * u:
+            return 6 + min(int((p[0] - g.right_field) / u), 5), top
+        return -1, top
+
+    def _candidates(self, a: Point, c: Point, b: Point) -> list[tuple[Point, float]]:
+        """Control points for an arrow from a to b, each with its penalty (in u) for leaving the plain
+        arc (control c): the plain arc first, then bends of the curve's middle along the normal, and
+        curves whose middle is in the gap between the rows."""
+        g, u = self.g, self.u
+        mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        m0 = ((mid[0] + c[0]) / 2, (mid[1] + c[1]) / 2)
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        d = math.hypot(dx, dy) or 1.0
+        nx, ny = -dy / d, dx / d
+        targets: list[Point] = []
+        for bend in (-3.0, -2.2, -1.5, -1.0, -0.6, -0.3, 0.3, 0.6, 1.0, 1.5, 2.2, 3.0):
+            targets.append((m0[0] + nx * bend * u, m0[1] + ny * bend * u))
+        for shift in (-2.0, -1.0, 0.0, 1.0, 2.0):
+            for lane in (-0.3, 0.0, 0.3):
+                targets.append((mid[0] + shift * u, g.cy + lane * u))
+        out: list[tuple[Point, float]] = [(c, 0.0)]
+        for m in targets:
+            cc = (2 * m[0] - mid[0], 2 * m[1] - mid[1])
+            dev = math.hypot(m[0] - m0[0], m[1] - m0[1]) / u
+            out.append((cc, 0.12 + 0.1 * dev))
+        return out
+
+    def _over(self, a: Point, c: Point, b: Point, stop: float,
+              obst: tuple[list[int], list[int], list[_Box]]) -> float:
+        """How long (in u) the shaft from a to b (control c) runs over obstacles or out of the board."""
+        g, u = self.g, self.u
+        top, bottom, boxes = obst
+        length = _curve_length(a, c, b)
+        if length <= 0:
+            return 0.0
+        hw = 0.12 * u  # half the shaft with its halo, and a little air
+        t0 = min(0.45 * u / length, 0.4)
+        t1 = 1.0 - min((stop + 0.25 * u) / length, 0.4)
+        n = 16
+        step = length * (t1 - t0) / n / u
+        hits = 0
+        r = u / 2
+        for k in range(n + 1):
+            x, y = _quad(a, c, b, t0 + (t1 - t0) * k / n)
+            if not (g.bx0 <= x <= g.bx1 and g.fy0 - 0.1 * u <= y <= g.fy1 + 0.1 * u):
+                hits += 2
+                continue
+            for col in self._columns_near(x, hw + r):
+                cx = g.col_x(col)
+                if abs(x - cx) > r + hw:
+                    continue
+                if top[col] and y - hw < g.fy0 + top[col] * u:
+                    hits += 1
+                    break
+                if bottom[col] and y + hw > g.fy1 - bottom[col] * u:
+                    hits += 1
+                    break
+            else:
+                for x0, y0, x1, y1 in boxes:
+                    if x0 - hw < x < x1 + hw and y0 - hw < y < y1 + hw:
+                        hits += 1
+                        break
+        return hits * step
+
+    def _columns_near(self, x: float, reach: float) -> range | list[int]:
+        g, u = self.g, self.u
+        if x + reach < g.bar_x:
+            x0, first = g.left_field, 0
+        elif x - reach > g.right_field:
+            x0, first = g.right_field, 6
+        else:
+            out = []
+            for x0, first in ((g.left_field, 0), (g.right_field, 6)):
+                lo = int(math.floor((x - reach - x0) / u))
+                hi = int(math.floor((x + reach - x0) / u))
+                out += [first + k for k in range(max(lo, 0), min(hi, 5) + 1)]
+            return out
+        lo = max(int(math.floor((x - reach - x0) / u)), 0)
+        hi = min(int(math.floor((x + reach - x0) / u)), 5)
+        return range(first + lo, first + hi + 1)
 
     def arc(self, a: Point, b: Point, to_tray: bool) -> tuple[Point, Point, Point]:
         """A quadratic arc from a to b bowing towards the middle of the board."""
@@ -817,10 +1093,13 @@ class _Board:
     def direction_items(self) -> None:
         """The bottom player's direction of movement: along the far row, round, along the near row, off."""
         g, th, u = self.g, self.th, self.u
-        lane = 0.4 * u
+        # Dice (or an offered cube) stand on the centre line: the lanes then pass between them and the
+        # fifth checkers of the points, not through them.
+        wide = self.centre_is_taken()
+        lane = 0.6 * u if wide else 0.4 * u
         sgn = -1.0 if g.home_right else 1.0  # along the far row the checkers move left (home right)
         x_start = g.col_x(11 if g.home_right else 0)
-        x_turn = g.col_x(0 if g.home_right else 11) - sgn * 0.15 * u
+        x_turn = g.col_x(0 if g.home_right else 11) - sgn * (0.25 if wide else 0.15) * u
         pts: list[Point] = [(x_start, g.cy - lane)]
         for i in range(0, 25):
             a = -math.pi / 2 + math.pi * i / 24
@@ -904,9 +1183,16 @@ def _polylines_cross(p: Sequence[Point], q: Sequence[Point]) -> bool:
     if (max(x for x, _ in p) < min(x for x, _ in q) or max(x for x, _ in q) < min(x for x, _ in p)
             or max(y for _, y in p) < min(y for _, y in q) or max(y for _, y in q) < min(y for _, y in p)):
         return False
+    qs = [(q[j], q[j + 1], min(q[j][0], q[j + 1][0]), max(q[j][0], q[j + 1][0]), min(q[j][1], q[j + 1][1]),
+           max(q[j][1], q[j + 1][1])) for j in range(len(q) - 1)]
     for i in range(len(p) - 1):
-        for j in range(len(q) - 1):
-            if _segments_cross(p[i], p[i + 1], q[j], q[j + 1]):
+        a, b = p[i], p[i + 1]
+        ax0, ax1 = (a[0], b[0]) if a[0] < b[0] else (b[0], a[0])
+        ay0, ay1 = (a[1], b[1]) if a[1] < b[1] else (b[1], a[1])
+        for c, d, cx0, cx1, cy0, cy1 in qs:
+            if ax1 < cx0 or cx1 < ax0 or ay1 < cy0 or cy1 < ay0:
+                continue
+            if _segments_cross(a, b, c, d):
                 return True
     return False
 
@@ -919,6 +1205,25 @@ def _segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool:
     d3, d4 = orient(a, b, c), orient(a, b, d)
     return ((d1 > 1e-9 and d2 < -1e-9) or (d1 < -1e-9 and d2 > 1e-9)) and \
         ((d3 > 1e-9 and d4 < -1e-9) or (d3 < -1e-9 and d4 > 1e-9))
+
+
+def _close_samples(pts: Sequence[Point], others: Sequence[Sequence[Point]], dist: float) -> int:
+    """How many of ``pts`` are closer than ``dist`` to a point of one of ``others``."""
+    d2 = dist * dist
+    n = 0
+    boxes = [(min(x for x, _ in f) - dist, min(y for _, y in f) - dist, max(x for x, _ in f) + dist,
+              max(y for _, y in f) + dist) for f in others]
+    for x, y in pts:
+        for f, (x0, y0, x1, y1) in zip(others, boxes, strict=True):
+            if x0 <= x <= x1 and y0 <= y <= y1 and any((x - qx) ** 2 + (y - qy) ** 2 < d2 for qx, qy in f):
+                n += 1
+                break
+    return n
+
+
+def _curve_length(a: Point, c: Point, b: Point) -> float:
+    pts = [_quad(a, c, b, k / 8) for k in range(9)]
+    return sum(math.hypot(q[0] - p[0], q[1] - p[1]) for p, q in zip(pts, pts[1:], strict=False))
 
 
 def _quad(a: Point, c: Point, b: Point, t: float) -> Point:
@@ -997,7 +1302,8 @@ def layout(position: Position, **options: Any) -> Drawing:
       (``captions`` overrides), in ``columns`` columns.  ``arrows``: explicit ``(from, to)`` steps of the
       player on roll instead.  ``ghosts``: dashed outlines where the moved checkers land (default on).
     * ``direction``: draw the bottom player's direction of movement.
-    * ``title``: the SVG title (default: generated).  ``transparent``: no background.
+    * ``heading``: a title drawn above the figure (wrapped to its width).  ``title``: the SVG title
+      (default: the heading, else generated).  ``transparent``: no background.
     """
     opts = options.pop("_opts", None) or make_options(**options)
     check_position(position)
@@ -1054,11 +1360,21 @@ def layout(position: Position, **options: Any) -> Drawing:
             extra.append(text.glyphs(line, width / 2, y, size, opts.theme.text))
             y += CAPTION_LINE * u0
         height += 0.2 * u0 + len(lines) * CAPTION_LINE * u0
+    if opts.heading:
+        size = HEADING_SIZE * u0
+        lines = text.wrap(_ascii(opts.heading), size, width - 2 * MARGIN * u0)
+        band = round(MARGIN * u0 + len(lines) * HEADING_LINE * u0)
+        y = MARGIN * u0 + HEADING_LINE * u0 / 2
+        heading = [text.glyphs(line, width / 2, y + k * HEADING_LINE * u0, size, opts.theme.text,
+                               bold=0.02 * u0) for k, line in enumerate(lines)]
+        groups = [Group(g.dx, g.dy + band, g.items, g.static) for g in groups]
+        extra = [Group(0.0, band, tuple(extra)), *heading] if extra else heading
+        height += band
     if len(groups) == 1 and not extra:
         root = groups[0]
     else:
         root = Group(0.0, 0.0, tuple(groups) + tuple(extra))
-    title = opts.title if opts.title is not None else _title(position, opts)
+    title = opts.title if opts.title is not None else opts.heading if opts.heading else _title(position, opts)
     desc = _desc(position, opts)
     W, H = int(math.ceil(width - 1e-6)), int(math.ceil(height - 1e-6))
     if opts.width is not None:

@@ -67,7 +67,13 @@ class _Painter:
         if isinstance(it, Rect):
             x0, y0 = (it.x + ox) * s, (it.y + oy) * s
             x1, y1 = x0 + it.w * s, y0 + it.h * s
-            self.rect(x0, y0, x1, y1, it.radius * s, it.fill, it.stroke, it.width * s)
+            if it.dashes and it.stroke is not None:
+                if it.fill is not None:
+                    self.rect(x0, y0, x1, y1, it.radius * s, it.fill, None, 0.0)
+                for dash in _dashes(_rounded_rect_path(x0, y0, x1, y1, it.radius * s), it.dashes):
+                    self.polyline(dash, it.stroke, it.width * s)
+            else:
+                self.rect(x0, y0, x1, y1, it.radius * s, it.fill, it.stroke, it.width * s)
         elif isinstance(it, Circle):
             self.circle((it.cx + ox) * s, (it.cy + oy) * s, it.r * s, it.fill, it.stroke, it.width * s,
                         it.dashes)
@@ -163,6 +169,48 @@ class _Painter:
             px = round((x + ox) * s) + mx
             py = round((y + oy) * s) + my
             self.im.paste(ink, (px, py, px + mask.width, py + mask.height), mask)
+
+
+def _rounded_rect_path(x0: float, y0: float, x1: float, y1: float, r: float) -> list[tuple[float, float]]:
+    """The outline of a rounded rectangle, closed, from the end of the top-left corner clockwise (as SVG
+    strokes a ``<rect>``)."""
+    r = max(0.0, min(r, (x1 - x0) / 2, (y1 - y0) / 2))
+    pts: list[tuple[float, float]] = []
+    corners = ((x1 - r, y0 + r, -90.0), (x1 - r, y1 - r, 0.0), (x0 + r, y1 - r, 90.0), (x0 + r, y0 + r, 180.0))
+    pts.append((x0 + r, y0))
+    for cx, cy, a0 in corners:
+        for k in range(9):
+            a = math.radians(a0 + 90.0 * k / 8)
+            pts.append((cx + r * math.cos(a), cy + r * math.sin(a)))
+    pts.append((x0 + r, y0))
+    return pts
+
+
+def _dashes(path: list[tuple[float, float]], n: int) -> list[list[tuple[float, float]]]:
+    """``n`` dashes along a closed path, each 55 % of its share of the length (SVG's dash array)."""
+    seg = [math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(path, path[1:], strict=False)]
+    total = sum(seg)
+    if total <= 0:
+        return []
+    period = total / n
+    out: list[list[tuple[float, float]]] = []
+    for i in range(n):
+        start, end = i * period, i * period + 0.55 * period
+        dash: list[tuple[float, float]] = []
+        pos = 0.0
+        for (a, b), length in zip(zip(path, path[1:], strict=False), seg, strict=True):
+            if length == 0:
+                continue
+            lo, hi = max(start, pos), min(end, pos + length)
+            if lo < hi:
+                for t in ((lo - pos) / length, (hi - pos) / length):
+                    p = (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+                    if not dash or dash[-1] != p:
+                        dash.append(p)
+            pos += length
+        if len(dash) >= 2:
+            out.append(dash)
+    return out
 
 
 def _stroke_outline(pts: list[tuple[float, float]], h: float) -> list[tuple[int, int]]:

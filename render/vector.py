@@ -60,8 +60,13 @@ class _Writer:
         o = self.out
         if isinstance(it, Rect):
             rx = f' rx="{_f(it.radius)}"' if it.radius > 0 else ""
+            dash = ""
+            if it.dashes and it.stroke is not None:
+                r = min(it.radius, it.w / 2, it.h / 2)
+                period = (2 * (it.w + it.h - 4 * r) + 2 * math.pi * r) / it.dashes
+                dash = f' stroke-dasharray="{_f(period * 0.55)} {_f(period * 0.45)}" stroke-linecap="round"'
             o.append(f'{ind}<rect x="{_f(it.x)}" y="{_f(it.y)}" width="{_f(it.w)}" height="{_f(it.h)}"{rx}'
-                     f' fill="{_c(it.fill)}"{_stroke(it.stroke, it.width)}/>')
+                     f' fill="{_c(it.fill)}"{_stroke(it.stroke, it.width)}{dash}/>')
         elif isinstance(it, Circle):
             dash = ""
             if it.dashes and it.stroke is not None:

@@ -214,3 +214,207 @@ def test_render_reads_standard_input() -> None:
     r = subprocess.run([sys.executable, "-m", "notation", "render", "-", "--game", "1", "--move", "44", "-o", "-"],
                        input=match, capture_output=True, timeout=120)
     assert r.returncode == 0 and r.stdout[:4] == b"\x89PNG"
+
+
+# --------------------------------------------------------------------------- names, title, convention
+
+
+def test_names_option_names_the_players_of_an_id(tmp_path: Path) -> None:
+    ids = pytest.importorskip("notation.ids")
+    pos = ids.parse_position(START_XGID)
+    out = tmp_path / "n.png"
+    code, _, err = run(START_XGID, "--names", "Ann,Ben", "-o", str(out))
+    assert code == 0, err
+    assert pixels(out.read_bytes()) == pixels(render.png(pos, names=("Ann", "Ben")))
+    assert pixels(out.read_bytes()) != pixels(render.png(pos, names=True))  # not "White" and "Black"
+    # alone: the source's names (an ID has none: the colours); --no-names hides them
+    code, _, err = run(START_XGID, "--names", "-o", str(tmp_path / "w.png"))
+    assert code == 0, err
+    assert pixels((tmp_path / "w.png").read_bytes()) == pixels(render.png(pos, names=True))
+    code, _, err = run(START_XGID, "--names", ",Ben", "-o", str(tmp_path / "b.png"))
+    assert code == 0, err
+    assert pixels((tmp_path / "b.png").read_bytes()) == pixels(render.png(pos, names=("White", "Ben")))
+
+
+def test_names_option_errors_name_the_option(tmp_path: Path) -> None:
+    for value in ("Ann", "A,B,C", ","):
+        code, _, err = run(START_XGID, "--names", value, "-o", str(tmp_path / "x.png"))
+        assert code == 2 and "--names" in err and err.count("\n") == 1, (value, err)
+    code, _, err = run(START_XGID, "--names", "A,B", "--no-names", "-o", str(tmp_path / "x.png"))
+    assert code == 2 and "--no-names" in err
+
+
+def test_names_flag_before_the_source_still_works(tmp_path: Path) -> None:
+    """--names was a plain flag: `render --names MATCH ...` keeps working."""
+    a, b = tmp_path / "a.png", tmp_path / "b.png"
+    code, _, err = run("--names", str(MATCH), "--game", "1", "--move", "3", "-o", str(a))
+    assert code == 0, err
+    code, _, err = run(str(MATCH), "--game", "1", "--move", "3", "-o", str(b))
+    assert code == 0, err
+    assert pixels(a.read_bytes()) == pixels(b.read_bytes())
+    code, _, err = run(str(MATCH), "--game", "1", "--move", "3", "--names", "Ann,Ben", "-o", str(tmp_path / "c.png"))
+    assert code == 0 and pixels((tmp_path / "c.png").read_bytes()) != pixels(b.read_bytes())
+    code, _, err = run(str(MATCH), "--game", "1", "--move", "3", "--no-names", "--no-pips", "--no-score", "-o",
+                       str(tmp_path / "d.png"))
+    assert code == 0 and Image.open(tmp_path / "d.png").height < Image.open(b).height
+
+
+def test_title_is_drawn_above_the_diagram(tmp_path: Path) -> None:
+    ids = pytest.importorskip("notation.ids")
+    pos = ids.parse_position(START_XGID)
+    out = tmp_path / "t.png"
+    code, _, err = run(START_XGID, "--title", "Figure 7. Ann against Ben", "-o", str(out))
+    assert code == 0, err
+    plain = Image.open(io.BytesIO(render.png(pos)))
+    titled = Image.open(out)
+    assert titled.width == plain.width and titled.height > plain.height + 20
+    band = titled.convert("L").crop((0, 0, titled.width, titled.height - plain.height))
+    assert band.getextrema()[0] < 64  # dark text in the band above the board
+    code, _, err = run(START_XGID, "--title", "Figure 7 & more", "-o", str(tmp_path / "t.svg"))
+    assert code == 0 and "<title>Figure 7 &amp; more</title>" in (tmp_path / "t.svg").read_text(encoding="utf-8")
+
+
+def test_one_convention_stated_in_both_helps() -> None:
+    from click.testing import CliRunner
+
+    show_help = CliRunner().invoke(main, ["show", "--help"]).output
+    render_help = CliRunner().invoke(main, ["render", "--help"]).output
+    for text in (show_help, render_help):
+        flat_text = " ".join(text.split())
+        assert "X is Black, player 1" in flat_text or "Black is X, player 1" in flat_text
+        assert "O is White, player 0" in flat_text or "White is O, player 0" in flat_text
+        assert "at the bottom" in flat_text and "on roll" in flat_text and "numbered" in flat_text
+
+
+def test_bottom_accepts_the_letters_and_black_is_x(tmp_path: Path) -> None:
+    ids = pytest.importorskip("notation.ids")
+    for letter, colour in (("x", "black"), ("O", "white")):
+        code, _, err = run(START_XGID, "--bottom", letter, "-o", str(tmp_path / f"{letter}.png"))
+        assert code == 0, err
+        assert pixels((tmp_path / f"{letter}.png").read_bytes()) == pixels(render.png(ids.parse_position(START_XGID),
+                                                                                       bottom=colour))
+    # X (upper case in the XGID, player 1) is drawn with the dark checkers
+    from render.themes import PRINT
+
+    assert sum(PRINT.checker[1]) < sum(PRINT.checker[0])
+    assert ids.parse_position("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10").boards[1][6] == 5
+
+
+# --------------------------------------------------------------------------- --candidate
+
+
+EXPORT = DATA / "exports" / "xg_01_checker_EN.txt"
+
+
+def test_candidate_draws_the_ranked_play_with_its_equity(tmp_path: Path) -> None:
+    from notation.positionio import read_position
+
+    rec = read_position(EXPORT)
+    assert rec.analysis is not None and rec.analysis.checker is not None
+    cands = rec.analysis.checker.candidates
+    pos = rec.position.replace(names=rec.names)
+    for n in (1, 3):
+        out = tmp_path / f"c{n}.png"
+        code, _, err = run(str(EXPORT), "--candidate", str(n), "-o", str(out))
+        assert code == 0, err
+        c = cands[n - 1]
+        cap = ("Best play" if n == 1 else f"Play {n} of {len(cands)}") + f" ({c.level}): {c.play}, equity " \
+            f"{c.equity:+.3f}" + ("" if n == 1 else f" ({c.equity - cands[0].equity:+.3f})")
+        assert pixels(out.read_bytes()) == pixels(render.png(pos, play=c.play, names=True, caption=cap))
+    # the default is the best play
+    code, _, err = run(str(EXPORT), "-o", str(tmp_path / "d.png"))
+    assert code == 0, err
+    assert pixels((tmp_path / "d.png").read_bytes()) == pixels((tmp_path / "c1.png").read_bytes())
+    # from standard input too
+    r = CliRunner().invoke(main, ["render", "-", "--candidate", "3", "-o", str(tmp_path / "s.png")],
+                           input=EXPORT.read_bytes())
+    assert r.exit_code == 0, r.output
+    assert pixels((tmp_path / "s.png").read_bytes()) == pixels((tmp_path / "c3.png").read_bytes())
+    # --play instead of the analysis
+    code, _, err = run(str(EXPORT), "--play", "14/11", "-o", str(tmp_path / "p.png"))
+    assert code == 0, err
+    assert pixels((tmp_path / "p.png").read_bytes()) == pixels(render.png(pos, play="14/11", names=True))
+
+
+@pytest.mark.parametrize("source, args, message", [
+    (str(EXPORT), ["--candidate", "6"], "--candidate 6: "),
+    (str(EXPORT), ["--candidate", "2", "--play", "14/11"], "--candidate 2 and --play"),
+    (START_XGID, ["--candidate", "1"], "--candidate 1: "),
+    (str(MATCH), ["--candidate", "1"], "--candidate 1: "),
+])
+def test_candidate_errors_name_the_option(tmp_path: Path, source: str, args: list[str], message: str) -> None:
+    code, _, err = run(source, *args, "-o", str(tmp_path / "x.png"))
+    assert code == 2 and message in err and err.count("\n") == 1 and "Traceback" not in err
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_candidate_of_a_cube_decision_is_refused(tmp_path: Path) -> None:
+    code, _, err = run(str(DATA / "exports" / "xg_02_NDT_FR.txt"), "--candidate", "1", "-o", str(tmp_path / "x.png"))
+    assert code == 2 and "--candidate 1" in err and "cube decision" in err
+    code, _, err = run(str(DATA / "exports" / "xg_02_NDT_FR.txt"), "-o", str(tmp_path / "x.png"))
+    assert code == 0, err  # no analysis of a play: the position alone
+
+
+# --------------------------------------------------------------------------- --all: workers, progress
+
+
+def test_all_in_worker_processes_writes_the_same_files(tmp_path: Path) -> None:
+    match = str(DATA / "gnubg_7p_crawford.mat")
+    one, two = tmp_path / "one", tmp_path / "two"
+    code, _, err = run(match, "--all", "--jobs", "1", "--size", "small", "-o", str(one))
+    assert code == 0, err
+    code, _, err = run(match, "--all", "--jobs", "3", "--size", "small", "-o", str(two))
+    assert code == 0, err
+    names = sorted(p.name for p in one.iterdir())
+    assert names == sorted(p.name for p in two.iterdir()) and len(names) > 8
+    for name in names:
+        assert (one / name).read_bytes() == (two / name).read_bytes(), name
+
+
+def test_all_refuses_an_existing_file_as_output(tmp_path: Path) -> None:
+    f = tmp_path / "figures"
+    f.write_bytes(b"keep")
+    code, _, err = run(str(MATCH), "--all", "-o", str(f))
+    assert code == 2 and "names a directory" in err and f.read_bytes() == b"keep"
+
+
+def test_all_shows_progress_only_on_a_terminal(tmp_path: Path) -> None:
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    match = str(DATA / "gnubg_7p_crawford.mat")
+    r = subprocess.run([sys.executable, "-m", "notation", "render", match, "--all", "--size", "small", "-o",
+                        str(tmp_path / "a")], capture_output=True, timeout=300)
+    assert r.returncode == 0 and b"Rendering" not in r.stderr and b"diagrams written" in r.stderr
+    main_fd, child_fd = pty.openpty()
+    try:
+        p = subprocess.Popen([sys.executable, "-m", "notation", "render", match, "--all", "--size", "small", "-o",
+                              str(tmp_path / "b")], stdout=subprocess.DEVNULL, stderr=child_fd)
+        os.close(child_fd)
+        seen = b""
+        while True:  # read as it comes (a terminal's buffer is small)
+            try:
+                chunk = os.read(main_fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+        p.wait(timeout=300)
+    finally:
+        os.close(main_fd)
+    assert p.returncode == 0
+    assert b"Rendering" in seen and b"diagrams written" in seen
+
+
+def test_a_file_holding_an_id_is_a_position(tmp_path: Path) -> None:
+    ids = pytest.importorskip("notation.ids")
+    f = tmp_path / "pos.txt"
+    f.write_text(START_XGID + "\n", encoding="utf-8")
+    code, _, err = run(str(f), "-o", str(tmp_path / "p.png"))
+    assert code == 0, err
+    assert pixels((tmp_path / "p.png").read_bytes()) == pixels(render.png(ids.parse_position(START_XGID)))
+    code, _, err = run(str(f), "--game", "1", "-o", str(tmp_path / "q.png"))
+    assert code == 2 and "is a position, not a match" in err

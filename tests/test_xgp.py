@@ -146,9 +146,12 @@ def test_show_moves_and_render_take_a_position_file(tmp_path: Path) -> None:
     piped = _run("moves", "-", stdin=path.read_bytes()).stdout  # standard input: headed by the position
     assert piped == f"Position {xgid(rec.position)}\n".encode() + r.stdout
     out = tmp_path / "d.png"
-    r = _run("render", str(path), "-o", str(out))
+    r = _run("render", str(path), "-o", str(tmp_path / "best.png"))  # by default, with its best play
+    assert r.returncode == 0, r.stderr
+    r = _run("render", str(path), "--candidate", "0", "--no-names", "-o", str(out))  # the position alone
     assert r.returncode == 0, r.stderr
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert out.read_bytes() != (tmp_path / "best.png").read_bytes()
     # the same position given as its XGID draws the same picture
     r = _run("render", xgid(rec.position), "-o", str(tmp_path / "e.png"))
     assert r.returncode == 0 and (tmp_path / "e.png").read_bytes() == out.read_bytes()

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -42,14 +43,15 @@ def _parse_position(text: str) -> Position:
     return ids.parse_position(text)  # type: ignore[no-any-return]
 
 
-def _check_plays(position: Position, plays: tuple[str, ...], dice: tuple[int, int] | None) -> None:
+def _check_plays(position: Position, plays: tuple[str, ...], dice: tuple[int, int] | None,
+                 option: str = "--play") -> None:
     """Each --play resolved before drawing, so that an error names the option and its own column."""
     from ..play import resolve_play
 
     roll = dice if dice is not None else position.dice
     for k, text in enumerate(plays, 1):
-        which = f"--play {text!r}" + (f" (the {k}{'st' if k == 1 else 'nd' if k == 2 else 'rd' if k == 3 else 'th'}"
-                                     " of the --play options)" if len(plays) > 1 else "")
+        which = f"{option} {text!r}" + (f" (the {k}{'st' if k == 1 else 'nd' if k == 2 else 'rd' if k == 3 else 'th'}"
+                                       " of the --play options)" if len(plays) > 1 else "")
         if roll is None:
             _fail(f"{which}: the position has no dice: give --dice AB")
         try:
@@ -154,8 +156,57 @@ def _step_options(step: Any, base: dict[str, Any], caption: str | None) -> dict[
     return opts
 
 
-@click.command("render")
-@click.argument("source")
+SHOW_NAMES = "\0show"
+"""``--names`` given without a value: show the names the source has (else White and Black)."""
+
+CONVENTION = """\b
+Players, as in `gammon show`: White is O, player 0 (the white checkers, lower case in an XGID, the
+left column of a .mat score line); Black is X, player 1 (the black checkers, yellow in the contrast
+theme; upper case in an XGID, the right column). The player on roll sits at the bottom unless
+--bottom says otherwise (`show` prints gnubg's board, X always at the bottom). Points are numbered
+for the bottom player; in `show`, for the player on roll: by default the same numbering."""
+
+
+@dataclass
+class _Request:
+    source: str
+    output: str
+    fmt: str | None
+    game_no: int | None
+    move_no: int | None
+    at: str | None
+    draw_all: bool
+    plays: tuple[str, ...]
+    dice: str | None
+    caption: str | None
+    no_caption: bool
+    names: tuple[str, str] | None
+    show_names: bool | None
+    candidate: int | None
+    force: bool
+    jobs: int
+    base: dict[str, Any] = field(default_factory=dict)
+
+
+def _names_option(value: str | None, no_names: bool) -> tuple[tuple[str, str] | None, bool | None]:
+    """(the names to use, whether to show names) from --names [WHITE,BLACK] and --no-names."""
+    if no_names:
+        if value is not None and value != SHOW_NAMES:
+            _fail("--names and --no-names: give one of them")
+        return None, False
+    if value is None:
+        return None, None
+    if value == SHOW_NAMES:
+        return None, True
+    parts = value.split(",")
+    if len(parts) != 2 or not any(p.strip() for p in parts):
+        _fail(f"--names {value!r}: give two names separated by a comma, White's (O) first, e.g. "
+              "--names 'Ann,Ben' (one may be empty: ',Ben')")
+    return (parts[0].strip(), parts[1].strip()), True
+
+
+@click.command("render", epilog=CONVENTION)
+@click.argument("source", required=False)
 @click.option("-o", "--output", required=True,
               help="The .png or .svg file to write, '-' for standard output (PNG unless --format svg), a "
                    "directory with --all.")
@@ -170,8 +221,15 @@ def _step_options(step: Any, base: dict[str, Any], caption: str | None) -> dict[
               help="The action at this place of the file, as `gammon validate` prints it (e.g. 98:38).")
 @click.option("--all", "draw_all", is_flag=True,
               help="Every position of every game of a match into a directory.")
+@click.option("--jobs", type=click.IntRange(0), default=0, show_default=True,
+              help="With --all: processes drawing at once (0: one per CPU for 8 diagrams or more; 1: this "
+                   "process only). The files are the same either way.")
 @click.option("--play", "plays", multiple=True,
               help="A play to draw as arrows, e.g. '24/21 21/16'; repeat for boards side by side.")
+@click.option("--candidate", type=click.IntRange(0), default=None, metavar="N",
+              help="For a position file with an analysis (an XG or BGBlitz text export, an .xgp): draw its "
+                   "N-th ranked play, with the equity in the caption (default there: the best play, unless "
+                   "--play is given); 0: the position alone.")
 @click.option("--dice", default=None, help="The roll, e.g. 53 (default: the position's).")
 @click.option("--size", type=click.Choice(SIZES), default="medium", show_default=True,
               help="small/medium/large: checker 24/36/60 px; print: 120 mm wide at --dpi.")
@@ -185,14 +243,22 @@ def _step_options(step: Any, base: dict[str, Any], caption: str | None) -> dict[
                    "covered), e.g. a Japanese font; repeat for several.")
 @click.option("--home", type=click.Choice(["right", "left"]), default="right", show_default=True,
               help="Which side the bottom player's home board is drawn on.")
-@click.option("--bottom", type=click.Choice(["on-roll", "white", "black"]), default="on-roll",
-              show_default=True,
-              help="The player at the bottom; points are numbered from that side.")
+@click.option("--bottom", type=click.Choice(["on-roll", "white", "black", "o", "x"], case_sensitive=False),
+              default="on-roll", show_default=True,
+              help="The player at the bottom: the player on roll, white (= O, player 0) or black (= X, player "
+                   "1). Points are numbered for the bottom player.")
 @click.option("--numbers", type=click.Choice(["viewer", "both", "none"]), default="viewer", show_default=True,
-              help="Point numbers: the bottom player's, both sides', or none.")
+              help="Point numbers: the bottom player's, both sides' (the top player's in the outer band), "
+                   "or none.")
 @click.option("--theme", type=click.Choice(THEMES), default="print", show_default=True,
               help="print: black and white for books; classic: coloured board; contrast: high contrast.")
-@click.option("--names/--no-names", default=None, help="Player names above and below the board.")
+@click.option("--names", "names_opt", is_flag=False, flag_value=SHOW_NAMES, default=None,
+              metavar="[WHITE,BLACK]",
+              help="Player names above and below the board: alone, the names the source gives (a match's, "
+                   "an export's); with a value, these two, White's (O) first, e.g. --names 'Ann,Ben'. Shown "
+                   "by default for matches and for sources that name the players.")
+@click.option("--no-names", is_flag=True, help="No player lines (unless --pips or --score asks for them).")
+@click.option("--title", default=None, help="A title drawn above the diagram (also the SVG <title>).")
 @click.option("--pips/--no-pips", default=None, help="Pip counts.")
 @click.option("--score/--no-score", default=None, help="Match score and length.")
 @click.option("--caption", default=None, help="Text under the diagram.")
@@ -201,71 +267,44 @@ def _step_options(step: Any, base: dict[str, Any], caption: str | None) -> dict[
 @click.option("--no-ghosts", is_flag=True, help="No dashed outlines where moved checkers land.")
 @click.option("--columns", type=click.IntRange(1, 8), default=None,
               help="Boards per row with several --play.")
-def command(source: str, output: str, fmt: str | None, game_no: int | None, move_no: int | None, at: str | None,
-            draw_all: bool, plays: tuple[str, ...], dice: str | None, size: str, width: int | None,
-            dpi: int | None, home: str, bottom: str, numbers: str, theme: str, names: bool | None,
-            pips: bool | None, score: bool | None, caption: str | None, no_caption: bool, direction: bool,
-            no_ghosts: bool, columns: int | None, force: bool = False, fonts: tuple[str, ...] = ()) -> None:
-    """Draw SOURCE (a position ID, a match file or an eXtreme Gammon position file .xgp) as a
-    book-style diagram in PNG or SVG.
+def command(source: str | None, output: str, fmt: str | None, game_no: int | None, move_no: int | None,
+            at: str | None, draw_all: bool, plays: tuple[str, ...], dice: str | None, size: str,
+            width: int | None, dpi: int | None, home: str, bottom: str, numbers: str, theme: str,
+            names_opt: str | None, pips: bool | None, score: bool | None, caption: str | None,
+            no_caption: bool, direction: bool, no_ghosts: bool, columns: int | None, force: bool = False,
+            fonts: tuple[str, ...] = (), no_names: bool = False, title: str | None = None,
+            candidate: int | None = None, jobs: int = 0) -> None:
+    """Draw SOURCE (a position ID, a position file such as an XG or BGBlitz text export, or a match
+    file; '-' reads standard input) as a book-style diagram in PNG or SVG.
 
     \b
     gammon render "XGID=-b----E-C---eE---c-e----B-:0:0:1:53:0:0:0:0:10" -o start.png
     gammon render "XGID=..." --dice 53 --play "13/8 13/10" --play "8/3 6/3" -o two-ways.svg
+    gammon render "XGID=..." --names "Ann,Ben" --title "Figure 3" -o fig3.png
+    gammon render export.txt --candidate 2 -o second-best.png
     gammon render match.mat --game 2 --move 14 -o g2m14.png
     gammon render match.mat --at 98:38 -o fig.png     (a place `gammon validate` printed)
     gammon render match.mat --all -o figures/
     """
     from render import _font
 
+    if source is None:
+        # `render --names FILE ...` as it worked when --names was a plain flag
+        if names_opt not in (None, SHOW_NAMES) and "," not in names_opt:
+            source, names_opt = names_opt, SHOW_NAMES
+        else:
+            _fail("missing SOURCE: a position ID, a position file, a match file or '-'")
+            return
+    names, show_names = _names_option(names_opt, no_names)
     for f in fonts:
         try:
             _font.add_font(f)
         except (ValueError, OSError) as e:
             _fail(f"--font {f}: {e}")
     _font.MISSING.clear()
-    try:
-        _command(source, output, fmt, game_no, move_no, at, draw_all, plays, dice, size, width, dpi, home, bottom,
-                 numbers, theme, names, pips, score, caption, no_caption, direction, no_ghosts, columns, force)
-    finally:
-        if _font.MISSING:
-            chars = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in sorted(_font.MISSING)[:12])
-            click.echo(f"gammon: warning: no font in use has {chars}: drawn as '?'; give --font FILE with a "
-                       "font that has them", err=True)
-
-
-def _command(source: str, output: str, fmt: str | None, game_no: int | None, move_no: int | None, at: str | None,
-             draw_all: bool, plays: tuple[str, ...], dice: str | None, size: str, width: int | None,
-             dpi: int | None, home: str, bottom: str, numbers: str, theme: str, names: bool | None,
-             pips: bool | None, score: bool | None, caption: str | None, no_caption: bool, direction: bool,
-             no_ghosts: bool, columns: int | None, force: bool) -> None:
-    stdin_match = None
-    stdin_position = None
-    if source == "-":  # standard input: a record, or a position (an ID, an XG/BGBlitz export)
-        from ..matchio import parse_any
-        from ..positionio import parse_position_text
-
-        data = sys.stdin.buffer.read()
-        try:
-            stdin_match = parse_any(data, name="<stdin>")[0]
-        except (NotationError, IndexError):
-            try:
-                stdin_position = parse_position_text(data.decode("utf-8-sig", "replace"), name="<stdin>").position
-            except NotationError as e:
-                _fail(f"<stdin>: neither a match record nor a position ({e.message})")
-    elif source.lower().endswith(".xgp") and _looks_like_file(source):  # an eXtreme Gammon position file
-        from ..positionio import read_position
-
-        try:
-            stdin_position = read_position(source).position
-        except NotationError as e:
-            _fail(str(e))
-        except OSError as e:
-            _fail(f"{source}: cannot read: {e.strerror or e}")
-    is_match = stdin_match is not None or (stdin_position is None and _looks_like_file(source))
     base: dict[str, Any] = {
-        "size": size, "home": home, "bottom": bottom.replace("-", "_"), "numbers": numbers, "theme": theme,
-        "ghosts": not no_ghosts, "direction": direction,
+        "size": size, "home": home, "bottom": {"o": "white", "x": "black"}.get(bottom.lower(), bottom.lower())
+        .replace("-", "_"), "numbers": numbers, "theme": theme, "ghosts": not no_ghosts, "direction": direction,
     }
     if width is not None:
         base["width"] = width
@@ -273,30 +312,146 @@ def _command(source: str, output: str, fmt: str | None, game_no: int | None, mov
         base["dpi"] = dpi
     if columns is not None:
         base["columns"] = columns
-    if plays:
-        base["play"] = list(plays)
-    if caption is not None and not no_caption:
-        base["caption"] = caption
-    for key, flag in (("names", names), ("pips", pips), ("score", score)):
+    if title is not None:
+        base["heading"] = title
+    req = _Request(source, output, fmt, game_no, move_no, at, draw_all, plays, dice, caption, no_caption,
+                   names, show_names, candidate, force, jobs, base)
+    try:
+        _command(req, pips, score)
+    finally:
+        if _font.MISSING:
+            chars = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in sorted(_font.MISSING)[:12])
+            click.echo(f"gammon: warning: no font in use has {chars}: drawn as '?'; give --font FILE with a "
+                       "font that has them", err=True)
+
+
+def _read_source(source: str) -> tuple[Any, Any]:
+    """(a match, None) or (None, a PositionRecord) for SOURCE: '-', a file, or an ID."""
+    from ..matchio import parse_any
+    from ..positionio import parse_position_text
+
+    if source == "-" or _looks_like_file(source):
+        name = "<stdin>" if source == "-" else source
+        from ..matchio import read_bytes
+
+        data = read_bytes(source)
+        if data[:4] == b"RGMH" and source.lower().endswith(".xgp"):  # an eXtreme Gammon position file
+            from ..formats.xg import read_xgp
+
+            return None, read_xgp(data, name)
+        text = data.decode("utf-8-sig", "replace") if data[:4] != b"RGMH" else ""
+        from ..formats.xgtext import looks_like_export
+
+        if text and looks_like_export(text):
+            return None, parse_position_text(text, name=name)
+        try:
+            return parse_any(data, name=name)[0], None
+        except (NotationError, IndexError) as e:
+            first = text.strip().splitlines()[0] if text.strip() else ""
+            try:
+                if first and len(text.strip().splitlines()) <= 3:  # a file or a paste holding an ID
+                    return None, parse_position_text(text.strip(), name=name)
+            except NotationError:
+                pass
+            if source == "-":
+                msg = e.message if isinstance(e, NotationError) else "no games"
+                _fail(f"<stdin>: neither a match record nor a position ({msg})")
+            if isinstance(e, NotationError):
+                raise
+            _fail(f"{source}: no games")
+    from ..record import PositionRecord
+
+    return None, PositionRecord(position=_parse_position(source), format="id", source=source)
+
+
+def _candidate(record: Any, req: _Request) -> tuple[str | None, str | None]:
+    """The play to draw from the record's analysis (--candidate N, or the best by default) and its
+    caption; (None, None) when nothing is asked and there is no analysis."""
+    checker = record.analysis.checker if record is not None and record.analysis is not None else None
+    cands = checker.candidates if checker is not None else ()
+    n = req.candidate
+    if n == 0:  # the position alone
+        return None, None
+    if n is None:
+        if req.plays or not cands:
+            return None, None
+        n = 1
+    elif req.plays:
+        _fail(f"--candidate {n} and --play: give one of them")
+    if not cands:
+        what = "a cube decision" if record is not None and record.analysis is not None and \
+            record.analysis.cube is not None else "no analysis"
+        _fail(f"--candidate {n}: {req.source} holds {what}, not ranked checker plays")
+    if n > len(cands):
+        _fail(f"--candidate {n}: {req.source} ranks {len(cands)} play{'s' if len(cands) != 1 else ''} "
+              f"(give 1 to {len(cands)})")
+    c = cands[n - 1]
+    head = "Best play" if n == 1 else f"Play {n} of {len(cands)}"
+    if c.level:
+        head += f" ({c.level})"
+    text = f"{head}: {c.play or 'no move'}"
+    if c.equity is not None:
+        text += f", equity {c.equity:+.3f}"
+        best = cands[0].equity
+        if n > 1 and best is not None:
+            text += f" ({c.equity - best:+.3f})"
+    return c.play, text
+
+
+def _command(req: _Request, pips: bool | None, score: bool | None) -> None:
+    base = req.base
+    try:
+        match, record = _read_source(req.source)
+    except NotationError as e:
+        _fail(str(e))
+        return
+    except OSError as e:
+        _fail(f"{req.source}: cannot read: {e.strerror or e}")
+        return
+    is_match = match is not None
+    if req.candidate is not None and is_match:
+        _fail(f"--candidate {req.candidate}: {req.source} is a match; --candidate is for a position file "
+              "with an analysis (an XG or BGBlitz text export)")
+    named = is_match or (record is not None and record.names is not None and any(record.names))
+    if req.names is not None:
+        base["names"] = req.names
+    elif req.show_names if req.show_names is not None else named:
+        base["names"] = True
+    for key, flag in (("pips", pips), ("score", score)):
         value = flag if flag is not None else is_match
         if value:
             base[key] = True
+    if req.caption is not None and not req.no_caption:
+        base["caption"] = req.caption
     try:
-        if dice is not None:
+        if req.dice is not None:
             from render.layout import parse_dice
 
-            base["dice"] = parse_dice(dice)
+            base["dice"] = parse_dice(req.dice)
         if not is_match:
-            if game_no is not None or move_no is not None or draw_all:
-                _fail(f"{source!r} is not a file: --game, --move and --all need a match file")
-            position = stdin_position if stdin_position is not None else _parse_position(source)
-            _check_plays(position, plays, base.get("dice"))
-            out_fmt = _format_for(output, fmt)
-            _write(Path(output), _render(position, out_fmt, base), force)
+            if req.game_no is not None or req.move_no is not None or req.draw_all or req.at is not None:
+                _fail(f"{req.source!r} is a position, not a match: --game, --move, --at and --all need a match "
+                      "file")
+            position = record.position
+            if record.names is not None and any(record.names):
+                position = position.replace(names=tuple(record.names))
+            play, cap = _candidate(record, req)
+            plays = req.plays if play is None else (play,)
+            if play is not None:
+                base["play"] = [play]
+            elif plays:
+                base["play"] = list(plays)
+            if cap is not None and req.caption is None and not req.no_caption:
+                base["caption"] = cap
+            _check_plays(position, plays, base.get("dice"), "--candidate" if play is not None else "--play")
+            out_fmt = _format_for(req.output, req.fmt)
+            _write(Path(req.output), _render(position, out_fmt, base), req.force)
             return
-        fixed_caption = no_caption or caption is not None
-        _render_match(source, output, fmt, game_no, move_no, draw_all, base, fixed_caption, at, force,
-                      stdin_match)
+        if req.plays:
+            base["play"] = list(req.plays)
+        fixed_caption = req.no_caption or req.caption is not None
+        _render_match(req.source, req.output, req.fmt, req.game_no, req.move_no, req.draw_all, base,
+                      fixed_caption, req.at, req.force, match, req.jobs)
     except NotationError as e:
         _fail(str(e))
     except (ValueError, OSError) as e:
@@ -327,7 +482,7 @@ def _find_at(rep: Any, at: str, source: str) -> tuple[int, int]:
 
 def _render_match(source: str, output: str, fmt: str | None, game_no: int | None, move_no: int | None,
                   draw_all: bool, base: dict[str, Any], fixed_caption: bool, at: str | None = None,
-                  force: bool = False, given: Any = None) -> None:
+                  force: bool = False, given: Any = None, jobs: int = 0) -> None:
     from ..matchio import read_match
     from ..replay import replay
 
@@ -342,33 +497,7 @@ def _render_match(source: str, output: str, fmt: str | None, game_no: int | None
     if draw_all:
         if game_no is not None or move_no is not None:
             _fail("--all draws every position: leave out --game and --move")
-        out_fmt = fmt or "png"
-        out_dir = Path(output)
-        if output == "-" or (not out_dir.is_dir() and out_dir.suffix.lower() in (".png", ".svg")):
-            _fail(f"{output}: with --all, -o names a directory (one file is written for each position)")
-        jobs: list[tuple[Path, Position, dict[str, Any]]] = []
-        for gi, g in enumerate(rep.games, 1):
-            for label, step in zip(step_labels(g.steps), g.steps, strict=True):
-                cap = None if fixed_caption else _describe(step, gi, label)
-                num, dash, rest = label.partition("-")
-                name = num.zfill(3) + dash + rest if label[0].isdigit() else label
-                jobs.append((out_dir / f"game{gi:02d}_move{name}.{out_fmt}", step.before,
-                             _step_options(step, base, cap)))
-            end_opts = dict(base)
-            if not fixed_caption:
-                end_opts["caption"] = f"Game {gi}: final position"
-            jobs.append((out_dir / f"game{gi:02d}_end.{out_fmt}", g.end, end_opts))
-        existing = [str(p) for p, _, _ in jobs if p.exists()]
-        if existing and not force:
-            more = f" and {len(existing) - 1} more" if len(existing) > 1 else ""
-            _fail(f"{existing[0]}{more} exist (use --force to overwrite them)")
-        out_dir.mkdir(parents=True, exist_ok=True)
-        show = sys.stderr.isatty()
-        with click.progressbar(jobs, label=f"Rendering {len(jobs)} diagrams", file=sys.stderr,
-                               show_pos=True, hidden=not show) as bar:
-            for path, position, opts in bar:
-                _write(path, _render(position, out_fmt, opts), force, (source,))
-        click.echo(f"{len(jobs)} diagrams written to {out_dir}", err=True)
+        _render_all(rep, source, output, fmt, base, fixed_caption, force, jobs)
         return
     if game_no is None:
         game_no = 1
@@ -402,3 +531,70 @@ def _render_match(source: str, output: str, fmt: str | None, game_no: int | None
         position = step.before
         opts = _step_options(step, base, None if fixed_caption else _describe(step, game_no, want))
     _write(Path(output), _render(position, out_fmt, opts), force, (source,))
+
+
+_ALL_JOBS: list[tuple[Path, Position, dict[str, Any]]] = []
+"""The diagrams of ``render --all``, read by the worker processes (inherited when they are forked)."""
+
+
+def _draw_one(key: str) -> tuple[str, ...]:
+    """Draw and write the diagram ``_ALL_JOBS[int(key)]``; the characters no font had."""
+    from render import _font
+
+    path, position, opts = _ALL_JOBS[int(key)]
+    fmt = path.suffix[1:]
+    _font.MISSING.clear()
+    _write(path, _render(position, fmt, opts), _ALL_FORCE[0], _ALL_FORCE[1])
+    return tuple(sorted(_font.MISSING))
+
+
+_ALL_FORCE: list[Any] = [False, ()]
+
+
+def _render_all(rep: Any, source: str, output: str, fmt: str | None, base: dict[str, Any], fixed_caption: bool,
+                force: bool, jobs: int) -> None:
+    """Every position of every game into the directory ``output``: checked for existing files first,
+    drawn in ``jobs`` processes (0: automatic), with a progress bar on a terminal."""
+    from render import _font
+
+    from ..parallel import auto_jobs, can_fork, map_files
+
+    out_fmt = fmt or "png"
+    out_dir = Path(output)
+    if output == "-" or (out_dir.exists() and not out_dir.is_dir()) or \
+            (not out_dir.is_dir() and out_dir.suffix.lower() in (".png", ".svg")):
+        _fail(f"{output}: with --all, -o names a directory (one file is written for each position)")
+    todo: list[tuple[Path, Position, dict[str, Any]]] = []
+    for gi, g in enumerate(rep.games, 1):
+        for label, step in zip(step_labels(g.steps), g.steps, strict=True):
+            cap = None if fixed_caption else _describe(step, gi, label)
+            num, dash, rest = label.partition("-")
+            name = num.zfill(3) + dash + rest if label[0].isdigit() else label
+            todo.append((out_dir / f"game{gi:02d}_move{name}.{out_fmt}", step.before,
+                         _step_options(step, base, cap)))
+        end_opts = dict(base)
+        if not fixed_caption:
+            end_opts["caption"] = f"Game {gi}: final position"
+        todo.append((out_dir / f"game{gi:02d}_end.{out_fmt}", g.end, end_opts))
+    existing = [str(p) for p, _, _ in todo if p.exists()]
+    if existing and not force:
+        more = f" and {len(existing) - 1} more" if len(existing) > 1 else ""
+        _fail(f"{existing[0]}{more} exist (use --force to overwrite them)")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        _fail(f"{out_dir}: cannot make the directory: {e.strerror or e}")
+    _ALL_JOBS[:] = todo
+    _ALL_FORCE[:] = [force, (source,)]
+    n = jobs if jobs > 0 else auto_jobs(len(todo))
+    if not can_fork():
+        n = 1  # the workers read the list of diagrams from this process's memory: forked ones only
+    show = sys.stderr.isatty()
+    try:
+        with click.progressbar(length=len(todo), label=f"Rendering {len(todo)} diagrams", file=sys.stderr,
+                               show_pos=True, hidden=not show) as bar:
+            missing = map_files(_draw_one, [str(i) for i in range(len(todo))], n, lambda: bar.update(1))
+    finally:
+        _ALL_JOBS.clear()
+    _font.MISSING.update(c for chars in missing for c in chars)
+    click.echo(f"{len(todo)} diagrams written to {out_dir}" + (f" ({n} processes)" if n > 1 else ""), err=True)

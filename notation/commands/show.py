@@ -115,8 +115,11 @@ def command(position: str, as_json: bool) -> None:
     an eXtreme Gammon or BGBlitz text export (its ID gives the position; its names and ranked plays
     or cube decision are shown too).  '-' reads it from standard input.
 
-    X is player 1 (the bottom player, XGID upper case, right column of a .mat score line), O is
-    player 0; points are numbered from the side of the player on roll.
+    Players, as in `gammon render`: X is Black, player 1 (the black checkers of a diagram, XGID
+    upper case, the right column of a .mat score line); O is White, player 0 (the white checkers,
+    XGID lower case, the left column).  The board is gnubg's, with X at the bottom; points are
+    numbered from the side of the player on roll (`render` puts that player at the bottom unless
+    --bottom says otherwise, and numbers the points for the bottom player).
 
     Prints the board, the pip counts, the side on roll, the dice, cube and score, and the position
     in every ID format.  A position that cannot exist is shown with its problems and the exit status
