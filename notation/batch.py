@@ -268,7 +268,7 @@ def decision_rows(path: str, variant: str | None = None, auto_doubles: int | Non
     if not matches:
         result["error"] = f"{path}: no match in this file"
         return result
-    n = 0
+    rows: list[tuple[Any, ...]] = []
     for mi, match in enumerate(matches):
         _override(match, variant, auto_doubles)
         match.source = path
@@ -328,8 +328,9 @@ def decision_rows(path: str, variant: str | None = None, auto_doubles: int | Non
                     found[0].severity if found else None, "; ".join(f.message for f in found) if found else None,
                     eq_played, best, eq_best, loss,
                 )
-                for (name, _), value in zip(DATASET_COLUMNS, row, strict=True):
-                    cols[name].append(value)
-                n += 1
-    result["rows"] = n
+                rows.append(row)
+    if rows:  # one list per column, made at once
+        for (name, _), values in zip(DATASET_COLUMNS, zip(*rows, strict=True), strict=True):
+            cols[name] = list(values)
+    result["rows"] = len(rows)
     return result

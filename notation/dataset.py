@@ -1,11 +1,11 @@
 """The decision dataset: every action of an archive as a row of a Parquet dataset (``docs/dataset.md``).
 
-:func:`write_dataset` takes the per-file results of :func:`notation.batch.decision_rows` (computed here,
-in forked workers or on a Dask cluster) in the files' order and writes them as ``part-NNNNN.parquet``
-files of at most ``files_per_part`` input files each, so that the same inputs always give the same
-parts.  Every part carries the schema's version in its metadata (``gammon.dataset_version``).  A part is
-written whole, through a temporary file and a rename.  pyarrow is optional
-(``pip install 'gammon-notation[scale]'``).
+:func:`write_part` computes the rows of a run of input files (:func:`notation.batch.decision_rows`) and
+writes them as one ``part-NNNNN.parquet`` where it runs (here, in a forked worker or on a Dask worker),
+so that only counts travel back.  The runs are fixed by the number of inputs alone (:func:`parts`), so
+the same inputs always give the same parts on any engine.  Every part carries the schema's version in
+its metadata (``gammon.dataset_version``) and is written whole, through a temporary file and a rename.
+pyarrow is optional (``pip install 'gammon-notation[scale]'``).
 """
 
 from __future__ import annotations
@@ -39,15 +39,55 @@ def existing_parts(out_dir: str | os.PathLike[str]) -> list[Path]:
     return sorted(d.glob(PART_PREFIX + "*.parquet")) if d.is_dir() else []
 
 
-def write_dataset(results: Iterable[dict[str, Any]], out_dir: str | os.PathLike[str], *,
-                  files_per_part: int = FILES_PER_PART, force: bool = False) -> dict[str, int]:
-    """Write the rows of ``results`` (in order) under ``out_dir``.  Refuses (FileExistsError) a
-    directory that already holds parts, unless ``force``, which removes them first.  Returns counts:
-    files, rows, parts, and files that could not be read (their errors are in the results)."""
+def part_size(files: int) -> int:
+    """Input files per part: fixed by the number of inputs alone (never by the workers), so the same
+    inputs give the same parts on any engine: 50 files a part for a small batch (64 parts or fewer above
+    3,200 files), at most :data:`FILES_PER_PART` files a part for a big one."""
+    return max(1, min(FILES_PER_PART, max(50, -(-files // 64))))
+
+
+def parts(files: int) -> list[tuple[int, int]]:
+    """The [start, end) ranges of input files that make each part."""
+    size = part_size(files)
+    return [(k, min(files, k + size)) for k in range(0, files, size)]
+
+
+def write_part(paths: list[str], out_dir: str | os.PathLike[str], index: int,
+               variant: str | None = None) -> dict[str, Any]:
+    """Compute the rows of ``paths`` and write them as part ``index`` (a temporary file, then a
+    rename).  Runs where the work is (a worker), so only counts and errors travel back:
+    ``{"part", "files", "rows", "errors": [one line per unreadable file]}``."""
+    from .batch import decision_rows
     from .scale import need
 
     pa = need("pyarrow", "--to parquet")
     pq = need("pyarrow.parquet", "--to parquet")
+    cols: dict[str, list[Any]] = {name: [] for name, _ in DATASET_COLUMNS}
+    errors: list[str] = []
+    rows = 0
+    for p in paths:
+        res = decision_rows(p, variant)
+        if res["error"]:
+            errors.append(res["error"])
+        for name, values in res["columns"].items():
+            cols[name].extend(values)
+        rows += res["rows"]
+    table = pa.Table.from_pydict(cols, schema=schema())
+    out = Path(out_dir)
+    path = out / f"{PART_PREFIX}{index:05d}.parquet"
+    tmp = out / f".{path.name}.gammon-tmp-{os.getpid()}"
+    try:
+        pq.write_table(table, tmp, compression="zstd")
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    return {"part": index, "files": len(paths), "rows": rows, "errors": errors}
+
+
+def prepare(out_dir: str | os.PathLike[str], *, force: bool = False) -> None:
+    """Make ``out_dir`` ready for a new dataset: refuse (FileExistsError) one that holds parts unless
+    ``force``, which removes them."""
     out = Path(out_dir)
     old = existing_parts(out)
     if old and not force:
@@ -55,40 +95,22 @@ def write_dataset(results: Iterable[dict[str, Any]], out_dir: str | os.PathLike[
     out.mkdir(parents=True, exist_ok=True)
     for p in old:
         p.unlink()
-    sch = schema()
-    counts = {"files": 0, "rows": 0, "parts": 0, "unreadable": 0}
-    batch: dict[str, list[Any]] = {name: [] for name, _ in DATASET_COLUMNS}
-    in_part = 0
 
-    def flush() -> None:
-        nonlocal batch, in_part
-        if in_part == 0:
-            return
-        table = pa.Table.from_pydict(batch, schema=sch)
-        path = out / f"{PART_PREFIX}{counts['parts']:05d}.parquet"
-        tmp = out / f".{path.name}.gammon-tmp-{os.getpid()}"
-        try:
-            pq.write_table(table, tmp, compression="zstd")
-            os.replace(tmp, path)
-        finally:
-            if tmp.exists():
-                tmp.unlink()
-        counts["parts"] += 1
-        batch = {name: [] for name, _ in DATASET_COLUMNS}
-        in_part = 0
 
-    for res in results:
-        counts["files"] += 1
-        if res.get("error"):
-            counts["unreadable"] += 1
-        cols = res["columns"]
-        for name in batch:
-            batch[name].extend(cols[name])
+def write_dataset(files: Iterable[str], out_dir: str | os.PathLike[str], *, force: bool = False,
+                  variant: str | None = None) -> dict[str, Any]:
+    """Write the dataset of ``files`` under ``out_dir`` in this process (the command shares the parts
+    among processes or a cluster).  Returns counts: files, rows, parts, and the errors of files that
+    could not be read."""
+    files = list(files)
+    prepare(out_dir, force=force)
+    counts: dict[str, Any] = {"files": 0, "rows": 0, "parts": 0, "errors": []}
+    for k, (lo, hi) in enumerate(parts(len(files))):
+        res = write_part(files[lo:hi], out_dir, k, variant)
+        counts["files"] += res["files"]
         counts["rows"] += res["rows"]
-        in_part += 1
-        if in_part >= files_per_part:
-            flush()
-    flush()
+        counts["parts"] += 1
+        counts["errors"] += res["errors"]
     return counts
 
 

@@ -61,7 +61,7 @@ def _groups(files: Sequence[str], jobs: int) -> list[list[int]]:
     def size(i: int) -> int:
         try:
             return os.path.getsize(files[i])
-        except OSError:
+        except (OSError, TypeError, ValueError):  # not a file (a URL, a batch's own item): by count
             return 0
 
     order = sorted(range(len(files)), key=lambda i: (-size(i), i))

@@ -253,9 +253,13 @@ def test_dataset_is_the_same_from_the_cluster_and_in_parts(arrow_ok: None, dask_
     run("convert", *files, str(tmp_path / "a"), "--to", "parquet")
     run("convert", *files, str(tmp_path / "b"), "--to", "parquet", "--dask", "local:2")
     assert dataset.read_dataset(tmp_path / "a").equals(dataset.read_dataset(tmp_path / "b"))
-    counts = dataset.write_dataset((batch.decision_rows(f) for f in files), tmp_path / "c", files_per_part=5)
-    assert counts["parts"] == 3 and len(dataset.existing_parts(tmp_path / "c")) == 3
+    counts = dataset.write_dataset(files, tmp_path / "c")  # in this process
+    assert counts["parts"] == len(dataset.parts(len(files))) == len(dataset.existing_parts(tmp_path / "c"))
     assert dataset.read_dataset(tmp_path / "c").equals(dataset.read_dataset(tmp_path / "a"))
+    names = [[p.name for p in dataset.existing_parts(tmp_path / d)] for d in "abc"]
+    assert names[0] == names[1] == names[2]
+    big = dataset.parts(10_000_000)
+    assert len(big) == 10_000 and big[-1] == (9_999_000, 10_000_000)
 
 
 def test_dataset_refuses_to_overwrite_without_force(arrow_ok: None, tmp_path: Path) -> None:

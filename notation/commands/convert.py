@@ -129,11 +129,11 @@ def _check_dask(address: str, inputs: list[str]) -> None:
 
 
 def _parquet(inputs: list[str], out: str, *, force: bool, quiet: bool, jobs: int, dask_address: str | None) -> None:
-    """``--to parquet``: the decision dataset of every input under the directory ``out``."""
+    """``--to parquet``: the decision dataset of every input under the directory ``out``, each part
+    written where it is computed (here, a forked worker, or a Dask worker: ``out`` must be shared)."""
     from .._term import plural, safe_line
-    from ..batch import decision_rows
     from ..cli import fail
-    from ..dataset import FILES_PER_PART, existing_parts, write_dataset
+    from ..dataset import parts, prepare
     from ..scale import ExtraMissing, need
 
     try:
@@ -142,43 +142,50 @@ def _parquet(inputs: list[str], out: str, *, force: bool, quiet: bool, jobs: int
         fail(str(e))
     if out == "-" or (Path(out).exists() and not Path(out).is_dir()):
         fail(f"{out}: --to parquet writes a dataset: the output must be a directory")
-    if existing_parts(out) and not force:
-        fail(f"{out}: already holds a dataset; use --force to replace it")
-    unreadable: list[str] = []
-
-    def results() -> Any:
-        if dask_address is not None:
-            from ..scale import dask_imap
-
-            yield from dask_imap(decision_rows, inputs, dask_address, _failed_rows)
-            return
-        for k in range(0, len(inputs), FILES_PER_PART):
-            yield from map_files(decision_rows, inputs[k:k + FILES_PER_PART], jobs)
-
-    def reported() -> Any:
-        for res in results():
-            if res.get("error"):
-                unreadable.append(res["error"])
-                click.echo(safe_line(res["error"]), err=True)
-            yield res
-
     try:
-        counts = write_dataset(reported(), out, force=force)
+        prepare(out, force=force)
     except FileExistsError as e:
         fail(str(e))
     except OSError as e:
         fail(f"{out}: cannot write: {e.strerror or e}")
+    items = [(k, inputs[lo:hi]) for k, (lo, hi) in enumerate(parts(len(inputs)))]
+    work = partial(_part, out=out)
+    if dask_address is not None:
+        from ..scale import dask_imap
+
+        results: Any = dask_imap(work, items, dask_address, _failed_part)  # type: ignore[arg-type]
+    else:
+        results = map_files(work, items, min(jobs, len(items)))  # type: ignore[arg-type]
+    counts = {"files": 0, "rows": 0, "parts": 0}
+    unreadable = 0
+    for res in results:
+        for e in res["errors"]:
+            click.echo(safe_line(e), err=True)
+        unreadable += len(res["errors"])
+        counts["files"] += res["files"]
+        counts["rows"] += res["rows"]
+        counts["parts"] += 1 if res.get("part") is not None else 0
     if not quiet:
         click.echo(f"{safe_line(out)}: {plural(counts['rows'], 'row')} from {plural(counts['files'], 'file')} "
                    f"in {plural(counts['parts'], 'part')}", err=True)
     sys.exit(2 if unreadable else 0)
 
 
-def _failed_rows(path: str, reason: str) -> dict[str, Any]:
-    from ..batch import DATASET_COLUMNS
+def _part(item: tuple[int, list[str]], out: str) -> dict[str, Any]:
+    from ..dataset import write_part
 
-    return {"file": path, "columns": {name: [] for name, _ in DATASET_COLUMNS}, "rows": 0,
-            "error": f"{path}: not read: {reason}"}
+    k, paths = item
+    try:
+        return write_part(paths, out, k)
+    except OSError as e:
+        return {"part": None, "files": len(paths), "rows": 0,
+                "errors": [f"{out}: cannot write part {k}: {e.strerror or e}"]}
+
+
+def _failed_part(item: Any, reason: str) -> dict[str, Any]:
+    k, paths = item
+    return {"part": None, "files": len(paths), "rows": 0,
+            "errors": [f"part {k} ({paths[0]}, ... {len(paths)} files): not written: {reason}"]}
 
 
 def _report(res: dict[str, Any]) -> int:
