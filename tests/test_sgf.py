@@ -477,3 +477,31 @@ def test_a_stray_byte_is_reported_not_latin1_for_the_whole_file() -> None:
     assert m.names[1] == "Kévin"  # the rest of the file keeps its UTF-8
     notes = [n for n in m.normalisations if "is not UTF-8" in n.message]
     assert len(notes) == 1 and notes[0].message.startswith("byte 0xfc") and notes[0].line == 1
+
+
+def test_deep_nesting_is_a_clear_error_not_a_crash() -> None:
+    """Game trees nested past the limit: a ParseError at the '(' that goes too deep (no recursion, no
+    memory blow-up); nesting within the limit reads the main line."""
+    from notation.formats.sgf import MAX_DEPTH
+
+    ok = "(;GM[6]MI[length:0]" + "(;W[31hefe]" * 50 + ")" * 51
+    assert [a.play for a in read_sgf(ok).games[0].actions] == ["8/5 6/5"] * 50
+    deep = "(;GM[6]\n" + "(;C[x]" * (MAX_DEPTH + 5) + ")" * (MAX_DEPTH + 6)
+    with pytest.raises(ParseError, match=f"nested more than {MAX_DEPTH} deep") as e:
+        read_sgf(deep, name="deep.sgf")
+    assert (e.value.file, e.value.line, e.value.column) == ("deep.sgf", 2, 6 * MAX_DEPTH - 5)
+
+
+@pytest.mark.parametrize(("text", "line", "column", "words"), [
+    ("(;GM[6];C[never closed)", 1, 10, "inside a property value"),
+    ("(;GM[6]()", 1, 9, "unexpected ')'"),
+    ("(;GM[6];W[31hefe](;B[52lqac]);W[64xrxt])", 1, 30, "unexpected ';'"),
+    ("(;GM[6]MI)", 1, 10, "unexpected ')'"),
+    ("(;GM[6]\n  #)", 2, 3, "unexpected character '#'"),
+    ("(;GM[6];W[31hefe])\n(;B[52lqac]", 2, 12, "ends inside"),
+])
+def test_syntax_errors_are_located(text: str, line: int, column: int, words: str) -> None:
+    with pytest.raises(ParseError) as e:
+        read_sgf(text, name="bad.sgf")
+    assert words in e.value.message
+    assert (e.value.line, e.value.column) == (line, column)

@@ -66,16 +66,12 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from lark import Token, Tree
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-
-from .._grammar import parser
 from ..errors import ParseError
 from ..play import format_steps_plain, parse_play
 from ..position import Position
-from ..record import Action, Game, Match, Normalisation, Span
+from ..record import Action, Game, Match, Normalisation, Span, new_span
 from ..rules import Step, get_rules
 
 if TYPE_CHECKING:
@@ -231,10 +227,6 @@ class _Node:
         return any(p.name in names for p in self.props)
 
 
-def _span(first: Token, last: Token) -> Span:
-    return Span(first.line or 0, first.column or 0, last.end_line, last.end_column)
-
-
 def _load(source: str | bytes | os.PathLike[str], name: str | None
           ) -> tuple[str, str | None, list[Normalisation]]:
     if isinstance(source, os.PathLike):
@@ -281,39 +273,6 @@ def _decode(data: bytes) -> tuple[str, list[Normalisation]]:
         return data.decode(charset, "replace"), notes
 
 
-def _parse_tree(text: str, name: str | None) -> Tree:
-    try:
-        return parser("sgf").parse(text)
-    except UnexpectedCharacters as e:
-        raise ParseError(f"SGF syntax: unexpected character {e.char!r}", file=name, line=e.line,
-                         column=e.column, text=_line_of(text, e.line)) from None
-    except UnexpectedEOF:
-        line = text.count("\n") + 1
-        raise ParseError("SGF syntax: the file ends inside a game tree (a ')' or ']' is missing)", file=name,
-                         line=line, column=len(text) - (text.rfind("\n") + 1) + 1,
-                         text=_line_of(text, line)) from None
-    except UnexpectedToken as e:
-        tok = e.token
-        if tok.type == "$END":
-            line = text.count("\n") + 1
-            raise ParseError("SGF syntax: the file ends inside a game tree (a ')' is missing)", file=name,
-                             line=line, column=len(text) - (text.rfind("\n") + 1) + 1,
-                             text=_line_of(text, line)) from None
-        what = {"RPAR": "')'", "LPAR": "'('", "SEMI": "';'", "PROP_IDENT": "a property name",
-                "VALUE": "a property value"}.get(tok.type, repr(str(tok)))
-        raise ParseError(f"SGF syntax: unexpected {what} {str(tok)[:20]!r}", file=name, line=e.line,
-                         column=e.column, text=_line_of(text, e.line)) from None
-    except UnexpectedInput as e:  # pragma: no cover - the three above cover LALR
-        raise ParseError(f"SGF syntax error: {e}", file=name, line=e.line, column=e.column) from None
-    except LarkError as e:  # pragma: no cover
-        raise ParseError(f"SGF syntax error: {e}", file=name) from None
-
-
-def _line_of(text: str, line: int) -> str:
-    lines = text.split("\n")
-    return lines[line - 1].rstrip("\r") if 0 < line <= len(lines) else ""
-
-
 def _blank_outside(text: str, notes: list[Normalisation]) -> str:
     """Blank out (keeping line breaks) anything before the first ``(`` and after the last ``)``."""
     if text.startswith("\ufeff"):
@@ -335,46 +294,183 @@ def _blank_outside(text: str, notes: list[Normalisation]) -> str:
     return text
 
 
-def _main_lines(tree: Tree, text: str, notes: list[Normalisation]) -> Iterator[list[_Node]]:
-    """The nodes of each game tree's main line (the first variation at every branch)."""
-    for gt in tree.children:
-        if not isinstance(gt, Tree):  # pragma: no cover - the grammar has only game trees here
-            continue
+MAX_DEPTH = 10_000
+"""Game trees nested deeper than this are refused with a :class:`ParseError` (gnubg writes depth 1;
+editors that nest every move as a variation stay far below)."""
+
+_WS = re.compile(r"[ \t\f\r\n]*")
+_IDENT = re.compile(r"[A-Za-z]+")
+_VALUE = re.compile(r"\[[^\]\\]*(?:\\.[^\]\\]*)*\]", re.S)
+
+
+class _Scanner:
+    """A streaming reader of an SGF collection: one game tree at a time, only its main line kept.
+
+    It follows ``grammars/sgf.lark`` (Collection = GameTree+; GameTree = "(" Node+ GameTree* ")";
+    Node = ";" Property*; Property = PropIdent PropValue+) with an explicit stack instead of recursion,
+    so memory stays with the current game and nesting is bounded by :data:`MAX_DEPTH`.  Line and
+    column are counted incrementally (positions only move forward), never by splitting the text.
+    """
+
+    def __init__(self, text: str, name: str | None, notes: list[Normalisation]) -> None:
+        self.text = text
+        self.name = name
+        self.notes = notes
+        self.line = 1
+        self.line_start = 0
+        self.counted = 0
+
+    def loc(self, pos: int) -> tuple[int, int]:
+        """1-based line and column of ``pos`` (never before the last position asked for)."""
+        if pos > self.counted:
+            text = self.text
+            n = text.count("\n", self.counted, pos)
+            if n:
+                self.line += n
+                self.line_start = text.rfind("\n", self.counted, pos) + 1
+            self.counted = pos
+        return self.line, pos - self.line_start + 1
+
+    def error(self, message: str, pos: int) -> ParseError:
+        line, col = self.loc(pos)
+        return ParseError(message, file=self.name, line=line, column=col,
+                          text=_line_at(self.text, self.line_start))
+
+    def eof(self) -> ParseError:
+        return self.error("SGF syntax: the file ends inside a game tree (a ')' is missing)", len(self.text))
+
+    def unexpected(self, pos: int) -> ParseError:
+        text = self.text
+        if pos >= len(text):
+            return self.eof()
+        c = text[pos]
+        if c == "[":
+            if _VALUE.match(text, pos) is None:
+                return self.error("SGF syntax: the file ends inside a property value (a ']' is missing)", pos)
+            what, tok = "a property value", _VALUE.match(text, pos).group()  # type: ignore[union-attr]
+        elif c in "();":
+            what, tok = f"'{c}'", c
+        elif "a" <= c.lower() <= "z":
+            what, tok = "a property name", _IDENT.match(text, pos).group()  # type: ignore[union-attr]
+        else:
+            return self.error(f"SGF syntax: unexpected character {c!r}", pos)
+        return self.error(f"SGF syntax: unexpected {what} {tok[:20]!r}", pos)
+
+    def trees(self) -> Iterator[list[_Node]]:
+        """The main line of each game tree, in file order."""
+        text = self.text
+        end = len(text)
+        pos = _WS.match(text, 0).end()  # type: ignore[union-attr]
+        while pos < end:
+            if text[pos] != "(":
+                raise self.unexpected(pos)
+            nodes, pos = self.tree(pos)
+            yield nodes
+            pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+
+    def tree(self, pos: int) -> tuple[list[_Node], int]:
+        """Read the game tree whose ``(`` is at ``pos``; return its main-line nodes and the position
+        after its ``)``."""
+        text = self.text
+        ws = _WS.match
         nodes: list[_Node] = []
-        cur: Tree | None = gt
-        while cur is not None:
-            seq = cur.children[1]
-            assert isinstance(seq, Tree)
-            for nd in seq.children:
-                assert isinstance(nd, Tree)
-                nodes.append(_node(nd, text, len(nodes)))
-            subs = [c for c in cur.children if isinstance(c, Tree) and c.data == "gametree"]
-            if len(subs) > 1:
-                first = subs[1].children[0]
-                assert isinstance(first, Token)
-                notes.append(Normalisation(f"{len(subs) - 1} side variation(s) ignored: only the main line "
-                                           f"is read, as gnubg does", first.line, first.column))
-            cur = subs[0] if subs else None
-        yield nodes
+        # One frame per open game tree: [on the main line, sub-trees seen, where the 2nd sub-tree starts]
+        stack: list[list[Any]] = []
+        while True:
+            # at an opening parenthesis
+            parent = stack[-1] if stack else None
+            main = parent is None or (parent[0] and parent[1] == 0)
+            if parent is not None:
+                parent[1] += 1
+                if parent[0] and parent[1] == 2:
+                    parent[2] = pos
+            if len(stack) >= MAX_DEPTH:
+                raise self.error(f"SGF game trees nested more than {MAX_DEPTH} deep: not read", pos)
+            stack.append([main, 0, None])
+            pos = ws(text, pos + 1).end()  # type: ignore[union-attr]
+            if pos >= len(text):
+                raise self.eof()
+            if text[pos] != ";":
+                raise self.unexpected(pos)
+            while pos < len(text) and text[pos] == ";":
+                pos = self.node(pos, nodes if main else None)
+            # sub-trees, then the closing parenthesis
+            while True:
+                if pos >= len(text):
+                    raise self.eof()
+                c = text[pos]
+                if c == "(":
+                    break
+                if c != ")":
+                    raise self.unexpected(pos)
+                frame = stack.pop()
+                if frame[0] and frame[1] > 1:
+                    line, col = self.loc(frame[2])
+                    self.notes.append(Normalisation(f"{frame[1] - 1} side variation(s) ignored: only the main "
+                                                    f"line is read, as gnubg does", line, col))
+                pos += 1
+                if not stack:
+                    return nodes, pos
+                pos = ws(text, pos).end()  # type: ignore[union-attr]
+
+    def node(self, pos: int, nodes: list[_Node] | None) -> int:
+        """Read the node whose ``;`` is at ``pos`` (kept in ``nodes`` unless None); return the
+        position of what follows it (white space skipped)."""
+        text = self.text
+        ws = _WS.match
+        value = _VALUE.match
+        keep = nodes is not None
+        if keep:
+            semi_line, semi_col = self.loc(pos)
+        props: list[_Prop] = []
+        last_end = pos + 1
+        pos = ws(text, pos + 1).end()  # type: ignore[union-attr]
+        while True:
+            m = _IDENT.match(text, pos)
+            if m is None:
+                break
+            start = pos
+            pos = ws(text, m.end()).end()  # type: ignore[union-attr]
+            raw: list[str] = []
+            v = value(text, pos)
+            if v is None:
+                raise self.unexpected(pos)
+            while v is not None:
+                if keep:
+                    raw.append(text[v.start() + 1:v.end() - 1])
+                last_end = v.end()
+                pos = ws(text, last_end).end()  # type: ignore[union-attr]
+                v = value(text, pos)
+            if keep:
+                ident = m.group()
+                name = ident if ident.isupper() else "".join(c for c in ident if c.isupper())
+                line, col = self.loc(start)
+                end_line, end_col = self.loc(last_end)
+                props.append(_Prop(name, ident, raw, new_span(line, col, end_line, end_col),
+                                   text[start:last_end]))
+        if keep:
+            assert nodes is not None
+            if props:
+                span = new_span(semi_line, semi_col, props[-1].span.end_line, props[-1].span.end_column)
+            else:
+                span = new_span(semi_line, semi_col, semi_line, semi_col + 1)
+            nodes.append(_Node(props, span, len(nodes)))
+        return pos
 
 
-def _node(nd: Tree, text: str, index: int) -> _Node:
-    semi = nd.children[0]
-    assert isinstance(semi, Token)
-    props = []
-    last: Token = semi
-    for pt in nd.children[1:]:
-        assert isinstance(pt, Tree)
-        ident = pt.children[0]
-        vals = pt.children[1:]
-        assert isinstance(ident, Token)
-        end = vals[-1]
-        assert isinstance(end, Token)
-        name = "".join(c for c in str(ident) if c.isupper())
-        props.append(_Prop(name, str(ident), [str(v)[1:-1] for v in vals], _span(ident, end),
-                           text[ident.start_pos:end.end_pos]))
-        last = end
-    return _Node(props, _span(semi, last), index)
+def _line_at(text: str, start: int) -> str:
+    """The line that starts at ``start`` (without its line break)."""
+    end = text.find("\n", start)
+    return text[start:end if end >= 0 else len(text)].rstrip("\r")
+
+
+def _line_of(text: str, line: int) -> str:
+    pos = 0
+    for _ in range(line - 1):
+        pos = text.find("\n", pos) + 1
+        if pos == 0:
+            return ""
+    return _line_at(text, pos)
 
 
 # --------------------------------------------------------------------------- board state
@@ -475,8 +571,7 @@ class _Reader:
         if "(" not in self.text:
             raise ParseError("not an SGF file: no game tree '(' found", file=self.name, line=1, column=1,
                              text=_line_of(self.text, 1))
-        tree = _parse_tree(self.text, self.name)
-        for nodes in _main_lines(tree, self.text, self.notes):
+        for nodes in _Scanner(self.text, self.name, self.notes).trees():
             for nd in nodes:
                 for p in nd.props:
                     if p.ident != p.name and p.ident not in self.mixed_case:
