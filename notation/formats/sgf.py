@@ -68,6 +68,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..analysis import Analysis, Candidate, CheckerAnalysis, CubeAnalysis, Probabilities
 from ..errors import ParseError
 from ..play import format_steps_plain, parse_play
 from ..position import Position
@@ -101,6 +102,8 @@ _ROOT_WRITTEN = frozenset({"FF", "GM", "CA", "AP", "MI", "PW", "PB", "WR", "BR",
 _NODE_WRITTEN = frozenset({"B", "W", "C", *_SETUP})
 _COLOUR = "WB"
 _RESULTS = frozenset({"resign", "accept", "reject", "win", "loss"})
+_DICE = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}
+"""One tuple per roll, shared by every action read (a big file has hundreds of thousands)."""
 _PROP_NAME = re.compile(r"[A-Z]{1,2}")
 """Property names gnubg's lexer can read back (it keeps at most two capitals)."""
 
@@ -547,6 +550,254 @@ class _State:
         return (tuple(self.boards[0]), tuple(self.boards[1])) == pos.boards
 
 
+# --------------------------------------------------------------------------- gnubg analysis
+
+
+GNUBG = "GNU Backgammon"
+"""The producer named in the analysis read from gnubg's ``A``, ``DA``, ``LU``, ``GB``, ``GW``."""
+_ANALYSIS_PROPS = frozenset({"A", "DA", "LU", "GB", "GW"})
+_F = r"(-?\d+\.\d+)"
+_A_EVAL = re.compile(r"E ver 3 " + " ".join([_F] * 6) + r" (\d+)(C?) (-?\d+) (-?\d+) (-?\d+\.\d+) (-?\d+)")
+"""A candidate's evaluation (gnubg 1.07, ``SGF_FORMAT_VER`` 3): win, win gammon, win backgammon, lose
+gammon, lose backgammon, equity, then plies, ``C`` (cubeful), a former flag, deterministic, noise, prune."""
+_DA_EVAL = re.compile(r"E ver 3 (\d+)(C?) (-?\d+) (-?\d+\.\d+) (-?\d+) " + " ".join([_F] * 14))
+"""A cube decision's evaluation: plies, ``C``, deterministic, noise, prune, then 7 outputs for no double
+and 7 for double/take (5 chances, cubeless equity, cubeful equity: match winning chances in a match)."""
+_LEVEL = re.compile(r"(Cubeful|Cubeless) (\d+)-ply(?: noise (-?\d+\.\d+))?(?: deterministic (-?\d+))?"
+                    r"(?: prune (-?\d+))?(?: flag (-?\d+))?")
+_LUCK = {"very unlucky": ("W", "2"), "unlucky": ("W", "1"), "lucky": ("B", "1"), "very lucky": ("B", "2")}
+"""gnubg's luck words, with the ``G?`` property Black's roll gets (White's swaps ``B`` and ``W``)."""
+
+
+def _level(plies: str, cubeful: str, det: str, noise: str, prune: str, flag: str = "0") -> str:
+    """gnubg's words for an evaluation (``Cubeful 2-ply``), with what differs from its defaults."""
+    out = f"{'Cubeful' if cubeful else 'Cubeless'} {int(plies)}-ply"
+    if noise != "0.000000":
+        out += f" noise {noise}"
+    if det != "1":
+        out += f" deterministic {det}"
+    if prune != "1":
+        out += f" prune {prune}"
+    if flag != "0":
+        out += f" flag {flag}"
+    return out
+
+
+def _context(level: str | None, with_flag: bool) -> str | None:
+    """The evaluation context gnubg writes for a level made by :func:`_level` (None for other words)."""
+    m = _LEVEL.fullmatch(level or "")
+    if m is None:
+        return None
+    kind, plies, noise, det, prune, flag = m.groups()
+    c = "C" if kind == "Cubeful" else ""
+    parts = [f"{plies}{c}"] + ([flag or "0"] if with_flag else []) + [det or "1", noise or "0.000000", prune or "1"]
+    return " ".join(parts)
+
+
+def _probs(v: list[str]) -> Probabilities:
+    return Probabilities(float(v[0]), float(v[1]), float(v[2]), float(v[3]), float(v[4]))
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.6f}"
+
+
+def _probs_text(p: Probabilities) -> str:
+    return " ".join(_fmt(x) for x in (p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon))
+
+
+def _steps_on(boards: list[list[int]], player: int, letters: str) -> list[Step]:
+    """The single-die steps (hits marked) of a move written in letters, on a copy of ``boards``."""
+    mine, theirs = list(boards[player]), list(boards[1 - player])
+    steps: list[Step] = []
+    for k in range(0, len(letters) - 1, 2):
+        s, t = _own_point(letters[k], player), _own_point(letters[k + 1], player)
+        hit = 1 <= t <= 24 and theirs[25 - t] == 1
+        if 0 <= s <= 25:
+            mine[s] -= 1
+        if hit:
+            theirs[25 - t] = 0
+            theirs[25] += 1
+        if 0 <= t <= 25:
+            mine[t] += 1
+        steps.append((s, t, hit))
+    return steps
+
+
+def _candidate(raw: str, player: int, boards: list[list[int]], i: int, extra: dict[str, str]) -> Candidate:
+    """One ``A`` value: the play's letters, then its evaluation.  An evaluation this reader does not
+    take apart (a rollout, another version) keeps its text in ``extra`` so that it is written back."""
+    m = re.match(r"([a-z]{0,8})(?: |$)", raw)
+    letters = m.group(1) if m else ""
+    if len(letters) % 2:
+        letters = letters[:-1]
+    play = format_steps_plain(_steps_on(boards, player, letters))
+    rest = raw[m.end():] if m else raw
+    e = _A_EVAL.fullmatch(rest)
+    if e is not None:
+        g = e.groups()
+        c = Candidate(play, equity=float(g[5]), probabilities=_probs(list(g[:5])),
+                      level=_level(g[6], g[7], g[9], g[10], g[11], g[8]))
+    elif rest == "":
+        c = Candidate(play)
+    else:
+        score = re.search(r"Score (\S+)", rest)
+        output = re.search(r"Output((?: \S+){5})", rest)
+        try:
+            equity = float(score.group(1)) if score else None
+            probs = _probs(output.group(1).split()) if output else None
+        except ValueError:
+            equity, probs = None, None
+        c = Candidate(play, equity=equity, probabilities=probs, level="Rollout" if rest[:1] in ("R", "X") else None)
+    if e is None and rest != "" or _candidate_text(c, player) != raw:
+        extra[f"A[{i}]"] = rest
+    return c
+
+
+def _letters_of(play: str, player: int) -> str | None:
+    """The letters gnubg writes for a play (its single-die steps in the order written), or None."""
+    try:
+        parsed = parse_play(play)
+    except ParseError:
+        return None
+    pairs = [(x, y) for seg in parsed.segments for _ in range(seg.count) for x, y in itertools.pairwise(seg.points)]
+    if len(pairs) > 4:
+        return None
+    return "".join(_letter(s, player) + _letter(t, player) for s, t in pairs)
+
+
+def _candidate_text(c: Candidate, player: int, raw_eval: str | None = None) -> str | None:
+    letters = _letters_of(c.play, player)
+    if letters is None:
+        return None
+    if raw_eval is not None:
+        return f"{letters} {raw_eval}"
+    if c.equity is None and c.probabilities is None and c.level is None:
+        return letters + " "
+    ctx = _context(c.level, with_flag=True)
+    if c.equity is None or c.probabilities is None or ctx is None:
+        return None
+    return f"{letters} E ver 3 {_probs_text(c.probabilities)} {_fmt(c.equity)} {ctx}"
+
+
+def _cube(raw: str, money: bool, extra: dict[str, str]) -> CubeAnalysis:
+    """A ``DA`` value.  In a match gnubg keeps match winning chances there, not equities: they are kept
+    as text in ``extra`` (``mwc_no_double``, ``mwc_double_take``), never turned into equities here."""
+    e = _DA_EVAL.fullmatch(raw)
+    if e is not None:
+        g = e.groups()
+        nd, dt = list(g[5:12]), list(g[12:19])
+        if nd[:6] == dt[:6]:
+            level = _level(g[0], g[1], g[2], g[3], g[4])
+            if money:
+                c = CubeAnalysis(no_double=float(nd[6]), double_take=float(dt[6]), double_pass=1.0,
+                                 probabilities=_probs(nd), level=level, cubeless_equity=float(nd[5]))
+                mwc: dict[str, str] = {}
+            else:
+                c = CubeAnalysis(probabilities=_probs(nd), level=level, cubeless_equity=float(nd[5]))
+                mwc = {"mwc_no_double": nd[6], "mwc_double_take": dt[6]}
+            if _cube_text(c, money, mwc) == raw:
+                extra.update(mwc)
+                return c
+    extra["DA"] = raw
+    return CubeAnalysis()
+
+
+def _cube_text(c: CubeAnalysis, money: bool, extra: dict[str, str]) -> str | None:
+    if "DA" in extra:
+        return extra["DA"]
+    ctx = _context(c.level, with_flag=False)
+    if ctx is None or c.probabilities is None or c.cubeless_equity is None:
+        return None
+    if money:
+        if c.no_double is None or c.double_take is None:
+            return None
+        nd, dt = _fmt(c.no_double), _fmt(c.double_take)
+    else:
+        if "mwc_no_double" not in extra or "mwc_double_take" not in extra:
+            return None
+        nd, dt = extra["mwc_no_double"], extra["mwc_double_take"]
+    base = f"{_probs_text(c.probabilities)} {_fmt(c.cubeless_equity)}"
+    return f"E ver 3 {ctx} {base} {nd} {base} {dt}"
+
+
+def _read_analysis(props: dict[str, list[str]], player: int, boards: list[list[int]], money: bool
+                   ) -> Analysis | None:
+    """The analysis in gnubg's node properties (None when the node has none).  ``boards`` is the
+    position before the move (for the candidates' hits); ``money`` says whether cube figures are
+    equities (money) or match winning chances (a match)."""
+    if not _ANALYSIS_PROPS.intersection(props):
+        return None
+    a = Analysis(producer=GNUBG)
+    extra = a.extra
+    da = props.get("DA")
+    if da:
+        a.cube = _cube(da[0], money, extra)
+    av = props.get("A")
+    if av:
+        first = av[0].strip()
+        cands = tuple(_candidate(raw, player, boards, i, extra) for i, raw in enumerate(av[1:]))
+        played = int(first) if first.isdigit() and len(first) < 4 and int(first) < len(cands) else None
+        if played is None or first != str(played):
+            extra["A.played"] = av[0]
+        a.checker = CheckerAnalysis(cands, played)
+    lu = props.get("LU")
+    if lu:
+        try:
+            a.luck = float(lu[0])
+        except ValueError:
+            a.luck = None
+        if a.luck is None or a.luck != a.luck or f"{a.luck:.5f}" != lu[0]:
+            extra["LU"] = lu[0]
+    for name in ("GB", "GW"):
+        v = props.get(name)
+        if v is not None:
+            side = name[1] if player == 1 else "BW"[name[1] == "B"]
+            level = "2" if v and v[0][:1] == "2" else "1"
+            a.luck_rating = next(w for w, sl in _LUCK.items() if sl == (side, level))
+            if not v or v[0] != level:
+                extra[name] = v[0] if v else ""
+    return a
+
+
+def _analysis_props(a: Analysis, player: int, money: bool) -> tuple[list[tuple[str, list[str]]], list[str]]:
+    """gnubg's properties for ``a`` (in the order gnubg writes them), and what cannot be written."""
+    out: list[tuple[str, list[str]]] = []
+    lost: list[str] = []
+    extra = a.extra
+    if a.cube is not None:
+        text = _cube_text(a.cube, money, extra)
+        if text is None:
+            lost.append("the cube decision (it lacks figures gnubg's DA needs)")
+        else:
+            out.append(("DA", [text]))
+    if a.checker is not None and a.checker.candidates:
+        values = []
+        for i, c in enumerate(a.checker.candidates):
+            t = _candidate_text(c, player, extra.get(f"A[{i}]"))
+            if t is None:
+                lost.append(f"the ranked plays (play {i + 1} lacks figures gnubg's A needs)")
+                break
+            values.append(t)
+        else:
+            played = a.checker.played
+            first = extra.get("A.played", str(played if played is not None else len(values)))
+            out.append(("A", [first, *values]))
+    if a.luck is not None or "LU" in extra:
+        out.append(("LU", [extra.get("LU", f"{a.luck:.5f}")]))
+    if a.luck_rating is not None:
+        sl = _LUCK.get(a.luck_rating.lower())
+        if sl is None:
+            lost.append(f"the luck rating {a.luck_rating!r}")
+        else:
+            side, level = sl
+            if player == 0:
+                side = "BW"[side == "B"]
+            name = f"G{side}"
+            out.append((name, [extra.get(name, level)]))
+    return out, lost
+
+
 # --------------------------------------------------------------------------- reading
 
 
@@ -780,6 +1031,7 @@ class _Reader:
             actions: list[Action] = []
             if setup:
                 actions.append(self.setup(state, base, setup, nd, only_roll=move is None and not later[i]))
+            before = [list(b) for b in state.boards] if "A" in props else state.boards
             if move is not None:
                 if setup:
                     self.note("a node with both a move and set-up properties: the set-up is read first",
@@ -799,6 +1051,8 @@ class _Reader:
             last = actions[-1]
             last.comment = comment
             last.properties = props
+            if props and not _ANALYSIS_PROPS.isdisjoint(props):
+                last.analysis = _read_analysis(props, last.player, before, m.length == 0)
             game.actions.extend(actions)
         if result is not None:
             self.result(game, state, result)
@@ -837,7 +1091,7 @@ class _Reader:
             if not re.fullmatch(r"[1-6][1-6][a-z]*", v):
                 raise self.error(f"{p.text}: a move is two dice 1-6 and then pairs of letters a-z", p)
             raise self.error(f"{p.text}: the letters of a move come in pairs (from, to)", p)
-        dice = (int(v[0]), int(v[1]))
+        dice = _DICE[v[:2]]
         letters = v[2:]
         pairs = [(_own_point(letters[k], player), _own_point(letters[k + 1], player))
                  for k in range(0, len(letters), 2)]
@@ -989,6 +1243,8 @@ class _Writer:
         self.rep: MatchReplay | None = None
         self.extra_tags: list[tuple[str, str]] = []
         self.steps: dict[int, ReplayStep] = {}
+        self.lost_analysis: dict[str, int] = {}
+        """Decisions whose analysis has no gnubg SGF form, by producer."""
         try:
             from ..replay import replay
 
@@ -1015,6 +1271,10 @@ class _Writer:
         for i, g in enumerate(games):
             out.append(self.game(i, g, crawford[i] if i < len(crawford) else False))
         self.losses()
+        for who, n in self.lost_analysis.items():
+            self.drop(f"the analysis by {who} of {n} decisions (ranked plays, cube decisions, luck): gnubg's SGF "
+                      f"analysis properties hold GNU Backgammon's own evaluations only; not written (convert to "
+                      f"json keeps it)")
         return "".join(out), self.dropped
 
     # ------------------------------------------------------------------ root
@@ -1203,6 +1463,7 @@ class _Writer:
             if a.player not in (0, 1) or (a.dice is not None and not all(1 <= d <= 6 for d in a.dice)):
                 self.drop(f"{what}: player {a.player} with dice {a.dice} cannot be written; dropped")
                 continue
+            before = [list(b) for b in state.boards] if a.analysis is not None else state.boards
             if a.kind == "move":
                 if a.dice is None:
                     self.drop(f"{what}: a move without dice cannot be written; dropped")
@@ -1251,6 +1512,8 @@ class _Writer:
                     self.drop(f"{what}: its comment has no node to go on (the result is a root property)")
                 if a.properties:
                     self.drop(f"{what}: its properties ({', '.join(a.properties)}) have no node to go on")
+                if a.analysis is not None and not a.analysis.is_empty():
+                    self.drop(f"{what}: its analysis has no node to go on")
                 continue
             if not written:
                 continue
@@ -1259,7 +1522,7 @@ class _Writer:
                                                        ("take", "drop", "raccoon")):
                 written.append(f";{_COLOUR[1 - a.player]}[take]")
                 state.cube_action("take", 1 - a.player)
-            extra = "".join(self.prop(n, v, f"{what}: property") for n, v in a.properties.items()
+            extra = "".join(self.prop(n, v, f"{what}: property") for n, v in self.node_props(a, before, what)
                             if n not in _NODE_WRITTEN)
             for n in a.properties:
                 if n in _NODE_WRITTEN:
@@ -1271,6 +1534,39 @@ class _Writer:
                 written[-1] += extra + comment
             nodes.extend("\n" + w for w in written)
         return nodes
+
+    def node_props(self, a: Action, before: list[list[int]], what: str) -> list[tuple[str, list[str]]]:
+        """The properties written on ``a``'s node besides the move: its own, with its analysis as gnubg's
+        ``DA``, ``A``, ``LU``, ``GB``/``GW`` (as recorded when they still say what the analysis says)."""
+        props = list(a.properties.items())
+        ana = a.analysis
+        if ana is None or ana.is_empty():
+            return props
+        money = self.m.length == 0
+        recorded = {k: v for k, v in props if k in _ANALYSIS_PROPS}
+        if recorded and _read_analysis(recorded, a.player, before, money) == ana:
+            return props
+        others = [(k, v) for k, v in props if k not in _ANALYSIS_PROPS]
+        if recorded:
+            self.drop(f"{what}: its SGF analysis properties ({', '.join(recorded)}) disagree with its analysis; "
+                      f"written from the analysis")
+        if ana.producer != GNUBG:
+            who = ana.producer or "an unnamed program"
+            self.lost_analysis[who] = self.lost_analysis.get(who, 0) + 1
+            return others
+        made, lost = _analysis_props(ana, a.player, money)
+        for item in lost:
+            self.drop(f"{what}: {item}: not written")
+        names = {k for k, _ in made}
+        rest = dict(others)
+        out: list[tuple[str, list[str]]] = []
+        for k, v in made:  # gnubg's order: DA CR A MR LU G?, then the node's other properties
+            out.append((k, v))
+            follow = {"DA": "CR", "A": "MR"}.get(k)
+            if follow in rest:
+                out.append((follow, rest.pop(follow)))
+        out.extend((k, v) for k, v in rest.items() if k not in names)
+        return out
 
     def can_play(self, state: _State, player: int, dice: tuple[int, int]) -> bool:
         try:
