@@ -30,6 +30,12 @@ Reading (see ``docs/json-format.md`` for the resulting model and ``reference/for
   ``C`` → :attr:`Game.comments`; anything else (``GS``, ``AP``, unknown) → :attr:`Game.properties`.
 * Per node: ``C`` → :attr:`Action.comment`; analysis and other properties (``A``, ``DA``, ``LU``,
   ``MR``, ``BM``, ``GB`` ...) → :attr:`Action.properties`, in file order, so SGF → SGF is lossless.
+  gnubg's analysis (``A`` ranked plays, ``DA`` cube decision, ``LU`` luck, ``GB``/``GW`` luck marks)
+  is also read into :attr:`Action.analysis` (:mod:`notation.analysis`; ``docs/json-format.md`` says
+  how each figure maps).
+* The file is read by a streaming scanner, one game tree at a time and only its main line kept, with
+  an explicit stack: time is linear, memory is the match plus one game, and game trees nested more
+  than :data:`MAX_DEPTH` deep are a :class:`~notation.errors.ParseError` at the ``(``.
 * The private properties ``XT[name:value]`` (header tags SGF has no property for) and ``XR[...]``
   (rules SGF cannot state) that :func:`write_sgf` adds are read back.
 * Property names in mixed case keep only their capitals (``GaMe`` → ``GM``); ``\\]`` and ``\\\\`` are
@@ -50,6 +56,9 @@ byte where the record came from gnubg (only ``AP`` differs):
   added when the record leaves it implicit (as ``.mat`` does).  An empty play at the end of a game
   that could have been played is a roll (``PL``/``DI``), as gnubg reads such a ``.mat`` cell.
 * ``RE`` carries ``R`` when the game ended neither by bearing off nor by a dropped double.
+* An action's analysis is written as gnubg's ``DA``, ``A``, ``LU``, ``GB``/``GW`` — its recorded
+  properties when they still say what the analysis says, otherwise made from the analysis in gnubg's
+  form and order.  Analysis by another program (XG, BGBlitz) has no gnubg form and is reported dropped.
 * What SGF cannot hold is kept where possible in private root properties that gnubg ignores —
   ``XT[name:value]`` for header tags with no SGF property, ``XR[beavers][raccoons][cubelimit:N]
   [autodoubles:N][variant:NAME]`` for rules SGF cannot state — and every such item, and everything
