@@ -7,6 +7,7 @@ own ``.mat`` export and Position/Match IDs).
 
 from __future__ import annotations
 
+import math
 import re
 import subprocess
 from pathlib import Path
@@ -660,3 +661,26 @@ def test_gnubg_shows_the_analysis_we_write(tmp_path: Path) -> None:
     edited.write_text(write_sgf(m)[0])
     gnubg(f"load match {edited}\nexport game text {tmp_path / 'edited.txt'}\n", tmp_path)
     assert "Eq.: +0.432" in (tmp_path / "edited.txt").read_text()
+
+
+@pytest.mark.parametrize("props", [
+    "LU[-inf]", "LU[nan]", "LU[x]", "A[²][lqac E ver 3 1 2]", "A[0][zz E ver 3 " + "9" * 500 + ".0]",
+    "DA[E ver 3 2C 1 0.000000 1 0.5]", "A[]", "GB[]GW[7]", "A[9][lqac X ver 3 Score nan 1 Output a b c d e]",
+])
+def test_odd_analysis_properties_never_break_reading_or_writing(props: str) -> None:
+    """Whatever gnubg's analysis properties hold, reading keeps them, the analysis holds only finite
+    numbers (JSON cannot hold others), and the SGF and JSON written from it read back the same."""
+    from notation.formats.json_format import from_json, to_json
+
+    m = one(f";B[52lqac]{props}")
+    a = m.games[0].actions[0]
+    assert a.play == "13/8 24/22"
+    text, _ = write_sgf(m)
+    assert props in text
+    back = from_json(to_json(m))
+    assert back.games[0].actions[0].analysis == a.analysis
+    if a.analysis is not None:
+        assert a.analysis.luck is None or math.isfinite(a.analysis.luck)
+        bare = without_analysis_properties(back)
+        again = read_sgf(write_sgf(bare)[0]).games[0].actions[0]
+        assert again.analysis == a.analysis

@@ -70,6 +70,7 @@ byte where the record came from gnubg (only ``AP`` differs):
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import re
 from collections.abc import Iterable, Iterator
@@ -565,11 +566,12 @@ class _State:
 GNUBG = "GNU Backgammon"
 """The producer named in the analysis read from gnubg's ``A``, ``DA``, ``LU``, ``GB``, ``GW``."""
 _ANALYSIS_PROPS = frozenset({"A", "DA", "LU", "GB", "GW"})
-_F = r"(-?\d+\.\d+)"
-_A_EVAL = re.compile(r"E ver 3 " + " ".join([_F] * 6) + r" (\d+)(C?) (-?\d+) (-?\d+) (-?\d+\.\d+) (-?\d+)")
+_F = r"(-?\d{1,9}\.\d{1,12})"
+_I = r"(-?\d{1,9})"
+_A_EVAL = re.compile(r"E ver 3 " + " ".join([_F] * 6) + rf" (\d{{1,3}})(C?) {_I} {_I} {_F} {_I}")
 """A candidate's evaluation (gnubg 1.07, ``SGF_FORMAT_VER`` 3): win, win gammon, win backgammon, lose
 gammon, lose backgammon, equity, then plies, ``C`` (cubeful), a former flag, deterministic, noise, prune."""
-_DA_EVAL = re.compile(r"E ver 3 (\d+)(C?) (-?\d+) (-?\d+\.\d+) (-?\d+) " + " ".join([_F] * 14))
+_DA_EVAL = re.compile(rf"E ver 3 (\d{{1,3}})(C?) {_I} {_F} {_I} " + " ".join([_F] * 14))
 """A cube decision's evaluation: plies, ``C``, deterministic, noise, prune, then 7 outputs for no double
 and 7 for double/take (5 chances, cubeless equity, cubeful equity: match winning chances in a match)."""
 _LEVEL = re.compile(r"(Cubeful|Cubeless) (\d+)-ply(?: noise (-?\d+\.\d+))?(?: deterministic (-?\d+))?"
@@ -603,8 +605,20 @@ def _context(level: str | None, with_flag: bool) -> str | None:
     return " ".join(parts)
 
 
+def _finite(text: str) -> float | None:
+    """A number as gnubg wrote it, or None (not a number, infinite or NaN: JSON cannot hold those)."""
+    try:
+        x = float(text)
+    except ValueError:
+        return None
+    return x if math.isfinite(x) else None
+
+
 def _probs(v: list[str]) -> Probabilities:
-    return Probabilities(float(v[0]), float(v[1]), float(v[2]), float(v[3]), float(v[4]))
+    x = [_finite(t) for t in v[:5]]
+    if len(x) < 5 or any(t is None for t in x):
+        raise ValueError("not five numbers")
+    return Probabilities(*(t for t in x if t is not None))
 
 
 def _fmt(x: float) -> str:
@@ -652,11 +666,11 @@ def _candidate(raw: str, player: int, boards: list[list[int]], i: int, extra: di
     else:
         score = re.search(r"Score (\S+)", rest)
         output = re.search(r"Output((?: \S+){5})", rest)
+        equity = _finite(score.group(1)) if score else None
         try:
-            equity = float(score.group(1)) if score else None
             probs = _probs(output.group(1).split()) if output else None
         except ValueError:
-            equity, probs = None, None
+            probs = None
         c = Candidate(play, equity=equity, probabilities=probs, level="Rollout" if rest[:1] in ("R", "X") else None)
     if e is None and rest != "" or _candidate_text(c, player) != raw:
         extra[f"A[{i}]"] = rest
@@ -737,26 +751,31 @@ def _read_analysis(props: dict[str, list[str]], player: int, boards: list[list[i
     equities (money) or match winning chances (a match)."""
     if not _ANALYSIS_PROPS.intersection(props):
         return None
+    try:
+        return _analysis_of(props, player, boards, money)
+    except (ValueError, IndexError, KeyError, TypeError):  # never seen from gnubg; the text stays a property
+        return None
+
+
+def _analysis_of(props: dict[str, list[str]], player: int, boards: list[list[int]], money: bool) -> Analysis:
     a = Analysis(producer=GNUBG)
     extra = a.extra
     da = props.get("DA")
     if da:
         a.cube = _cube(da[0], money, extra)
     av = props.get("A")
-    if av:
+    if av and len(av) > 1:  # gnubg cannot load an A without candidates (it stops on an assertion)
         first = av[0].strip()
         cands = tuple(_candidate(raw, player, boards, i, extra) for i, raw in enumerate(av[1:]))
-        played = int(first) if first.isdigit() and len(first) < 4 and int(first) < len(cands) else None
+        played = int(first) if first.isascii() and first.isdigit() and len(first) < 4 and int(first) < len(cands) \
+            else None
         if played is None or first != str(played):
             extra["A.played"] = av[0]
         a.checker = CheckerAnalysis(cands, played)
     lu = props.get("LU")
     if lu:
-        try:
-            a.luck = float(lu[0])
-        except ValueError:
-            a.luck = None
-        if a.luck is None or a.luck != a.luck or f"{a.luck:.5f}" != lu[0]:
+        a.luck = _finite(lu[0])
+        if a.luck is None or f"{a.luck:.5f}" != lu[0]:
             extra["LU"] = lu[0]
     for name in ("GB", "GW"):
         v = props.get(name)
@@ -766,6 +785,8 @@ def _read_analysis(props: dict[str, list[str]], player: int, boards: list[list[i
             a.luck_rating = next(w for w, sl in _LUCK.items() if sl == (side, level))
             if not v or v[0] != level:
                 extra[name] = v[0] if v else ""
+    if a.is_empty():
+        raise ValueError("no analysis gnubg can load")
     return a
 
 
@@ -793,7 +814,7 @@ def _analysis_props(a: Analysis, player: int, money: bool) -> tuple[list[tuple[s
             first = extra.get("A.played", str(played if played is not None else len(values)))
             out.append(("A", [first, *values]))
     if a.luck is not None or "LU" in extra:
-        out.append(("LU", [extra.get("LU", f"{a.luck:.5f}")]))
+        out.append(("LU", [extra["LU"] if "LU" in extra else f"{a.luck:.5f}"]))
     if a.luck_rating is not None:
         sl = _LUCK.get(a.luck_rating.lower())
         if sl is None:
@@ -804,6 +825,9 @@ def _analysis_props(a: Analysis, player: int, money: bool) -> tuple[list[tuple[s
                 side = "BW"[side == "B"]
             name = f"G{side}"
             out.append((name, [extra.get(name, level)]))
+            other = "GW" if name == "GB" else "GB"
+            if other in extra:  # both were written (gnubg writes one): the last read gives the rating
+                out.insert(-1 if other == "GB" else len(out), (other, [extra[other]]))
     return out, lost
 
 
@@ -1062,6 +1086,9 @@ class _Reader:
             last.properties = props
             if props and not _ANALYSIS_PROPS.isdisjoint(props):
                 last.analysis = _read_analysis(props, last.player, before, m.length == 0)
+                if last.analysis is None:
+                    self.note("gnubg analysis properties that could not be read are kept as properties only",
+                              nd.span)
             game.actions.extend(actions)
         if result is not None:
             self.result(game, state, result)
