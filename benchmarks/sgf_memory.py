@@ -1,6 +1,6 @@
 """Benchmark: SGF reading time and peak memory against file size (issue 16 item 7).
 
-    python benchmarks/sgf_memory.py [--quick]
+    python benchmarks/sgf_memory.py [--quick] [--corpus DIR]
 
 Files are generated in a temporary directory from the gnubg games in ``tests/data`` (nothing from
 ``../shared`` is needed):
@@ -11,10 +11,12 @@ Files are generated in a temporary directory from the gnubg games in ``tests/dat
   beyond it (up to a million deep, 6 bytes a level) it must fail at once with a ParseError.
 
 Each file is read by ``notation.formats.sgf.read_sgf`` in a fresh child process, twice: once for the
-time and the whole process's peak resident memory (``ru_maxrss`` minus the resident size before the
-read, so the interpreter and imports do not count), once under ``tracemalloc`` for Python's own peak
-allocation.  Both are printed with their ratio to the file size, and the time per megabyte shows
-whether time is linear.  The retained match (``kept``) is what the record itself costs after the read.
+time and the whole process's peak resident memory (``VmHWM``, reset just before the read through
+``/proc/self/clear_refs``, minus the resident size before the read, so that the interpreter, the
+imports and the file's bytes do not count; ``ru_maxrss`` where that reset is not possible), once
+under ``tracemalloc`` for Python's own peak allocation.  Both are printed with their ratio to the file
+size, and the time per megabyte shows whether time is linear.  The retained match (``kept``) is what
+the record itself costs after the read.
 """
 
 from __future__ import annotations
@@ -38,13 +40,22 @@ from notation.formats.sgf import read_sgf
 path, mode = sys.argv[1], sys.argv[2]
 data = open(path, "rb").read()
 gc.collect()
-def rss_kb():
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
-before = rss_kb()
+def status_kb(key):
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return None
+try:  # reset the high-water mark, so that the peak is the read's and not the imports'
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")
+    reset = True
+except OSError:
+    reset = False
+before = status_kb("VmRSS") or 0
 if mode == "trace":
     tracemalloc.start()
 t = time.perf_counter()
@@ -61,17 +72,21 @@ if mode == "trace":
     cur, peak = tracemalloc.get_traced_memory()
     out.update(peak=peak, kept=cur)
 else:
-    out.update(rss=(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) * 1024)
+    hwm = status_kb("VmHWM") if reset else None
+    out.update(rss=((hwm if hwm is not None else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss) - before) * 1024)
 print(json.dumps(out))
 """
+
+
+def games_of_text(game: str) -> str:
+    """A game without gnubg's analysis and statistics properties."""
+    return re.sub(r"(?<=[\];])(A|DA|MR|LU|GS|GB|GW|BM|DO|BC|DC|CR)((\[(?:[^\]\\]|\\.)*\])+)", "", game)
 
 
 def games_of(path: Path, strip: bool) -> list[str]:
     text = path.read_text(encoding="utf-8")
     games = re.findall(r"\(;.*?\)\n", text, re.S)
-    if strip:
-        games = [re.sub(r"(?<=[\];])(A|DA|MR|LU|GS|GB|GW|BM|DO)((\[(?:[^\]\\]|\\.)*\])+)", "", g) for g in games]
-    return games
+    return [games_of_text(g) for g in games] if strip else games
 
 
 def write_games(path: Path, template: list[str], n: int) -> None:
@@ -98,6 +113,8 @@ def child(path: Path, mode: str) -> dict[str, object]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="smaller files only")
+    ap.add_argument("--corpus", type=Path, help="a directory of gnubg SGF matches (e.g. the sgf/ made by "
+                    "../shared/tools/gnubg-corpus): also files of these real, varied games, bare and analysed")
     args = ap.parse_args()
     from notation.formats.sgf import MAX_DEPTH  # noqa: PLC0415
 
@@ -106,6 +123,13 @@ def main() -> None:
     cases: list[tuple[str, int]] = [("plain", n) for n in ((1000, 4000) if args.quick else
                                                                          (1000, 4000, 13000))]
     cases += [("analysed", n) for n in ((20, 80) if args.quick else (20, 80, 200))]
+    real: list[str] = []
+    if args.corpus is not None:
+        for f in sorted(args.corpus.glob("*.sgf")):
+            real.extend(games_of(f, strip=False))
+        real_bare = [games_of_text(g) for g in real]
+        cases += [("real-bare", n) for n in (len(real), 4 * len(real))]
+        cases += [("real", n) for n in (len(real) // 4, len(real))]
     cases += [("nested", n) for n in ((MAX_DEPTH - 1, 1_000_000) if args.quick else
                                               (1000, MAX_DEPTH - 1, 100_000, 1_000_000))]
     print(f"{'file':<9} {'size':>9} {'n':>9} {'time s':>8} {'s/MB':>6} {'RSS peak':>10} {'x size':>7} "
@@ -116,7 +140,8 @@ def main() -> None:
             if kind == "nested":
                 write_nested(path, n)
             else:
-                write_games(path, plain if kind == "plain" else analysed, n)
+                template = {"plain": plain, "analysed": analysed}.get(kind) or (real if kind == "real" else real_bare)
+                write_games(path, template, n)
             size = path.stat().st_size
             fast, trace = child(path, "time"), child(path, "trace")
             mb = size / 1e6
