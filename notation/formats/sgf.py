@@ -672,7 +672,7 @@ def _candidate(raw: str, player: int, boards: list[list[int]], i: int, extra: di
         except ValueError:
             probs = None
         c = Candidate(play, equity=equity, probabilities=probs, level="Rollout" if rest[:1] in ("R", "X") else None)
-    if e is None and rest != "" or _candidate_text(c, player) != raw:
+    if raw != f"{letters} {rest}" or _eval_text(c) != rest:  # written back as read, not from the figures
         extra[f"A[{i}]"] = rest
     return c
 
@@ -689,18 +689,23 @@ def _letters_of(play: str, player: int) -> str | None:
     return "".join(_letter(s, player) + _letter(t, player) for s, t in pairs)
 
 
-def _candidate_text(c: Candidate, player: int, raw_eval: str | None = None) -> str | None:
-    letters = _letters_of(c.play, player)
-    if letters is None:
-        return None
-    if raw_eval is not None:
-        return f"{letters} {raw_eval}"
+def _eval_text(c: Candidate) -> str | None:
+    """The evaluation gnubg writes after a candidate's letters ("" for none), or None."""
     if c.equity is None and c.probabilities is None and c.level is None:
-        return letters + " "
+        return ""
     ctx = _context(c.level, with_flag=True)
     if c.equity is None or c.probabilities is None or ctx is None:
         return None
-    return f"{letters} E ver 3 {_probs_text(c.probabilities)} {_fmt(c.equity)} {ctx}"
+    return f"E ver 3 {_probs_text(c.probabilities)} {_fmt(c.equity)} {ctx}"
+
+
+def _candidate_text(c: Candidate, player: int, raw_eval: str | None = None) -> str | None:
+    """One ``A`` value for ``c`` (its evaluation as ``raw_eval`` says when given), or None."""
+    letters = _letters_of(c.play, player)
+    evaluation = raw_eval if raw_eval is not None else _eval_text(c)
+    if letters is None or evaluation is None:
+        return None
+    return f"{letters} {evaluation}"
 
 
 def _cube(raw: str, money: bool, extra: dict[str, str]) -> CubeAnalysis:
