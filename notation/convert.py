@@ -162,11 +162,8 @@ def render_match(match: Match, fmt: str, **options: Any) -> tuple[str, list[str]
     if fmt == "sgf":
         from .formats.sgf import write_sgf
 
-        res = write_sgf(match)
-        lost = _analysis_losses(match, "SGF")
-        if isinstance(res, tuple):
-            return res[0], list(res[1]) + lost
-        return res, lost
+        text, dropped = write_sgf(match)  # it says itself which analysis it cannot write
+        return text, list(dropped)
     if fmt == "json":
         from .formats.json_format import to_json
 

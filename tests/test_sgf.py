@@ -7,6 +7,7 @@ own ``.mat`` export and Position/Match IDs).
 
 from __future__ import annotations
 
+import math
 import re
 import subprocess
 from pathlib import Path
@@ -477,3 +478,209 @@ def test_a_stray_byte_is_reported_not_latin1_for_the_whole_file() -> None:
     assert m.names[1] == "Kévin"  # the rest of the file keeps its UTF-8
     notes = [n for n in m.normalisations if "is not UTF-8" in n.message]
     assert len(notes) == 1 and notes[0].message.startswith("byte 0xfc") and notes[0].line == 1
+
+
+def test_deep_nesting_is_a_clear_error_not_a_crash() -> None:
+    """Game trees nested past the limit: a ParseError at the '(' that goes too deep (no recursion, no
+    memory blow-up); nesting within the limit reads the main line."""
+    from notation.formats.sgf import MAX_DEPTH
+
+    ok = "(;GM[6]MI[length:0]" + "(;W[31hefe]" * 50 + ")" * 51
+    assert [a.play for a in read_sgf(ok).games[0].actions] == ["8/5 6/5"] * 50
+    deep = "(;GM[6]\n" + "(;C[x]" * (MAX_DEPTH + 5) + ")" * (MAX_DEPTH + 6)
+    with pytest.raises(ParseError, match=f"nested more than {MAX_DEPTH} deep") as e:
+        read_sgf(deep, name="deep.sgf")
+    assert (e.value.file, e.value.line, e.value.column) == ("deep.sgf", 2, 6 * MAX_DEPTH - 5)
+
+
+@pytest.mark.parametrize(("text", "line", "column", "words"), [
+    ("(;GM[6];C[never closed)", 1, 10, "inside a property value"),
+    ("(;GM[6]()", 1, 9, "unexpected ')'"),
+    ("(;GM[6];W[31hefe](;B[52lqac]);W[64xrxt])", 1, 30, "unexpected ';'"),
+    ("(;GM[6]MI)", 1, 10, "unexpected ')'"),
+    ("(;GM[6]\n  #)", 2, 3, "unexpected character '#'"),
+    ("(;GM[6];W[31hefe])\n(;B[52lqac]", 2, 12, "ends inside"),
+])
+def test_syntax_errors_are_located(text: str, line: int, column: int, words: str) -> None:
+    with pytest.raises(ParseError) as e:
+        read_sgf(text, name="bad.sgf")
+    assert words in e.value.message
+    assert (e.value.line, e.value.column) == (line, column)
+
+
+# --------------------------------------------------------------------------- gnubg's analysis (A, DA, LU, GB/GW)
+
+ANALYSED = DATA / "sgf_gnubg_analysed.sgf"
+"""One game of a 3-point match gnubg played against itself and analysed (0-ply plays, 1-ply cube):
+ranked plays, cube decisions on moves, on a double/take and on a double/drop, luck and luck marks."""
+
+
+def without_analysis_properties(m: Match) -> Match:
+    """The match with gnubg's analysis properties taken off every action: only the model is left."""
+    from notation.formats.sgf import _ANALYSIS_PROPS
+
+    for g in m.games:
+        for a in g.actions:
+            a.properties = {k: v for k, v in a.properties.items() if k not in _ANALYSIS_PROPS}
+    return m
+
+
+def test_gnubg_analysis_is_read_into_the_model() -> None:
+    from notation.analysis import Candidate, Probabilities
+
+    m = read_sgf(ANALYSED)
+    acts = m.games[0].actions
+    first = acts[0]
+    assert first.analysis is not None and first.analysis.producer == "GNU Backgammon"
+    ch = first.analysis.checker
+    assert ch is not None and ch.played == 0 and len(ch.candidates) >= 5
+    # W[21mkxw]A[0][mkxw E ver 3 0.498554 0.136997 0.007681 0.141456 0.006642 -0.009329 0C 0 1 0.000000 1]
+    assert ch.candidates[0] == Candidate(
+        "13/11 24/23", equity=-0.009329, level="Cubeful 0-ply",
+        probabilities=Probabilities(0.498554, 0.136997, 0.007681, 0.141456, 0.006642))
+    assert ch.candidates[0].play == first.play
+    eqs = [c.equity for c in ch.candidates]
+    assert eqs == sorted(eqs, reverse=True) and all(isinstance(c.probabilities, Probabilities)
+                                                     for c in ch.candidates)
+    assert first.analysis.luck is not None
+    # cube decisions: on a move (no double), on the double, on the take and on the drop
+    double = next(a for a in acts if a.kind == "double")
+    take = next(a for a in acts if a.kind == "take")
+    for a in (double, take):
+        assert a.analysis is not None and a.analysis.cube is not None and a.analysis.checker is None
+        cube = a.analysis.cube
+        assert cube.level == "Cubeful 1-ply" and cube.probabilities is not None
+        # a match: gnubg keeps match winning chances, kept as its text, never made into equities here
+        assert cube.no_double is None and 0 < float(a.analysis.extra["mwc_no_double"]) < 1
+    assert take.analysis == double.analysis
+    # GB/GW are Black's luck: GB[1] on White's 61 is unlucky, GW[2] on White's 11 very lucky (gnubg's
+    # text export of this file says "unlucky roll! ( -0.301)" and "very lucky roll! ( +1.115)")
+    rated = [(a.dice, a.analysis.luck, a.analysis.luck_rating) for a in acts
+             if a.analysis is not None and a.analysis.luck_rating]
+    assert rated == [((6, 1), -0.30142, "unlucky"), ((6, 6), 0.46809, "lucky"), ((1, 1), 1.11504, "very lucky")]
+    assert not any(n.message for n in m.normalisations if "analysis" in n.message)
+
+
+def test_gnubg_analysis_in_money_play_has_equities() -> None:
+    text = ("(;FF[4]GM[6]CA[UTF-8]MI[length:0][game:0][ws:0][bs:0]PW[a]PB[b]\n"
+            ";B[double]DA[E ver 3 0C 1 0.000000 1 0.886459 0.097436 0.000250 0.001006 0.000000 0.869598 "
+            "0.996688 0.886459 0.097436 0.000250 0.001006 0.000000 0.869598 1.734101]\n;W[drop])")
+    a = read_sgf(text).games[0].actions[0]
+    assert a.analysis is not None and a.analysis.cube is not None
+    c = a.analysis.cube
+    assert (c.no_double, c.double_take, c.double_pass, c.cubeless_equity) == (0.996688, 1.734101, 1.0, 0.869598)
+    assert c.level == "Cubeful 0-ply" and a.analysis.extra == {}
+
+
+@pytest.mark.parametrize("path", [ANALYSED, DATA / "sgf_gnubg_selfplay.sgf"], ids=lambda p: p.name)
+def test_gnubg_analysis_survives_json_and_is_written_from_the_model(path: Path) -> None:
+    """SGF -> JSON -> SGF -> JSON keeps the analysis as data; and with gnubg's properties taken off
+    (the model alone, as a JSON user may leave it), the writer gives gnubg's file back byte for byte."""
+    from notation.formats.json_format import from_json, to_json
+
+    original = path.read_text(encoding="utf-8")
+    m = read_sgf(original)
+    analyses = [a.analysis for g in m.games for a in g.actions]
+    assert sum(a is not None for a in analyses) > 20
+    j1 = to_json(m)
+    text, dropped = write_sgf(from_json(j1))
+    assert dropped == [] and no_ap(text) == no_ap(original)
+    again = from_json(to_json(read_sgf(text)))
+    assert [a.analysis for g in again.games for a in g.actions] == analyses
+    bare = from_json(to_json(without_analysis_properties(read_sgf(original))))
+    assert [a.analysis for g in bare.games for a in g.actions] == analyses
+    text2, dropped2 = write_sgf(bare)
+    assert dropped2 == [] and no_ap(text2) == no_ap(original)
+
+
+def test_an_edited_analysis_is_written_not_the_stale_properties() -> None:
+    import dataclasses
+
+    m = read_sgf(ANALYSED)
+    a = m.games[0].actions[0]
+    assert a.analysis is not None and a.analysis.checker is not None
+    best = dataclasses.replace(a.analysis.checker.candidates[0], equity=0.123456)
+    a.analysis.checker = dataclasses.replace(a.analysis.checker, candidates=(best,))
+    a.analysis.luck = None
+    text, dropped = write_sgf(m)
+    node = text.split("\n")[1]
+    assert node == (";W[21mkxw]A[0][mkxw E ver 3 0.498554 0.136997 0.007681 0.141456 0.006642 0.123456 "
+                    "0C 0 1 0.000000 1]MR[]")
+    assert any("disagree with its analysis" in d for d in dropped)
+    back = read_sgf(text).games[0].actions[0].analysis
+    assert back is not None and back.checker == a.analysis.checker
+
+
+def test_analysis_of_other_programs_is_reported_dropped() -> None:
+    from notation.analysis import Analysis, Candidate, CheckerAnalysis, CubeAnalysis
+
+    xg = Analysis(checker=CheckerAnalysis((Candidate("8/5 6/5", equity=0.1, level="XG Roller+"),), 0),
+                  producer="eXtreme Gammon")
+    cube = Analysis(cube=CubeAnalysis(no_double=0.5, double_take=0.7, double_pass=1.0), producer="BGBlitz")
+    acts = [Action("move", 0, dice=(3, 1), play="8/5 6/5", analysis=xg),
+            Action("double", 1, value=2, analysis=cube), Action("take", 0)]
+    text, dropped = write_sgf(Match(length=0, names=("A", "B"), games=[Game(1, score=(0, 0), actions=acts)]))
+    assert "]A[" not in text and "DA[" not in text and ";W[31hefe]\n;B[double]\n;W[take]" in text
+    assert any(d.startswith("the analysis by eXtreme Gammon of 1 decisions") for d in dropped)
+    assert any(d.startswith("the analysis by BGBlitz of 1 decisions") for d in dropped)
+
+
+def test_mat_writer_drops_analysis_and_says_so() -> None:
+    from notation.convert import render_match
+
+    m = read_sgf(ANALYSED)
+    n = sum(1 for g in m.games for a in g.actions if a.analysis is not None)
+    text, dropped = render_match(m, "mat")
+    assert "Cubeful" not in text and "0.0" not in text.split("Game 1", 1)[1]
+    assert any(f"the analysis by GNU Backgammon of {n} decisions" in d and ".mat writer" in d for d in dropped)
+    sgf_text, sgf_dropped = render_match(m, "sgf")
+    assert not any("analysis" in d for d in sgf_dropped) and sgf_text.count("A[") >= n // 2
+
+
+@needs_gnubg
+def test_gnubg_shows_the_analysis_we_write(tmp_path: Path) -> None:
+    """gnubg loads our SGF (written from the analysis model alone) and its text export, which prints
+    every ranked play, cube decision and luck figure, is the same as for gnubg's own file; an edited
+    equity shows up in gnubg as edited."""
+    import dataclasses
+
+    m = without_analysis_properties(read_sgf(ANALYSED))
+    ours = tmp_path / "ours.sgf"
+    ours.write_text(write_sgf(m)[0])
+    gnubg(f"load match {ANALYSED}\nexport game text {tmp_path / 'orig.txt'}\n"
+          f"load match {ours}\nexport game text {tmp_path / 'ours.txt'}\n", tmp_path)
+    orig = (tmp_path / "orig.txt").read_text()
+    assert "Cube analysis" in orig and "Cubeful 0-ply" in orig and "Rolled" in orig
+    assert (tmp_path / "ours.txt").read_text() == orig
+    a = m.games[0].actions[0]
+    assert a.analysis is not None and a.analysis.checker is not None
+    best = dataclasses.replace(a.analysis.checker.candidates[0], equity=0.4321)
+    a.analysis.checker = dataclasses.replace(a.analysis.checker,
+                                             candidates=(best, *a.analysis.checker.candidates[1:]))
+    edited = tmp_path / "edited.sgf"
+    edited.write_text(write_sgf(m)[0])
+    gnubg(f"load match {edited}\nexport game text {tmp_path / 'edited.txt'}\n", tmp_path)
+    assert "Eq.: +0.432" in (tmp_path / "edited.txt").read_text()
+
+
+@pytest.mark.parametrize("props", [
+    "LU[-inf]", "LU[nan]", "LU[x]", "A[²][lqac E ver 3 1 2]", "A[0][zz E ver 3 " + "9" * 500 + ".0]",
+    "DA[E ver 3 2C 1 0.000000 1 0.5]", "A[]", "GB[]GW[7]", "A[9][lqac X ver 3 Score nan 1 Output a b c d e]",
+])
+def test_odd_analysis_properties_never_break_reading_or_writing(props: str) -> None:
+    """Whatever gnubg's analysis properties hold, reading keeps them, the analysis holds only finite
+    numbers (JSON cannot hold others), and the SGF and JSON written from it read back the same."""
+    from notation.formats.json_format import from_json, to_json
+
+    m = one(f";B[52lqac]{props}")
+    a = m.games[0].actions[0]
+    assert a.play == "13/8 24/22"
+    text, _ = write_sgf(m)
+    assert props in text
+    back = from_json(to_json(m))
+    assert back.games[0].actions[0].analysis == a.analysis
+    if a.analysis is not None:
+        assert a.analysis.luck is None or math.isfinite(a.analysis.luck)
+        bare = without_analysis_properties(back)
+        again = read_sgf(write_sgf(bare)[0]).games[0].actions[0]
+        assert again.analysis == a.analysis

@@ -276,9 +276,6 @@ def _check_and_collect(path: str, variant: str | None, auto_doubles: int | None)
 def _warm_up(files: tuple[str, ...]) -> None:
     """Build the parsers the files need before the workers start, so that no forked worker builds
     (or loads) them again."""
-    from .._grammar import parser
     from ..formats import mat
 
     mat.build_parsers()
-    if any(f.lower().endswith(".sgf") for f in files):
-        parser("sgf")

@@ -30,6 +30,12 @@ Reading (see ``docs/json-format.md`` for the resulting model and ``reference/for
   ``C`` → :attr:`Game.comments`; anything else (``GS``, ``AP``, unknown) → :attr:`Game.properties`.
 * Per node: ``C`` → :attr:`Action.comment`; analysis and other properties (``A``, ``DA``, ``LU``,
   ``MR``, ``BM``, ``GB`` ...) → :attr:`Action.properties`, in file order, so SGF → SGF is lossless.
+  gnubg's analysis (``A`` ranked plays, ``DA`` cube decision, ``LU`` luck, ``GB``/``GW`` luck marks)
+  is also read into :attr:`Action.analysis` (:mod:`notation.analysis`; ``docs/json-format.md`` says
+  how each figure maps).
+* The file is read by a streaming scanner, one game tree at a time and only its main line kept, with
+  an explicit stack: time is linear, memory is the match plus one game, and game trees nested more
+  than :data:`MAX_DEPTH` deep are a :class:`~notation.errors.ParseError` at the ``(``.
 * The private properties ``XT[name:value]`` (header tags SGF has no property for) and ``XR[...]``
   (rules SGF cannot state) that :func:`write_sgf` adds are read back.
 * Property names in mixed case keep only their capitals (``GaMe`` → ``GM``); ``\\]`` and ``\\\\`` are
@@ -50,6 +56,9 @@ byte where the record came from gnubg (only ``AP`` differs):
   added when the record leaves it implicit (as ``.mat`` does).  An empty play at the end of a game
   that could have been played is a roll (``PL``/``DI``), as gnubg reads such a ``.mat`` cell.
 * ``RE`` carries ``R`` when the game ended neither by bearing off nor by a dropped double.
+* An action's analysis is written as gnubg's ``DA``, ``A``, ``LU``, ``GB``/``GW`` — its recorded
+  properties when they still say what the analysis says, otherwise made from the analysis in gnubg's
+  form and order.  Analysis by another program (XG, BGBlitz) has no gnubg form and is reported dropped.
 * What SGF cannot hold is kept where possible in private root properties that gnubg ignores —
   ``XT[name:value]`` for header tags with no SGF property, ``XR[beavers][raccoons][cubelimit:N]
   [autodoubles:N][variant:NAME]`` for rules SGF cannot state — and every such item, and everything
@@ -61,21 +70,19 @@ byte where the record came from gnubg (only ``AP`` differs):
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from lark import Token, Tree
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-
-from .._grammar import parser
+from ..analysis import Analysis, Candidate, CheckerAnalysis, CubeAnalysis, Probabilities
 from ..errors import ParseError
 from ..play import format_steps_plain, parse_play
 from ..position import Position
-from ..record import Action, Game, Match, Normalisation, Span
+from ..record import Action, Game, Match, Normalisation, Span, new_span
 from ..rules import Step, get_rules
 
 if TYPE_CHECKING:
@@ -105,6 +112,8 @@ _ROOT_WRITTEN = frozenset({"FF", "GM", "CA", "AP", "MI", "PW", "PB", "WR", "BR",
 _NODE_WRITTEN = frozenset({"B", "W", "C", *_SETUP})
 _COLOUR = "WB"
 _RESULTS = frozenset({"resign", "accept", "reject", "win", "loss"})
+_DICE = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}
+"""One tuple per roll, shared by every action read (a big file has hundreds of thousands)."""
 _PROP_NAME = re.compile(r"[A-Z]{1,2}")
 """Property names gnubg's lexer can read back (it keeps at most two capitals)."""
 
@@ -231,10 +240,6 @@ class _Node:
         return any(p.name in names for p in self.props)
 
 
-def _span(first: Token, last: Token) -> Span:
-    return Span(first.line or 0, first.column or 0, last.end_line, last.end_column)
-
-
 def _load(source: str | bytes | os.PathLike[str], name: str | None
           ) -> tuple[str, str | None, list[Normalisation]]:
     if isinstance(source, os.PathLike):
@@ -281,39 +286,6 @@ def _decode(data: bytes) -> tuple[str, list[Normalisation]]:
         return data.decode(charset, "replace"), notes
 
 
-def _parse_tree(text: str, name: str | None) -> Tree:
-    try:
-        return parser("sgf").parse(text)
-    except UnexpectedCharacters as e:
-        raise ParseError(f"SGF syntax: unexpected character {e.char!r}", file=name, line=e.line,
-                         column=e.column, text=_line_of(text, e.line)) from None
-    except UnexpectedEOF:
-        line = text.count("\n") + 1
-        raise ParseError("SGF syntax: the file ends inside a game tree (a ')' or ']' is missing)", file=name,
-                         line=line, column=len(text) - (text.rfind("\n") + 1) + 1,
-                         text=_line_of(text, line)) from None
-    except UnexpectedToken as e:
-        tok = e.token
-        if tok.type == "$END":
-            line = text.count("\n") + 1
-            raise ParseError("SGF syntax: the file ends inside a game tree (a ')' is missing)", file=name,
-                             line=line, column=len(text) - (text.rfind("\n") + 1) + 1,
-                             text=_line_of(text, line)) from None
-        what = {"RPAR": "')'", "LPAR": "'('", "SEMI": "';'", "PROP_IDENT": "a property name",
-                "VALUE": "a property value"}.get(tok.type, repr(str(tok)))
-        raise ParseError(f"SGF syntax: unexpected {what} {str(tok)[:20]!r}", file=name, line=e.line,
-                         column=e.column, text=_line_of(text, e.line)) from None
-    except UnexpectedInput as e:  # pragma: no cover - the three above cover LALR
-        raise ParseError(f"SGF syntax error: {e}", file=name, line=e.line, column=e.column) from None
-    except LarkError as e:  # pragma: no cover
-        raise ParseError(f"SGF syntax error: {e}", file=name) from None
-
-
-def _line_of(text: str, line: int) -> str:
-    lines = text.split("\n")
-    return lines[line - 1].rstrip("\r") if 0 < line <= len(lines) else ""
-
-
 def _blank_outside(text: str, notes: list[Normalisation]) -> str:
     """Blank out (keeping line breaks) anything before the first ``(`` and after the last ``)``."""
     if text.startswith("\ufeff"):
@@ -335,46 +307,183 @@ def _blank_outside(text: str, notes: list[Normalisation]) -> str:
     return text
 
 
-def _main_lines(tree: Tree, text: str, notes: list[Normalisation]) -> Iterator[list[_Node]]:
-    """The nodes of each game tree's main line (the first variation at every branch)."""
-    for gt in tree.children:
-        if not isinstance(gt, Tree):  # pragma: no cover - the grammar has only game trees here
-            continue
+MAX_DEPTH = 10_000
+"""Game trees nested deeper than this are refused with a :class:`ParseError` (gnubg writes depth 1;
+editors that nest every move as a variation stay far below)."""
+
+_WS = re.compile(r"[ \t\f\r\n]*")
+_IDENT = re.compile(r"[A-Za-z]+")
+_VALUE = re.compile(r"\[[^\]\\]*(?:\\.[^\]\\]*)*\]", re.S)
+
+
+class _Scanner:
+    """A streaming reader of an SGF collection: one game tree at a time, only its main line kept.
+
+    It follows ``grammars/sgf.lark`` (Collection = GameTree+; GameTree = "(" Node+ GameTree* ")";
+    Node = ";" Property*; Property = PropIdent PropValue+) with an explicit stack instead of recursion,
+    so memory stays with the current game and nesting is bounded by :data:`MAX_DEPTH`.  Line and
+    column are counted incrementally (positions only move forward), never by splitting the text.
+    """
+
+    def __init__(self, text: str, name: str | None, notes: list[Normalisation]) -> None:
+        self.text = text
+        self.name = name
+        self.notes = notes
+        self.line = 1
+        self.line_start = 0
+        self.counted = 0
+
+    def loc(self, pos: int) -> tuple[int, int]:
+        """1-based line and column of ``pos`` (never before the last position asked for)."""
+        if pos > self.counted:
+            text = self.text
+            n = text.count("\n", self.counted, pos)
+            if n:
+                self.line += n
+                self.line_start = text.rfind("\n", self.counted, pos) + 1
+            self.counted = pos
+        return self.line, pos - self.line_start + 1
+
+    def error(self, message: str, pos: int) -> ParseError:
+        line, col = self.loc(pos)
+        return ParseError(message, file=self.name, line=line, column=col,
+                          text=_line_at(self.text, self.line_start))
+
+    def eof(self) -> ParseError:
+        return self.error("SGF syntax: the file ends inside a game tree (a ')' is missing)", len(self.text))
+
+    def unexpected(self, pos: int) -> ParseError:
+        text = self.text
+        if pos >= len(text):
+            return self.eof()
+        c = text[pos]
+        if c == "[":
+            if _VALUE.match(text, pos) is None:
+                return self.error("SGF syntax: the file ends inside a property value (a ']' is missing)", pos)
+            what, tok = "a property value", _VALUE.match(text, pos).group()  # type: ignore[union-attr]
+        elif c in "();":
+            what, tok = f"'{c}'", c
+        elif "a" <= c.lower() <= "z":
+            what, tok = "a property name", _IDENT.match(text, pos).group()  # type: ignore[union-attr]
+        else:
+            return self.error(f"SGF syntax: unexpected character {c!r}", pos)
+        return self.error(f"SGF syntax: unexpected {what} {tok[:20]!r}", pos)
+
+    def trees(self) -> Iterator[list[_Node]]:
+        """The main line of each game tree, in file order."""
+        text = self.text
+        end = len(text)
+        pos = _WS.match(text, 0).end()  # type: ignore[union-attr]
+        while pos < end:
+            if text[pos] != "(":
+                raise self.unexpected(pos)
+            nodes, pos = self.tree(pos)
+            yield nodes
+            pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+
+    def tree(self, pos: int) -> tuple[list[_Node], int]:
+        """Read the game tree whose ``(`` is at ``pos``; return its main-line nodes and the position
+        after its ``)``."""
+        text = self.text
+        ws = _WS.match
         nodes: list[_Node] = []
-        cur: Tree | None = gt
-        while cur is not None:
-            seq = cur.children[1]
-            assert isinstance(seq, Tree)
-            for nd in seq.children:
-                assert isinstance(nd, Tree)
-                nodes.append(_node(nd, text, len(nodes)))
-            subs = [c for c in cur.children if isinstance(c, Tree) and c.data == "gametree"]
-            if len(subs) > 1:
-                first = subs[1].children[0]
-                assert isinstance(first, Token)
-                notes.append(Normalisation(f"{len(subs) - 1} side variation(s) ignored: only the main line "
-                                           f"is read, as gnubg does", first.line, first.column))
-            cur = subs[0] if subs else None
-        yield nodes
+        # One frame per open game tree: [on the main line, sub-trees seen, where the 2nd sub-tree starts]
+        stack: list[list[Any]] = []
+        while True:
+            # at an opening parenthesis
+            parent = stack[-1] if stack else None
+            main = parent is None or (parent[0] and parent[1] == 0)
+            if parent is not None:
+                parent[1] += 1
+                if parent[0] and parent[1] == 2:
+                    parent[2] = pos
+            if len(stack) >= MAX_DEPTH:
+                raise self.error(f"SGF game trees nested more than {MAX_DEPTH} deep: not read", pos)
+            stack.append([main, 0, None])
+            pos = ws(text, pos + 1).end()  # type: ignore[union-attr]
+            if pos >= len(text):
+                raise self.eof()
+            if text[pos] != ";":
+                raise self.unexpected(pos)
+            while pos < len(text) and text[pos] == ";":
+                pos = self.node(pos, nodes if main else None)
+            # sub-trees, then the closing parenthesis
+            while True:
+                if pos >= len(text):
+                    raise self.eof()
+                c = text[pos]
+                if c == "(":
+                    break
+                if c != ")":
+                    raise self.unexpected(pos)
+                frame = stack.pop()
+                if frame[0] and frame[1] > 1:
+                    line, col = self.loc(frame[2])
+                    self.notes.append(Normalisation(f"{frame[1] - 1} side variation(s) ignored: only the main "
+                                                    f"line is read, as gnubg does", line, col))
+                pos += 1
+                if not stack:
+                    return nodes, pos
+                pos = ws(text, pos).end()  # type: ignore[union-attr]
+
+    def node(self, pos: int, nodes: list[_Node] | None) -> int:
+        """Read the node whose ``;`` is at ``pos`` (kept in ``nodes`` unless None); return the
+        position of what follows it (white space skipped)."""
+        text = self.text
+        ws = _WS.match
+        value = _VALUE.match
+        keep = nodes is not None
+        if keep:
+            semi_line, semi_col = self.loc(pos)
+        props: list[_Prop] = []
+        last_end = pos + 1
+        pos = ws(text, pos + 1).end()  # type: ignore[union-attr]
+        while True:
+            m = _IDENT.match(text, pos)
+            if m is None:
+                break
+            start = pos
+            pos = ws(text, m.end()).end()  # type: ignore[union-attr]
+            raw: list[str] = []
+            v = value(text, pos)
+            if v is None:
+                raise self.unexpected(pos)
+            while v is not None:
+                if keep:
+                    raw.append(text[v.start() + 1:v.end() - 1])
+                last_end = v.end()
+                pos = ws(text, last_end).end()  # type: ignore[union-attr]
+                v = value(text, pos)
+            if keep:
+                ident = m.group()
+                name = ident if ident.isupper() else "".join(c for c in ident if c.isupper())
+                line, col = self.loc(start)
+                end_line, end_col = self.loc(last_end)
+                props.append(_Prop(name, ident, raw, new_span(line, col, end_line, end_col),
+                                   text[start:last_end]))
+        if keep:
+            assert nodes is not None
+            if props:
+                span = new_span(semi_line, semi_col, props[-1].span.end_line, props[-1].span.end_column)
+            else:
+                span = new_span(semi_line, semi_col, semi_line, semi_col + 1)
+            nodes.append(_Node(props, span, len(nodes)))
+        return pos
 
 
-def _node(nd: Tree, text: str, index: int) -> _Node:
-    semi = nd.children[0]
-    assert isinstance(semi, Token)
-    props = []
-    last: Token = semi
-    for pt in nd.children[1:]:
-        assert isinstance(pt, Tree)
-        ident = pt.children[0]
-        vals = pt.children[1:]
-        assert isinstance(ident, Token)
-        end = vals[-1]
-        assert isinstance(end, Token)
-        name = "".join(c for c in str(ident) if c.isupper())
-        props.append(_Prop(name, str(ident), [str(v)[1:-1] for v in vals], _span(ident, end),
-                           text[ident.start_pos:end.end_pos]))
-        last = end
-    return _Node(props, _span(semi, last), index)
+def _line_at(text: str, start: int) -> str:
+    """The line that starts at ``start`` (without its line break)."""
+    end = text.find("\n", start)
+    return text[start:end if end >= 0 else len(text)].rstrip("\r")
+
+
+def _line_of(text: str, line: int) -> str:
+    pos = 0
+    for _ in range(line - 1):
+        pos = text.find("\n", pos) + 1
+        if pos == 0:
+            return ""
+    return _line_at(text, pos)
 
 
 # --------------------------------------------------------------------------- board state
@@ -451,6 +560,282 @@ class _State:
         return (tuple(self.boards[0]), tuple(self.boards[1])) == pos.boards
 
 
+# --------------------------------------------------------------------------- gnubg analysis
+
+
+GNUBG = "GNU Backgammon"
+"""The producer named in the analysis read from gnubg's ``A``, ``DA``, ``LU``, ``GB``, ``GW``."""
+_ANALYSIS_PROPS = frozenset({"A", "DA", "LU", "GB", "GW"})
+_F = r"(-?\d{1,9}\.\d{1,12})"
+_I = r"(-?\d{1,9})"
+_A_EVAL = re.compile(r"E ver 3 " + " ".join([_F] * 6) + rf" (\d{{1,3}})(C?) {_I} {_I} {_F} {_I}")
+"""A candidate's evaluation (gnubg 1.07, ``SGF_FORMAT_VER`` 3): win, win gammon, win backgammon, lose
+gammon, lose backgammon, equity, then plies, ``C`` (cubeful), a former flag, deterministic, noise, prune."""
+_DA_EVAL = re.compile(rf"E ver 3 (\d{{1,3}})(C?) {_I} {_F} {_I} " + " ".join([_F] * 14))
+"""A cube decision's evaluation: plies, ``C``, deterministic, noise, prune, then 7 outputs for no double
+and 7 for double/take (5 chances, cubeless equity, cubeful equity: match winning chances in a match)."""
+_LEVEL = re.compile(r"(Cubeful|Cubeless) (\d+)-ply(?: noise (-?\d+\.\d+))?(?: deterministic (-?\d+))?"
+                    r"(?: prune (-?\d+))?(?: flag (-?\d+))?")
+_LUCK = {"very unlucky": ("W", "2"), "unlucky": ("W", "1"), "lucky": ("B", "1"), "very lucky": ("B", "2")}
+"""gnubg's luck words, with the ``G?`` property Black's roll gets (White's swaps ``B`` and ``W``)."""
+
+
+def _level(plies: str, cubeful: str, det: str, noise: str, prune: str, flag: str = "0") -> str:
+    """gnubg's words for an evaluation (``Cubeful 2-ply``), with what differs from its defaults."""
+    out = f"{'Cubeful' if cubeful else 'Cubeless'} {int(plies)}-ply"
+    if noise != "0.000000":
+        out += f" noise {noise}"
+    if det != "1":
+        out += f" deterministic {det}"
+    if prune != "1":
+        out += f" prune {prune}"
+    if flag != "0":
+        out += f" flag {flag}"
+    return out
+
+
+def _context(level: str | None, with_flag: bool) -> str | None:
+    """The evaluation context gnubg writes for a level made by :func:`_level` (None for other words)."""
+    m = _LEVEL.fullmatch(level or "")
+    if m is None:
+        return None
+    kind, plies, noise, det, prune, flag = m.groups()
+    c = "C" if kind == "Cubeful" else ""
+    parts = [f"{plies}{c}"] + ([flag or "0"] if with_flag else []) + [det or "1", noise or "0.000000", prune or "1"]
+    return " ".join(parts)
+
+
+def _finite(text: str) -> float | None:
+    """A number as gnubg wrote it, or None (not a number, infinite or NaN: JSON cannot hold those)."""
+    try:
+        x = float(text)
+    except ValueError:
+        return None
+    return x if math.isfinite(x) else None
+
+
+def _probs(v: list[str]) -> Probabilities:
+    x = [_finite(t) for t in v[:5]]
+    if len(x) < 5 or any(t is None for t in x):
+        raise ValueError("not five numbers")
+    return Probabilities(*(t for t in x if t is not None))
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.6f}"
+
+
+def _probs_text(p: Probabilities) -> str:
+    return " ".join(_fmt(x) for x in (p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon))
+
+
+def _steps_on(boards: list[list[int]], player: int, letters: str) -> list[Step]:
+    """The single-die steps (hits marked) of a move written in letters, on a copy of ``boards``."""
+    mine, theirs = list(boards[player]), list(boards[1 - player])
+    steps: list[Step] = []
+    for k in range(0, len(letters) - 1, 2):
+        s, t = _own_point(letters[k], player), _own_point(letters[k + 1], player)
+        hit = 1 <= t <= 24 and theirs[25 - t] == 1
+        if 0 <= s <= 25:
+            mine[s] -= 1
+        if hit:
+            theirs[25 - t] = 0
+            theirs[25] += 1
+        if 0 <= t <= 25:
+            mine[t] += 1
+        steps.append((s, t, hit))
+    return steps
+
+
+def _candidate(raw: str, player: int, boards: list[list[int]], i: int, extra: dict[str, str]) -> Candidate:
+    """One ``A`` value: the play's letters, then its evaluation.  An evaluation this reader does not
+    take apart (a rollout, another version) keeps its text in ``extra`` so that it is written back."""
+    m = re.match(r"([a-z]{0,8})(?: |$)", raw)
+    letters = m.group(1) if m else ""
+    if len(letters) % 2:
+        letters = letters[:-1]
+    play = format_steps_plain(_steps_on(boards, player, letters))
+    rest = raw[m.end():] if m else raw
+    e = _A_EVAL.fullmatch(rest)
+    if e is not None:
+        g = e.groups()
+        c = Candidate(play, equity=float(g[5]), probabilities=_probs(list(g[:5])),
+                      level=_level(g[6], g[7], g[9], g[10], g[11], g[8]))
+    elif rest == "":
+        c = Candidate(play)
+    else:
+        score = re.search(r"Score (\S+)", rest)
+        output = re.search(r"Output((?: \S+){5})", rest)
+        equity = _finite(score.group(1)) if score else None
+        try:
+            probs = _probs(output.group(1).split()) if output else None
+        except ValueError:
+            probs = None
+        c = Candidate(play, equity=equity, probabilities=probs, level="Rollout" if rest[:1] in ("R", "X") else None)
+    if raw != f"{letters} {rest}" or _eval_text(c) != rest:  # written back as read, not from the figures
+        extra[f"A[{i}]"] = rest
+    return c
+
+
+def _letters_of(play: str, player: int) -> str | None:
+    """The letters gnubg writes for a play (its single-die steps in the order written), or None."""
+    try:
+        parsed = parse_play(play)
+    except ParseError:
+        return None
+    pairs = [(x, y) for seg in parsed.segments for _ in range(seg.count) for x, y in itertools.pairwise(seg.points)]
+    if len(pairs) > 4:
+        return None
+    return "".join(_letter(s, player) + _letter(t, player) for s, t in pairs)
+
+
+def _eval_text(c: Candidate) -> str | None:
+    """The evaluation gnubg writes after a candidate's letters ("" for none), or None."""
+    if c.equity is None and c.probabilities is None and c.level is None:
+        return ""
+    ctx = _context(c.level, with_flag=True)
+    if c.equity is None or c.probabilities is None or ctx is None:
+        return None
+    return f"E ver 3 {_probs_text(c.probabilities)} {_fmt(c.equity)} {ctx}"
+
+
+def _candidate_text(c: Candidate, player: int, raw_eval: str | None = None) -> str | None:
+    """One ``A`` value for ``c`` (its evaluation as ``raw_eval`` says when given), or None."""
+    letters = _letters_of(c.play, player)
+    evaluation = raw_eval if raw_eval is not None else _eval_text(c)
+    if letters is None or evaluation is None:
+        return None
+    return f"{letters} {evaluation}"
+
+
+def _cube(raw: str, money: bool, extra: dict[str, str]) -> CubeAnalysis:
+    """A ``DA`` value.  In a match gnubg keeps match winning chances there, not equities: they are kept
+    as text in ``extra`` (``mwc_no_double``, ``mwc_double_take``), never turned into equities here."""
+    e = _DA_EVAL.fullmatch(raw)
+    if e is not None:
+        g = e.groups()
+        nd, dt = list(g[5:12]), list(g[12:19])
+        if nd[:6] == dt[:6]:
+            level = _level(g[0], g[1], g[2], g[3], g[4])
+            if money:
+                c = CubeAnalysis(no_double=float(nd[6]), double_take=float(dt[6]), double_pass=1.0,
+                                 probabilities=_probs(nd), level=level, cubeless_equity=float(nd[5]))
+                mwc: dict[str, str] = {}
+            else:
+                c = CubeAnalysis(probabilities=_probs(nd), level=level, cubeless_equity=float(nd[5]))
+                mwc = {"mwc_no_double": nd[6], "mwc_double_take": dt[6]}
+            if _cube_text(c, money, mwc) == raw:
+                extra.update(mwc)
+                return c
+    extra["DA"] = raw
+    return CubeAnalysis()
+
+
+def _cube_text(c: CubeAnalysis, money: bool, extra: dict[str, str]) -> str | None:
+    if "DA" in extra:
+        return extra["DA"]
+    ctx = _context(c.level, with_flag=False)
+    if ctx is None or c.probabilities is None or c.cubeless_equity is None:
+        return None
+    if money:
+        if c.no_double is None or c.double_take is None:
+            return None
+        nd, dt = _fmt(c.no_double), _fmt(c.double_take)
+    else:
+        if "mwc_no_double" not in extra or "mwc_double_take" not in extra:
+            return None
+        nd, dt = extra["mwc_no_double"], extra["mwc_double_take"]
+    base = f"{_probs_text(c.probabilities)} {_fmt(c.cubeless_equity)}"
+    return f"E ver 3 {ctx} {base} {nd} {base} {dt}"
+
+
+def _read_analysis(props: dict[str, list[str]], player: int, boards: list[list[int]], money: bool
+                   ) -> Analysis | None:
+    """The analysis in gnubg's node properties (None when the node has none).  ``boards`` is the
+    position before the move (for the candidates' hits); ``money`` says whether cube figures are
+    equities (money) or match winning chances (a match)."""
+    if not _ANALYSIS_PROPS.intersection(props):
+        return None
+    try:
+        return _analysis_of(props, player, boards, money)
+    except (ValueError, IndexError, KeyError, TypeError):  # never seen from gnubg; the text stays a property
+        return None
+
+
+def _analysis_of(props: dict[str, list[str]], player: int, boards: list[list[int]], money: bool) -> Analysis:
+    a = Analysis(producer=GNUBG)
+    extra = a.extra
+    da = props.get("DA")
+    if da:
+        a.cube = _cube(da[0], money, extra)
+    av = props.get("A")
+    if av and len(av) > 1:  # gnubg cannot load an A without candidates (it stops on an assertion)
+        first = av[0].strip()
+        cands = tuple(_candidate(raw, player, boards, i, extra) for i, raw in enumerate(av[1:]))
+        played = int(first) if first.isascii() and first.isdigit() and len(first) < 4 and int(first) < len(cands) \
+            else None
+        if played is None or first != str(played):
+            extra["A.played"] = av[0]
+        a.checker = CheckerAnalysis(cands, played)
+    lu = props.get("LU")
+    if lu:
+        a.luck = _finite(lu[0])
+        if a.luck is None or f"{a.luck:.5f}" != lu[0]:
+            extra["LU"] = lu[0]
+    for name in ("GB", "GW"):
+        v = props.get(name)
+        if v is not None:
+            side = name[1] if player == 1 else "BW"[name[1] == "B"]
+            level = "2" if v and v[0][:1] == "2" else "1"
+            a.luck_rating = next(w for w, sl in _LUCK.items() if sl == (side, level))
+            if not v or v[0] != level:
+                extra[name] = v[0] if v else ""
+    if a.is_empty():
+        raise ValueError("no analysis gnubg can load")
+    return a
+
+
+def _analysis_props(a: Analysis, player: int, money: bool) -> tuple[list[tuple[str, list[str]]], list[str]]:
+    """gnubg's properties for ``a`` (in the order gnubg writes them), and what cannot be written."""
+    out: list[tuple[str, list[str]]] = []
+    lost: list[str] = []
+    extra = a.extra
+    if a.cube is not None:
+        text = _cube_text(a.cube, money, extra)
+        if text is None:
+            lost.append("the cube decision (it lacks figures gnubg's DA needs)")
+        else:
+            out.append(("DA", [text]))
+    if a.checker is not None and a.checker.candidates:
+        values = []
+        for i, c in enumerate(a.checker.candidates):
+            t = _candidate_text(c, player, extra.get(f"A[{i}]"))
+            if t is None:
+                lost.append(f"the ranked plays (play {i + 1} lacks figures gnubg's A needs)")
+                break
+            values.append(t)
+        else:
+            played = a.checker.played
+            first = extra.get("A.played", str(played if played is not None else len(values)))
+            out.append(("A", [first, *values]))
+    if a.luck is not None or "LU" in extra:
+        out.append(("LU", [extra["LU"] if "LU" in extra else f"{a.luck:.5f}"]))
+    if a.luck_rating is not None:
+        sl = _LUCK.get(a.luck_rating.lower())
+        if sl is None:
+            lost.append(f"the luck rating {a.luck_rating!r}")
+        else:
+            side, level = sl
+            if player == 0:
+                side = "BW"[side == "B"]
+            name = f"G{side}"
+            out.append((name, [extra.get(name, level)]))
+            other = "GW" if name == "GB" else "GB"
+            if other in extra:  # both were written (gnubg writes one): the last read gives the rating
+                out.insert(-1 if other == "GB" else len(out), (other, [extra[other]]))
+    return out, lost
+
+
 # --------------------------------------------------------------------------- reading
 
 
@@ -475,8 +860,7 @@ class _Reader:
         if "(" not in self.text:
             raise ParseError("not an SGF file: no game tree '(' found", file=self.name, line=1, column=1,
                              text=_line_of(self.text, 1))
-        tree = _parse_tree(self.text, self.name)
-        for nodes in _main_lines(tree, self.text, self.notes):
+        for nodes in _Scanner(self.text, self.name, self.notes).trees():
             for nd in nodes:
                 for p in nd.props:
                     if p.ident != p.name and p.ident not in self.mixed_case:
@@ -685,6 +1069,7 @@ class _Reader:
             actions: list[Action] = []
             if setup:
                 actions.append(self.setup(state, base, setup, nd, only_roll=move is None and not later[i]))
+            before = [list(b) for b in state.boards] if "A" in props else state.boards
             if move is not None:
                 if setup:
                     self.note("a node with both a move and set-up properties: the set-up is read first",
@@ -704,6 +1089,11 @@ class _Reader:
             last = actions[-1]
             last.comment = comment
             last.properties = props
+            if props and not _ANALYSIS_PROPS.isdisjoint(props):
+                last.analysis = _read_analysis(props, last.player, before, m.length == 0)
+                if last.analysis is None:
+                    self.note("gnubg analysis properties that could not be read are kept as properties only",
+                              nd.span)
             game.actions.extend(actions)
         if result is not None:
             self.result(game, state, result)
@@ -742,7 +1132,7 @@ class _Reader:
             if not re.fullmatch(r"[1-6][1-6][a-z]*", v):
                 raise self.error(f"{p.text}: a move is two dice 1-6 and then pairs of letters a-z", p)
             raise self.error(f"{p.text}: the letters of a move come in pairs (from, to)", p)
-        dice = (int(v[0]), int(v[1]))
+        dice = _DICE[v[:2]]
         letters = v[2:]
         pairs = [(_own_point(letters[k], player), _own_point(letters[k + 1], player))
                  for k in range(0, len(letters), 2)]
@@ -896,6 +1286,8 @@ class _Writer:
         self.steps: dict[int, ReplayStep] = {}
         self.hit_marks = 0
         """Plays whose written hit marks are not the hits they make (SGF keeps no hit marks)."""
+        self.lost_analysis: dict[str, int] = {}
+        """Decisions whose analysis has no gnubg SGF form, by producer."""
         try:
             from ..replay import replay
 
@@ -925,6 +1317,10 @@ class _Writer:
         if self.hit_marks:
             self.dropped.append(f"{self.hit_marks} play{'s' if self.hit_marks > 1 else ''}: the hit marks as "
                                 f"written (SGF keeps none; read back, every hit is marked and no other)")
+        for who, n in self.lost_analysis.items():
+            self.drop(f"the analysis by {who} of {n} decisions (ranked plays, cube decisions, luck): gnubg's SGF "
+                      f"analysis properties hold GNU Backgammon's own evaluations only; not written (convert to "
+                      f"json keeps it)")
         return "".join(out), self.dropped
 
     # ------------------------------------------------------------------ root
@@ -1117,6 +1513,7 @@ class _Writer:
             if a.player not in (0, 1) or (a.dice is not None and not all(1 <= d <= 6 for d in a.dice)):
                 self.drop(f"{what}: player {a.player} with dice {a.dice} cannot be written; dropped")
                 continue
+            before = [list(b) for b in state.boards] if a.analysis is not None else state.boards
             if a.kind == "move":
                 if a.dice is None:
                     self.drop(f"{what}: a move without dice cannot be written; dropped")
@@ -1159,12 +1556,17 @@ class _Writer:
             elif a.kind in _RESULTS:
                 if a.kind == "resign" and any(b.kind == "reject" for b in acts[k + 1:]):
                     self.drop(f"{what}: a rejected resignation offer; SGF has no node for it")
+                elif a.kind == "resign" and not any(b.kind in ("accept", "win", "loss") for b in acts[k + 1:]):
+                    self.drop(f"{what}: a resignation offer with no answer and no result; SGF says a "
+                              f"resignation only as the game's result (RE[...R])")
                 elif a.kind == "reject":
                     self.drop(f"{what}: SGF has no node for a rejected resignation")
                 if a.comment:
                     self.drop(f"{what}: its comment has no node to go on (the result is a root property)")
                 if a.properties:
                     self.drop(f"{what}: its properties ({', '.join(a.properties)}) have no node to go on")
+                if a.analysis is not None and not a.analysis.is_empty():
+                    self.drop(f"{what}: its analysis has no node to go on")
                 continue
             if not written:
                 continue
@@ -1173,7 +1575,7 @@ class _Writer:
                                                        ("take", "drop", "raccoon")):
                 written.append(f";{_COLOUR[1 - a.player]}[take]")
                 state.cube_action("take", 1 - a.player)
-            extra = "".join(self.prop(n, v, f"{what}: property") for n, v in a.properties.items()
+            extra = "".join(self.prop(n, v, f"{what}: property") for n, v in self.node_props(a, before, what)
                             if n not in _NODE_WRITTEN)
             for n in a.properties:
                 if n in _NODE_WRITTEN:
@@ -1185,6 +1587,39 @@ class _Writer:
                 written[-1] += extra + comment
             nodes.extend("\n" + w for w in written)
         return nodes
+
+    def node_props(self, a: Action, before: list[list[int]], what: str) -> list[tuple[str, list[str]]]:
+        """The properties written on ``a``'s node besides the move: its own, with its analysis as gnubg's
+        ``DA``, ``A``, ``LU``, ``GB``/``GW`` (as recorded when they still say what the analysis says)."""
+        props = list(a.properties.items())
+        ana = a.analysis
+        if ana is None or ana.is_empty():
+            return props
+        money = self.m.length == 0
+        recorded = {k: v for k, v in props if k in _ANALYSIS_PROPS}
+        if recorded and _read_analysis(recorded, a.player, before, money) == ana:
+            return props
+        others = [(k, v) for k, v in props if k not in _ANALYSIS_PROPS]
+        if recorded:
+            self.drop(f"{what}: its SGF analysis properties ({', '.join(recorded)}) disagree with its analysis; "
+                      f"written from the analysis")
+        if ana.producer != GNUBG:
+            who = ana.producer or "an unnamed program"
+            self.lost_analysis[who] = self.lost_analysis.get(who, 0) + 1
+            return others
+        made, lost = _analysis_props(ana, a.player, money)
+        for item in lost:
+            self.drop(f"{what}: {item}: not written")
+        names = {k for k, _ in made}
+        rest = dict(others)
+        out: list[tuple[str, list[str]]] = []
+        for k, v in made:  # gnubg's order: DA CR A MR LU G?, then the node's other properties
+            out.append((k, v))
+            follow = {"DA": "CR", "A": "MR"}.get(k)
+            if follow in rest:
+                out.append((follow, rest.pop(follow)))
+        out.extend((k, v) for k, v in rest.items() if k not in names)
+        return out
 
     def can_play(self, state: _State, player: int, dice: tuple[int, int]) -> bool:
         try:
