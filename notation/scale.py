@@ -132,10 +132,15 @@ IN_FLIGHT = 8
 per worker (and four times as many finished chunks waiting for an earlier one), however many files."""
 
 
+CHUNK_MAX = 256
+"""At most this many files a task: a task of gnubg's 7-point matches takes about 1.5 s, which keeps the
+scheduler's work (about a millisecond a task) small on hundreds of workers, and a retried task cheap."""
+
+
 def chunk_size(files: int, workers: int) -> int:
     """Files per task: enough that the scheduler's cost per task (about a millisecond) is small
-    against the work, and small enough that every worker gets about 16 tasks to balance the load."""
-    return max(1, min(64, -(-files // (workers * 16))))
+    against the work, and few enough that every worker gets about 16 tasks to balance the load."""
+    return max(1, min(CHUNK_MAX, -(-files // (workers * 16))))
 
 
 def _run_chunk(fn: Callable[[str], T], paths: list[str]) -> list[T]:
