@@ -11,11 +11,12 @@ second column gives our library in-process (no start-up, no output).
 from __future__ import annotations
 
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from _common import cli_env, wall
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMMON = [sys.executable, "-m", "notation"]
@@ -36,10 +37,7 @@ print(n)
 
 
 def timed(cmd: list[str], stdin: Path | None = None) -> tuple[float, bytes]:
-    t = time.perf_counter()
-    with open(stdin, "rb") if stdin else open("/dev/null", "rb") as f:
-        out = subprocess.run(cmd, stdin=f, capture_output=True, check=True).stdout
-    return time.perf_counter() - t, out
+    return wall(cmd, stdin=stdin, env=cli_env())
 
 
 def main() -> int:

@@ -252,7 +252,22 @@ def position_key(position: Position) -> int:
     return _board_key(position.on_roll, position.opponent)
 
 
+_UNARY = {n: "1" * n + "0" for n in range(16)}
+"""A point's bits in a Position ID, lowest first: one per checker, then a 0."""
+
+
 def _board_key(on_roll: Board, opponent: Board) -> int:
+    try:
+        bits = "".join([_UNARY[n] for n in opponent[1:26]] + [_UNARY[n] for n in on_roll[1:26]])
+    except KeyError:  # a count the table does not hold (negative, or more than 15): the general loop says why
+        return _board_key_loop(on_roll, opponent)
+    if len(bits) > 80:
+        return _board_key_loop(on_roll, opponent)
+    return int(bits[::-1], 2)
+
+
+def _board_key_loop(on_roll: Board, opponent: Board) -> int:
+    """:func:`_board_key` point by point (the general path, and the one that explains a bad board)."""
     key = 0
     bit = 0
     for board in (opponent, on_roll):
