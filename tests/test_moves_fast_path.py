@@ -21,7 +21,7 @@ from test_rules import ROLLS, positions
 
 from notation.cli import main
 from notation.commands import moves
-from notation.commands.moves import listed, play_order, result_boards, written_plays
+from notation.commands.moves import listed, play_order, result_boards, result_ids, written_plays
 from notation.ids import parse_position, position_id, xgid
 from notation.play import _format_default, _format_play, format_play, play_result
 from notation.position import Position
@@ -68,6 +68,8 @@ def _same_listing(mine: tuple[int, ...], theirs: tuple[int, ...], roll: tuple[in
         assert text == _format_play(steps)
         if not rules.checkers_start_off_board:  # Acey-Deucey's entering: the command uses the plays
             assert result_boards(mine, theirs, steps) == (p.mine, p.theirs)
+    if not rules.checkers_start_off_board:
+        assert result_ids(mine, theirs, fast) == [position_id(play_result(pos, p)) for _, p in general]
     return len(fast)
 
 

@@ -91,6 +91,44 @@ def written_plays(position: Position, dice: tuple[int, int], rules: Rules | None
     return [(text, p) for _, text, p in keyed]
 
 
+_BITS = ["0" + "1" * n for n in range(16)]
+"""A point's bits in a Position ID, highest first: its checkers' 1s above the 0 that ends it."""
+
+
+def result_ids(mine: Board, theirs: Board, entries: list[Entry]) -> list[str]:
+    """The Position ID after each play of ``entries`` (the opponent on roll), from the bits of the
+    points the play changes: what :func:`notation.ids.boards_position_id` gives for
+    :func:`result_boards` (``tests/test_moves_fast_path.py``), where no checker waits off the board
+    and no point holds more than 15."""
+    import binascii
+
+    bits = _BITS
+    b2a = binascii.b2a_base64
+    # The key's bits from the highest: the opponent's points 25..1, then the mover's 25..1.
+    mine_parts = [bits[n] for n in mine[25:0:-1]]  # mine_parts[25 - p] is point p
+    theirs_text = "".join([bits[n] for n in theirs[25:0:-1]])
+    out = []
+    for _, _, steps in entries:
+        m = list(mine)
+        parts = mine_parts.copy()
+        th = None
+        for s, t, h in steps:
+            m[s] -= 1
+            parts[25 - s] = bits[m[s]]
+            if t:
+                m[t] += 1
+                parts[25 - t] = bits[m[t]]
+            if h:
+                if th is None:
+                    th = list(theirs)
+                th[25 - t] -= 1
+                th[25] += 1
+        key = int(("".join([bits[n] for n in th[25:0:-1]]) if th is not None else theirs_text)
+                  + "".join(parts), 2)
+        out.append(b2a(key.to_bytes(10, "little"), newline=False)[:14].decode())
+    return out
+
+
 def result_boards(mine: Board, theirs: Board, steps: tuple[Step, ...]) -> tuple[Board, Board]:
     """(mover's board, opponent's board) after ``steps`` (as :class:`Play` holds them), where no checker
     waits off the board (not in Acey-Deucey, whose entering steps start from the waiting checkers)."""
@@ -213,6 +251,7 @@ def command(position: str, dice_text: str | None, all_rolls: bool, as_json: bool
         if as_json:
             head = '{"position": ' + json.dumps(text) + ', "dice": "'
             waiting = prules.checkers_start_off_board  # Acey-Deucey: checkers may wait off the board
+            fast_ids = prules.checkers <= 15 and len(mine) == len(theirs) == 26
         for roll in rolls:
             entries = listed(mine, theirs, roll, prules)
             roll_s = f"{roll[0]}{roll[1]}"
@@ -222,7 +261,9 @@ def command(position: str, dice_text: str | None, all_rolls: bool, as_json: bool
                 if waiting:
                     by_steps = {p.steps: p for p in prules.plays_for(mine, theirs, *roll)}
                     ids = [position_id(play_result(pos, by_steps[st])) for _, _, st in entries]
-                else:  # the result: the opponent on roll
+                elif fast_ids:  # the result: the opponent on roll
+                    ids = result_ids(mine, theirs, entries)
+                else:
                     ids = [boards_position_id(*result_boards(mine, theirs, st)[::-1]) for _, _, st in entries]
                 out.append(head + roll_s + '", "plays": [' + ", ".join(
                     f'{{"play": "{e[1]}", "position_id": "{i}"}}' for e, i in zip(entries, ids, strict=True)) + "]}\n")
