@@ -1,0 +1,110 @@
+"""The ID readers' fast paths (well-formed XGIDs and GNU Backgammon IDs read by a regular expression,
+without lark) against the grammars: the same tokens at the same places, the same positions and the
+same errors; and start-up without lark."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from notation import ids
+from notation.errors import NotationError
+from notation.ids import _b64_pieces, _b64_pieces_lark, _Fields, _xgid_tokens, _xgid_tokens_lark
+
+ROOT = Path(__file__).resolve().parents[1]
+XGIDS = [
+    "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10",
+    "xgid=-b----E-C---eE---c-e----B-:1:-1:-1:D:3:12:1:13:8",
+    "-------------D-----bbbbbbA:0:0:1:64:0:0:0:0:10",
+    "XGID=---ABBA------------bbaa---:1:1:1:00:4:3:0:9:10",
+]
+GNUBG = ["4HPwATDgc/ABMA:cIkqAAAAAAAA", "4HPwATDgc/ABMA", "cIkqAAAAAAAA", "jGfkASjg8wcBMA:8AnyAAAAAAAE"]
+XGID_CHARS = "-ABCDPabcp:0123456789+DBRxgidXGID= "
+B64_CHARS = "AQgwBMa09+/:-= "
+
+
+def _edits(base: str, alphabet: str) -> st.SearchStrategy[str]:
+    """``base`` with a few characters replaced, inserted or deleted."""
+    def apply(ops: list[tuple[int, int, str]]) -> str:
+        s = base
+        for kind, at, ch in ops:
+            i = at % (len(s) + 1)
+            if kind == 0:
+                s = s[:i] + ch + s[i + 1:]
+            elif kind == 1:
+                s = s[:i] + ch + s[i:]
+            else:
+                s = s[:i] + s[i + 1:]
+        return s
+
+    return st.lists(st.tuples(st.integers(0, 2), st.integers(0, 80), st.sampled_from(alphabet)),
+                    max_size=3).map(apply)
+
+
+def _toks(toks: list) -> list[tuple[str, int]]:  # type: ignore[type-arg]
+    return [(str(t), t.start_pos) for t in toks]
+
+
+def _fields(line: str) -> _Fields:
+    start = 5 if line[:5].lower() == "xgid=" else 0
+    return _Fields("XGID", ":", ids._XGID_NAMES, ids._XGID_DESCS, ids._XGID_CHARS, line, start, 1)
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(XGIDS).flatmap(lambda x: _edits(x, XGID_CHARS)))
+def test_xgid_tokens_are_the_grammars(line: str) -> None:
+    fast = _xgid_tokens(line)
+    start = 5 if line[:5].lower() == "xgid=" else 0
+    try:
+        slow = _xgid_tokens_lark(line, start, 1, _fields(line))
+    except NotationError:
+        assert fast is None
+        return
+    assert fast is not None
+    assert _toks(fast[0]) == _toks(slow[0]) and _toks(fast[1]) == _toks(slow[1])
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(GNUBG).flatmap(lambda x: _edits(x, B64_CHARS)),
+       st.sampled_from(["position_id", "match_id", "gnubg_id"]))
+def test_base64_pieces_are_the_grammars(line: str, start: str) -> None:
+    try:
+        slow: tuple[str, ...] | str = _b64_pieces_lark(line, start, 1)
+    except NotationError as e:
+        slow = str(e)
+    try:
+        fast: tuple[str, ...] | str = _b64_pieces(line, start, 1)
+    except NotationError as e:
+        fast = str(e)
+    assert fast == slow
+
+
+def _read(text: str) -> str:
+    try:
+        return repr(ids.parse_position(text))
+    except NotationError as e:
+        return f"error: {e}"
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(XGIDS + GNUBG).flatmap(lambda x: _edits(x, XGID_CHARS + B64_CHARS)))
+def test_positions_and_errors_are_the_same_without_the_fast_paths(text: str) -> None:
+    fast = _read(text)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(ids, "_xgid_tokens", lambda line: None)
+        mp.setattr(ids, "_b64_pieces", ids._b64_pieces_lark)
+        slow = _read(text)
+    assert fast == slow
+
+
+def test_moves_starts_without_lark() -> None:
+    code = ("import sys\nfrom notation.cli import run\nimport atexit\n"
+            "atexit.register(lambda: sys.stderr.write('LARK' if 'lark' in sys.modules else 'NO-LARK'))\nrun()\n")
+    for args in (["moves", GNUBG[0], "--dice", "31"], ["moves", XGIDS[0]], ["--version"]):
+        r = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT)
+        assert r.returncode == 0 and r.stderr.endswith("NO-LARK"), (args, r.stderr)
