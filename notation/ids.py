@@ -763,21 +763,8 @@ def parse_fibs(text: str, *, variant: str = "standard", validate: bool = True) -
     """
     line, column = _one_line(text, "FIBS board")
     fields = _Fields("FIBS board", ":", _FIBS_NAMES, _FIBS_DESCS, _FIBS_CHARS, line, 0, column)
-    from lark import Token, Tree
-
-    try:
-        tree = parser("ids_fibs", maybe_placeholders=True).parse(line)
-    except _unexpected_input() as e:
-        raise fields.from_lark(e) from None
-    kids = tree.children
-    name_you = _name_of(kids[1])
-    name_opp = _name_of(kids[2])
-    toks: list[Token] = []
-    for sub in kids[3:]:
-        assert isinstance(sub, Tree)
-        tok = sub.children[0]
-        assert isinstance(tok, Token)
-        toks.append(tok)
+    read = _split_fields(line, ":", _FIBS_FULL, (1, 2)) or _fibs_fields_lark(line, fields)
+    (name_you, name_opp), toks = read
     def bad(n: int, desc: str | None = None) -> ParseError:
         tok = toks[n - 4]
         start = tok.start_pos or 0
@@ -862,6 +849,74 @@ def parse_fibs(text: str, *, variant: str = "standard", validate: bool = True) -
 
 
 assert len(_FIBS_NAMES) == len(_FIBS_DESCS) == len(_FIBS_CHARS) == 53
+
+
+_INT = r"[ \t]*[-+]?[0-9]+[ \t]*"
+_FIBS_FULL = re.compile(rf"[Bb][Oo][Aa][Rr][Dd]:[^:\r\n]*:[^:\r\n]*(?::{_INT}){{50}}")
+"""``grammars/ids_fibs.lark`` as a regular expression."""
+_SNOWIE_FULL = re.compile(rf"(?:{_INT};){{5}}[^;\r\n]*;[^;\r\n]*;(?:{_INT};){{32}}{_INT};?")
+"""``grammars/ids_snowie.lark`` as a regular expression."""
+
+
+def _split_fields(line: str, sep: str, shape: re.Pattern[str], name_fields: tuple[int, ...]
+                  ) -> tuple[list[str], list[_Tok]] | None:
+    """(the names, the number tokens) of a well-formed FIBS or Snowie line, as the grammar gives them
+    (text and position), without lark; None when ``line`` is not well formed (``shape``)."""
+    if shape.fullmatch(line) is None:
+        return None
+    names: list[str] = []
+    toks: list[_Tok] = []
+    at = 0
+    parts = line.split(sep)
+    if sep == ";" and parts[-1] == "":  # Snowie's last ';' (optional)
+        parts.pop()
+    for k, part in enumerate(parts):
+        if k in name_fields:
+            names.append(part)
+        elif sep == ";" or k:  # FIBS's field 0 is the keyword
+            toks.append(_Tok(part, at))
+        at += len(part) + 1
+    return names, toks
+
+
+def _fibs_fields_lark(line: str, fields: _Fields) -> tuple[list[str], list[Token]]:
+    """:func:`_split_fields` of a FIBS line by the grammar, which says where it is not well formed."""
+    from lark import Token, Tree
+
+    try:
+        tree = parser("ids_fibs", maybe_placeholders=True).parse(line)
+    except _unexpected_input() as e:
+        raise fields.from_lark(e) from None
+    kids = tree.children
+    toks: list[Token] = []
+    for sub in kids[3:]:
+        assert isinstance(sub, Tree)
+        tok = sub.children[0]
+        assert isinstance(tok, Token)
+        toks.append(tok)
+    return [_name_of(kids[1]), _name_of(kids[2])], toks
+
+
+def _snowie_fields_lark(line: str, fields: _Fields) -> tuple[list[str], list[Token]]:
+    """:func:`_split_fields` of a Snowie line by the grammar, which says where it is not well formed."""
+    from lark import Token, Tree
+
+    try:
+        tree = parser("ids_snowie", maybe_placeholders=True).parse(line)
+    except _unexpected_input() as e:
+        raise fields.from_lark(e) from None
+    names: list[str] = []
+    toks: list[Token] = []
+    for sub in tree.children:
+        if not isinstance(sub, Tree):
+            continue
+        if sub.data == "name":
+            names.append(_name_of(sub))
+        else:
+            tok = sub.children[0]
+            assert isinstance(tok, Token)
+            toks.append(tok)
+    return names, toks
 
 
 def _name_of(node: object) -> str:
@@ -964,22 +1019,9 @@ def parse_snowie(text: str, *, variant: str = "standard", validate: bool = True)
     """A Snowie text position: 40 ``;``-terminated fields, as gnubg's ``export position snowietxt``."""
     line, column = _one_line(text, "Snowie position")
     fields = _Fields("Snowie", ";", _SNOWIE_NAMES, _SNOWIE_DESCS, _SNOWIE_CHARS, line, 0, column)
-    from lark import Token, Tree
-
-    try:
-        tree = parser("ids_snowie", maybe_placeholders=True).parse(line)
-    except _unexpected_input() as e:
-        raise fields.from_lark(e) from None
-    kids = [k for k in tree.children if isinstance(k, Tree)]
-    toks: dict[int, Token] = {}
-    names: dict[int, str] = {}
-    for k, sub in enumerate(kids):
-        if sub.data == "name":
-            names[k] = _name_of(sub)
-        else:
-            tok = sub.children[0]
-            assert isinstance(tok, Token)
-            toks[k] = tok
+    read = _split_fields(line, ";", _SNOWIE_FULL, (5, 6)) or _snowie_fields_lark(line, fields)
+    names = {5: read[0][0], 6: read[0][1]}
+    toks: dict[int, Token | _Tok] = dict(zip((k for k in range(40) if k not in (5, 6)), read[1], strict=True))
 
     def f(k: int) -> int:
         return int(str(toks[k]).strip())

@@ -84,6 +84,41 @@ def test_base64_pieces_are_the_grammars(line: str, start: str) -> None:
     assert fast == slow
 
 
+FIBS = [
+    "board:::7:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:5:2:5:2:1:1:1:0:1:-1:0:25:0:0:0:0:0:"
+    "0:0:1",
+    "board:You:some one:5:1: 2:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:5:2:5:2:1:1:1:0:1:-1:0:25"
+    ":0:0:0:0:0:0:0:1",
+]
+SNOWIE = [
+    "7;0;0;0;1;;;0;0;0;1;0;0;-2;0;0;0;0;5;0;3;0;0;0;-5;5;0;0;0;-3;0;-5;0;0;0;0;2;0;5;2;",
+    "0;1;0;0;0;Ann B;c:d;0;3;2;4;-1;-1;-2;0;0;0;0;5;0;3;0;0;0;-5;5;0;0;0;-3;0;-5;0;0;0;0;2; 1 ;0;0",
+]
+NUM_CHARS = "0123456789-+ ;:\tab"
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([(f, ":") for f in FIBS] + [(x, ";") for x in SNOWIE]).flatmap(
+    lambda b: st.tuples(_edits(b[0], NUM_CHARS), st.just(b[1]))))
+def test_fibs_and_snowie_fields_are_the_grammars(case: tuple[str, str]) -> None:
+    line, sep = case
+    if sep == ":":
+        fields = _Fields("FIBS board", ":", ids._FIBS_NAMES, ids._FIBS_DESCS, ids._FIBS_CHARS, line, 0, 1)
+        fast = ids._split_fields(line, ":", ids._FIBS_FULL, (1, 2))
+        lark = ids._fibs_fields_lark
+    else:
+        fields = _Fields("Snowie", ";", ids._SNOWIE_NAMES, ids._SNOWIE_DESCS, ids._SNOWIE_CHARS, line, 0, 1)
+        fast = ids._split_fields(line, ";", ids._SNOWIE_FULL, (5, 6))
+        lark = ids._snowie_fields_lark
+    try:
+        slow = lark(line, fields)
+    except NotationError:
+        assert fast is None
+        return
+    assert fast is not None
+    assert fast[0] == slow[0] and _toks(fast[1]) == _toks(slow[1])
+
+
 def _read(text: str) -> str:
     try:
         return repr(ids.parse_position(text))
@@ -92,19 +127,22 @@ def _read(text: str) -> str:
 
 
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(XGIDS + GNUBG).flatmap(lambda x: _edits(x, XGID_CHARS + B64_CHARS)))
+@given(st.sampled_from(XGIDS + GNUBG + FIBS + SNOWIE).flatmap(
+    lambda x: _edits(x, XGID_CHARS + B64_CHARS + NUM_CHARS)))
 def test_positions_and_errors_are_the_same_without_the_fast_paths(text: str) -> None:
     fast = _read(text)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(ids, "_xgid_tokens", lambda line: None)
         mp.setattr(ids, "_b64_pieces", ids._b64_pieces_lark)
+        mp.setattr(ids, "_split_fields", lambda *args: None)
         slow = _read(text)
     assert fast == slow
 
 
-def test_moves_starts_without_lark() -> None:
+def test_show_and_moves_start_without_lark() -> None:
     code = ("import sys\nfrom notation.cli import run\nimport atexit\n"
             "atexit.register(lambda: sys.stderr.write('LARK' if 'lark' in sys.modules else 'NO-LARK'))\nrun()\n")
-    for args in (["moves", GNUBG[0], "--dice", "31"], ["moves", XGIDS[0]], ["--version"]):
+    for args in (["show", XGIDS[0]], ["show", GNUBG[0]], ["show", FIBS[1]], ["moves", GNUBG[0], "--dice", "31"],
+                 ["moves", XGIDS[0]], ["--version"]):
         r = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT)
         assert r.returncode == 0 and r.stderr.endswith("NO-LARK"), (args, r.stderr)
