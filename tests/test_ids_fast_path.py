@@ -146,3 +146,22 @@ def test_show_and_moves_start_without_lark() -> None:
                  ["moves", XGIDS[0]], ["--version"]):
         r = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT)
         assert r.returncode == 0 and r.stderr.endswith("NO-LARK"), (args, r.stderr)
+
+
+EXPORTS = sorted((ROOT / "tests" / "data" / "exports").glob("*"))
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([p.read_text(encoding="utf-8", errors="replace") for p in EXPORTS] or [""]).flatmap(
+    lambda t: st.tuples(st.integers(0, max(len(t) - 1, 0)), st.integers(0, 400), st.just(t))))
+def test_maybe_export_is_needed_for_an_export(cut: tuple[int, int, str]) -> None:
+    """Reading an ID skips the export reader when maybe_export says no: only right if every text
+    looks_like_export accepts passes maybe_export (pieces of real exports, cut anywhere)."""
+    from notation.formats.xgtext import looks_like_export
+    from notation.positionio import maybe_export
+
+    a, n, text = cut
+    for piece in (text, text[a:a + n], text[a:], text[:a]):
+        if looks_like_export(piece):
+            assert maybe_export(piece)
+    assert len(EXPORTS) > 3

@@ -8,7 +8,6 @@ ties broken by the notation.  Each play is written in gnubg's canonical notation
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from collections.abc import Iterator
@@ -161,8 +160,7 @@ def _inputs(position: str) -> Iterator[tuple[str, str | None]]:
     line, or one XG/BGBlitz text export (whose ID gives the position)."""
     import os
 
-    from ..formats.xgtext import looks_like_export, parse_export
-    from ..ids import xgid
+    from ..positionio import maybe_export
 
     if position != "-" and not (len(position) < 4096 and os.path.isfile(position)):
         yield position, None
@@ -173,9 +171,13 @@ def _inputs(position: str) -> Iterator[tuple[str, str | None]]:
     else:
         with open(position, encoding="utf-8-sig") as f:
             text = f.read()
-    if looks_like_export(text):
-        yield xgid(parse_export(text, name=name).position), name
-        return
+    if maybe_export(text):
+        from ..formats.xgtext import looks_like_export, parse_export
+        from ..ids import xgid
+
+        if looks_like_export(text):
+            yield xgid(parse_export(text, name=name).position), name
+            return
     for n, line in enumerate(text.splitlines(), 1):
         s = line.strip()
         if s and not s.startswith("#"):
@@ -249,6 +251,8 @@ def command(position: str, dice_text: str | None, all_rolls: bool, as_json: bool
         prules = pos.rules
         mine, theirs = pos.on_roll, pos.opponent
         if as_json:
+            import json
+
             head = '{"position": ' + json.dumps(text) + ', "dice": "'
             waiting = prules.checkers_start_off_board  # Acey-Deucey: checkers may wait off the board
             fast_ids = prules.checkers <= 15 and len(mine) == len(theirs) == 26
