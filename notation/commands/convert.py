@@ -7,7 +7,15 @@ from pathlib import Path
 
 import click
 
-from ..convert import EXTENSIONS, atomic_write, canonical_plays, check_target, format_for, render_match
+from ..convert import (
+    EXTENSIONS,
+    InputSet,
+    atomic_write,
+    canonical_plays,
+    check_target,
+    format_for,
+    render_match,
+)
 from ..errors import NotationError
 from ..matchio import expand_inputs, read_any
 from ..replay import replay
@@ -48,7 +56,8 @@ def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, q
 
     if len(paths) < 2:
         fail("convert needs at least one input and an output (IN... OUT)")
-    inputs, problems = expand_inputs(paths[:-1])
+    expanded, problems = expand_inputs(paths[:-1])
+    inputs = InputSet(expanded)  # every output is checked against every input: their identities once
     out = paths[-1]
     for p in problems:
         fail(p)

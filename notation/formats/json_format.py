@@ -177,7 +177,60 @@ def _flat(v: object) -> bool:
     return isinstance(v, list) and all(map(_is_scalar, v))
 
 
+_encode_str = json.encoder.encode_basestring  # json.dumps(s, ensure_ascii=False) of a str (in C)
+
+
+def _scalar(v: object) -> str:
+    """``json.dumps(v, ensure_ascii=False)`` of a plain value, without an encoder object per call."""
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    t = type(v)
+    if t is str:
+        return _encode_str(v)  # type: ignore[no-any-return]
+    if t is int:
+        return int.__repr__(v)  # type: ignore[arg-type]
+    return json.dumps(v, ensure_ascii=False)  # floats, subclasses: as json writes them
+
+
 def _dump(v: object, level: int, out: list[str]) -> None:
+    """Append the JSON text of ``v`` (the layout of :func:`_dump_reference`, value by value)."""
+    pad = "  " * (level + 1)
+    if type(v) is dict or isinstance(v, dict):
+        if len(v) <= 4 and all(map(_is_scalar, v.values())):  # spans, normalisations: one line
+            out.append("{" + ", ".join([_scalar(k) + ": " + _scalar(x) for k, x in v.items()]) + "}")
+            return
+        out.append("{\n")
+        last = len(v) - 1
+        for i, (k, x) in enumerate(v.items()):
+            out.append(pad + _scalar(k) + ": ")
+            if x is None or type(x) in (str, int, bool):
+                out.append(_scalar(x))
+            else:
+                _dump(x, level + 1, out)
+            out.append(",\n" if i < last else "\n")
+        out.append("  " * level + "}")
+    elif isinstance(v, list):
+        if v and not _flat(v):
+            out.append("[\n")
+            last = len(v) - 1
+            for i, x in enumerate(v):
+                out.append(pad)
+                _dump(x, level + 1, out)
+                out.append(",\n" if i < last else "\n")
+            out.append("  " * level + "]")
+        else:
+            out.append("[" + ", ".join([_scalar(x) for x in v]) + "]")
+    else:
+        out.append(_scalar(v))
+
+
+def _dump_reference(v: object, level: int, out: list[str]) -> None:
+    """:func:`_dump` as first written, with :func:`json.dumps` for every value: the general path that
+    ``tests/test_json_format.py`` holds :func:`_dump` equal to."""
     pad = "  " * (level + 1)
     if isinstance(v, dict):
         if len(v) <= 4 and all(map(_is_scalar, v.values())):  # spans, normalisations: one line
@@ -188,14 +241,14 @@ def _dump(v: object, level: int, out: list[str]) -> None:
         out.append("{\n")
         for i, (k, x) in enumerate(v.items()):
             out.append(pad + json.dumps(k, ensure_ascii=False) + ": ")
-            _dump(x, level + 1, out)
+            _dump_reference(x, level + 1, out)
             out.append(",\n" if i < len(v) - 1 else "\n")
         out.append("  " * level + "}")
     elif isinstance(v, list) and v and not _flat(v):
         out.append("[\n")
         for i, x in enumerate(v):
             out.append(pad)
-            _dump(x, level + 1, out)
+            _dump_reference(x, level + 1, out)
             out.append(",\n" if i < len(v) - 1 else "\n")
         out.append("  " * level + "]")
     else:
