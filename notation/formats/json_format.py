@@ -193,39 +193,46 @@ def _scalar(v: object) -> str:
         return _encode_str(v)  # type: ignore[no-any-return]
     if t is int:
         return int.__repr__(v)  # type: ignore[arg-type]
-    return json.dumps(v, ensure_ascii=False)  # floats, subclasses: as json writes them
+    return _ENCODER.encode(v)  # floats, subclasses: as json writes them
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
+"""What ``json.dumps(v, ensure_ascii=False, separators=(", ", ": "))`` makes for every call."""
 
 
 def _dump(v: object, level: int, out: list[str]) -> None:
-    """Append the JSON text of ``v`` (the layout of :func:`_dump_reference`, value by value)."""
-    pad = "  " * (level + 1)
-    if type(v) is dict or isinstance(v, dict):
+    """Append the JSON text of ``v`` (the layout of :func:`_dump_reference`)."""
+    out.append(_text(v, level))
+
+
+_PADS = ["  " * n for n in range(64)]
+
+
+def _text(v: object, level: int) -> str:
+    """The JSON text of ``v`` at nesting ``level``, made bottom-up by joins (no json.dumps per value)."""
+    if v is None:
+        return "null"
+    t = type(v)
+    if t is str:
+        return _encode_str(v)  # type: ignore[no-any-return]
+    if t is int:
+        return int.__repr__(v)  # type: ignore[arg-type]
+    if t is bool:
+        return "true" if v else "false"
+    if level + 1 >= len(_PADS):
+        _PADS.extend("  " * n for n in range(len(_PADS), level + 2))
+    if isinstance(v, dict):
         if len(v) <= 4 and all(map(_is_scalar, v.values())):  # spans, normalisations: one line
-            out.append("{" + ", ".join([_scalar(k) + ": " + _scalar(x) for k, x in v.items()]) + "}")
-            return
-        out.append("{\n")
-        last = len(v) - 1
-        for i, (k, x) in enumerate(v.items()):
-            out.append(pad + _scalar(k) + ": ")
-            if x is None or type(x) in (str, int, bool):
-                out.append(_scalar(x))
-            else:
-                _dump(x, level + 1, out)
-            out.append(",\n" if i < last else "\n")
-        out.append("  " * level + "}")
-    elif isinstance(v, list):
+            return "{" + ", ".join([_scalar(k) + ": " + _scalar(x) for k, x in v.items()]) + "}"
+        pad = _PADS[level + 1]
+        return ("{\n" + ",\n".join([pad + _scalar(k) + ": " + _text(x, level + 1) for k, x in v.items()])
+                + "\n" + _PADS[level] + "}")
+    if isinstance(v, list):
         if v and not _flat(v):
-            out.append("[\n")
-            last = len(v) - 1
-            for i, x in enumerate(v):
-                out.append(pad)
-                _dump(x, level + 1, out)
-                out.append(",\n" if i < last else "\n")
-            out.append("  " * level + "]")
-        else:
-            out.append("[" + ", ".join([_scalar(x) for x in v]) + "]")
-    else:
-        out.append(_scalar(v))
+            pad = _PADS[level + 1]
+            return "[\n" + ",\n".join([pad + _text(x, level + 1) for x in v]) + "\n" + _PADS[level] + "]"
+        return _ENCODER.encode(v)  # one line, by json's C encoder
+    return _scalar(v)
 
 
 def _dump_reference(v: object, level: int, out: list[str]) -> None:
