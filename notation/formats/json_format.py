@@ -206,6 +206,8 @@ def _dump(v: object, level: int, out: list[str]) -> None:
 
 
 _PADS = ["  " * n for n in range(64)]
+_HEADS: list[dict[str, str]] = [{} for _ in range(16)]
+"""Per nesting level, the text before each key's value (indentation, the key, ': '), made once."""
 
 
 def _text(v: object, level: int) -> str:
@@ -224,9 +226,28 @@ def _text(v: object, level: int) -> str:
     if isinstance(v, dict):
         if len(v) <= 4 and all(map(_is_scalar, v.values())):  # spans, normalisations: one line
             return "{" + ", ".join([_scalar(k) + ": " + _scalar(x) for k, x in v.items()]) + "}"
-        pad = _PADS[level + 1]
-        return ("{\n" + ",\n".join([pad + _scalar(k) + ": " + _text(x, level + 1) for k, x in v.items()])
-                + "\n" + _PADS[level] + "}")
+        heads = _HEADS[level] if level < len(_HEADS) else {}
+        parts = []
+        append = parts.append
+        for k, x in v.items():
+            head = heads.get(k)
+            if head is None:
+                head = _PADS[level + 1] + _scalar(k) + ": "
+                if type(k) is str and len(heads) < 512:
+                    heads[k] = head
+            if x is None:
+                append(head + "null")
+                continue
+            t = type(x)
+            if t is str:
+                append(head + _encode_str(x))
+            elif t is int:
+                append(head + int.__repr__(x))
+            elif t is bool:
+                append(head + ("true" if x else "false"))
+            else:
+                append(head + _text(x, level + 1))
+        return "{\n" + ",\n".join(parts) + "\n" + _PADS[level] + "}"
     if isinstance(v, list):
         if v and not _flat(v):
             pad = _PADS[level + 1]
