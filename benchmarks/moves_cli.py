@@ -11,11 +11,12 @@ second column gives our library in-process (no start-up, no output).
 from __future__ import annotations
 
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from _common import cli_env, wall
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMMON = [sys.executable, "-m", "notation"]
@@ -36,10 +37,7 @@ print(n)
 
 
 def timed(cmd: list[str], stdin: Path | None = None) -> tuple[float, bytes]:
-    t = time.perf_counter()
-    with open(stdin, "rb") if stdin else open("/dev/null", "rb") as f:
-        out = subprocess.run(cmd, stdin=f, capture_output=True, check=True).stdout
-    return time.perf_counter() - t, out
+    return wall(cmd, stdin=stdin, env=cli_env())
 
 
 def main() -> int:
@@ -68,7 +66,7 @@ def main() -> int:
                 theirs.append(t)
                 their_plays = int(out.decode().strip())
     sys.path.insert(0, str(ROOT))
-    from notation.commands.moves import written_plays
+    from notation.commands.moves import listed, written_plays
     from notation.ids import parse_position
     from notation.rules import ALL_ROLLS
 
@@ -77,12 +75,19 @@ def main() -> int:
         pos = parse_position(pid)
         for roll in ALL_ROLLS:
             written_plays(pos, roll)
+    inproc_general = time.perf_counter() - t
+    t = time.perf_counter()
+    for pid in rows:
+        pos = parse_position(pid)
+        for roll in ALL_ROLLS:
+            listed(pos.on_roll, pos.opponent, roll, pos.rules)
     inproc = time.perf_counter() - t
     print(f"{len(rows)} positions x 21 rolls = {len(rows) * 21} pairs, {plays} plays listed")
     print(f"gammon moves --all-rolls (whole process): best {min(ours):.2f} s, median {statistics.median(ours):.2f} s")
     print(f"  with --json:                          best {min(ours_json):.2f} s, median "
           f"{statistics.median(ours_json):.2f} s")
-    print(f"  library in-process (no start-up, no output): {inproc:.2f} s")
+    print(f"  in-process, no start-up, no output: the command's listing {inproc:.2f} s; "
+          f"Play objects sorted by play_order (written_plays) {inproc_general:.2f} s")
     if theirs:
         print(f"gnubg findbestmoves (whole process):      best {min(theirs):.2f} s, median "
               f"{statistics.median(theirs):.2f} s ({their_plays} plays)")

@@ -10,8 +10,11 @@ import subprocess
 import sys
 import time
 
+from _common import cli_env
+
 XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10"
 COMMANDS = {
+    "python -c pass": None,  # the interpreter alone (with this environment's site, e.g. an editable install)
     "gammon --version": ["--version"],
     "gammon show XGID": ["show", XGID],
     "gammon moves XGID": ["moves", XGID],
@@ -21,12 +24,14 @@ COMMANDS = {
 def main() -> int:
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 20
     gammon = [sys.executable, "-m", "notation"]
+    env = cli_env()
     for label, args in COMMANDS.items():
-        subprocess.run([*gammon, *args], capture_output=True, check=True)  # warm: parser cache, page cache
+        cmd = [sys.executable, "-c", "pass"] if args is None else [*gammon, *args]
+        subprocess.run(cmd, capture_output=True, check=True, env=env)  # warm: parser cache, page cache
         times = []
         for _ in range(runs):
             t = time.perf_counter()
-            subprocess.run([*gammon, *args], capture_output=True, check=True)
+            subprocess.run(cmd, capture_output=True, check=True, env=env)
             times.append(time.perf_counter() - t)
         print(f"{label:<22} median {statistics.median(times) * 1000:6.1f} ms   best {min(times) * 1000:6.1f} ms "
               f"({runs} runs)")

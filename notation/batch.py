@@ -14,7 +14,7 @@ which is why both give the same results:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .errors import NotationError
@@ -148,7 +148,7 @@ def _order(f: dict[str, Any]) -> tuple[int, int]:
 # ------------------------------------------------------------------------------------------- convert
 
 def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict: bool = False,
-                 quiet: bool = False, canonical: bool = False, inputs: tuple[str, ...] = (),
+                 quiet: bool = False, canonical: bool = False, inputs: Sequence[str] = (),
                  options: dict[str, Any] | None = None,
                  page: Callable[[Match, Any], str] | None = None) -> dict[str, Any]:
     """Convert ``src`` to ``target`` (``-``: the text is returned, not written) in format ``fmt``.
@@ -210,7 +210,7 @@ def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict
         out["text"] = text
         return out
     try:
-        atomic_write(target, text, force=force, inputs=inputs)
+        atomic_write(target, text, force=force, inputs=inputs or (src,))
     except FileExistsError as e:
         return failed(str(e))
     except OSError as e:

@@ -2,18 +2,20 @@
 
 Each command lives in its own module under :mod:`notation.commands`; a module is imported only when
 its command runs (or when help lists the commands), so ``gammon validate`` does not pay for Pillow
-and the renderer.  Bad input ends with one line on stderr (what is wrong and where) and exit status 2,
-never a traceback.
+and the renderer; ``gammon --version`` does not even import click.  Bad input ends with one line on
+stderr (what is wrong and where) and exit status 2, never a traceback.
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
-
-import click
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
+
+if TYPE_CHECKING:  # pragma: no cover
+    import click
 
 COMMAND_MODULES = {
     "show": "notation.commands.show",
@@ -23,29 +25,51 @@ COMMAND_MODULES = {
     "render": "notation.commands.render",
 }
 
+VERSION_LINE = f"gammon, version {__version__}"
+"""What ``gammon --version`` prints (click's version option, which :func:`run` answers without click)."""
 
-class _LazyGroup(click.Group):
-    """A group whose commands are imported on first use."""
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return list(COMMAND_MODULES)
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        module = COMMAND_MODULES.get(cmd_name)
-        if module is None:
-            return None
-        command: click.Command = importlib.import_module(module).command
-        return command
+_MAIN: click.Group | None = None
 
 
-@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="gammon")
-def main() -> None:
-    """Backgammon records: validate transcripts, convert formats, read position IDs, draw diagrams."""
+def _main() -> click.Group:
+    """The ``gammon`` group (click is imported here, on first use: ``gammon --version`` never needs it)."""
+    global _MAIN
+    if _MAIN is not None:
+        return _MAIN
+    import click
+
+    class _LazyGroup(click.Group):
+        """A group whose commands are imported on first use."""
+
+        def list_commands(self, ctx: click.Context) -> list[str]:
+            return list(COMMAND_MODULES)
+
+        def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+            module = COMMAND_MODULES.get(cmd_name)
+            if module is None:
+                return None
+            command: click.Command = importlib.import_module(module).command
+            return command
+
+    @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+    @click.version_option(__version__, prog_name="gammon")
+    def main() -> None:
+        """Backgammon records: validate transcripts, convert formats, read position IDs, draw diagrams."""
+
+    _MAIN = main
+    return main
+
+
+def __getattr__(name: str) -> Any:
+    if name == "main":  # ``from notation.cli import main``: the click group, made on first use
+        return _main()
+    raise AttributeError(f"module 'notation.cli' has no attribute {name!r}")
 
 
 def fail(message: str, code: int = 2) -> None:
     """Print one line to stderr and exit with ``code`` (2 = bad input)."""
+    import click
+
     from ._term import safe_line
 
     click.echo(f"gammon: {safe_line(message)}", err=True)
@@ -59,7 +83,19 @@ def run(argv: list[str] | None = None) -> None:
     (a full disk, ``> /dev/full``) is one line on stderr and status 2; a closed pipe (``| head``) ends
     quietly.
     """
+    args = sys.argv[1:] if argv is None else list(argv)
+    if args == ["--version"]:  # the answer needs no command: printed without importing click
+        try:
+            sys.stdout.write(VERSION_LINE + "\n")
+            sys.stdout.flush()
+        except BrokenPipeError:
+            sys.exit(_quiet_pipe())
+        except OSError as e:
+            _stdout_failed(e)
+        sys.exit(0)
     import signal
+
+    import click
 
     def _terminate(signum: int, frame: object) -> None:
         raise SystemExit(128 + signum)
@@ -70,7 +106,7 @@ def run(argv: list[str] | None = None) -> None:
         pass
     code = 0
     try:
-        main.main(args=argv, prog_name="gammon", standalone_mode=False)
+        _main().main(args=argv, prog_name="gammon", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("gammon: interrupted", err=True)
         code = 130
@@ -104,6 +140,8 @@ def run(argv: list[str] | None = None) -> None:
 def _internal_error(e: BaseException) -> int:
     import os
 
+    import click
+
     if os.environ.get("GAMMON_DEBUG"):
         raise e
     from ._term import safe_line
@@ -124,6 +162,8 @@ def _quiet_pipe() -> int:
 
 def _stdout_failed(e: OSError) -> None:
     import os
+
+    import click
 
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)

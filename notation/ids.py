@@ -40,11 +40,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from lark import Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-
-from ._grammar import parser
 from .errors import InvalidPositionError, NotationError, ParseError
 from .position import (
     GAME_DROPPED,
@@ -57,6 +54,39 @@ from .position import (
     Position,
 )
 from .rules import get_rules
+
+if TYPE_CHECKING:  # pragma: no cover
+    from lark import Lark, Token, Tree
+    from lark.exceptions import UnexpectedInput
+
+# lark is imported only when a grammar is needed: well-formed XGIDs and GNU Backgammon IDs are read by
+# a regular expression with the same tokens (their fast paths, held equal to the grammar's in
+# tests/test_ids.py), so that `gammon show` and `gammon moves` start without it.
+
+
+def parser(name: str, start: str | tuple[str, ...] = "start", **options: Any) -> Lark:
+    """:func:`notation._grammar.parser`, imported on first use."""
+    from ._grammar import parser as load
+
+    return load(name, start, **options)
+
+
+def _unexpected_input() -> type[UnexpectedInput]:
+    from lark.exceptions import UnexpectedInput
+
+    return UnexpectedInput
+
+
+class _Tok(str):
+    """A token read without lark: its text, and ``start_pos`` as a lark ``Token`` has it."""
+
+    __slots__ = ("start_pos",)
+    start_pos: int
+
+    def __new__(cls, text: str, start_pos: int) -> _Tok:
+        tok = super().__new__(cls, text)
+        tok.start_pos = start_pos
+        return tok
 
 __all__ = [
     "FORMATS",
@@ -165,6 +195,8 @@ MAX_DIGITS = 9
 
 def _lark_pos(e: UnexpectedInput, text: str) -> int:
     """The 0-based position in ``text`` where lark gave up."""
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
     if isinstance(e, UnexpectedCharacters):
         return e.pos_in_stream
     if isinstance(e, UnexpectedToken):
@@ -252,7 +284,22 @@ def position_key(position: Position) -> int:
     return _board_key(position.on_roll, position.opponent)
 
 
+_UNARY = {n: "1" * n + "0" for n in range(16)}
+"""A point's bits in a Position ID, lowest first: one per checker, then a 0."""
+
+
 def _board_key(on_roll: Board, opponent: Board) -> int:
+    try:
+        bits = "".join([_UNARY[n] for n in opponent[1:26]] + [_UNARY[n] for n in on_roll[1:26]])
+    except KeyError:  # a count the table does not hold (negative, or more than 15): the general loop says why
+        return _board_key_loop(on_roll, opponent)
+    if len(bits) > 80:
+        return _board_key_loop(on_roll, opponent)
+    return int(bits[::-1], 2)
+
+
+def _board_key_loop(on_roll: Board, opponent: Board) -> int:
+    """:func:`_board_key` point by point (the general path, and the one that explains a bad board)."""
     key = 0
     bit = 0
     for board in (opponent, on_roll):
@@ -310,11 +357,32 @@ def _decode_boards(key: int, checkers: int, text: str, column: int) -> tuple[Boa
 _GNUBG_SPEC = {"position_id": ("Position ID", 14), "match_id": ("Match ID", 12)}
 
 
-def _parse_b64(text: str, start: str, column: int) -> Tree:
+_B64_SHAPES = {
+    "position_id": re.compile(r"([A-Za-z0-9+/]{14})"),
+    "match_id": re.compile(r"([A-Za-z0-9+/]{12})"),
+    "gnubg_id": re.compile(r"([A-Za-z0-9+/]{14}):([A-Za-z0-9+/]{12})"),
+}
+"""``grammars/ids_gnubg.lark``'s start rules as regular expressions (one group per ID)."""
+
+
+def _b64_pieces(text: str, start: str, column: int) -> tuple[str, ...]:
+    """The Base64 characters of each ID in ``text`` (a Position ID, a Match ID, or both for
+    ``gnubg_id``): by a regular expression when ``text`` is well formed, else by the grammar, which
+    says where it is not."""
+    m = _B64_SHAPES[start].fullmatch(text)
+    if m is not None:
+        return m.groups()
+    return _b64_pieces_lark(text, start, column)
+
+
+def _b64_pieces_lark(text: str, start: str, column: int) -> tuple[str, ...]:
     try:
-        return parser("ids_gnubg", start=start).parse(text)
-    except UnexpectedInput as e:
+        tree = parser("ids_gnubg", start=start).parse(text)
+    except _unexpected_input() as e:
         raise _b64_error(text, start, _lark_pos(e, text), column) from None
+    if start == "gnubg_id":
+        return tuple(_chars(t) for t in tree.children)  # type: ignore[arg-type]
+    return (_chars(tree),)
 
 
 def _b64_error(text: str, start: str, pos: int, column: int) -> ParseError:
@@ -353,8 +421,8 @@ def parse_position_id(text: str, *, turn: int = 0, variant: str = "standard",
                       validate: bool = True) -> Position:
     """A Position ID alone.  It does not say who is on roll: ``turn`` (default player 0) is."""
     line, column = _one_line(text, "Position ID")
-    tree = _parse_b64(line, "position_id", column)
-    key, _extra = _b64_to_int(_chars(tree), 10)
+    (chars,) = _b64_pieces(line, "position_id", column)
+    key, _extra = _b64_to_int(chars, 10)
     _check_extra(line, column, _extra)
     rules = get_rules(variant)
     on_roll, opponent = _decode_boards(key, rules.checkers, line, column)
@@ -430,22 +498,20 @@ def parse_match_id(text: str, *, board: Position | None = None, variant: str = "
                    validate: bool = True) -> Position:
     """A Match ID alone, applied to the checkers of ``board`` (default: the variant's starting position)."""
     line, column = _one_line(text, "Match ID")
-    tree = _parse_b64(line, "match_id", column)
+    (chars,) = _b64_pieces(line, "match_id", column)
     base = board if board is not None else Position.initial(variant)
-    pos = _apply_match(base, line, column, _chars(tree))
+    pos = _apply_match(base, line, column, chars)
     return _finish(pos, validate, "Match ID", line)
 
 
 def parse_gnubg_id(text: str, *, variant: str = "standard", validate: bool = True) -> Position:
     """``PositionID:MatchID`` as gnubg prints it (``4HPwATDgc/ABMA:cAkAAAAAAAAA``)."""
     line, column = _one_line(text, "GNUbg ID")
-    tree = _parse_b64(line, "gnubg_id", column)
-    pid, mid = tree.children
-    assert isinstance(pid, Tree) and isinstance(mid, Tree)
-    key, extra = _b64_to_int(_chars(pid), 10)
+    pid, mid = _b64_pieces(line, "gnubg_id", column)
+    key, extra = _b64_to_int(pid, 10)
     _check_extra(line, column, extra)
     rules = get_rules(variant)
-    pos = _apply_match(Position(variant=rules.name), line, column + 15, _chars(mid))
+    pos = _apply_match(Position(variant=rules.name), line, column + 15, mid)
     on_roll, opponent = _decode_boards(key, rules.checkers, line, column)
     boards = (on_roll, opponent) if pos.turn == 0 else (opponent, on_roll)
     pos = pos.replace(boards=boards)
@@ -512,14 +578,30 @@ _SLOT_LETTERS_X = "ABCDEFGHIJKLMNOP"
 _SLOT_LETTERS_O = _SLOT_LETTERS_X.lower()
 
 
-def parse_xgid(text: str, *, variant: str = "standard", validate: bool = True) -> Position:
-    """An XGID, with or without ``XGID=`` (anything after the first line is ignored, as gnubg does)."""
-    line, column = _one_line(text, "XGID")
-    start = 5 if line[:5].lower() == "xgid=" else 0
-    fields = _Fields("XGID", ":", _XGID_NAMES, _XGID_DESCS, _XGID_CHARS, line, start, column)
+_XGID_SHAPE_FULL = re.compile(
+    r"(?:[Xx][Gg][Ii][Dd]=)?([-A-Pa-p]{26}):([0-9]+):([-+]?[0-9]+):([-+]?[0-9]+):([0-9][0-9]|[DBR])"
+    r":([0-9]+):([0-9]+):([0-9]+):([0-9]+):([0-9]+)")
+"""``grammars/ids_xgid.lark`` as a regular expression: a group per field."""
+
+
+def _xgid_tokens(line: str) -> tuple[list[_Tok], list[_Tok]] | None:
+    """(the 26 slot tokens, the 9 field tokens) of a well-formed XGID line, as the grammar gives
+    them (text and position), without lark; None when ``line`` is not well formed."""
+    m = _XGID_SHAPE_FULL.fullmatch(line)
+    if m is None:
+        return None
+    a = m.start(1)
+    slots = [_Tok(ch, a + i) for i, ch in enumerate(m.group(1))]
+    return slots, [_Tok(m.group(g), m.start(g)) for g in range(2, 11)]
+
+
+def _xgid_tokens_lark(line: str, start: int, column: int, fields: _Fields) -> tuple[list[Token], list[Token]]:
+    """:func:`_xgid_tokens` by the grammar, which says where an XGID is not well formed."""
+    from lark import Token, Tree
+
     try:
         tree = parser("ids_xgid", maybe_placeholders=True).parse(line)
-    except UnexpectedInput as e:
+    except _unexpected_input() as e:
         pos = _lark_pos(e, line)
         if fields.index(pos) == 0:
             col = column + pos
@@ -544,9 +626,25 @@ def parse_xgid(text: str, *, variant: str = "standard", validate: bool = True) -
         tok = sub.children[0]
         assert isinstance(tok, Token)
         toks.append(tok)
+    out: list[Token] = []
+    for tok in slots.children:
+        assert isinstance(tok, Token)
+        out.append(tok)
+    return out, toks
+
+
+def parse_xgid(text: str, *, variant: str = "standard", validate: bool = True) -> Position:
+    """An XGID, with or without ``XGID=`` (anything after the first line is ignored, as gnubg does)."""
+    line, column = _one_line(text, "XGID")
+    start = 5 if line[:5].lower() == "xgid=" else 0
+    fields = _Fields("XGID", ":", _XGID_NAMES, _XGID_DESCS, _XGID_CHARS, line, start, column)
+    tokens = _xgid_tokens(line)
+    if tokens is None:
+        tokens = _xgid_tokens_lark(line, start, column, fields)
+    slots, toks = tokens
     cube_t, owner_t, turn_t, dice_t, s1_t, s2_t, rules_t, len_t, max_t = toks
 
-    def num(tok: Token, k: int, lo: int | None = None, hi: int | None = None,
+    def num(tok: Token | _Tok, k: int, lo: int | None = None, hi: int | None = None,
             allowed: Sequence[int] | None = None) -> int:
         v = int(tok)
         if ((lo is not None and v < lo) or (hi is not None and v > hi)
@@ -558,8 +656,7 @@ def parse_xgid(text: str, *, variant: str = "standard", validate: bool = True) -
     rules = get_rules(variant)
     b0 = [0] * 26
     b1 = [0] * 26
-    for i, tok in enumerate(slots.children):
-        assert isinstance(tok, Token)
+    for i, tok in enumerate(slots):
         ch = str(tok)
         if ch == "-":
             continue
@@ -666,19 +763,8 @@ def parse_fibs(text: str, *, variant: str = "standard", validate: bool = True) -
     """
     line, column = _one_line(text, "FIBS board")
     fields = _Fields("FIBS board", ":", _FIBS_NAMES, _FIBS_DESCS, _FIBS_CHARS, line, 0, column)
-    try:
-        tree = parser("ids_fibs", maybe_placeholders=True).parse(line)
-    except UnexpectedInput as e:
-        raise fields.from_lark(e) from None
-    kids = tree.children
-    name_you = _name_of(kids[1])
-    name_opp = _name_of(kids[2])
-    toks: list[Token] = []
-    for sub in kids[3:]:
-        assert isinstance(sub, Tree)
-        tok = sub.children[0]
-        assert isinstance(tok, Token)
-        toks.append(tok)
+    read = _split_fields(line, ":", _FIBS_FULL, (1, 2)) or _fibs_fields_lark(line, fields)
+    (name_you, name_opp), toks = read
     def bad(n: int, desc: str | None = None) -> ParseError:
         tok = toks[n - 4]
         start = tok.start_pos or 0
@@ -765,7 +851,77 @@ def parse_fibs(text: str, *, variant: str = "standard", validate: bool = True) -
 assert len(_FIBS_NAMES) == len(_FIBS_DESCS) == len(_FIBS_CHARS) == 53
 
 
+_INT = r"[ \t]*[-+]?[0-9]+[ \t]*"
+_FIBS_FULL = re.compile(rf"[Bb][Oo][Aa][Rr][Dd]:[^:\r\n]*:[^:\r\n]*(?::{_INT}){{50}}")
+"""``grammars/ids_fibs.lark`` as a regular expression."""
+_SNOWIE_FULL = re.compile(rf"(?:{_INT};){{5}}[^;\r\n]*;[^;\r\n]*;(?:{_INT};){{32}}{_INT};?")
+"""``grammars/ids_snowie.lark`` as a regular expression."""
+
+
+def _split_fields(line: str, sep: str, shape: re.Pattern[str], name_fields: tuple[int, ...]
+                  ) -> tuple[list[str], list[_Tok]] | None:
+    """(the names, the number tokens) of a well-formed FIBS or Snowie line, as the grammar gives them
+    (text and position), without lark; None when ``line`` is not well formed (``shape``)."""
+    if shape.fullmatch(line) is None:
+        return None
+    names: list[str] = []
+    toks: list[_Tok] = []
+    at = 0
+    parts = line.split(sep)
+    if sep == ";" and parts[-1] == "":  # Snowie's last ';' (optional)
+        parts.pop()
+    for k, part in enumerate(parts):
+        if k in name_fields:
+            names.append(part)
+        elif sep == ";" or k:  # FIBS's field 0 is the keyword
+            toks.append(_Tok(part, at))
+        at += len(part) + 1
+    return names, toks
+
+
+def _fibs_fields_lark(line: str, fields: _Fields) -> tuple[list[str], list[Token]]:
+    """:func:`_split_fields` of a FIBS line by the grammar, which says where it is not well formed."""
+    from lark import Token, Tree
+
+    try:
+        tree = parser("ids_fibs", maybe_placeholders=True).parse(line)
+    except _unexpected_input() as e:
+        raise fields.from_lark(e) from None
+    kids = tree.children
+    toks: list[Token] = []
+    for sub in kids[3:]:
+        assert isinstance(sub, Tree)
+        tok = sub.children[0]
+        assert isinstance(tok, Token)
+        toks.append(tok)
+    return [_name_of(kids[1]), _name_of(kids[2])], toks
+
+
+def _snowie_fields_lark(line: str, fields: _Fields) -> tuple[list[str], list[Token]]:
+    """:func:`_split_fields` of a Snowie line by the grammar, which says where it is not well formed."""
+    from lark import Token, Tree
+
+    try:
+        tree = parser("ids_snowie", maybe_placeholders=True).parse(line)
+    except _unexpected_input() as e:
+        raise fields.from_lark(e) from None
+    names: list[str] = []
+    toks: list[Token] = []
+    for sub in tree.children:
+        if not isinstance(sub, Tree):
+            continue
+        if sub.data == "name":
+            names.append(_name_of(sub))
+        else:
+            tok = sub.children[0]
+            assert isinstance(tok, Token)
+            toks.append(tok)
+    return names, toks
+
+
 def _name_of(node: object) -> str:
+    from lark import Tree
+
     assert isinstance(node, Tree)
     tok = node.children[0]
     return "" if tok is None else str(tok)
@@ -863,20 +1019,9 @@ def parse_snowie(text: str, *, variant: str = "standard", validate: bool = True)
     """A Snowie text position: 40 ``;``-terminated fields, as gnubg's ``export position snowietxt``."""
     line, column = _one_line(text, "Snowie position")
     fields = _Fields("Snowie", ";", _SNOWIE_NAMES, _SNOWIE_DESCS, _SNOWIE_CHARS, line, 0, column)
-    try:
-        tree = parser("ids_snowie", maybe_placeholders=True).parse(line)
-    except UnexpectedInput as e:
-        raise fields.from_lark(e) from None
-    kids = [k for k in tree.children if isinstance(k, Tree)]
-    toks: dict[int, Token] = {}
-    names: dict[int, str] = {}
-    for k, sub in enumerate(kids):
-        if sub.data == "name":
-            names[k] = _name_of(sub)
-        else:
-            tok = sub.children[0]
-            assert isinstance(tok, Token)
-            toks[k] = tok
+    read = _split_fields(line, ";", _SNOWIE_FULL, (5, 6)) or _snowie_fields_lark(line, fields)
+    names = {5: read[0][0], 6: read[0][1]}
+    toks: dict[int, Token | _Tok] = dict(zip((k for k in range(40) if k not in (5, 6)), read[1], strict=True))
 
     def f(k: int) -> int:
         return int(str(toks[k]).strip())

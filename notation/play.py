@@ -52,9 +52,59 @@ def format_play(steps: Iterable[Step], *, bar: str = "bar", off: str = "off", hi
         if text is None:
             if len(_WRITTEN) >= _WRITTEN_MAX:
                 _WRITTEN.clear()
-            text = _WRITTEN[steps] = _format_play(steps, bar=bar, off=off, hits=hits)
+            text = _WRITTEN[steps] = _format_default(steps)
         return text
     return _format_play(steps, bar=bar, off=off, hits=hits)
+
+
+_NAMES: tuple[str, ...] = ("off", *(str(p) for p in range(1, 25)), "bar")
+
+
+def _format_default(steps: tuple[Step, ...]) -> str:
+    """:func:`_format_play` with the default options, in fewer operations (``format_play`` writes every
+    new play with it; ``tests/test_play_notation.py`` holds the two equal on every play of real and
+    random positions)."""
+    for s, t, _h in steps:
+        if not (0 <= t <= 25 and 0 <= s <= 25):
+            return _format_play(steps)
+    ordered = sorted(steps, reverse=True)  # by source, then destination, highest first (hits do not matter)
+    names = _NAMES
+    if len(ordered) == 1:
+        s, t, h = ordered[0]
+        return f"{names[s]}/{names[t]}*" if h else f"{names[s]}/{names[t]}"
+    hit_points = [t for _s, t, h in ordered if h]
+    n = len(ordered)
+    used = [False] * n
+    counts: dict[tuple[int, ...], int] = {}
+    for i in range(n):
+        if used[i]:
+            continue
+        s, last, _h = ordered[i]
+        pts = [s, last]
+        for j in range(i + 1, n):
+            if not used[j] and last > 0 and ordered[j][0] == last:
+                used[j] = True
+                last = ordered[j][1]
+                if pts[-1] in hit_points:
+                    pts.append(last)
+                else:
+                    pts[-1] = last
+        path = tuple(pts)
+        counts[path] = counts.get(path, 0) + 1
+    marked: list[int] = []
+    out = []
+    for path, k in counts.items():
+        text = names[path[0]]
+        for mid in path[1:-1]:
+            text += "/" + names[mid] + "*"
+            marked.append(mid)
+        dest = path[-1]
+        text += "/" + names[dest]
+        if dest in hit_points and dest not in marked:
+            text += "*"
+        marked.append(dest)
+        out.append(f"{text}({k})" if k > 1 else text)
+    return " ".join(out)
 
 
 def _format_play(steps: Iterable[Step], *, bar: str = "bar", off: str = "off", hits: bool = True) -> str:

@@ -11,24 +11,36 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from .errors import ParseError
-from .record import PositionRecord
 
-__all__ = ["read_position", "parse_position_text", "position_source"]
+if TYPE_CHECKING:  # pragma: no cover
+    from .record import PositionRecord
+
+__all__ = ["read_position", "parse_position_text", "position_source", "maybe_export"]
 
 
 def parse_position_text(text: str, *, name: str | None = None) -> PositionRecord:
     """A position from text: a text export, or any ID :func:`notation.ids.parse_position` reads."""
-    from .formats.xgtext import looks_like_export, parse_export
+    if maybe_export(text):
+        from .formats.xgtext import looks_like_export, parse_export
 
-    if looks_like_export(text):
-        return parse_export(text, name=name)
+        if looks_like_export(text):
+            return parse_export(text, name=name)
     from .ids import detect_format, parse_position
+    from .record import PositionRecord
 
     fmt = detect_format(text)
     pos = parse_position(text, validate=False)
     return PositionRecord(position=pos, names=None, format=fmt, source=name)
+
+
+def maybe_export(text: str) -> bool:
+    """False when ``text`` cannot be an XG or BGBlitz text export (it lacks what
+    :func:`notation.formats.xgtext.looks_like_export` looks for: an ID line and a board frame, which
+    begins ``+13``, ``+24``, ``+12`` or ``+1-``), so that reading an ID does not import that module."""
+    return ("XGID=" in text or "Position-ID:" in text) and ("+1" in text or "+24" in text)
 
 
 def read_position(path: str | os.PathLike[str]) -> PositionRecord:

@@ -24,6 +24,7 @@ queries are cached (:func:`_cached_plays`; :func:`clear_caches` empties both cac
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -116,14 +117,16 @@ class Rules:
         the single-die steps of that first sequence (a legal order)."""
         if self.hit_needs_home_checker or len(mine) != 26 or len(theirs) != 26:
             return self._generate_reference(mine, theirs, hi, lo)
-        su = _setup(mine, theirs)
-        if hi == lo:
-            found = _doubles(su, hi)
-        elif su.bar or su.outside < 2:
-            found = _pairs_generic(su, hi, lo)
-        else:
-            found = _pairs_fast(su, hi, lo)
-        return _build(mine, theirs, found)
+        return _build(mine, theirs, _found(mine, theirs, hi, lo))
+
+    def play_steps(self, mine: Board, theirs: Board, d1: int, d2: int) -> Collection[tuple[Step, ...]]:
+        """The steps of each legal play, as :meth:`plays_for` gives them and in its order, without making
+        the :class:`Play` objects and their boards (for listing plays: ``gammon moves``)."""
+        hi, lo = (d1, d2) if d1 >= d2 else (d2, d1)
+        if (type(self).plays_for is not Rules.plays_for or type(self)._generate is not Rules._generate
+                or self.hit_needs_home_checker or len(mine) != 26 or len(theirs) != 26):
+            return [p.steps for p in self.plays_for(mine, theirs, hi, lo)]
+        return _found(mine, theirs, hi, lo).values()
 
     def _generate_reference(self, mine: Board, theirs: Board, hi: int, lo: int) -> tuple[Play, ...]:
         """The plain generator: a depth-first search over single-die steps, as GNU Backgammon
@@ -330,6 +333,16 @@ def _setup(mine: Board, theirs: Board) -> _Setup:
 
 
 _Found = dict[int, tuple[Step, ...]]
+
+
+def _found(mine: Board, theirs: Board, hi: int, lo: int) -> _Found:
+    """The fast generator's plays (key → steps) of a standard board, ``hi`` >= ``lo``."""
+    su = _setup(mine, theirs)
+    if hi == lo:
+        return _doubles(su, hi)
+    if su.bar or su.outside < 2:
+        return _pairs_generic(su, hi, lo)
+    return _pairs_fast(su, hi, lo)
 
 
 def _pairs_fast(su: _Setup, hi: int, lo: int) -> _Found:

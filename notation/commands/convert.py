@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from ..batch import convert_file
-from ..convert import EXTENSIONS, check_target, format_for
+from ..convert import EXTENSIONS, InputSet, check_target, format_for
 from ..matchio import expand_inputs
 from ..parallel import auto_jobs, map_files
 
@@ -55,7 +55,8 @@ def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, q
 
     if len(paths) < 2:
         fail("convert needs at least one input and an output (IN... OUT)")
-    inputs, problems = expand_inputs(paths[:-1])
+    expanded, problems = expand_inputs(paths[:-1])
+    inputs = InputSet(expanded)  # every output is checked against every input: their identities once
     out = paths[-1]
     for p in problems:
         fail(p)
@@ -94,8 +95,12 @@ def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, q
             except FileExistsError as e:
                 fail(str(e))
     options = {"bar": bar, "off": off, "hit_marks": hit_marks} if fmt == "mat" else {}
+    # Every output was checked against every input above; as it is written, it is checked again against
+    # the inputs here (forked workers share them), or on a cluster against its own input only (the
+    # whole list would travel with every task).
     work = partial(convert_file, fmt=fmt, force=force, strict=strict, quiet=quiet, canonical=canonical,
-                   inputs=tuple(inputs), options=options, page=match_html if fmt == "html" else None)
+                   inputs=() if dask_address is not None else inputs, options=options,
+                   page=match_html if fmt == "html" else None)
     one = partial(_convert_one, work=work, targets=targets)
     if dask_address is not None:
         from ..scale import dask_imap

@@ -8,7 +8,6 @@ ties broken by the notation.  Each play is written in gnubg's canonical notation
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from collections.abc import Iterator
@@ -18,9 +17,9 @@ import click
 
 from ..errors import NotationError
 from ..ids import boards_position_id, parse_position, position_id
-from ..play import play_result
-from ..position import Position
-from ..rules import ALL_ROLLS, Play, Rules, get_rules
+from ..play import format_play, play_result
+from ..position import Board, Position
+from ..rules import ALL_ROLLS, Play, Rules, Step, get_rules
 
 _DICE = re.compile(r"^\s*([1-6])\s*[-/, ]?\s*([1-6])\s*$")
 
@@ -36,6 +35,47 @@ def plays_of(position: Position, dice: tuple[int, int], rules: Rules | None = No
     return [p for _, p in written_plays(position, dice, rules)]
 
 
+Entry = tuple[str, str, tuple[Step, ...]]
+"""What ``gammon moves`` needs of a play, worked out once for its steps: (a string that sorts as
+:func:`play_order` does, the play's notation, its steps)."""
+
+_ENTRIES: dict[tuple[Step, ...], Entry] = {}
+"""Entries already made (plays repeat across positions and rolls)."""
+_ENTRIES_MAX = 200_000
+
+
+def _entry(steps: tuple[Step, ...]) -> Entry:
+    """The :data:`Entry` of ``steps`` (remembered).
+
+    The sort string is the moves, highest first, each point ``p`` as the character ``0x1000 - p`` (so
+    a higher point sorts first), then NUL, then the notation: comparing two such strings is comparing
+    :func:`play_order`'s tuples (a play whose moves begin another's sorts first, as the shorter tuple
+    does, because NUL sorts before every point)."""
+    e = _ENTRIES.get(steps)
+    if e is None:
+        text = format_play(steps)
+        # (s, t, hit) from the highest: (s, t) as play_order sorts them (the hit mark does not matter)
+        key = "".join([chr(0x1000 - a) + chr(0x1000 - b) for a, b, _hit in sorted(steps, reverse=True)]
+                      ) + "\0" + text
+        if len(_ENTRIES) >= _ENTRIES_MAX:
+            _ENTRIES.clear()
+        e = _ENTRIES[steps] = (key, text, steps)
+    return e
+
+
+def listed(mine: Board, theirs: Board, dice: tuple[int, int], rules: Rules) -> list[Entry]:
+    """The :data:`Entry` of each legal play of ``mine`` against ``theirs``, in :func:`play_order`:
+    what :func:`written_plays` lists, without making the plays (``tests/test_cli_show_moves.py`` holds
+    the two equal)."""
+    get = _ENTRIES.get
+    entries = []
+    for steps in rules.play_steps(mine, theirs, dice[0], dice[1]):
+        e = get(steps)
+        entries.append(e if e is not None else _entry(steps))
+    entries.sort()
+    return entries
+
+
 def written_plays(position: Position, dice: tuple[int, int], rules: Rules | None = None
                   ) -> list[tuple[str, Play]]:
     """(notation, play) for each legal play, in :func:`play_order`; each play is formatted once."""
@@ -48,6 +88,60 @@ def written_plays(position: Position, dice: tuple[int, int], rules: Rules | None
         keyed.append((tuple((-a, -b) for a, b in moves), text, p))
     keyed.sort(key=lambda k: (k[0], k[1]))
     return [(text, p) for _, text, p in keyed]
+
+
+_BITS = ["0" + "1" * n for n in range(16)]
+"""A point's bits in a Position ID, highest first: its checkers' 1s above the 0 that ends it."""
+
+
+def result_ids(mine: Board, theirs: Board, entries: list[Entry]) -> list[str]:
+    """The Position ID after each play of ``entries`` (the opponent on roll), from the bits of the
+    points the play changes: what :func:`notation.ids.boards_position_id` gives for
+    :func:`result_boards` (``tests/test_moves_fast_path.py``), where no checker waits off the board
+    and no point holds more than 15."""
+    import binascii
+
+    bits = _BITS
+    b2a = binascii.b2a_base64
+    # The key's bits from the highest: the opponent's points 25..1, then the mover's 25..1.
+    mine_parts = [bits[n] for n in mine[25:0:-1]]  # mine_parts[25 - p] is point p
+    theirs_text = "".join([bits[n] for n in theirs[25:0:-1]])
+    out = []
+    for _, _, steps in entries:
+        m = list(mine)
+        parts = mine_parts.copy()
+        th = None
+        for s, t, h in steps:
+            m[s] -= 1
+            parts[25 - s] = bits[m[s]]
+            if t:
+                m[t] += 1
+                parts[25 - t] = bits[m[t]]
+            if h:
+                if th is None:
+                    th = list(theirs)
+                th[25 - t] -= 1
+                th[25] += 1
+        key = int(("".join([bits[n] for n in th[25:0:-1]]) if th is not None else theirs_text)
+                  + "".join(parts), 2)
+        out.append(b2a(key.to_bytes(10, "little"), newline=False)[:14].decode())
+    return out
+
+
+def result_boards(mine: Board, theirs: Board, steps: tuple[Step, ...]) -> tuple[Board, Board]:
+    """(mover's board, opponent's board) after ``steps`` (as :class:`Play` holds them), where no checker
+    waits off the board (not in Acey-Deucey, whose entering steps start from the waiting checkers)."""
+    m = list(mine)
+    th = None
+    for s, t, h in steps:
+        m[s] -= 1
+        m[t] += 1
+        if h:
+            if th is None:
+                th = list(theirs)
+            th[25 - t] -= 1
+            th[25] += 1
+    return tuple(m), (theirs if th is None else tuple(th))
 
 
 def parse_dice(text: str) -> tuple[int, int]:
@@ -66,8 +160,7 @@ def _inputs(position: str) -> Iterator[tuple[str, str | None]]:
     line, one XG/BGBlitz text export (whose ID gives the position), or an XG position file (.xgp)."""
     import os
 
-    from ..formats.xgtext import looks_like_export, parse_export
-    from ..ids import xgid
+    from ..positionio import maybe_export
 
     if position != "-" and not (len(position) < 4096 and os.path.isfile(position)):
         yield position, None
@@ -80,13 +173,18 @@ def _inputs(position: str) -> Iterator[tuple[str, str | None]]:
             data = f.read()
     if data[:4] == b"RGMH":  # an eXtreme Gammon position file (.xgp)
         from ..formats.xg import read_xgp
+        from ..ids import xgid
 
         yield xgid(read_xgp(data, name).position), name
         return
     text = data.decode("utf-8-sig")
-    if looks_like_export(text):
-        yield xgid(parse_export(text, name=name).position), name
-        return
+    if maybe_export(text):
+        from ..formats.xgtext import looks_like_export, parse_export
+        from ..ids import xgid
+
+        if looks_like_export(text):
+            yield xgid(parse_export(text, name=name).position), name
+            return
     for n, line in enumerate(text.splitlines(), 1):
         s = line.strip()
         if s and not s.startswith("#"):
@@ -158,25 +256,34 @@ def command(position: str, dice_text: str | None, all_rolls: bool, as_json: bool
             return
         if several and not as_json:
             out.append(f"Position {text}\n")
-        if pos.rules.checkers_start_off_board:  # Acey-Deucey: checkers may wait off the board
-            def result_id(p: Play, pos: Position = pos) -> str:
-                return position_id(play_result(pos, p))
-        else:
-            def result_id(p: Play) -> str:  # the result: the opponent on roll
-                return boards_position_id(p.theirs, p.mine)
+        prules = pos.rules
+        mine, theirs = pos.on_roll, pos.opponent
+        if as_json:
+            import json
+
+            head = '{"position": ' + json.dumps(text) + ', "dice": "'
+            waiting = prules.checkers_start_off_board  # Acey-Deucey: checkers may wait off the board
+            fast_ids = prules.checkers <= 15 and len(mine) == len(theirs) == 26
         for roll in rolls:
-            plays = written_plays(pos, roll)
+            entries = listed(mine, theirs, roll, prules)
             roll_s = f"{roll[0]}{roll[1]}"
             if as_json:
-                out.append(json.dumps({
-                    "position": text, "dice": roll_s,
-                    "plays": [{"play": n, "position_id": result_id(p)} for n, p in plays]})
-                    + "\n")
+                # json.dumps's layout, written directly: plays and IDs need no escaping
+                # (tests/test_cli_show_moves.py compares the two)
+                if waiting:
+                    by_steps = {p.steps: p for p in prules.plays_for(mine, theirs, *roll)}
+                    ids = [position_id(play_result(pos, by_steps[st])) for _, _, st in entries]
+                elif fast_ids:  # the result: the opponent on roll
+                    ids = result_ids(mine, theirs, entries)
+                else:
+                    ids = [boards_position_id(*result_boards(mine, theirs, st)[::-1]) for _, _, st in entries]
+                out.append(head + roll_s + '", "plays": [' + ", ".join(
+                    f'{{"play": "{e[1]}", "position_id": "{i}"}}' for e, i in zip(entries, ids, strict=True)) + "]}\n")
                 continue
-            n = len(plays)
+            n = len(entries)
             out.append(f"Roll {roll_s}: " + (f"{n} legal play{'s' if n != 1 else ''}" if n else "no legal play")
                        + "\n")
-            out.extend(f"  {w}\n" for w, _ in plays)
+            out.extend(f"  {e[1]}\n" for e in entries)
         if len(out) > 4096:  # one write per batch of lines, not one per line
             sys.stdout.write("".join(out))
             out.clear()

@@ -3,7 +3,6 @@ every ID format."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import click
@@ -125,6 +124,8 @@ def command(position: str, as_json: bool) -> None:
     in every ID format.  A position that cannot exist is shown with its problems and the exit status
     is 2, as for text that cannot be read.
     """
+    import json
+
     from ..cli import fail
     from ..positionio import position_source
 

@@ -177,7 +177,88 @@ def _flat(v: object) -> bool:
     return isinstance(v, list) and all(map(_is_scalar, v))
 
 
+_encode_str = json.encoder.encode_basestring  # json.dumps(s, ensure_ascii=False) of a str (in C)
+
+
+def _scalar(v: object) -> str:
+    """``json.dumps(v, ensure_ascii=False)`` of a plain value, without an encoder object per call."""
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    t = type(v)
+    if t is str:
+        return _encode_str(v)  # type: ignore[no-any-return]
+    if t is int:
+        return int.__repr__(v)  # type: ignore[arg-type]
+    return _ENCODER.encode(v)  # floats, subclasses: as json writes them
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
+"""What ``json.dumps(v, ensure_ascii=False, separators=(", ", ": "))`` makes for every call."""
+
+
 def _dump(v: object, level: int, out: list[str]) -> None:
+    """Append the JSON text of ``v`` (the layout of :func:`_dump_reference`)."""
+    out.append(_text(v, level))
+
+
+_PADS = ["  " * n for n in range(64)]
+_HEADS: list[dict[str, str]] = [{} for _ in range(16)]
+"""Per nesting level, the text before each key's value (indentation, the key, ': '), made once."""
+
+
+def _text(v: object, level: int) -> str:
+    """The JSON text of ``v`` at nesting ``level``, made bottom-up by joins (no json.dumps per value)."""
+    if v is None:
+        return "null"
+    t = type(v)
+    if t is str:
+        return _encode_str(v)  # type: ignore[no-any-return]
+    if t is int:
+        return int.__repr__(v)  # type: ignore[arg-type]
+    if t is bool:
+        return "true" if v else "false"
+    if level + 1 >= len(_PADS):
+        _PADS.extend("  " * n for n in range(len(_PADS), level + 2))
+    if isinstance(v, dict):
+        if len(v) <= 4 and all(map(_is_scalar, v.values())):  # spans, normalisations: one line
+            return "{" + ", ".join([_scalar(k) + ": " + _scalar(x) for k, x in v.items()]) + "}"
+        heads = _HEADS[level] if level < len(_HEADS) else {}
+        parts = []
+        append = parts.append
+        for k, x in v.items():
+            head = heads.get(k)
+            if head is None:
+                head = _PADS[level + 1] + _scalar(k) + ": "
+                if type(k) is str and len(heads) < 512:
+                    heads[k] = head
+            if x is None:
+                append(head + "null")
+                continue
+            t = type(x)
+            if t is str:
+                append(head + _encode_str(x))
+            elif t is int:
+                append(head + int.__repr__(x))
+            elif t is bool:
+                append(head + ("true" if x else "false"))
+            else:
+                append(head + _text(x, level + 1))
+        return "{\n" + ",\n".join(parts) + "\n" + _PADS[level] + "}"
+    if isinstance(v, list):
+        if v and not _flat(v):
+            pad = _PADS[level + 1]
+            return "[\n" + ",\n".join([pad + _text(x, level + 1) for x in v]) + "\n" + _PADS[level] + "]"
+        return _ENCODER.encode(v)  # one line, by json's C encoder
+    return _scalar(v)
+
+
+def _dump_reference(v: object, level: int, out: list[str]) -> None:
+    """:func:`_dump` as first written, with :func:`json.dumps` for every value: the general path that
+    ``tests/test_json_format.py`` holds :func:`_dump` equal to."""
     pad = "  " * (level + 1)
     if isinstance(v, dict):
         if len(v) <= 4 and all(map(_is_scalar, v.values())):  # spans, normalisations: one line
@@ -188,14 +269,14 @@ def _dump(v: object, level: int, out: list[str]) -> None:
         out.append("{\n")
         for i, (k, x) in enumerate(v.items()):
             out.append(pad + json.dumps(k, ensure_ascii=False) + ": ")
-            _dump(x, level + 1, out)
+            _dump_reference(x, level + 1, out)
             out.append(",\n" if i < len(v) - 1 else "\n")
         out.append("  " * level + "}")
     elif isinstance(v, list) and v and not _flat(v):
         out.append("[\n")
         for i, x in enumerate(v):
             out.append(pad)
-            _dump(x, level + 1, out)
+            _dump_reference(x, level + 1, out)
             out.append(",\n" if i < len(v) - 1 else "\n")
         out.append("  " * level + "]")
     else:

@@ -1,0 +1,31 @@
+"""What the whole-process benchmarks share: the environment the command runs in, and timing rounds."""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+
+def cli_env() -> dict[str, str]:
+    """As an installed package runs: compiled modules cached (pip compiles them at install time; a
+    PYTHONDONTWRITEBYTECODE environment would otherwise compile every module at every start)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / "gammon-bench-pycache")
+    return env
+
+
+def wall(cmd: list[str], *, stdin: Path | None = None, env: dict[str, str] | None = None,
+         cwd: Path | None = None, check: bool = True) -> tuple[float, bytes]:
+    """Wall time of one whole process, and its standard output."""
+    t = time.perf_counter()
+    with open(stdin, "rb") if stdin else open(os.devnull, "rb") as f:
+        out = subprocess.run(cmd, stdin=f, capture_output=True, check=check, env=env, cwd=cwd).stdout
+    return time.perf_counter() - t, out
+
+
+def summary(times: list[float]) -> str:
+    return f"best {min(times):.3f} s, median {statistics.median(times):.3f} s"

@@ -1,0 +1,47 @@
+"""Start-up: ``gammon --version`` answered without click (the same line click's version option prints),
+and the commands import nothing they do not use."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+ROOT = Path(__file__).resolve().parents[1]
+PROBE = ("import sys, atexit\n"
+         "heavy = ('click', 'lark', 'PIL')\n"
+         "atexit.register(lambda: sys.stderr.write(' '.join(m for m in heavy if m in sys.modules)))\n"
+         "from notation.cli import run\nrun()\n")
+
+
+def _modules(*args: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    r = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    return r, set(r.stderr.split())
+
+
+def test_version_is_clicks_line_without_click() -> None:
+    from notation.cli import VERSION_LINE, main
+
+    assert CliRunner().invoke(main, ["--version"]).output == VERSION_LINE + "\n"
+    r, loaded = _modules("--version")
+    assert r.returncode == 0 and r.stdout == VERSION_LINE + "\n" and loaded == set()
+    for m in ("notation", "notation.cli"):
+        r2 = subprocess.run([sys.executable, "-m", m, "--version"], capture_output=True, text=True, cwd=ROOT)
+        assert r2.returncode == 0 and r2.stdout == VERSION_LINE + "\n"
+
+
+def test_version_to_a_full_stdout_is_one_line_and_status_2() -> None:
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([sys.executable, "-m", "notation", "--version"], stdout=full, stderr=subprocess.PIPE,
+                           text=True, cwd=ROOT, timeout=60)
+    assert r.returncode == 2 and r.stderr.startswith("gammon: cannot write to standard output")
+    assert r.stderr.count("\n") == 1
+
+
+def test_other_arguments_still_go_to_click() -> None:
+    r, loaded = _modules("--version", "show")
+    assert "click" in loaded
+    r, loaded = _modules("--help")
+    assert r.returncode == 0 and "validate" in r.stdout and "lark" not in loaded and "PIL" not in loaded
