@@ -418,3 +418,26 @@ def test_a_file_holding_an_id_is_a_position(tmp_path: Path) -> None:
     assert pixels((tmp_path / "p.png").read_bytes()) == pixels(render.png(ids.parse_position(START_XGID)))
     code, _, err = run(str(f), "--game", "1", "-o", str(tmp_path / "q.png"))
     assert code == 2 and "is a position, not a match" in err
+
+
+def test_candidate_of_an_analysed_match_move(tmp_path: Path) -> None:
+    """An .xg move carries XG's ranked plays: --candidate N draws the N-th, with its equity."""
+    xg = str(DATA / "xg_ronde3.xg")
+    rep = replay(read_match(xg))
+    step = rep.games[0].steps[2]
+    cands = step.action.analysis.checker.candidates  # type: ignore[union-attr]
+    a, b, c = tmp_path / "a.png", tmp_path / "b.png", tmp_path / "c.png"
+    code, _, err = run(xg, "--game", "1", "--move", "3", "--candidate", "2", "-o", str(a))
+    assert code == 0, err
+    code, _, err = run(xg, "--game", "1", "--move", "3", "--play", cands[1].play, "--no-caption", "-o", str(b))
+    assert code == 0, err
+    code, _, err = run(xg, "--game", "1", "--move", "3", "--candidate", "2", "--no-caption", "-o", str(c))
+    assert code == 0 and pixels(c.read_bytes()) == pixels(b.read_bytes())  # the second-ranked play's arrows
+    assert pixels(a.read_bytes()) != pixels(c.read_bytes())  # and a caption with its equity
+    code, _, err = run(xg, "--game", "1", "--move", "3", "--candidate", str(len(cands) + 1), "-o", str(a),
+                       "--force")
+    assert code == 2 and "--candidate" in err and f"ranks {len(cands)} play" in err
+    code, _, err = run(xg, "--all", "--candidate", "1", "-o", str(tmp_path / "all"))
+    assert code == 2 and "--move or --at" in err
+    code, _, err = run(str(MATCH), "--game", "1", "--move", "2", "--candidate", "1", "-o", str(tmp_path / "m.png"))
+    assert code == 2 and "no analysis" in err

@@ -227,9 +227,10 @@ def _names_option(value: str | None, no_names: bool) -> tuple[tuple[str, str] | 
 @click.option("--play", "plays", multiple=True,
               help="A play to draw as arrows, e.g. '24/21 21/16'; repeat for boards side by side.")
 @click.option("--candidate", type=click.IntRange(0), default=None, metavar="N",
-              help="For a position file with an analysis (an XG or BGBlitz text export, an .xgp): draw its "
-                   "N-th ranked play, with the equity in the caption (default there: the best play, unless "
-                   "--play is given); 0: the position alone.")
+              help="For a position file with an analysis (an XG or BGBlitz text export, an .xgp), or a "
+                   "match move the record analyses (.xg, analysed gnubg SGF; with --move or --at): draw its "
+                   "N-th ranked play, with the equity in the caption (default for a position file: the best "
+                   "play, unless --play is given); 0: the position alone.")
 @click.option("--dice", default=None, help="The roll, e.g. 53 (default: the position's).")
 @click.option("--size", type=click.Choice(SIZES), default="medium", show_default=True,
               help="small/medium/large: checker 24/36/60 px; print: 120 mm wide at --dpi.")
@@ -409,9 +410,9 @@ def _command(req: _Request, pips: bool | None, score: bool | None) -> None:
         _fail(f"{req.source}: cannot read: {e.strerror or e}")
         return
     is_match = match is not None
-    if req.candidate is not None and is_match:
-        _fail(f"--candidate {req.candidate}: {req.source} is a match; --candidate is for a position file "
-              "with an analysis (an XG or BGBlitz text export)")
+    if req.candidate is not None and is_match and (req.draw_all or (req.move_no in (None, 0) and req.at is None)):
+        _fail(f"--candidate {req.candidate}: {req.source} is a match; give the move with --move or --at "
+              "(a move the record analyses, as .xg files and analysed gnubg SGF do)")
     named = is_match or (record is not None and record.names is not None and any(record.names))
     if req.names is not None:
         base["names"] = req.names
@@ -451,7 +452,8 @@ def _command(req: _Request, pips: bool | None, score: bool | None) -> None:
             base["play"] = list(req.plays)
         fixed_caption = req.no_caption or req.caption is not None
         _render_match(req.source, req.output, req.fmt, req.game_no, req.move_no, req.draw_all, base,
-                      fixed_caption, req.at, req.force, match, req.jobs)
+                      fixed_caption, req.at, req.force, match, req.jobs,
+                      req if req.candidate is not None else None)
     except NotationError as e:
         _fail(str(e))
     except (ValueError, OSError) as e:
@@ -482,7 +484,7 @@ def _find_at(rep: Any, at: str, source: str) -> tuple[int, int]:
 
 def _render_match(source: str, output: str, fmt: str | None, game_no: int | None, move_no: int | None,
                   draw_all: bool, base: dict[str, Any], fixed_caption: bool, at: str | None = None,
-                  force: bool = False, given: Any = None, jobs: int = 0) -> None:
+                  force: bool = False, given: Any = None, jobs: int = 0, candidate: Any = None) -> None:
     from ..matchio import read_match
     from ..replay import replay
 
@@ -530,6 +532,15 @@ def _render_match(source: str, output: str, fmt: str | None, game_no: int | None
         step = g.steps[labels.index(want)]
         position = step.before
         opts = _step_options(step, base, None if fixed_caption else _describe(step, game_no, want))
+    if candidate is not None:  # --candidate N: the N-th play of the analysis the record holds for this move
+        from types import SimpleNamespace
+
+        play, cap = _candidate(SimpleNamespace(analysis=step.action.analysis), candidate)
+        if play is not None:
+            _check_plays(position, (play,), opts.get("dice"), "--candidate")
+            opts["play"] = [play]
+            if cap is not None and not fixed_caption:
+                opts["caption"] = cap
     _write(Path(output), _render(position, out_fmt, opts), force, (source,))
 
 
