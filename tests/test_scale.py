@@ -28,8 +28,10 @@ def _records() -> list[str]:
     """Records every clone has (samples, test data), and the shared corpus's where it is present."""
     files = sorted(str(p) for p in SAMPLES.iterdir() if p.suffix in (".mat", ".json", ".sgf"))
     files += sorted(str(p) for p in DATA.iterdir() if p.suffix in (".mat", ".sgf", ".xg"))
-    if CORPUS.is_dir():
-        files += sorted(str(p) for p in CORPUS.rglob("*") if p.suffix in (".mat", ".sgf", ".xg"))[:60]
+    if CORPUS.is_dir():  # every record of the shared corpus, recognised by content as the commands do
+        from notation.matchio import expand_inputs
+
+        files += expand_inputs([str(CORPUS)])[0]
     return files
 
 
