@@ -28,7 +28,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+# this script's folder comes first on sys.path, and its html.py would hide the standard ``html`` (which
+# dask imports)
+sys.path[:] = [str(ROOT)] + [x for x in sys.path if Path(x or ".").resolve() != Path(__file__).parent]
 
 
 def _corpus(count: int) -> list[str]:

@@ -162,7 +162,7 @@ def test_hostile_names_run_nothing(browser: Any, tmp_path: Path) -> None:
 
 def test_screenshots_desktop_and_phone(browser: Any, tmp_path: Path) -> None:
     """Screenshots at desktop and phone width (for people to look at: samples/figures/html_*.png are made
-    by ``benchmarks/page.py --screenshots``); here they must be made and not be blank."""
+    by ``benchmarks/html.py --screenshots``); here they must be made and not be blank."""
     from PIL import Image
 
     url, _ = _write(tmp_path, read_match(SAMPLES / "illegal_plays.mat"))

@@ -1,7 +1,7 @@
 """Benchmark: the match page (``gammon convert MATCH out.html``): size, write time, browser time to the
 first position; GNU Backgammon's ``export match html`` in the same run.
 
-    python benchmarks/page.py [MATCH_FILE] [--runs 3] [--screenshots]
+    python benchmarks/html.py [MATCH_FILE] [--runs 3] [--screenshots]
 
 Default match: a 25-point match of 865 actions (791 plays, 22 games) from ../shared/corpus.
 
