@@ -48,7 +48,10 @@ def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, q
     for standard input.  The record is validated on the way and findings are reported as `gammon
     validate` does, but an illegal record is still converted.  What the target format cannot hold is
     listed; --strict makes that an error.  Outputs are checked before any work: an input is never
-    overwritten, an existing file only with --force, and two inputs never write the same output.
+    overwritten, an existing file only with --force, and two inputs never write the same output.  A
+    bad input is reported and the others are still converted.  IN may also be a URL (s3://..., with
+    fsspec).  --to parquet writes the decision dataset under the directory OUT (a row per action,
+    docs/dataset.md; needs the [scale] extra).
     Exit status: 0 written, 1 --strict refused a lossy conversion, 2 bad input or a refused output.
     """
     from ..cli import fail
