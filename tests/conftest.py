@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -21,6 +22,13 @@ GNUBG = os.environ.get("GNUBG", "/usr/games/gnubg")
 # the user's ~/.cache; tests/test_grammar_cache.py sets its own.
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="gammon-test-cache-")
 atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)
+
+# Property tests run a fixed budget of examples each.  In CI (``CI`` set, as .ci/run sets it) the
+# examples are derandomized, the same on every run, so a red run is a reproducible regression; a
+# developer's run explores new examples (``pytest --hypothesis-seed=N`` repeats one).
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 
 def have_gnubg() -> bool:
