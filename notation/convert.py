@@ -6,9 +6,12 @@ import contextlib
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .record import Match
+
+if TYPE_CHECKING:
+    from .replay import MatchReplay
 
 WRITABLE = ("mat", "sgf", "json", "txt")
 EXTENSIONS = {"mat": ".mat", "sgf": ".sgf", "json": ".json", "txt": ".txt"}
@@ -152,8 +155,13 @@ def _roll_losses(match: Match, fmt: str) -> list[str]:
     return [f"{n} rolls after which the player resigned without moving: .mat writes each as an empty move"]
 
 
-def render_match(match: Match, fmt: str, **options: Any) -> tuple[str, list[str]]:
-    """Write ``match`` as ``fmt``; return the text and what was dropped (human-readable, one item each)."""
+def render_match(match: Match, fmt: str, *, rep: MatchReplay | None = None,
+                 **options: Any) -> tuple[str, list[str]]:
+    """Write ``match`` as ``fmt``; return the text and what was dropped (human-readable, one item each).
+
+    ``rep``, when given, is ``replay(match)`` already made by the caller: the writers that replay the
+    match (SGF, text) use it instead of replaying it again.  It must be the replay of ``match`` as it
+    is now (not of a copy changed since)."""
     if fmt == "mat":
         from .formats.mat import write_match
 
@@ -162,7 +170,7 @@ def render_match(match: Match, fmt: str, **options: Any) -> tuple[str, list[str]
     if fmt == "sgf":
         from .formats.sgf import write_sgf
 
-        text, dropped = write_sgf(match)  # it says itself which analysis it cannot write
+        text, dropped = write_sgf(match, rep)  # it says itself which analysis it cannot write
         return text, list(dropped)
     if fmt == "json":
         from .formats.json_format import to_json
@@ -171,7 +179,7 @@ def render_match(match: Match, fmt: str, **options: Any) -> tuple[str, list[str]
     if fmt == "txt":
         from .formats.text import write_text
 
-        return write_text(match), _text_losses(match) + _analysis_losses(match, "text")
+        return write_text(match, rep), _text_losses(match) + _analysis_losses(match, "text")
     raise ValueError(f"unknown format {fmt!r}")
 
 
