@@ -6,6 +6,8 @@
 * The SGF writer reads a written play's single steps directly when the play is plain notation
   (:func:`notation.formats.sgf._written_pairs`): always as :func:`notation.play.parse_play` reads them.
 * The SGF writer's letter table gives what :func:`notation.formats.sgf._letter` gives.
+* The JSON writer writes common actions straight from the objects
+  (:func:`notation.formats.json_format._action_text`): as the general path writes their dicts.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from notation.errors import NotationError, ParseError
 from notation.formats import sgf
 from notation.matchio import read_any
 from notation.play import parse_play
+from notation.position import Position
+from notation.record import Action, Game, Match, new_span
 from notation.replay import replay
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -114,3 +118,54 @@ def test_letter_table() -> None:
         for p in range(-2, 28):
             for q in range(-2, 28):
                 assert sgf._letters([(p, q)], player) == sgf._letter(p, player) + sgf._letter(q, player)
+
+
+# ------------------------------------------------------------------ the JSON writer's actions
+
+
+def _reference_doc(match: Match) -> str:
+    from notation.formats import json_format
+
+    doc = {"format": json_format.FORMAT, "version": json_format.VERSION,
+           "match": json_format.match_to_dict(match)}
+    out: list[str] = []
+    json_format._dump_reference(doc, 0, out)
+    return "".join(out) + "\n"
+
+
+def test_json_actions_written_directly_on_real_files() -> None:
+    from notation.formats.json_format import to_json
+
+    n = 0
+    for path in _files():
+        for m in _matches(path):
+            assert to_json(m) == _reference_doc(m), path  # type: ignore[arg-type]
+            n += 1
+    assert n > 10
+
+
+_ODD_VALUES = st.none() | st.integers(-3, 300) | st.text(max_size=6) | st.booleans() | st.floats(-2, 2) \
+    | st.builds(lambda s: type("S", (str,), {})(s), st.text(max_size=3))
+_SPANS = st.none() | st.builds(lambda a, b, c, d: new_span(a, b, c, d), _ODD_VALUES, _ODD_VALUES, _ODD_VALUES,
+                               _ODD_VALUES)
+_ACTIONS = st.builds(
+    lambda kind, player, dice, play, no_move, value, text, span, mn, comment, props, setup: Action(
+        kind, player, dice, play, no_move, value, text, span, mn, comment,
+        Position.initial() if setup else None, props),
+    st.sampled_from(["move", "roll", "double", "take", "drop", "win"]) | st.text(max_size=4),
+    st.sampled_from([0, 1]) | _ODD_VALUES,
+    st.none() | st.tuples(st.integers(1, 6), st.integers(1, 6)) | st.tuples(_ODD_VALUES, _ODD_VALUES)
+    | st.lists(st.integers(1, 6), min_size=2, max_size=2),
+    _ODD_VALUES, _ODD_VALUES, _ODD_VALUES, st.text(max_size=12) | _ODD_VALUES, _SPANS, _ODD_VALUES, _ODD_VALUES,
+    st.dictionaries(st.text(max_size=3), st.lists(st.text(max_size=3), max_size=2), max_size=2),
+    st.booleans(),
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(_ACTIONS, max_size=4), st.integers(0, 2))
+def test_json_actions_written_directly_on_any_action(actions: list[Action], games: int) -> None:
+    from notation.formats.json_format import to_json
+
+    m = Match(length=5, games=[Game(i + 1, score=(0, 0), actions=list(actions)) for i in range(games)])
+    assert to_json(m) == _reference_doc(m)
