@@ -272,6 +272,11 @@ def check_target(path: str | Path, *, force: bool = False, inputs: Sequence[str 
         raise FileExistsError(f"{p} exists (use --force to overwrite it)")
 
 
+_sync = getattr(os, "fdatasync", os.fsync)
+"""The data on disk before the rename: ``fdatasync`` where there is one (the data and the size, which
+is what reading the file back needs; not the times), else ``fsync``."""
+
+
 def atomic_write(path: str | Path, data: str | bytes, *, force: bool = False,
                  inputs: Sequence[str | Path] = ()) -> None:
     """Write through a temporary file in the same directory and a rename.
@@ -296,7 +301,7 @@ def atomic_write(path: str | Path, data: str | bytes, *, force: bool = False,
         with os.fdopen(fd, "wb") as fh:
             fh.write(raw)
             fh.flush()
-            os.fsync(fh.fileno())
+            _sync(fh.fileno())
         if st is not None and st.st_nlink > 1:  # keep the links: copy the finished content in place
             with open(p, "r+b") as fh:
                 fh.write(raw)

@@ -169,3 +169,20 @@ def test_json_actions_written_directly_on_any_action(actions: list[Action], game
 
     m = Match(length=5, games=[Game(i + 1, score=(0, 0), actions=list(actions)) for i in range(games)])
     assert to_json(m) == _reference_doc(m)
+
+
+def test_atomic_write_syncs_the_data_before_the_rename(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from notation import convert
+
+    seen: list[bool] = []
+    target = tmp_path / "out.sgf"
+
+    def sync(fd: int) -> None:
+        seen.append(not target.exists())  # synced while the target is not there yet
+        os.fsync(fd)
+
+    monkeypatch.setattr(convert, "_sync", sync)
+    convert.atomic_write(target, "(;GM[6])")
+    assert seen == [True] and target.read_text() == "(;GM[6])"
