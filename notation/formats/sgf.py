@@ -73,7 +73,7 @@ import itertools
 import math
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -1731,17 +1731,25 @@ class _Writer:
                       f"writes a dance as the dice alone")
 
 
+_FAST_READER: tuple[dict[str, tuple[int, int, bool]], Callable[[str], tuple[int, int, bool] | None]] | None = None
+"""The replay's reader of plain move tokens (its cache and its function), imported on first use."""
+
+
 def _written_pairs(text: str) -> list[tuple[int, int]] | None:
     """The single-die steps written in ``text`` as (from, to), in the written order, as
     :func:`~notation.play.parse_play` reads them; None when it cannot.  Plain tokens (``13/8``,
     ``25/20*``, ``6/0``: what gnubg and most programs write) are read directly, as the replay's fast
     path reads them (parse_play reads them the same way: a downward step is never mirrored); anything
     else by parse_play.  (This runs once per written play: tests hold it equal to parse_play.)"""
-    from ..replay import _FAST_TOKENS, _fast_token
+    global _FAST_READER
+    if _FAST_READER is None:
+        from ..replay import _FAST_TOKENS, _fast_token
 
+        _FAST_READER = (_FAST_TOKENS, _fast_token)
+    known, read = _FAST_READER
     out: list[tuple[int, int]] = []
     for tok in text.split():
-        p = _FAST_TOKENS.get(tok) or _fast_token(tok)
+        p = known.get(tok) or read(tok)
         if p is None:
             break
         out.append((p[0], p[1]))
