@@ -36,8 +36,9 @@ def in_process(files: list[str], fmt: str, out: Path) -> float:
     t = time.perf_counter()
     for f in files:
         match = read_any(f)[0]
-        replay(match)  # as the command does unless --quiet: it reports the record's findings
-        (out / (Path(f).stem + "." + fmt)).write_text(render_match(match, fmt)[0], encoding="utf-8")
+        rep = replay(match)  # as the command does unless --quiet: it reports the record's findings
+        # and, as the command does, the writers that replay (SGF) take that replay
+        (out / (Path(f).stem + "." + fmt)).write_text(render_match(match, fmt, rep=rep)[0], encoding="utf-8")
     return time.perf_counter() - t
 
 

@@ -199,7 +199,8 @@ def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict
             return failed(f"{target}: a web page needs the renderer (render.html.match_page) as ``page``")
         text, dropped = page(match, None if canonical else rep), []
     else:
-        text, dropped = render_match(match, fmt, **(options or {}))
+        # the writers that replay (SGF, text) take the replay made above, unless --canonical made a new match
+        text, dropped = render_match(match, fmt, rep=None if canonical else rep, **(options or {}))
     if strict or not quiet:
         for d in dropped:
             say(safe_line(f"{name}: {'error' if strict else 'dropped'}: {d}"))

@@ -6,9 +6,12 @@ import contextlib
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .record import Match
+
+if TYPE_CHECKING:
+    from .replay import MatchReplay
 
 WRITABLE = ("mat", "sgf", "json", "txt")
 EXTENSIONS = {"mat": ".mat", "sgf": ".sgf", "json": ".json", "txt": ".txt"}
@@ -152,8 +155,13 @@ def _roll_losses(match: Match, fmt: str) -> list[str]:
     return [f"{n} rolls after which the player resigned without moving: .mat writes each as an empty move"]
 
 
-def render_match(match: Match, fmt: str, **options: Any) -> tuple[str, list[str]]:
-    """Write ``match`` as ``fmt``; return the text and what was dropped (human-readable, one item each)."""
+def render_match(match: Match, fmt: str, *, rep: MatchReplay | None = None,
+                 **options: Any) -> tuple[str, list[str]]:
+    """Write ``match`` as ``fmt``; return the text and what was dropped (human-readable, one item each).
+
+    ``rep``, when given, is ``replay(match)`` already made by the caller: the writers that replay the
+    match (SGF, text) use it instead of replaying it again.  It must be the replay of ``match`` as it
+    is now (not of a copy changed since)."""
     if fmt == "mat":
         from .formats.mat import write_match
 
@@ -162,7 +170,7 @@ def render_match(match: Match, fmt: str, **options: Any) -> tuple[str, list[str]
     if fmt == "sgf":
         from .formats.sgf import write_sgf
 
-        text, dropped = write_sgf(match)  # it says itself which analysis it cannot write
+        text, dropped = write_sgf(match, rep)  # it says itself which analysis it cannot write
         return text, list(dropped)
     if fmt == "json":
         from .formats.json_format import to_json
@@ -171,7 +179,7 @@ def render_match(match: Match, fmt: str, **options: Any) -> tuple[str, list[str]
     if fmt == "txt":
         from .formats.text import write_text
 
-        return write_text(match), _text_losses(match) + _analysis_losses(match, "text")
+        return write_text(match, rep), _text_losses(match) + _analysis_losses(match, "text")
     raise ValueError(f"unknown format {fmt!r}")
 
 
@@ -264,6 +272,11 @@ def check_target(path: str | Path, *, force: bool = False, inputs: Sequence[str 
         raise FileExistsError(f"{p} exists (use --force to overwrite it)")
 
 
+_sync = getattr(os, "fdatasync", os.fsync)
+"""The data on disk before the rename: ``fdatasync`` where there is one (the data and the size, which
+is what reading the file back needs; not the times), else ``fsync``."""
+
+
 def atomic_write(path: str | Path, data: str | bytes, *, force: bool = False,
                  inputs: Sequence[str | Path] = ()) -> None:
     """Write through a temporary file in the same directory and a rename.
@@ -288,7 +301,7 @@ def atomic_write(path: str | Path, data: str | bytes, *, force: bool = False,
         with os.fdopen(fd, "wb") as fh:
             fh.write(raw)
             fh.flush()
-            os.fsync(fh.fileno())
+            _sync(fh.fileno())
         if st is not None and st.st_nlink > 1:  # keep the links: copy the finished content in place
             with open(p, "r+b") as fh:
                 fh.write(raw)

@@ -43,3 +43,19 @@ def test_checking_a_file_leaves_no_cycles() -> None:
         check_file(str(path))
         left = gc.collect()
         assert left <= 30, f"{path.name}: {left} objects were only reachable through reference cycles"
+
+
+@pytest.mark.usefixtures("no_automatic_gc")
+@pytest.mark.parametrize("fmt", ["sgf", "json", "txt", "mat"])
+def test_converting_a_file_leaves_no_cycles(tmp_path: Path, fmt: str) -> None:
+    """``gammon convert`` too runs with the cycle collector off between its collections."""
+    from notation.batch import convert_file
+
+    mats = [p for p in FILES if p.suffix in (".mat", ".sgf")]
+    for path in mats:  # warm up, as above
+        convert_file(str(path), "-", fmt)
+    gc.collect()
+    for i, path in enumerate(mats):
+        convert_file(str(path), str(tmp_path / f"{i}.{fmt}"), fmt)
+        left = gc.collect()
+        assert left <= 30, f"{path.name} to {fmt}: {left} objects were only reachable through reference cycles"

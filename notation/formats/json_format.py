@@ -108,7 +108,17 @@ def action_to_dict(a: Action) -> dict[str, Any]:
     }
 
 
-def game_to_dict(g: Game) -> dict[str, Any]:
+class _Actions:
+    """A game's actions, written by :func:`_text` straight from the objects (:func:`_action_text`), not
+    through a dict each: what :func:`to_json` puts where ``game_to_dict`` puts the list of dicts."""
+
+    __slots__ = ("actions",)
+
+    def __init__(self, actions: list[Action]) -> None:
+        self.actions = actions
+
+
+def game_to_dict(g: Game, *, _lazy_actions: bool = False) -> dict[str, Any]:
     return {
         "number": g.number,
         "score": _pair(g.score),
@@ -120,11 +130,11 @@ def game_to_dict(g: Game) -> dict[str, Any]:
         "score_span": _span(g.score_span),
         "comments": list(g.comments),
         "properties": _properties(g.properties),
-        "actions": [action_to_dict(a) for a in g.actions],
+        "actions": _Actions(g.actions) if _lazy_actions else [action_to_dict(a) for a in g.actions],
     }
 
 
-def match_to_dict(m: Match) -> dict[str, Any]:
+def match_to_dict(m: Match, *, _lazy_actions: bool = False) -> dict[str, Any]:
     r = m.rules
     return {
         "length": m.length,
@@ -147,7 +157,7 @@ def match_to_dict(m: Match) -> dict[str, Any]:
         "properties": _properties(m.properties),
         "normalisations": [{"message": n.message, "line": n.line, "column": n.column}
                            for n in m.normalisations],
-        "games": [game_to_dict(g) for g in m.games],
+        "games": [game_to_dict(g, _lazy_actions=_lazy_actions) for g in m.games],
     }
 
 
@@ -221,8 +231,15 @@ def _text(v: object, level: int) -> str:
         return int.__repr__(v)  # type: ignore[arg-type]
     if t is bool:
         return "true" if v else "false"
-    if level + 1 >= len(_PADS):
-        _PADS.extend("  " * n for n in range(len(_PADS), level + 2))
+    if level + 2 >= len(_PADS):
+        _PADS.extend("  " * n for n in range(len(_PADS), level + 3))
+    if t is _Actions:
+        acts = v.actions  # type: ignore[attr-defined]
+        if not acts:
+            return "[]"
+        pad = _PADS[level + 1]
+        return "[\n" + ",\n".join([pad + (_action_text(a, level + 1) or _text(action_to_dict(a), level + 1))
+                                    for a in acts]) + "\n" + _PADS[level] + "]"
     if isinstance(v, dict):
         if len(v) <= 4 and all(map(_is_scalar, v.values())):  # spans, normalisations: one line
             return "{" + ", ".join([_scalar(k) + ": " + _scalar(x) for k, x in v.items()]) + "}"
@@ -256,6 +273,54 @@ def _text(v: object, level: int) -> str:
     return _scalar(v)
 
 
+def _json_plain(x: object) -> str | None:
+    """The JSON of a str, an int or None (exact types), else None."""
+    if x is None:
+        return "null"
+    t = type(x)
+    if t is str:
+        return _encode_str(x)  # type: ignore[no-any-return]
+    if t is int:
+        return int.__repr__(x)  # type: ignore[arg-type]
+    return None
+
+
+def _action_text(a: Action, level: int) -> str | None:
+    """``_text(action_to_dict(a), level)`` for the common action (no set-up, no analysis, no
+    properties, plain values), written directly; None for any other (the caller takes the general
+    path).  ``tests/test_convert_writers_fast_path.py`` holds it equal to the general path."""
+    if a.setup is not None or a.analysis is not None or a.properties:
+        return None
+    kind, player, dice, span = a.kind, a.player, a.dice, a.span
+    if type(kind) is not str or type(player) is not int:
+        return None
+    if dice is None:
+        d = "null"
+    elif type(dice) is tuple and len(dice) == 2 and type(dice[0]) is int and type(dice[1]) is int:
+        d = f"[{int.__repr__(dice[0])}, {int.__repr__(dice[1])}]"
+    else:
+        return None
+    if span is None:
+        sp: str | None = "null"
+    else:
+        j = _json_plain
+        line, column, end_line, end_column = j(span.line), j(span.column), j(span.end_line), j(span.end_column)
+        if line is None or column is None or end_line is None or end_column is None \
+                or line[0] == '"' or column[0] == '"' or end_line[0] == '"' or end_column[0] == '"':
+            return None
+        sp = f'{{"line": {line}, "column": {column}, "end_line": {end_line}, "end_column": {end_column}}}'
+    j = _json_plain
+    play, no_move, value, text = j(a.play), j(a.no_move), j(a.value), j(a.text)
+    move_number, comment = j(a.move_number), j(a.comment)
+    if play is None or no_move is None or value is None or text is None or move_number is None or comment is None:
+        return None
+    p = _PADS[level + 1]
+    return (f'{{\n{p}"kind": {_encode_str(kind)},\n{p}"player": {int.__repr__(player)},\n{p}"dice": {d},\n'
+            f'{p}"play": {play},\n{p}"no_move": {no_move},\n{p}"value": {value},\n{p}"text": {text},\n'
+            f'{p}"span": {sp},\n{p}"move_number": {move_number},\n{p}"comment": {comment},\n{p}"setup": null,\n'
+            f'{p}"properties": {{}},\n{p}"analysis": null\n{_PADS[level]}}}')
+
+
 def _dump_reference(v: object, level: int, out: list[str]) -> None:
     """:func:`_dump` as first written, with :func:`json.dumps` for every value: the general path that
     ``tests/test_json_format.py`` holds :func:`_dump` equal to."""
@@ -285,7 +350,7 @@ def _dump_reference(v: object, level: int, out: list[str]) -> None:
 
 def to_json(match: Match, findings: Iterable[Finding] | None = None) -> str:
     """The match (and the replay's findings, when given) as versioned JSON text, ending with a newline."""
-    doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "match": match_to_dict(match)}
+    doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "match": match_to_dict(match, _lazy_actions=True)}
     if findings is not None:
         doc["findings"] = [finding_to_dict(f) for f in findings]
     out: list[str] = []

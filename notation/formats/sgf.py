@@ -73,7 +73,7 @@ import itertools
 import math
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -146,6 +146,17 @@ def _letter(p: int, player: int) -> str:
         return "z"
     w = p if player == 0 else 25 - p
     return chr(ord("a") + w - 1)
+
+
+_LETTERS: tuple[dict[int, str], dict[int, str]] = ({p: _letter(p, 0) for p in range(26)},
+                                                   {p: _letter(p, 1) for p in range(26)})
+""":func:`_letter` of every point 0..25, for each player."""
+
+
+def _letters(pairs: Iterable[tuple[int, int]], player: int) -> str:
+    """The letters of single steps (from, to) in ``player``'s own numbering: ``_letter`` of each point."""
+    tab = _LETTERS[player]
+    return "".join([(tab.get(s) or _letter(s, player)) + (tab.get(t) or _letter(t, player)) for s, t in pairs])
 
 
 # --------------------------------------------------------------------------- values
@@ -1278,22 +1289,23 @@ def _crawford_games(match: Match) -> list[bool | None]:
 
 
 class _Writer:
-    def __init__(self, match: Match) -> None:
+    def __init__(self, match: Match, rep: MatchReplay | None = None) -> None:
         self.m = match
         self.dropped: list[str] = []
-        self.rep: MatchReplay | None = None
+        self.rep: MatchReplay | None = rep
         self.extra_tags: list[tuple[str, str]] = []
         self.steps: dict[int, ReplayStep] = {}
         self.hit_marks = 0
         """Plays whose written hit marks are not the hits they make (SGF keeps no hit marks)."""
         self.lost_analysis: dict[str, int] = {}
         """Decisions whose analysis has no gnubg SGF form, by producer."""
-        try:
-            from ..replay import replay
+        if rep is None:
+            try:
+                from ..replay import replay
 
-            self.rep = replay(match)
-        except Exception as e:  # noqa: BLE001 - writing must not depend on the replay working
-            self.drop(f"the record could not be replayed ({e}); plays are written as recorded")
+                self.rep = replay(match)
+            except Exception as e:  # noqa: BLE001 - writing must not depend on the replay working
+                self.drop(f"the record could not be replayed ({e}); plays are written as recorded")
         if self.rep is not None:
             for gr in self.rep.games:
                 for st in gr.steps:
@@ -1526,7 +1538,7 @@ class _Writer:
                 else:
                     pairs = self.pairs(a, what)
                     state.move(a.player, pairs)
-                    letters = "".join(_letter(s, a.player) + _letter(t, a.player) for s, t in pairs)
+                    letters = _letters(pairs, a.player)
                     written.append(f";{_COLOUR[a.player]}[{a.dice[0]}{a.dice[1]}{letters}]")
             elif a.kind == "roll":
                 if a.dice is None:
@@ -1632,19 +1644,13 @@ class _Writer:
     def pairs(self, a: Action, what: str) -> list[tuple[int, int]]:
         """The single-die steps of a move as (from, to) in the mover's numbering, in the written order
         where the record writes single steps."""
-        written: list[tuple[int, int]] | None
-        try:
-            parsed = parse_play(a.play or "")
-            written = [(x, y) for seg in parsed.segments for _ in range(seg.count)
-                       for x, y in itertools.pairwise(seg.points)]
-        except ParseError:
-            written = None
+        written = _written_pairs(a.play or "")
         st = self.steps.get(id(a))
         if st is not None and st.play is not None:
             steps = [(s, t) for s, t, _ in st.play.steps]
             if a.play and a.play.count("*") != sum(1 for *_, hit in st.play.steps if hit):
                 self.hit_marks += 1
-            if written is not None and sorted(written) == sorted(steps):
+            if written is not None and (written == steps or sorted(written) == sorted(steps)):
                 return written
             return steps
         if written is None:
@@ -1725,10 +1731,43 @@ class _Writer:
                       f"writes a dance as the dice alone")
 
 
-def write_sgf(match: Match) -> tuple[str, list[str]]:
+_FAST_READER: tuple[dict[str, tuple[int, int, bool]], Callable[[str], tuple[int, int, bool] | None]] | None = None
+"""The replay's reader of plain move tokens (its cache and its function), imported on first use."""
+
+
+def _written_pairs(text: str) -> list[tuple[int, int]] | None:
+    """The single-die steps written in ``text`` as (from, to), in the written order, as
+    :func:`~notation.play.parse_play` reads them; None when it cannot.  Plain tokens (``13/8``,
+    ``25/20*``, ``6/0``: what gnubg and most programs write) are read directly, as the replay's fast
+    path reads them (parse_play reads them the same way: a downward step is never mirrored); anything
+    else by parse_play.  (This runs once per written play: tests hold it equal to parse_play.)"""
+    global _FAST_READER
+    if _FAST_READER is None:
+        from ..replay import _FAST_TOKENS, _fast_token
+
+        _FAST_READER = (_FAST_TOKENS, _fast_token)
+    known, read = _FAST_READER
+    out: list[tuple[int, int]] = []
+    for tok in text.split():
+        p = known.get(tok) or read(tok)
+        if p is None:
+            break
+        out.append((p[0], p[1]))
+    else:
+        return out
+    try:
+        parsed = parse_play(text)
+    except ParseError:
+        return None
+    return [(x, y) for seg in parsed.segments for _ in range(seg.count) for x, y in itertools.pairwise(seg.points)]
+
+
+def write_sgf(match: Match, rep: MatchReplay | None = None) -> tuple[str, list[str]]:
     """Write ``match`` as SGF in gnubg's dialect; return ``(text, dropped)``.
 
     ``dropped`` lists, one human-readable item each, what the SGF file cannot hold or holds only in a
-    private property gnubg ignores (``XT`` for header tags, ``XR`` for rules).
+    private property gnubg ignores (``XT`` for header tags, ``XR`` for rules).  ``rep``, when given, is
+    ``replay(match)`` already made (the caller's, not made again); it must be the replay of ``match``
+    as it is now.
     """
-    return _Writer(match).write()
+    return _Writer(match, rep).write()

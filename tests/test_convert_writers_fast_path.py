@@ -1,0 +1,188 @@
+"""The converters' fast paths against their general paths (more in ``test_convert_fast_path.py``).
+
+* The writers that replay a match (SGF, text) take the replay the caller already made
+  (``render_match(..., rep=...)``, as ``convert_file`` passes it): the output must be the same text
+  and the same dropped items as when the writer replays the match itself.
+* The SGF writer reads a written play's single steps directly when the play is plain notation
+  (:func:`notation.formats.sgf._written_pairs`): always as :func:`notation.play.parse_play` reads them.
+* The SGF writer's letter table gives what :func:`notation.formats.sgf._letter` gives.
+* The JSON writer writes common actions straight from the objects
+  (:func:`notation.formats.json_format._action_text`): as the general path writes their dicts.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+from conftest import CORPUS, DATA
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from notation.batch import convert_file
+from notation.convert import render_match
+from notation.errors import NotationError, ParseError
+from notation.formats import sgf
+from notation.matchio import read_any
+from notation.play import parse_play
+from notation.position import Position
+from notation.record import Action, Game, Match, new_span
+from notation.replay import replay
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _files() -> list[Path]:
+    files = sorted(DATA.glob("*.mat")) + sorted(DATA.glob("*.sgf")) + sorted(DATA.glob("mat_*.txt")) \
+        + sorted((ROOT / "samples").glob("*.mat")) + sorted((ROOT / "samples").glob("*.json"))
+    if CORPUS.is_dir():
+        files += sorted(p for p in (CORPUS / "mat").rglob("*") if p.is_file())
+        files += sorted(p for p in (CORPUS / "sgf").rglob("*.sgf") if p.is_file())
+    return files
+
+
+def _general(text: str) -> list[tuple[int, int]] | None:
+    try:
+        parsed = parse_play(text)
+    except ParseError:
+        return None
+    return [(x, y) for seg in parsed.segments for _ in range(seg.count) for x, y in itertools.pairwise(seg.points)]
+
+
+def _matches(path: Path) -> list[object]:
+    try:
+        return list(read_any(str(path)))
+    except NotationError:
+        return []
+
+
+@pytest.mark.parametrize("fmt", ["sgf", "txt"])
+def test_writers_given_the_replay_write_the_same(fmt: str) -> None:
+    files = _files()
+    assert len(files) > 10
+    for path in files:
+        for m in _matches(path):
+            own = render_match(m, fmt)  # type: ignore[arg-type]
+            given_rep = render_match(m, fmt, rep=replay(m))  # type: ignore[arg-type]
+            assert given_rep == own, path
+
+
+@pytest.mark.parametrize("fmt", ["sgf", "txt", "json", "mat"])
+def test_convert_file_writes_what_render_match_writes(tmp_path: Path, fmt: str) -> None:
+    """``convert_file`` passes its replay to the writer: the file is what the writer alone writes."""
+    for path in sorted(DATA.glob("*.mat")) + sorted((ROOT / "samples").glob("*.mat")):
+        m = _matches(path)
+        if not m:
+            continue
+        target = tmp_path / f"{path.stem}.{fmt}"
+        for canonical in (False, True):
+            target.unlink(missing_ok=True)
+            r = convert_file(str(path), str(target), fmt, canonical=canonical)
+            if r["status"] == 2:
+                continue
+            m0 = read_any(str(path))[0]
+            m0.source = str(path)
+            if canonical:
+                from notation.convert import canonical_plays
+
+                m0 = canonical_plays(m0)[0]
+            text, dropped = render_match(m0, fmt)
+            if r["status"] == 0:
+                assert target.read_text(encoding="utf-8") == text, (path, canonical)
+
+
+def test_written_pairs_on_real_plays() -> None:
+    texts = {a.play or "" for path in _files() for m in _matches(path)
+             for g in m.games for a in g.actions}  # type: ignore[attr-defined]
+    assert len(texts) > 100
+    for text in texts:
+        assert sgf._written_pairs(text) == _general(text), text
+
+
+_POINT = st.sampled_from([*map(str, range(0, 27)), "bar", "Bar", "off", "Off", "b", "o", "05", "-1"])
+_TOKEN = st.builds(lambda a, b, star, sep: f"{a}{sep}{b}{'*' if star else ''}", _POINT, _POINT, st.booleans(),
+                   st.sampled_from(["/", "-", "//", ""]))
+_ODD = st.sampled_from(["(2)", "*", "/", "13/8/5", "*13/10", ",", "13/8,", "bar/20(2)", "24/18*/13"])
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(_TOKEN | _ODD, max_size=5), st.sampled_from([" ", "  ", "\t"]))
+def test_written_pairs_as_parse_play_reads(tokens: list[str], sep: str) -> None:
+    text = sep.join(tokens)
+    assert sgf._written_pairs(text) == _general(text), text
+
+
+def test_letter_table() -> None:
+    for player in (0, 1):
+        for p in range(-2, 28):
+            for q in range(-2, 28):
+                assert sgf._letters([(p, q)], player) == sgf._letter(p, player) + sgf._letter(q, player)
+
+
+# ------------------------------------------------------------------ the JSON writer's actions
+
+
+def _reference_doc(match: Match) -> str:
+    from notation.formats import json_format
+
+    doc = {"format": json_format.FORMAT, "version": json_format.VERSION,
+           "match": json_format.match_to_dict(match)}
+    out: list[str] = []
+    json_format._dump_reference(doc, 0, out)
+    return "".join(out) + "\n"
+
+
+def test_json_actions_written_directly_on_real_files() -> None:
+    from notation.formats.json_format import to_json
+
+    n = 0
+    for path in _files():
+        for m in _matches(path):
+            assert to_json(m) == _reference_doc(m), path  # type: ignore[arg-type]
+            n += 1
+    assert n > 10
+
+
+_ODD_VALUES = st.none() | st.integers(-3, 300) | st.text(max_size=6) | st.booleans() | st.floats(-2, 2) \
+    | st.builds(lambda s: type("S", (str,), {})(s), st.text(max_size=3))
+_SPANS = st.none() | st.builds(lambda a, b, c, d: new_span(a, b, c, d), _ODD_VALUES, _ODD_VALUES, _ODD_VALUES,
+                               _ODD_VALUES)
+_ACTIONS = st.builds(
+    lambda kind, player, dice, play, no_move, value, text, span, mn, comment, props, setup: Action(
+        kind, player, dice, play, no_move, value, text, span, mn, comment,
+        Position.initial() if setup else None, props),
+    st.sampled_from(["move", "roll", "double", "take", "drop", "win"]) | st.text(max_size=4),
+    st.sampled_from([0, 1]) | _ODD_VALUES,
+    st.none() | st.tuples(st.integers(1, 6), st.integers(1, 6)) | st.tuples(_ODD_VALUES, _ODD_VALUES)
+    | st.lists(st.integers(1, 6), min_size=2, max_size=2),
+    _ODD_VALUES, _ODD_VALUES, _ODD_VALUES, st.text(max_size=12) | _ODD_VALUES, _SPANS, _ODD_VALUES, _ODD_VALUES,
+    st.dictionaries(st.text(max_size=3), st.lists(st.text(max_size=3), max_size=2), max_size=2),
+    st.booleans(),
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(_ACTIONS, max_size=4), st.integers(0, 2))
+def test_json_actions_written_directly_on_any_action(actions: list[Action], games: int) -> None:
+    from notation.formats.json_format import to_json
+
+    m = Match(length=5, games=[Game(i + 1, score=(0, 0), actions=list(actions)) for i in range(games)])
+    assert to_json(m) == _reference_doc(m)
+
+
+def test_atomic_write_syncs_the_data_before_the_rename(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from notation import convert
+
+    seen: list[bool] = []
+    target = tmp_path / "out.sgf"
+
+    def sync(fd: int) -> None:
+        seen.append(not target.exists())  # synced while the target is not there yet
+        os.fsync(fd)
+
+    monkeypatch.setattr(convert, "_sync", sync)
+    convert.atomic_write(target, "(;GM[6])")
+    assert seen == [True] and target.read_text() == "(;GM[6])"
