@@ -43,8 +43,10 @@ TARGETS = ("mat", "sgf", "json", "txt", "text", "html", "parquet")
               help="Convert on a Dask cluster: a scheduler's address (tcp://host:8786), or 'local' for a "
                    "local cluster ('local:N' for N workers).  Workers write the outputs, so OUT must be "
                    "on a filesystem they share.  Needs the [scale] extra.")
-@click.option("--jobs", "-j", type=click.IntRange(0, 64), default=1, show_default=True,
-              help="Convert in this many parallel processes; 0: one per CPU when there are enough files.")
+@click.option("--jobs", "-j", type=click.IntRange(0, 64), default=0, show_default=True,
+              help="Convert in this many parallel processes; 0: one per CPU (at most 16, one per four "
+                   "files) when there are at least 8 files.  With several processes the reports come "
+                   "when all are done, in the inputs' order.")
 def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, quiet: bool, bar: str, off: str,
             hit_marks: bool, canonical: bool, dask_address: str | None = None, jobs: int = 1) -> None:
     """Convert IN... to OUT (a file, '-' for standard output, or a directory for several inputs).

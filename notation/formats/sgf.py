@@ -1535,6 +1535,8 @@ class _Writer:
                     # stopped (gnubg's reading of such a .mat cell); SGF says so with PL/DI.
                     state.turn, state.dice = a.player, a.dice
                     written.append(f";PL[{_COLOUR[a.player]}]DI[{a.dice[0]}{a.dice[1]}]")
+                    self.drop(f"{what}: an empty play at the end of the game although the roll can be played: "
+                              f"written as the roll alone (PL/DI), read back as a roll not played")
                 else:
                     pairs = self.pairs(a, what)
                     state.move(a.player, pairs)
@@ -1548,7 +1550,10 @@ class _Writer:
                     written.append(f";PL[{_COLOUR[a.player]}]DI[{a.dice[0]}{a.dice[1]}]")
             elif a.kind in ("double", "beaver", "raccoon"):
                 written.append(f";{_COLOUR[a.player]}[double]")
-                state.cube_action(a.kind, a.player)
+                implied = state.cube_action(a.kind, a.player)
+                if a.value is not None and implied is not None and a.value != implied:
+                    self.drop(f"{what}: the cube value {a.value} as written (SGF writes a {a.kind} without its "
+                              f"value; read back, the cube goes to {implied})")
             elif a.kind in ("take", "drop"):
                 written.append(f";{_COLOUR[a.player]}[{a.kind}]")
                 state.cube_action(a.kind, a.player)
