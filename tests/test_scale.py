@@ -114,8 +114,19 @@ def test_without_the_extra_one_line_names_it(monkeypatch: pytest.MonkeyPatch, tm
     assert not (tmp_path / "ds").exists()
 
 
-def test_bad_dask_address_and_stdin(tmp_path: Path) -> None:
+def test_bad_dask_address_and_stdin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("dask.distributed")
+
+    def unreachable(address: str, timeout: str = "") -> None:
+        raise OSError(f"Timed out trying to connect to {address}")
+
+    monkeypatch.setattr("dask.distributed.Client", unreachable)
+    for cmd in (["validate"], ["convert", "--to", "json"], ["convert", "--to", "parquet"]):
+        args = [*cmd, "--dask", "tcp://127.0.0.1:9", str(SAMPLES / "dutch_5point.mat")]
+        if cmd[0] == "convert":
+            args.append(str(tmp_path / f"out-{cmd[-1]}"))
+        code, _, err = run(*args)
+        assert code == 2 and err.count("\n") == 1 and "cannot reach the scheduler" in err, (cmd, err)
     code, _, err = run("validate", "--dask", "local:0", str(SAMPLES / "dutch_5point.mat"))
     assert code == 2 and "number of local workers" in err
     code, _, err = run("validate", "--dask", "local", "-")

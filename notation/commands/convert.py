@@ -130,6 +130,8 @@ def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, q
     try:
         for res in results:  # a bad input is reported and the others are still converted
             status = max(status, _report(res))
+    except OSError as e:  # the cluster cannot be reached or did not start
+        fail(str(e))
     finally:
         gc.unfreeze()
         if enabled:
@@ -187,13 +189,16 @@ def _parquet(inputs: list[str], out: str, *, force: bool, quiet: bool, jobs: int
         results = map_files(work, items, min(jobs, len(items)))  # type: ignore[arg-type]
     counts = {"files": 0, "rows": 0, "parts": 0}
     unreadable = 0
-    for res in results:
-        for e in res["errors"]:
-            click.echo(safe_line(e), err=True)
-        unreadable += len(res["errors"])
-        counts["files"] += res["files"]
-        counts["rows"] += res["rows"]
-        counts["parts"] += 1 if res.get("part") is not None else 0
+    try:
+        for res in results:
+            for e in res["errors"]:
+                click.echo(safe_line(e), err=True)
+            unreadable += len(res["errors"])
+            counts["files"] += res["files"]
+            counts["rows"] += res["rows"]
+            counts["parts"] += 1 if res.get("part") is not None else 0
+    except OSError as e:  # the cluster cannot be reached or did not start
+        fail(str(e))
     if not quiet:
         click.echo(f"{safe_line(out)}: {plural(counts['rows'], 'row')} from {plural(counts['files'], 'file')} "
                    f"in {plural(counts['parts'], 'part')}", err=True)
