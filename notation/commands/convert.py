@@ -14,6 +14,7 @@ from ..batch import convert_file
 from ..convert import EXTENSIONS, InputSet, check_target, format_for
 from ..matchio import expand_inputs
 from ..parallel import auto_jobs, map_files
+from ._cluster import check_dask
 
 GC_SURVIVORS = 20_000
 """Between two files, collect garbage cycles when this many more objects live than after the last
@@ -71,7 +72,7 @@ def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, q
     for p in problems:
         fail(p)
     if dask_address is not None:
-        _check_dask(dask_address, inputs)
+        check_dask(dask_address, inputs)
     if jobs == 0:
         jobs = auto_jobs(len(inputs))
     if "-" in inputs:
@@ -144,19 +145,6 @@ def _convert_one(src: str, work: Any, targets: dict[str, str]) -> dict[str, Any]
     if gc.get_count()[0] > GC_SURVIVORS:
         gc.collect()
     return result  # type: ignore[no-any-return]
-
-
-def _check_dask(address: str, inputs: list[str]) -> None:
-    from ..cli import fail
-    from ..scale import ExtraMissing, _workers, need
-
-    try:
-        need("dask.distributed", "--dask")
-        _workers(address)
-    except (ExtraMissing, ValueError) as e:
-        fail(str(e))
-    if "-" in inputs:
-        fail("--dask cannot read standard input: give the files' paths (every worker must see them)")
 
 
 def _parquet(inputs: list[str], out: str, *, force: bool, quiet: bool, jobs: int, dask_address: str | None) -> None:

@@ -14,6 +14,7 @@ from ..batch import validate_file
 from ..matchio import expand_inputs
 from ..parallel import auto_jobs, map_files
 from ..replay import Finding
+from ._cluster import check_dask
 
 VARIANTS = ("standard", "nackgammon", "hypergammon", "hypergammon1", "hypergammon2", "hypergammon3", "dutch",
             "acey-deucey")
@@ -90,7 +91,7 @@ def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, q
 
         variant = get_rules(variant).name
     if dask_address is not None:
-        _check_dask(dask_address, paths)
+        check_dask(dask_address, paths)
     show_progress = len(paths) > 5 and sys.stderr.isatty() and out_format == "text"
     if jobs == 0:
         jobs = auto_jobs(len(paths))
@@ -244,20 +245,6 @@ def _html_report(report: str, results: list[dict[str, Any]], variant: str | None
         from ..cli import fail
 
         fail(f"{report}: cannot write: {getattr(e, 'strerror', None) or e}")
-
-
-def _check_dask(address: str, paths: list[str]) -> None:
-    """Refuse at once what a cluster cannot do: no Dask installed, a bad address, standard input."""
-    from ..cli import fail
-    from ..scale import ExtraMissing, _workers, need
-
-    try:
-        need("dask.distributed", "--dask")
-        _workers(address)
-    except (ExtraMissing, ValueError) as e:
-        fail(str(e))
-    if "-" in paths:
-        fail("--dask cannot read standard input: give the files' paths (every worker must see them)")
 
 
 def _failed_file(path: str, reason: str) -> dict[str, Any]:
