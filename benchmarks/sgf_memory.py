@@ -17,16 +17,23 @@ imports and the file's bytes do not count; ``ru_maxrss`` where that reset is not
 under ``tracemalloc`` for Python's own peak allocation.  Both are printed with their ratio to the file
 size, and the time per megabyte shows whether time is linear.  The retained match (``kept``) is what
 the record itself costs after the read.
+
+Then each file is validated as a user does it, ``gammon validate FILE`` in its own process, which reads
+SGF one game at a time (:func:`notation.formats.sgf.iter_sgf` with :class:`notation.replay.Replayer`):
+its peak resident size, less that of validating a one-game file, against the file size.  The files
+are money sessions whose score lines add up, so the findings are only what the games hold.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -90,9 +97,29 @@ def games_of(path: Path, strip: bool) -> list[str]:
 
 
 def write_games(path: Path, template: list[str], n: int) -> None:
+    """``n`` games as one money session, its score lines adding up (so that ``validate`` finds nothing
+    but what the games themselves hold)."""
+    score = [0, 0]
     with path.open("w", encoding="utf-8") as f:
         for i in range(n):
-            f.write(template[i % len(template)].replace("[game:0]", f"[game:{i}]", 1))
+            game = template[i % len(template)]
+            game = re.sub(r"MI\[length:\d+\]\[game:\d+\]\[ws:\d+\]\[bs:\d+\]",
+                          f"MI[length:0][game:{i}][ws:{score[0]}][bs:{score[1]}]", game, count=1)
+            f.write(game)
+            m = re.search(r"RE\[([WB])\+(\d+)", game)
+            if m:
+                score[m.group(1) == "B"] += int(m.group(2))
+
+
+def validate_rss(path: Path) -> tuple[float, int, str]:
+    """``gammon validate FILE`` as a user runs it: seconds, peak resident bytes, summary line."""
+    t = time.perf_counter()
+    p = subprocess.Popen([sys.executable, "-m", "notation", "validate", str(path)], stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True, cwd=ROOT)
+    out = p.stdout.read() if p.stdout else ""
+    _, _, usage = os.wait4(p.pid, 0)
+    p.returncode = 0
+    return time.perf_counter() - t, usage.ru_maxrss * 1024, out.strip().splitlines()[-1] if out.strip() else ""
 
 
 def write_nested(path: Path, depth: int) -> None:
@@ -134,7 +161,11 @@ def main() -> None:
                                               (1000, MAX_DEPTH - 1, 100_000, 1_000_000))]
     print(f"{'file':<9} {'size':>9} {'n':>9} {'time s':>8} {'s/MB':>6} {'RSS peak':>10} {'x size':>7} "
           f"{'py peak':>10} {'x size':>7} {'kept':>9} {'x size':>7}  result")
+    validated: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
+        one = Path(tmp) / "one.sgf"
+        write_games(one, plain, 1)
+        base = min(validate_rss(one)[1] for _ in range(3))  # the command's own size: interpreter, imports
         for kind, n in cases:
             path = Path(tmp) / f"{kind}-{n}.sgf"
             if kind == "nested":
@@ -152,7 +183,17 @@ def main() -> None:
             print(f"{kind:<9} {mb:>7.2f}MB {n:>9} {t:>8.2f} {t / mb:>6.2f} {rss / 1e6:>8.1f}MB {rss / size:>6.1f}x "
                   f"{peak / 1e6:>8.1f}MB {peak / size:>6.1f}x {kept / 1e6:>7.1f}MB {kept / size:>6.1f}x  {result}",
                   flush=True)
+            if kind != "nested" or n < MAX_DEPTH:
+                vt, vrss, summary = validate_rss(path)
+                validated.append(f"{kind:<9} {mb:>7.2f}MB {n:>9} {vt:>8.2f} {vt / mb:>6.2f} {vrss / 1e6:>8.1f}MB "
+                                 f"{(vrss - base) / 1e6:>8.1f}MB {(vrss - base) / size:>6.1f}x  {summary}")
             path.unlink()
+    print(f"\n`gammon validate FILE`, whole process (it reads SGF one game at a time); 'over base' is the peak "
+          f"resident size less that of validating a one-game file ({base / 1e6:.1f} MB):")
+    print(f"{'file':<9} {'size':>9} {'n':>9} {'time s':>8} {'s/MB':>6} {'RSS peak':>10} {'over base':>10} "
+          f"{'x size':>7}  summary")
+    for line in validated:
+        print(line, flush=True)
 
 
 if __name__ == "__main__":

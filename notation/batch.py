@@ -14,12 +14,12 @@ which is why both give the same results:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from .errors import NotationError
-from .record import Match
-from .replay import Finding, replay
+from .record import Game, Match
+from .replay import Finding, MatchReplay, Replayer, replay
 
 __all__ = ["validate_file", "convert_file", "decision_rows", "read_source", "DATASET_VERSION", "DATASET_COLUMNS"]
 
@@ -31,19 +31,26 @@ def _is_url(path: str) -> bool:
 def read_source(path: str) -> list[Match]:
     """The matches in ``path``: a local path, ``-`` (standard input), or a URL read through fsspec
     (``pip install fsspec`` and the package for its protocol, such as ``s3fs``)."""
-    from .matchio import parse_any, read_any
+    from .matchio import parse_any
+
+    data, name = source_bytes(path)
+    return parse_any(data, name=name)
+
+
+def source_bytes(path: str) -> tuple[bytes, str]:
+    """The bytes of ``path`` (as :func:`read_source` takes it) and the name to report it by."""
+    from .matchio import read_bytes
 
     if path.startswith("file://"):
         path = path[len("file://"):]
     if not _is_url(path):
-        return read_any(path)
+        return read_bytes(path), "<stdin>" if path == "-" else path
     try:
         import fsspec  # type: ignore[import-untyped]
     except ImportError:
         raise OSError(f"reading a URL needs fsspec: pip install fsspec (for {path.split('://')[0]}://)") from None
     with fsspec.open(path, "rb") as fh:
-        data = fh.read()
-    return parse_any(data, name=path)
+        return fh.read(), path
 
 
 # ------------------------------------------------------------------------------------------ validate
@@ -59,41 +66,102 @@ def validate_file(path: str, variant: str | None = None, auto_doubles: int | Non
         out.update(unreadable=True, errors=1, warnings=0, notes=0, games=0, plays=0, findings=[f.to_dict()])
         return out
 
+    stream = None
     try:
-        matches = read_source(path)
-    except OSError as e:
-        return unreadable(Finding("error", f"cannot read: {e.strerror or e}", path))
-    except NotationError as e:
-        return unreadable(Finding("error", e.message, path, e.line, e.column, text=(e.text or "").strip()))
-    except RecursionError:
-        return unreadable(Finding("error", "the record is nested too deeply to read", path))
-    except MemoryError:
-        return unreadable(Finding("error", "the record is too large to read in memory", path))
-    except Exception as e:  # noqa: BLE001 - a reader's bug is this file's error, not the batch's end
-        return unreadable(Finding("error", f"internal error while reading ({type(e).__name__}: {e}); "
-                                           "please report it with this file", path))
+        data, name = source_bytes(path)
+        if _is_sgf(name, data):  # read and replayed one game at a time: memory is one game, not the file
+            from .formats.sgf import iter_sgf
+
+            stream = iter_sgf(data, name=name)
+            matches = [stream[0]]
+        else:
+            from .matchio import parse_any
+
+            matches = parse_any(data, name=name)
+        del data
+    except BaseException as e:  # noqa: BLE001 - sorted out by _unreadable
+        return unreadable(_unreadable(e, path, "reading"))
     if not matches:
         return unreadable(Finding("error", "no match in this file", path))
     try:
         for match in matches:
-            _override(match, variant, auto_doubles)
-            match.source = path
-            rep = replay(match)
-            out["games"] += len(rep.games)
-            out["plays"] += rep.plays
+            if stream is not None:
+                rep, games, plays = _replay_stream(match, stream[1], path, variant, auto_doubles)
+            else:
+                _override(match, variant, auto_doubles)
+                match.source = path
+                rep = replay(match)
+                games, plays = len(rep.games), rep.plays
+            out["games"] += games
+            out["plays"] += plays
             for f in rep.findings:
                 out["findings"].append(f.to_dict())
             for n in match.normalisations:  # what the reader read in a dialect's way, said as notes
                 out["findings"].append(Finding("note", f"reading: {n.message}", path, n.line, n.column).to_dict())
+    except _ReadError as e:
+        return unreadable(_unreadable(e.error, path, "reading"))
     except Exception as e:  # noqa: BLE001 - as above, for the replay
-        return unreadable(Finding("error", f"internal error while replaying ({type(e).__name__}: {e}); "
-                                           "please report it with this file", path))
+        return unreadable(_unreadable(e, path, "replaying"))
     out["findings"].sort(key=_order)
     if path != "-" and not _is_url(path) and _is_json(path):
         _json_pointers(matches, out["findings"])
     for f in out["findings"]:
         out[f["severity"] + "s"] += 1
     return out
+
+
+class _ReadError(Exception):
+    """A reading error met while a streamed record was being replayed."""
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _unreadable(e: BaseException, path: str, doing: str) -> Finding:
+    """The one finding of a file that could not be read (or replayed): what went wrong, where."""
+    if isinstance(e, OSError):
+        return Finding("error", f"cannot read: {e.strerror or e}", path)
+    if isinstance(e, NotationError):
+        return Finding("error", e.message, path, e.line, e.column, text=(e.text or "").strip())
+    if isinstance(e, RecursionError):
+        return Finding("error", "the record is nested too deeply to read", path)
+    if isinstance(e, MemoryError):
+        return Finding("error", "the record is too large to read in memory", path)
+    if not isinstance(e, Exception):
+        raise e  # KeyboardInterrupt, SystemExit: not this file's problem
+    return Finding("error", f"internal error while {doing} ({type(e).__name__}: {e}); "
+                            "please report it with this file", path)
+
+
+def _is_sgf(name: str, data: bytes) -> bool:
+    from .matchio import detect_format
+
+    try:
+        return detect_format(name, data) == "sgf"
+    except NotationError:
+        return False  # parse_any says what is wrong
+
+
+def _replay_stream(match: Match, games: Iterator[Game], path: str, variant: str | None,
+                   auto_doubles: int | None) -> tuple[MatchReplay, int, int]:
+    """Replay a record read one game at a time, keeping only the findings (see :class:`Replayer`)."""
+    r = Replayer(match, keep=False)
+    while True:
+        try:
+            game = next(games)
+        except StopIteration:
+            break
+        except BaseException as e:  # noqa: BLE001 - a reading error ends the file as unreadable
+            if not isinstance(e, Exception | MemoryError | RecursionError):
+                raise
+            raise _ReadError(e) from e
+        _override(match, variant, auto_doubles)  # the reader may still be setting the rules
+        match.source = path
+        r.feed(game)
+        del game
+    match.source = path
+    return r.finish(), r.games, r.plays
 
 
 def _override(match: Match, variant: str | None, auto_doubles: int | None) -> None:

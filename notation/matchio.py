@@ -116,24 +116,23 @@ def parse_any(data: str | bytes, *, name: str | None = None) -> list[Match]:
         from .formats.mat import parse_matches
 
         return parse_matches(data, name=name)
+    elif fmt == "sgf":  # decoded as its CA[] says, by the SGF reader
+        from .formats.sgf import read_sgf
+
+        matches = [read_sgf(data, name=name)]
     else:
         text = _decode(data, name) if isinstance(data, bytes) else data
-        if fmt == "sgf":
-            from .formats.sgf import read_sgf
+        from .chouette import is_chouette_json, read_chouette_json
 
-            matches = [read_sgf(data if isinstance(data, bytes) else text, name=name)]
+        if is_chouette_json(text):  # a chouette: replayed by notation.chouette
+            matches = [read_chouette_json(text, source=name)]
         else:
-            from .chouette import is_chouette_json, read_chouette_json
+            from .formats.json_format import from_json
 
-            if is_chouette_json(text):  # a chouette: replayed by notation.chouette
-                matches = [read_chouette_json(text, source=name)]
-            else:
-                from .formats.json_format import from_json
-
-                try:
-                    matches = [from_json(text)]
-                except ParseError as e:
-                    raise e.located(file=name) from None
+            try:
+                matches = [from_json(text)]
+            except ParseError as e:
+                raise e.located(file=name) from None
     for m in matches:
         m.source = name
     return matches

@@ -383,7 +383,7 @@ class _GameRunner:
             return True
         for note in res.notes:
             if note.startswith("the hit on") and "not marked" in note:
-                continue  # summarised per file by _summarise_hit_marks
+                continue  # summarised per file by _HitMarks
             self.find("note", action, note, column=col)
         after = self.acey_after(action, pos, res.play, play_result(pos, res.play), chosen)
         self.record(action, after, res.play)
@@ -823,19 +823,53 @@ def replay(match: Match) -> MatchReplay:
     own = getattr(match, "replay_override", None)  # records with their own replay (chouettes)
     if own is not None:
         return own()  # type: ignore[no-any-return]
-    rep = MatchReplay(match)
-    length = match.length
-    score = (0, 0)
-    crawford_done = False
-    over = False
-    rules = match.rules
-    last: tuple[int, int, tuple[int, int]] | None = None  # the previous game's winner, points, score before
-    alt: tuple[int, int] | None = None  # the score as a wrong score line had it, carried forward
-    for gi, game in enumerate(match.games):
+    r = Replayer(match)
+    for game in match.games:
+        r.feed(game)
+    return r.finish()
+
+
+class Replayer:
+    """The replay of a match fed one game at a time, for a record read as a stream (a large SGF
+    collection, :func:`notation.formats.sgf.iter_sgf`): ``feed`` each game in order, then ``finish``.
+
+    :func:`replay` is this with every game fed at once and kept.  With ``keep=False`` no game's replay is
+    kept (``feed`` still returns it): memory is then one game plus the findings, whatever the number of
+    games; :attr:`games` and :attr:`plays` count what was fed.  The match's length, names and rules are
+    read when each game is fed, so a reader may still be filling them in while the first game is read.
+    """
+
+    __slots__ = ("rep", "keep", "games", "plays", "_score", "_crawford_done", "_over", "_last", "_alt",
+                 "_last_game", "_hits")
+
+    def __init__(self, match: Match, *, keep: bool = True) -> None:
+        self.rep = MatchReplay(match)
+        self.keep = keep
+        self.games = 0
+        """Games fed so far."""
+        self.plays = 0
+        """Moves (actions of kind ``move``) replayed so far."""
+        self._score = (0, 0)
+        self._crawford_done = False
+        self._over = False
+        self._last: tuple[int, int, tuple[int, int]] | None = None  # the previous game's winner, points, score
+        self._alt: tuple[int, int] | None = None  # the score as a wrong score line had it, carried forward
+        self._last_game: Game | None = None
+        self._hits = _HitMarks()
+
+    def feed(self, game: Game) -> GameReplay:
+        """Replay the next game of the match; its findings are added to ``rep.findings``."""
+        rep = self.rep
+        match = rep.match
+        length = match.length
+        rules = match.rules
+        gi = self.games
+        score = self._score
+        alt = self._alt
         if game.score is not None:
             if gi > 0 and game.score != score and alt is not None and game.score == alt:
                 score, alt = alt, None  # an earlier score line was right and our total was not
-            elif gi > 0 and game.score != score and _auto_doubled(rep, game, last, score):
+            elif gi > 0 and game.score != score and _auto_doubled(rep, game, self._last, score):
                 score = game.score
             elif gi > 0 and game.score != score:
                 span = game.score_span or game.span
@@ -852,15 +886,15 @@ def replay(match: Match) -> MatchReplay:
                 alt = game.score
             elif gi == 0:
                 score = game.score
-        if over:
+        if self._over:
             span = game.span
             rep.findings.append(Finding(
                 "error", f"the match was over at {score[0]}-{score[1]}, yet game {game.number} follows",
                 match.source, span.line if span else None, span.column if span else None, game.number))
         crawford = False
-        if length > 0 and rules.crawford and not crawford_done:
+        if length > 0 and rules.crawford and not self._crawford_done:
             if (score[0] == length - 1) != (score[1] == length - 1):
-                crawford_done = True
+                self._crawford_done = True
                 if gi == 0 and score != (0, 0) and game.crawford is not None:
                     crawford = game.crawford  # a record that starts in mid-match says so itself
                 elif gi == 0 and score != (0, 0):
@@ -888,27 +922,41 @@ def replay(match: Match) -> MatchReplay:
                 names=game.names or match.names, max_cube=10 if rules.cube else 0)
         runner = _GameRunner(rep, game, start, crawford)
         _run_game(runner)
-        rep.games.append(runner.gr)
+        gr = runner.gr
+        if self.keep:
+            rep.games.append(gr)
+        self._hits.add(gr)
+        self.games += 1
+        self.plays += sum(1 for s in gr.steps if s.action.kind == "move")
+        self._last_game = game
         last = None
-        if runner.gr.winner is not None and runner.gr.points is not None:
-            last = (runner.gr.winner, runner.gr.points, score)
+        if gr.winner is not None and gr.points is not None:
+            last = (gr.winner, gr.points, score)
             s = list(score)
-            s[runner.gr.winner] += runner.gr.points
+            s[gr.winner] += gr.points
             score = (s[0], s[1])
             if alt is not None:
                 a = list(alt)
-                a[runner.gr.winner] += runner.gr.points
+                a[gr.winner] += gr.points
                 alt = (a[0], a[1])
         if length > 0 and max(score) >= length:
-            over = True
-    if length > 0 and rep.games and max(score) < length and not over:
-        last = match.games[-1]
-        rep.findings.append(Finding(
-            "note", f"the match stops at {score[0]}-{score[1]}, before either side reaches {length}",
-            match.source, last.span.line if last.span else None, None, last.number))
-    if rep.games:
-        _summarise_hit_marks(rep)
-    return rep
+            self._over = True
+        self._score, self._alt, self._last = score, alt, last
+        return gr
+
+    def finish(self) -> MatchReplay:
+        """The findings that need the whole match (where it stops, hit marks), and the replay."""
+        rep = self.rep
+        match = rep.match
+        length, score = match.length, self._score
+        last = self._last_game
+        if length > 0 and last is not None and max(score) < length and not self._over:
+            rep.findings.append(Finding(
+                "note", f"the match stops at {score[0]}-{score[1]}, before either side reaches {length}",
+                match.source, last.span.line if last.span else None, None, last.number))
+        if last is not None:
+            self._hits.summarise(rep)
+        return rep
 
 
 def auto_doubles_allowed(match: Match) -> int:
@@ -1007,40 +1055,47 @@ def _run_game(r: _GameRunner) -> None:
                f"no result line: {r._name(r.end_winner or 0)} wins {r.end_points}")
 
 
-def _summarise_hit_marks(rep: MatchReplay) -> None:
-    """Missing hit marks are notes; a file that marks no hit at all gets one note, not hundreds."""
-    unmarked: list[tuple[GameReplay, ReplayStep]] = []
-    any_marked = False
-    for g in rep.games:
+class _HitMarks:
+    """Missing hit marks are notes; a file that marks no hit at all gets one note, not hundreds.  Fed one
+    game at a time; an unmarked hit keeps only its action and game, not the game's replay."""
+
+    __slots__ = ("unmarked", "any_marked")
+
+    def __init__(self) -> None:
+        self.unmarked: list[tuple[int, tuple[str, str] | None, Action, Play]] = []
+        self.any_marked = False
+
+    def add(self, g: GameReplay) -> None:
         for s in g.steps:
             play = s.play
             if play is None or s.action.kind != "move":
                 continue
             written = s.action.play
             if written and "*" in written:
-                any_marked = True
+                self.any_marked = True
                 continue
             for step in play.steps:
                 if step[2]:
-                    unmarked.append((g, s))
+                    self.unmarked.append((g.game.number, g.game.names, s.action, play))
                     break
-    if not unmarked:
-        return
-    if not any_marked:
-        g, s = unmarked[0]
-        a = s.action
-        rep.findings.append(Finding(
-            "note", f"this file marks no hits ({len(unmarked)} hits without '*')", rep.match.source,
-            a.span.line if a.span else None, a.span.column if a.span else None, g.game.number, a.move_number))
-        return
-    names = rep.match.names
-    for g, s in unmarked:
-        a = s.action
-        pts = sorted({t for _, t, h in s.play.steps if h}, reverse=True) if s.play else []
-        rep.findings.append(Finding(
-            "note", f"the hit on {', '.join(map(str, pts))} is not marked", rep.match.source,
-            a.span.line if a.span else None, a.span.column if a.span else None, g.game.number, a.move_number,
-            (g.game.names or names)[a.player] or None, _roll(a.dice), a.text))
+
+    def summarise(self, rep: MatchReplay) -> None:
+        unmarked = self.unmarked
+        if not unmarked:
+            return
+        if not self.any_marked:
+            number, _, a, _ = unmarked[0]
+            rep.findings.append(Finding(
+                "note", f"this file marks no hits ({len(unmarked)} hits without '*')", rep.match.source,
+                a.span.line if a.span else None, a.span.column if a.span else None, number, a.move_number))
+            return
+        names = rep.match.names
+        for number, game_names, a, play in unmarked:
+            pts = sorted({t for _, t, h in play.steps if h}, reverse=True)
+            rep.findings.append(Finding(
+                "note", f"the hit on {', '.join(map(str, pts))} is not marked", rep.match.source,
+                a.span.line if a.span else None, a.span.column if a.span else None, number, a.move_number,
+                (game_names or names)[a.player] or None, _roll(a.dice), a.text))
 
 
 class _CallableModule(types.ModuleType):

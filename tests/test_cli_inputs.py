@@ -93,14 +93,14 @@ def test_directories_recurse_and_patterns_expand(tmp_path: Path) -> None:
 def test_one_crashing_file_is_that_files_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from notation import batch
 
-    real = batch.read_source
+    real = batch.source_bytes
 
-    def flaky(path: str) -> list[notation.record.Match]:  # type: ignore[name-defined]
+    def flaky(path: str) -> tuple[bytes, str]:
         if path.endswith("bad.json"):
             raise IndexError("list index out of range")
         return real(path)
 
-    monkeypatch.setattr(batch, "read_source", flaky)
+    monkeypatch.setattr(batch, "source_bytes", flaky)
     bad = tmp_path / "bad.json"
     bad.write_text("{}")
     code, out, _ = run("validate", "-j1", str(CLEAN), str(bad), str(SAMPLE))

@@ -88,7 +88,7 @@ from ..rules import Step, get_rules
 if TYPE_CHECKING:
     from ..replay import MatchReplay, ReplayStep
 
-__all__ = ["read_sgf", "write_sgf", "SGF_TAGS"]
+__all__ = ["read_sgf", "iter_sgf", "write_sgf", "SGF_TAGS"]
 
 SGF_TAGS: tuple[tuple[str, str], ...] = (
     ("DT", "EventDate"),
@@ -308,6 +308,7 @@ def _blank_outside(text: str, notes: list[Normalisation]) -> str:
     head, tail = text[:i], text[j + 1:] if j >= i else ""
     if re.search(r"\(\s*;", tail):  # a game tree starts there: truncated, not trailing junk
         return text
+    if head.strip():
         notes.append(Normalisation("text before the first game tree was ignored", 1, 1))
     if tail.strip():
         line = text.count("\n", 0, j) + 1
@@ -851,11 +852,14 @@ def _analysis_props(a: Analysis, player: int, money: bool) -> tuple[list[tuple[s
 
 
 class _Reader:
-    def __init__(self, text: str, name: str | None) -> None:
-        self.notes: list[Normalisation] = []
+    def __init__(self, text: str, name: str | None, notes: list[Normalisation] | None = None) -> None:
+        self.notes: list[Normalisation] = notes if notes is not None else []
         self.text = _blank_outside(text, self.notes)
         self.name = name
         self.match = Match(format="sgf", source=name)
+        self.match.normalisations = self.notes
+        self.count = 0
+        """Backgammon game trees read so far."""
         self.first = True
         self.tags_before = 0
         self.mixed_case: set[str] = set()
@@ -868,6 +872,12 @@ class _Reader:
                           text=prop.text)
 
     def read(self) -> Match:
+        self.match.games.extend(self.games())
+        return self.match
+
+    def games(self) -> Iterator[Game]:
+        """Each game as it is read; :attr:`match` (length, names, rules, tags, normalisations) is filled
+        in on the way, and its ``games`` list is left alone."""
         if "(" not in self.text:
             raise ParseError("not an SGF file: no game tree '(' found", file=self.name, line=1, column=1,
                              text=_line_of(self.text, 1))
@@ -885,18 +895,16 @@ class _Reader:
             elif gm.value.strip() != "6":
                 self.note(f"a game tree with GM[{gm.value}] (not backgammon) was skipped", gm.span)
                 continue
-            self.game(nodes)
-        if not self.match.games:
+            yield self.game(nodes)
+        if not self.count:
             raise ParseError("no backgammon game (GM[6]) in the SGF file", file=self.name, line=1, column=1)
-        m = self.match
-        m.normalisations = self.notes
-        return m
 
     # ------------------------------------------------------------------ root
-    def game(self, nodes: list[_Node]) -> None:
+    def game(self, nodes: list[_Node]) -> Game:
         m = self.match
         root = nodes[0]
-        game = Game(len(m.games) + 1, span=root.span)
+        self.count += 1
+        game = Game(self.count, span=root.span)
         length = m.length
         mi = root.get("MI")
         if mi is not None:
@@ -991,7 +999,7 @@ class _Reader:
                                           max_cube=10 if m.rules.cube else 0)
         self.first = False
         self.moves(game, nodes[1:], start_cube, result)
-        m.games.append(game)
+        return game
 
     def _tag(self, name: str, value: str) -> None:
         """Keep a header tag; one that an earlier game tree already gave is not repeated."""
@@ -1255,9 +1263,22 @@ def read_sgf(source: str | bytes | os.PathLike[str], *, name: str | None = None)
     :attr:`Match.source`.  Raises :class:`~notation.errors.ParseError` with line and column for bad input.
     """
     text, name, notes = _load(source, name)
-    match = _Reader(text, name).read()
-    match.normalisations[:0] = notes
-    return match
+    return _Reader(text, name, notes).read()
+
+
+def iter_sgf(source: str | bytes | os.PathLike[str], *, name: str | None = None
+             ) -> tuple[Match, Iterator[Game]]:
+    """Read an SGF collection one game at a time, for files too large to hold as one :class:`Match`
+    (``gammon validate`` reads SGF this way, with :class:`notation.replay.Replayer`).
+
+    Returns the match, whose ``games`` list stays empty, and an iterator over its games in order.  The
+    match's length, names and rules are known once the first game has been read; its tags and
+    ``normalisations`` grow as games are read and are complete when the iterator is exhausted.  Reading
+    errors (:class:`~notation.errors.ParseError`) are raised by the iterator, at the game where they
+    are, exactly as :func:`read_sgf` raises them."""
+    text, name, notes = _load(source, name)
+    reader = _Reader(text, name, notes)
+    return reader.match, reader.games()
 
 
 # --------------------------------------------------------------------------- writing
