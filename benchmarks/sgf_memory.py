@@ -111,11 +111,13 @@ def write_games(path: Path, template: list[str], n: int) -> None:
                 score[m.group(1) == "B"] += int(m.group(2))
 
 
-def validate_rss(path: Path) -> tuple[float, int, str]:
-    """``gammon validate FILE`` as a user runs it: seconds, peak resident bytes, summary line."""
+def validate_rss(path: Path, *command: str) -> tuple[float, int, str]:
+    """``gammon validate FILE`` (or ``gammon COMMAND... FILE``) as a user runs it: seconds, peak resident
+    bytes, the last line it printed."""
     t = time.perf_counter()
-    p = subprocess.Popen([sys.executable, "-m", "notation", "validate", str(path)], stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, text=True, cwd=ROOT)
+    args = [*command[:-1], str(path), command[-1]] if command else ["validate", str(path)]
+    p = subprocess.Popen([sys.executable, "-m", "notation", *args],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
     out = p.stdout.read() if p.stdout else ""
     _, _, usage = os.wait4(p.pid, 0)
     p.returncode = 0
@@ -162,6 +164,7 @@ def main() -> None:
     print(f"{'file':<9} {'size':>9} {'n':>9} {'time s':>8} {'s/MB':>6} {'RSS peak':>10} {'x size':>7} "
           f"{'py peak':>10} {'x size':>7} {'kept':>9} {'x size':>7}  result")
     validated: list[str] = []
+    converted: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
         one = Path(tmp) / "one.sgf"
         write_games(one, plain, 1)
@@ -187,12 +190,23 @@ def main() -> None:
                 vt, vrss, summary = validate_rss(path)
                 validated.append(f"{kind:<9} {mb:>7.2f}MB {n:>9} {vt:>8.2f} {vt / mb:>6.2f} {vrss / 1e6:>8.1f}MB "
                                  f"{(vrss - base) / 1e6:>8.1f}MB {(vrss - base) / size:>6.1f}x  {summary}")
+            if kind != "nested":
+                target = Path(tmp) / "out.json"
+                ct, crss, _ = validate_rss(path, "convert", "--force", str(target))
+                converted.append(f"{kind:<9} {mb:>7.2f}MB {n:>9} {ct:>8.2f} {ct / mb:>6.2f} {crss / 1e6:>8.1f}MB "
+                                 f"{(crss - base) / 1e6:>8.1f}MB {(crss - base) / size:>6.1f}x")
+                target.unlink(missing_ok=True)
             path.unlink()
     print(f"\n`gammon validate FILE`, whole process (it reads SGF one game at a time); 'over base' is the peak "
           f"resident size less that of validating a one-game file ({base / 1e6:.1f} MB):")
     print(f"{'file':<9} {'size':>9} {'n':>9} {'time s':>8} {'s/MB':>6} {'RSS peak':>10} {'over base':>10} "
           f"{'x size':>7}  summary")
     for line in validated:
+        print(line, flush=True)
+    print("\n`gammon convert --force FILE out.json`, whole process (it holds the whole match and its replay):")
+    print(f"{'file':<9} {'size':>9} {'n':>9} {'time s':>8} {'s/MB':>6} {'RSS peak':>10} {'over base':>10} "
+          f"{'x size':>7}")
+    for line in converted:
         print(line, flush=True)
 
 
