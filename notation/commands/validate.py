@@ -261,8 +261,9 @@ def _check_and_collect(path: str, variant: str | None, auto_doubles: int | None)
 
 
 def _warm_up(files: tuple[str, ...]) -> None:
-    """Build the parsers the files need before the workers start, so that no forked worker builds
-    (or loads) them again."""
+    """Compile the .mat reader's regular expressions before the workers start, so that no forked worker
+    compiles them again.  (lark's parser, which only files the line reader leaves to it need, is built
+    or loaded by the first such file in each process.)"""
     from ..formats import mat
 
     mat.build_parsers()
