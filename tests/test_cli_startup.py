@@ -54,3 +54,12 @@ def test_validate_reads_common_mat_files_without_lark() -> None:
     assert r.returncode == 0 and "lark" not in loaded, r.stdout
     r, loaded = _modules("validate", "tests/data/unreadable/score_line_missing.mat")
     assert r.returncode == 2 and "lark" in loaded
+
+
+def test_validate_runs_without_click() -> None:
+    """``gammon validate`` with files and the common options is read without click (and the common .mat
+    files without lark); other options go to click."""
+    r, loaded = _modules("validate", "-q", "--jobs", "1", "samples/gnubg_selfplay_7p.mat")
+    assert r.returncode == 0 and loaded == set(), (r.stdout, r.stderr)
+    r, loaded = _modules("validate", "--color", "never", "samples/gnubg_selfplay_7p.mat")
+    assert r.returncode == 0 and "click" in loaded
