@@ -193,23 +193,19 @@ def _line_regexes() -> _LineRegexes:
 _ROW_LINES = re.compile(r"([^\n]*)((?:\n[ \t]*)+)")
 """The lines of a lark ``ROWS`` token, each with the line break, blank lines and indentation after it."""
 
-_MOVE_WORD, _DICE_WORD = 1, 2
-_WORDS: dict[str, int] = {}
-"""Words of rows already classified by :func:`_word_kind` (a few hundred distinct ones exist)."""
+_ROW_WORDS: set[str] = {f"{a}{b}:" for a in range(1, 7) for b in range(1, 7)}
+"""The words of common rows known to be the dice of a roll (``52:``) or a plain move (those read by
+:func:`_is_move_word`, at most a few thousand)."""
 
 
-def _word_kind(word: str) -> int:
-    """``_DICE_WORD`` for the dice of a roll (``52:``), ``_MOVE_WORD`` for a plain move (``13/8``,
-    ``25/20*``, ``6/4(2)``, ``bar/22``: one move of a ``PLAIN_CELL``), 0 for anything else."""
-    if len(word) == 3 and word[2] == ":" and word[:2] in _ROLLS:
-        kind = _DICE_WORD
-    elif _line_regexes().plain_cell.fullmatch("11: " + word):  # the grammar's own terminal says
-        kind = _MOVE_WORD
-    else:
-        kind = 0
-    if len(_WORDS) < 4096:
-        _WORDS[word] = kind
-    return kind
+def _is_move_word(word: str) -> bool:
+    """A plain move (``13/8``, ``25/20*``, ``6/4(2)``, ``bar/22``): one move of the grammar's
+    ``PLAIN_CELL``."""
+    if not _line_regexes().plain_cell.fullmatch("11: " + word):
+        return False
+    if len(_ROW_WORDS) < 4096:
+        _ROW_WORDS.add(word)
+    return True
 
 
 _CELL_KINDS: dict[str, ActionKind] = {
@@ -766,23 +762,21 @@ class _Reader:
         w0 = words[0]
         if n < 2 or len(w0) > 10 or w0[-1] != ")" or not w0[:-1].isdigit():
             return False  # (the number's ")" must end the first word: "12)52:" is left to _row)
-        kinds = _WORDS
-        b = 0  # the right cell's dice, when there is a right cell
-        for i in range(1, n):
-            w = words[i]
-            k = kinds.get(w)
-            if k is None:
-                k = _word_kind(w)
-            if k == _MOVE_WORD and i > 1:
-                continue
-            if k != _DICE_WORD or b:
-                return False  # a word that is not a plain move, dice that are not a roll, a third cell
-            if i > 1:
-                b = i
-        a_off = text.find(":") - 2  # the number has no ":", and moves have none
+        known = _ROW_WORDS  # the dice of rolls and plain moves
+        rest = words[2:]
+        if words[1][:2] not in _ROLLS or words[1][2:] != ":":
+            return False  # dice that are not a roll: the general path explains them
+        if not known.issuperset(rest):
+            for w in rest:
+                if w not in known and not _is_move_word(w):
+                    return False  # a word that is not a plain move
+        colons = text.count(":")  # one a cell: the number has none, nor do moves
+        if colons > 2:
+            return False  # a third cell: the general path explains it
+        a_off = text.find(":") - 2
         a_col = col0 + a_off
         player = 0 if a_col < max(LEFT_LIMIT, col0 + len(w0) + 2) else 1
-        if b:
+        if colons == 2:
             if player == 1:
                 return False  # a third cell: the general path explains it
             b_off = text.find(":", a_off + 3) - 2
@@ -795,7 +789,7 @@ class _Reader:
         actions = game.actions
         actions.append(Action("move", player, _ROLLS[a[:2]], play, None if play else "", None, a,
                               new_span(line, a_col, line, col0 + a_end), number := int(w0[:-1])))
-        if b:
+        if colons == 2:
             b_col = col0 + b_off
             self.right_columns[b_col] += 1
             self.splits.append((line, col0 + a_end, b_col))
