@@ -95,7 +95,11 @@ def run(argv: list[str] | None = None) -> None:
         sys.exit(0)
     import signal
 
-    import click
+    quick = None
+    if args[:1] == ["validate"]:  # the common command lines are read without click (start-up time)
+        from .commands._validate_run import quick_args
+
+        quick = quick_args(args[1:])
 
     def _terminate(signum: int, frame: object) -> None:
         raise SystemExit(128 + signum)
@@ -106,18 +110,13 @@ def run(argv: list[str] | None = None) -> None:
         pass
     code = 0
     try:
-        _main().main(args=argv, prog_name="gammon", standalone_mode=False)
-    except click.exceptions.Abort:
-        click.echo("gammon: interrupted", err=True)
-        code = 130
+        if quick is not None:
+            _without_click(quick)
+        else:
+            _main().main(args=argv, prog_name="gammon", standalone_mode=False)
     except KeyboardInterrupt:
-        click.echo("gammon: interrupted", err=True)
+        _echo_err("gammon: interrupted")
         code = 130
-    except click.exceptions.Exit as e:
-        code = e.exit_code
-    except click.ClickException as e:
-        e.show()
-        code = e.exit_code
     except SystemExit as e:
         code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     except BrokenPipeError:
@@ -127,7 +126,17 @@ def run(argv: list[str] | None = None) -> None:
             return _stdout_failed(e)
         code = _internal_error(e)
     except Exception as e:  # noqa: BLE001 - a bug: one line, not a traceback (GAMMON_DEBUG=1 shows it)
-        code = _internal_error(e)
+        click = sys.modules.get("click")  # click's own exceptions (none of them an OSError) come from click
+        if click is not None and isinstance(e, click.exceptions.Abort):
+            click.echo("gammon: interrupted", err=True)
+            code = 130
+        elif click is not None and isinstance(e, click.exceptions.Exit):
+            code = e.exit_code
+        elif click is not None and isinstance(e, click.ClickException):
+            e.show()
+            code = e.exit_code
+        else:
+            code = _internal_error(e)
     try:
         sys.stdout.flush()
     except BrokenPipeError:
@@ -135,6 +144,35 @@ def run(argv: list[str] | None = None) -> None:
     except OSError as e:
         _stdout_failed(e)
     sys.exit(code)
+
+
+def _without_click(params: dict[str, Any]) -> None:
+    """``gammon validate`` with arguments read without click (:func:`notation.commands._validate_run.quick_args`),
+    ending as click's ``main`` ends a command: an interrupt (or end of input) after a blank line on stderr,
+    as click's ``Abort``; a broken pipe with status 1, standard streams made quiet about it."""
+    from .commands._validate_run import run as validate
+
+    try:
+        validate(**params)
+    except (EOFError, KeyboardInterrupt):
+        _echo_err("")
+        raise KeyboardInterrupt from None
+    except OSError as e:
+        import errno
+
+        if e.errno != errno.EPIPE:
+            raise
+        from click.utils import _PacifyFlushWrapper
+
+        sys.stdout = _PacifyFlushWrapper(sys.stdout)  # type: ignore[assignment]
+        sys.stderr = _PacifyFlushWrapper(sys.stderr)  # type: ignore[assignment]
+        sys.exit(1)
+
+
+def _echo_err(message: str) -> None:
+    import click
+
+    click.echo(message, err=True)
 
 
 def _internal_error(e: BaseException) -> int:

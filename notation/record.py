@@ -12,11 +12,13 @@ Players are 0 and 1 as in :mod:`notation.position`: player 0 is the *left* colum
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from ._unchecked import unchecked
-from .analysis import Analysis
 from .position import Position
+
+if TYPE_CHECKING:  # pragma: no cover - imported where an analysis is read or written (start-up time)
+    from .analysis import Analysis
 
 ActionKind = Literal[
     "move",     # a roll and its play ("" play = no move written); dice always set

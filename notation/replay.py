@@ -282,6 +282,58 @@ class _GameRunner:
         return actions[index + 1].kind if index + 1 < len(actions) else None
 
     # ------------------------------------------------------------ actions
+    def fast_moves(self, actions: list[Action], i: int) -> int:
+        """The fast lane of :meth:`do_move` for the run of plays from ``actions[i]`` on: each play it can
+        take (the right player, plain notation, no cube question pending, not an opening double, legal
+        by :func:`_fast_play`) is recorded exactly as :meth:`do_move` would, with no position made;
+        returns the index of the first action it leaves (to :meth:`do_move` and the others).  What
+        :meth:`do_move` checks of the position before the fast lane is the same for the whole run: the
+        fast lane changes only the boards and the player on roll."""
+        base = self._pos  # every field but the boards and the player on roll is current
+        rules = base.rules
+        if base.dice is not None or not self.started or base.double_offered or self.acey_pending is not None \
+                or rules.bonus_roll is not None or rules.hit_needs_home_checker or rules.checkers_start_off_board:
+            return i
+        if self._moved is not None:
+            boards, turn = self._moved
+        else:
+            boards, turn = base.boards, base.turn
+        steps = self.gr.steps
+        set_up = self.game.start is not None
+        checkers = rules.checkers
+        fast_play = _fast_play
+        new = _object_new
+        start = i
+        for action in actions[i:]:
+            dice = action.dice
+            text = action.play
+            if action.kind != "move" or not text or dice is None or action.player != turn or action.properties \
+                    or text.isspace() or (dice[0] == dice[1] and not steps and not set_up):
+                break
+            fast = fast_play(boards[turn], boards[1 - turn], rules, text, dice)
+            if fast is None:
+                break
+            after = (fast.mine, fast.theirs) if turn == 0 else (fast.theirs, fast.mine)
+            # a step whose positions are made when first asked for (ReplayStep._lazy), built in
+            # place: this runs for almost every play
+            step = new(ReplayStep)
+            step.action = action
+            step._before = step._after = base
+            step._lazy = (boards, turn, after, dice)
+            step.play = fast
+            step.legal = True
+            steps.append(step)
+            boards = after
+            turn = 1 - turn
+            i += 1
+            if fast.mine[0] == checkers:
+                self._moved = (boards, turn)
+                self.end_bearoff(action.player)
+                return i
+        if i > start:
+            self._moved = (boards, turn)
+        return i
+
     def do_move(self, action: Action, index: int) -> bool:
         base = self._pos  # every field but the boards and the player on roll is current
         dice = action.dice
@@ -663,23 +715,26 @@ class _GameRunner:
 
 
 _FAST_POINTS = {str(i): i for i in range(26)} | {"bar": 25, "Bar": 25, "off": 0, "Off": 0}
-_FAST_TOKENS: dict[str, tuple[int, int, bool]] = {}
+_FastToken = tuple[int, int, bool, int, int, Step, Step]
+_FAST_TOKENS: dict[str, _FastToken] = {}
 """Move tokens already read by :func:`_fast_token` (at most a few thousand distinct ones exist)."""
 
 
-def _fast_token(tok: str) -> tuple[int, int, bool] | None:
-    """``13/8`` → (13, 8, False), ``25/20*`` → (25, 20, True); None for anything else (chains, counts,
-    upward moves, a checker moved to the bar or from off)."""
+def _fast_token(tok: str) -> _FastToken | None:
+    """``13/8`` → (13, 8, False, ...), ``25/20*`` → (25, 20, True, ...): the points from and to, the hit
+    mark, then what :func:`_fast_play` uses of them: the die (from - to), the landing point on the
+    opponent's side (25 - to) and the step without and with a hit.  None for anything else (chains,
+    counts, upward moves, a checker moved to the bar or from off)."""
     star = tok.endswith("*")
     a, sep, b = (tok[:-1] if star else tok).partition("/")
     s = _FAST_POINTS.get(a)
     t = _FAST_POINTS.get(b)
     if not sep or s is None or t is None or t >= s or s == 0 or t == 25:
         return None
+    parsed = (s, t, star, s - t, 25 - t, (s, t, False), (s, t, True))
     if len(_FAST_TOKENS) < 4096:
-        _FAST_TOKENS[tok] = (s, t, star)
-    return s, t, star
-
+        _FAST_TOKENS[tok] = parsed
+    return parsed
 
 
 def _land(theirs: list[int], t: int) -> bool | None:
@@ -706,39 +761,42 @@ def _fast_play(mine: Board, opp: Board, rules: Rules, text: str, dice: tuple[int
         return None
     tokens = text.split()
     d1, d2 = dice
-    n = 4 if d1 == d2 else 2
+    if d1 == d2:
+        n = 4
+        remaining = [d1, d1, d1, d1]
+    else:
+        n = 2
+        remaining = [d1, d2]
     if len(tokens) > n:
         return None
-    remaining = [d1] * 4 if d1 == d2 else [d1, d2]
     m = list(mine)
-    theirs = list(opp)
+    theirs: Any = opp  # copied at the first hit
     outside = -1  # checkers outside the home board, counted at the first bear-off
     steps: list[Step] = []
     known = _FAST_TOKENS
     for tok in tokens:
-        parsed = known.get(tok)
+        parsed = known.get(tok) or _fast_token(tok)
         if parsed is None:
-            parsed = _fast_token(tok)
-            if parsed is None:
-                return None
-        s, t, star = parsed
+            return None
+        s, t, star, die, back, quiet, hit = parsed
         if not m[s] or (m[25] and s != 25):
             return None
-        die = s - t
         if t:
             if die not in remaining:
                 return None
-            o = theirs[25 - t]
+            o = theirs[back]
             if o:
                 if o > 1:
                     return None  # the opponent's point
-                theirs[25 - t] = 0
+                if theirs is opp:
+                    theirs = list(opp)
+                theirs[back] = 0
                 theirs[25] += 1
-                hit = True
+                steps.append(hit)
             elif star:
                 return None  # a wrong mark: the full path explains it
             else:
-                hit = False
+                steps.append(quiet)
             if outside > 0 and s >= 7 and t <= 6:
                 outside -= 1
         else:
@@ -754,11 +812,10 @@ def _fast_play(mine: Board, opp: Board, rules: Rules, text: str, dice: tuple[int
                 if not larger or any(m[s + 1:7]):
                     return None
                 die = min(larger)
-            hit = False
+            steps.append(quiet)
         remaining.remove(die)
         m[s] -= 1
         m[t] += 1
-        steps.append((s, t, hit))
     if len(steps) == n:
         return new_play(tuple(steps), tuple(m), tuple(theirs))
     if not steps:  # nothing played: legal when no die can move any checker
@@ -1015,21 +1072,37 @@ def _check_auto_start(rep: MatchReplay, game: Game, cube: int) -> None:
             *where))
 
 
+FAST_MOVES = True
+"""Replay runs of plays with :meth:`_GameRunner.fast_moves` (tests turn this off to hold it to
+:meth:`_GameRunner.do_move`, one play at a time)."""
+
+
 def _run_game(r: _GameRunner) -> None:
     actions = r.game.actions
-    for i, action in enumerate(actions):
-        if r.ended is not None and action.kind not in ("win", "loss", "accept"):
-            if action.kind == "move" and not (action.play or "").strip():
+    n = len(actions)
+    fast = FAST_MOVES
+    i = 0
+    while i < n:
+        action = actions[i]
+        kind = action.kind
+        if r.ended is not None and kind not in ("win", "loss", "accept"):
+            if kind == "move" and not (action.play or "").strip():
+                i += 1
                 continue  # an empty cell after the end
             r.find("error", action, f"the game is over ({'double dropped' if r.ended == 'drop' else r.ended}), "
                                     f"yet the record goes on")
             return
         if not r.gr.verifiable:
-            if action.kind == "win":
+            if kind == "win":
                 r.gr.winner = action.player
                 r.gr.points = action.value
+            i += 1
             continue
-        kind = action.kind
+        if kind == "move" and fast:
+            j = r.fast_moves(actions, i)
+            if j > i:
+                i = j
+                continue
         if kind in ("move", "roll"):
             r.do_move(action, i)
         elif kind == "double":
@@ -1046,6 +1119,7 @@ def _run_game(r: _GameRunner) -> None:
             r.do_setup(action)
         else:  # loss, accept, reject: informative
             r.record(action, r.pos)
+        i += 1
     if r.ended is None and r.gr.verifiable and actions:
         last = actions[-1]
         r.find("warning", last, "the game ends without a result")

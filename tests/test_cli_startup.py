@@ -45,3 +45,21 @@ def test_other_arguments_still_go_to_click() -> None:
     assert "click" in loaded
     r, loaded = _modules("--help")
     assert r.returncode == 0 and "validate" in r.stdout and "lark" not in loaded and "PIL" not in loaded
+
+
+def test_validate_reads_common_mat_files_without_lark() -> None:
+    """The .mat reader's line reader takes the common files: validating them imports no parser library
+    (lark is imported for a file the line reader leaves to it)."""
+    r, loaded = _modules("validate", "samples/gnubg_selfplay_7p.mat", "tests/data/mat_gnubg_selfplay_money.mat")
+    assert r.returncode == 0 and "lark" not in loaded, r.stdout
+    r, loaded = _modules("validate", "tests/data/unreadable/score_line_missing.mat")
+    assert r.returncode == 2 and "lark" in loaded
+
+
+def test_validate_runs_without_click() -> None:
+    """``gammon validate`` with files and the common options is read without click (and the common .mat
+    files without lark); other options go to click."""
+    r, loaded = _modules("validate", "-q", "--jobs", "1", "samples/gnubg_selfplay_7p.mat")
+    assert r.returncode == 0 and loaded == set(), (r.stdout, r.stderr)
+    r, loaded = _modules("validate", "--color", "never", "samples/gnubg_selfplay_7p.mat")
+    assert r.returncode == 0 and "click" in loaded

@@ -11,18 +11,21 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "samples" / "illegal_plays.mat"
+LARK_SAMPLE = ROOT / "tests" / "data" / "unreadable" / "score_line_missing.mat"
+"""A file the .mat reader leaves to lark (its line reader reads the common files without a parser): a
+comment line between a Game line and its score line, which lark's error message locates."""
 
 
 def _validate(env_extra: dict[str, str]) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("GAMMON_NO_CACHE", "XDG_CACHE_HOME")}
     env.update(env_extra)
-    return subprocess.run([sys.executable, "-m", "notation.cli", "validate", str(SAMPLE)], cwd=ROOT, env=env,
-                          capture_output=True, text=True, check=False)
+    return subprocess.run([sys.executable, "-m", "notation.cli", "validate", str(SAMPLE), str(LARK_SAMPLE)],
+                          cwd=ROOT, env=env, capture_output=True, text=True, check=False)
 
 
 def test_cache_is_written_and_reused(tmp_path: Path) -> None:
     plain = _validate({"GAMMON_NO_CACHE": "1"})
-    assert plain.returncode == 1 and "error" in plain.stdout
+    assert plain.returncode == 2 and "error" in plain.stdout and "expected a score line" in plain.stdout
     first = _validate({"XDG_CACHE_HOME": str(tmp_path)})
     files = sorted((tmp_path / "gammon-notation").glob("mat-*.lark-cache"))
     assert files, "no parser cache written"
@@ -106,7 +109,7 @@ def test_planted_pickle_never_runs(tmp_path: Path) -> None:
                      else pickle.dumps(Evil()))
     r = _validate({"XDG_CACHE_HOME": str(tmp_path)})
     assert not witness.exists(), "a planted cache file ran code"
-    assert r.returncode == 1 and "error" in r.stdout
+    assert r.returncode == 2 and "expected a score line" in r.stdout
     path.write_bytes(pickle.dumps(Evil()))
     _validate({"XDG_CACHE_HOME": str(tmp_path)})
     assert not witness.exists()
@@ -120,6 +123,6 @@ def test_foreign_writable_or_fifo_cache_is_refused(tmp_path: Path) -> None:
     assert _grammar._load_verified(path) is None
     path.unlink()
     os.mkfifo(path)
-    r = subprocess.run([sys.executable, "-m", "notation", "validate", str(SAMPLE)], cwd=ROOT, timeout=60,
+    r = subprocess.run([sys.executable, "-m", "notation", "validate", str(LARK_SAMPLE)], cwd=ROOT, timeout=60,
                        env={**os.environ, "XDG_CACHE_HOME": str(tmp_path)}, capture_output=True, text=True)
-    assert r.returncode == 1 and "error" in r.stdout  # no hang on the FIFO
+    assert r.returncode == 2 and "expected a score line" in r.stdout  # no hang on the FIFO

@@ -343,6 +343,8 @@ def test_scanner_agrees_with_the_grammar() -> None:
 
 
 def _read_both(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[object, object]:
+    """The file read with the fast paths, and without each of them: the lark tree (``FAST_LINES``) and
+    the general reading of rows (``FAST_ROWS``) must give the same matches, or the same error."""
     from notation.formats import mat as mat_module
 
     def read() -> object:
@@ -352,10 +354,16 @@ def _read_both(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[object, obj
             return ("error", e.message, e.line, e.column)
 
     fast = read()
-    monkeypatch.setattr(mat_module, "FAST_ROWS", False)
-    general = read()
+    results = []
+    for lines, rows in ((True, False), (False, True), (False, False)):
+        monkeypatch.setattr(mat_module, "FAST_LINES", lines)
+        monkeypatch.setattr(mat_module, "FAST_ROWS", rows)
+        results.append(read())
+    monkeypatch.setattr(mat_module, "FAST_LINES", True)
     monkeypatch.setattr(mat_module, "FAST_ROWS", True)
-    return fast, general
+    for other in results[:-1]:
+        assert other == results[-1], path
+    return fast, results[-1]
 
 
 def test_fast_rows_read_like_the_general_path(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -366,6 +374,84 @@ def test_fast_rows_read_like_the_general_path(monkeypatch: pytest.MonkeyPatch) -
     for path in files:
         fast, general = _read_both(path, monkeypatch)
         assert fast == general, path
+
+
+def test_terminals_are_the_grammars() -> None:
+    """The reader runs the grammar's terminals itself (mat.TERMINALS): each is exactly the regular
+    expression lark compiles from grammars/mat.lark."""
+    from notation.formats import mat as mat_module
+
+    p = mat_module._file_parser()
+    for name, pattern in mat_module.TERMINALS.items():
+        assert p.get_terminal(name).pattern.to_regexp() == pattern, name
+    line_terminals = {t.name for t in p.terminals if mat_module._GAP in t.pattern.to_regexp()}
+    assert line_terminals == {"TAG", "COMMENT", "MATCH_LINE", "GAME_LINE", "SCORE_LINE", "ROWS"}
+
+
+def test_line_tree_is_larks_tree() -> None:
+    """Where the line reader makes a tree, it is lark's (types, values' lines and line breaks, lines and
+    columns of every token; the rows of each run of rows)."""
+    from notation.formats import mat as mat_module
+
+    def flat(tree: list, depth: int = 0) -> list:
+        out: list = []
+        for c in tree:
+            if isinstance(c, list):
+                out.append(("(", depth))
+                out.extend(flat(c, depth + 1))
+                out.append((")", depth))
+            elif c.type == "ROWS":
+                out.append((c.type, c.line, c.column, mat_module._rows_of(c)))
+            else:
+                out.append((c.type, c.line, c.column, mat_module._line_of(c), c.value.count("\n")))
+        return out
+
+    files = sorted(DATA.glob("*.mat")) + sorted(DATA.glob("mat_*")) + CORPUS_FILES + sorted(
+        (DATA.parent.parent / "samples").glob("*.mat"))
+    made = 0
+    for path in files:
+        text, _ = mat_module._decode(path.read_bytes())
+        ours = mat_module._line_tree(text)
+        if ours is None:
+            continue
+        made += 1
+        theirs = mat_module._lark_tree(mat_module._file_parser().parse(text, start="start"))
+        assert flat(ours) == flat(theirs), path
+    assert made >= 10
+
+
+@pytest.mark.parametrize("text", [
+    " 1 point match\n\n Game 1\n a : 0                 b : 0\n  1) 52: 13/8 24/22   64: 24/18 13/9\n",
+    "\t1 point match\n\tGame 1\n\ta : 0                 b : 0\n\t  1) 52: 13/8 24/22   64: 24/18 13/9\n",
+    " 1 point match\n\n Game 1\n a : 0                 b : 0\n\f 1) 52: 13/8 24/22\n",
+    " 1 point match\n\n Game 1\n a : 0                 b : 0\n  1) 52: 13/8 24/22\n \t \n\n; c\n  2) 31: 8/5 6/5\n",
+    " 1 point match\n\n Game 1\n a : 0                 b : 0\n  1) 52: 13/8\t24/22   64: 24/18 13/9\n",
+    " 1 point match\n\n Game 1\n a : 0                 b : 0\n  1) 52: 13/8\x0b24/22   64: 24/18 13/9\n",
+    " 1 point match\n\n Game 1\n a : 0                 b : 0\n  1) 52: 13/8 24/22\n  2) 43: 13/9 13/10\xa0\n",
+    " 1 point match\n\n Game 1\n a : 0                 b : 0\n  1) 52: 13/8 24/22\n      wins 1 point\n",
+    " 1 point match\n\n Game 1\n a : 0                 b : 0\n  1) 52: 13/8 24/22\n      Winsome 1 point\n",
+    " 1 point match\n\n Game 1\n a : 0                 b : 0\n  1) 52: 13/8 24/22\n 3 point match\n Game 1\n"
+    " a : 0   b : 0\n",
+    " 1 point match\n\n Game 1\n",
+    " 1 point match\n\n Game 1\n; a comment\n a : 0  b : 0\n",
+    "; [Event \"x\"]\n# [Game 1, Move 3]\n;\n\n 1 point match\n; [Site \"y\"]\n game 1\n a : 0  b : 0\n",
+    "  1) 52: 13/8 24/22\n 1 point match\n",
+    " 1 point match\n  1) 52: 13/8 24/22\n",
+    " Game 1\n a : 0  b : 0\n",
+    " 1 point match\n\n Game 1\n a : 0                 b : 0\n  1) 52: 13/8 24/22\n  2) 4\u0663: 13/9\n",
+    " 1 point match\n\n Game 1\n a : 0                 b : 0\n  1\u0663) 52: 13/8 24/22\n",
+    " 1 point match\n\n Game 1\n a : 0                 b : 0\n  1) 52: 13/8 24/22    \n\n\n",
+    " 1 point match\n\n Game 1\n a : 0                 b : 0\n  1) 52: 13/8 24/22\n  Game 2\n",
+    "1 point match\n\nGame 1\na : 0 b : 0\n1) 52: 13/8 24/22\n2) 52:  13/8  24/22   11: 6/5(4)\n",
+])
+def test_line_tree_edge_shapes(text: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Lines at the edges of what the line reader takes (blanks other than spaces, tabs, a comment
+    between the Game and score lines, a file that ends after a Game line, rows before the match line,
+    other digits): read exactly as lark's tree reads them, errors included."""
+    path = tmp_path / "edge.mat"
+    path.write_bytes(text.encode("utf-8"))
+    fast, general = _read_both(path, monkeypatch)
+    assert fast == general, text
 
 
 def test_fast_rows_edge_shapes(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -384,6 +470,49 @@ def test_fast_rows_edge_shapes(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) 
         "  1) 52: Cannot Move             64: ???",
         "  123456789012345) 52: 13/8 24/22",
         "  123456789012345)  52: 13/8 24/22",
+        "  1) 52: 13/8\t24/22             64: 24/18 13/9",
+        "  1) 52: 13/8 24/22\t            64: 24/18 13/9",
+        "  1) 52: 13/8 24/22             64: 24/18\x0c13/9",
+        "  1) 52: 13/8 24/22             64: 24/18 13/9\x1f",
+        "  1) 52: 13/8 24/22             64: 24/18 13/9 \u00a0",
+        "  1) 52: 13/8 24/22             6\u0664: 24/18 13/9",
+        "  1) 52: 13/8 24/22             64: 24/18 13/9 13/9",
+        "  1) 52: 13/8 24/22             64: 24/18 13/9 13/9 1/0 2/0",
+        "  1) 52: 13/8 24/22             64:",
+        "  1) 52:                        64:",
+        "  1) 52: 13/8 24/22 64: 24/18 13/9",
+        "  1) 52: 13/8 24/22 64: 24/18 13/9 31: 8/5",
+        "  1) 52: 13/8 24/22             64: 24/18 13/9   Wins 1 point",
+        "  1) 52: Bar/20 off/3 b/4            64: bar/18* 13/off 6/4*(2)",
+        "  1) 52: 13-8 24/22             64: 24/18 13/9",
+        "  1) 52: 13/8, 24/22            64: 24/18 13/9",
+        "  1) 52: 13/8 24/22             64:24/18 13/9",
+        "  1) 00: 13/8 24/22             64: 24/18 13/9",
+        "  1)) 52: 13/8 24/22",
+        "  1234567890) 52: 13/8 24/22",
+        "  0) 52: 13/8 24/22",
+        "               1) 52: 13/8 24/22",
+        "  1) 52: 26/20 24/22",
+        "    123456789) 52: 13/8 24/22",
+        "    123456789)  52: 13/8 24/22",
+        "    123456789)   52: 13/8 24/22",
+        "    123456789)  52: 13/8 24/22      64: 24/18 13/9",
+        "  1) 52::",
+        "  1) 52:: 13/8",
+        "  1) 52:64: 24/18",
+        "  1) 5:2: 13/8",
+        "  1) 52: 13/8 :64: 24/18",
+        "  1) 52: 13/8  6: 24/18",
+        "  1) 52 : 13/8",
+        "  1) 52:  ",
+        "  1) 52: 13/8          64:    ",
+        "  1) 52: 13/8          64: 24/18:",
+        "  1:) 52: 13/8",
+        "  1)\t52: 13/8",
+        "  1) 52:\t13/8",
+        "  1) 52: 13/8\x0b",
+        "  1) 52: 13/8  \x0b  64: 24/18",
+        "  1) 52: 13/8 24/22 8/4 6/3 64: 24/18",
     ]
     for i, row in enumerate(rows):
         path = tmp_path / f"r{i}.mat"

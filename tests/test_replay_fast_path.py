@@ -100,14 +100,49 @@ def _replay_all(path: Path) -> list[object]:
 
 
 def test_real_files_replay_the_same_without_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same findings, positions and plays with the fast path, one play at a time through
+    ``do_move`` (``FAST_MOVES`` off), and without the fast path at all."""
     files = _files()
     assert len(files) > 10
     for path in files:
         fast = _replay_all(path)
         with monkeypatch.context() as mp:
+            mp.setattr(replay_module, "FAST_MOVES", False)
+            one_by_one = _replay_all(path)
             mp.setattr(replay_module, "_fast_play", lambda *a: None)
             full = _replay_all(path)
+        assert fast == one_by_one, path
         assert fast == full, path
+
+
+def test_fast_moves_stop_where_do_move_takes_over(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Runs of plays broken by what the fast lane leaves to ``do_move``: a cube action, the wrong player,
+    a play written in another notation, an illegal play, an opening double, a bear-off that ends the game,
+    plays after the end; the same replay with the run taken at once as one play at a time."""
+    from notation.formats.mat import read_match
+
+    rows = [
+        "  1)                             31: 8/5 6/5",
+        "  2) 64: 24/18 13/9              52: 13/8 13/11",
+        "  3) 33: 13/10(2) 6/3(2)          Doubles => 2",
+        "  4) Takes                        42: 8/4 6/4",
+        "  5) 61: 13/7 8/7                 55: 13/3 13/3",
+        "  6) 21: 13/11 24/23             21: 13/11 24/23",
+        "  7) 43: 13/9 13/10               43: 13/9 13/10",
+        "  8) 11: 6/5 6/5 6/5 6/5         66: 24/18 24/18 13/7 13/7",
+    ]
+    body = " 3 point match\n\n Game 1\n a : 0                 b : 0\n" + "\n".join(rows) + "\n"
+    for text in (body, body.replace("  1)                             31: 8/5 6/5", "  1) 33: 8/5 6/5"),
+                 body.replace("52: 13/8 13/11", "52: 13/8 13/13")):
+        m = read_match(text)
+        fast = replay_module.replay(m)
+        with monkeypatch.context() as mp:
+            mp.setattr(replay_module, "FAST_MOVES", False)
+            slow = replay_module.replay(m)
+        assert [f.to_dict() for f in fast.findings] == [f.to_dict() for f in slow.findings]
+        assert [(s.action, s.before, s.after, s.play, s.legal) for g in fast.games for s in g.steps] == [
+            (s.action, s.before, s.after, s.play, s.legal) for g in slow.games for s in g.steps]
+        assert fast.findings  # each of these records has something to say
 
 
 @pytest.mark.parametrize(("mine", "theirs", "roll", "text"), [

@@ -6,9 +6,12 @@ Reading
 
 :func:`read_match` / :func:`read_matches` take a path, bytes or text.  The file structure (header
 tags and comments, the ``N point match`` line, ``Game N``, score lines, move rows, result lines) is
-parsed by the LALR grammar ``grammars/mat.lark`` (start symbol ``start``: one token per line).  The
-content of each row is then tokenised with the grammar's ``cells`` terminals, compiled into one
-regular expression: ``52: 13/8 24/22``, ``61: Cannot Move``, ``63: ???``, ``Doubles => 2``,
+parsed by the LALR grammar ``grammars/mat.lark`` (start symbol ``start``: one token per line); a line
+reader (:func:`_line_tree`) makes the same tree with the grammar's own line terminals, without lark,
+and leaves any file it is not sure of to lark (a well-formed file of the usual shape never needs it).
+The common row (a number and one or two cells of plain moves) is read word by word; the content of
+any other row is tokenised with the grammar's ``cells`` terminals, compiled into one regular
+expression: ``52: 13/8 24/22``, ``61: Cannot Move``, ``63: ???``, ``Doubles => 2``,
 ``Takes``, ``Wins 2 points and the match``, Galaxy's ``Losses 1 point``, Snowie's
 ``11: Illegal play (<position>)`` ...
 
@@ -64,15 +67,14 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lark import Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-
-from .._grammar import parser
 from ..errors import NotationError, ParseError
 from ..position import Position
 from ..record import Action, ActionKind, Game, Match, MatchRules, Normalisation, Span, new_span
+
+if TYPE_CHECKING:  # pragma: no cover
+    from lark.exceptions import UnexpectedInput
 
 __all__ = ["read_match", "read_matches", "write_match", "dump_match", "format_play_text"]
 
@@ -85,18 +87,53 @@ _PARSER_OPTIONS: dict[str, Any] = {"lexer": "contextual", "propagate_positions":
 
 
 def _file_parser() -> Any:
-    """The parser of the three start symbols: ``start`` reads files, ``cells`` and ``fast_row`` hold the
-    terminals of cells (one parser to load, not three)."""
+    """The lark parser of the three start symbols: ``start`` reads files, ``cells`` and ``fast_row`` hold the
+    terminals of cells (one parser to load, not three).  lark is imported here, when a file is first left
+    to it (see :data:`FAST_LINES`): reading the common files imports no parser library at all."""
+    from .._grammar import parser
+
     return parser("mat", start=("start", "cells", "fast_row"), **_PARSER_OPTIONS)
 
 
 def build_parsers() -> None:
-    """Build (or load) the parser and the regular expressions the reader uses, ahead of time: before
-    forking workers, so that none builds them again."""
-    _file_parser()
+    """Compile the regular expressions the reader uses, ahead of time: before forking workers, so that
+    none compiles them again.  (lark's parser is built, or loaded, by the first file that needs it.)"""
     _cell_regex()
-    _rows_regex()
+    _line_regexes()
 
+
+TERMINALS: dict[str, str] = {
+    'TAG': '[;#][ \t]*\\[[^"\\]\n]+"[^\n]*"\\][ \t]*(?:\n[ \t]*)+',
+    'MATCH_LINE': '(?i:\\d{1,9}[ \t]+point[ \t]+match[ \t]*(?:\n[ \t]*)+)',
+    'GAME_LINE': '(?i:Game[ \t]+\\d{1,9}[ \t]*(?:\n[ \t]*)+)',
+    'SCORE_LINE': ('[^\\s:](?:[^:\n]*[^\\s:])?[ \t]*:[ \t]*\\d{1,9}[ \t]+[^\\s:](?:[^:\n]*[^\\s:])?[ \t'
+                   ']*:[ \t]*\\d{1,9}[ \t]*(?:\n[ \t]*)+'),
+    'ROWS': ('(?:(?:\\d{1,9}\\)|(?i:Wins|Losses|Doubles|Beavers|Raccoons|Takes|Drops|Con'
+             'cedes|Accepts|Rejects)\\b)[^\n]*(?:\n[ \t]*)+)+'),
+    'PLAIN_CELL': ('\\d\\d:(?:[ \t]+(?:2[0-5]|1[0-9]|0?[0-9]|bar|off|Bar|Off)\\*?(?:\\/(?:2[0-5]|'
+                   '1[0-9]|0?[0-9]|bar|off|Bar|Off)\\*?)+(?:\\(\\d\\)\\*?)?)*'),
+    'MOVE': ('(?i:\\d\\d:(?:[ \t]*+(?:(?:2[0-5]|1[0-9]|0?[0-9]|bar|off|b|o)\\*?(?:[\\/\\-](?'
+             ':2[0-5]|1[0-9]|0?[0-9]|bar|off|b|o)\\*?)++(?:\\(\\d\\)\\*?)?+(?:(?:[ \t]*,[ \t]'
+             '*|[ \t]+)(?:2[0-5]|1[0-9]|0?[0-9]|bar|off|b|o)\\*?(?:[\\/\\-](?:2[0-5]|1[0-9'
+             ']|0?[0-9]|bar|off|b|o)\\*?)++(?:\\(\\d\\)\\*?)?+)*+|Cannot[ \t]+Move|\\?+|Illeg'
+             'al[ \t]+play[ \t]*\\([^()\n]*\\)))?)'),
+    'ROWNUM': '\\d{1,9}\\)',
+    'DOUBLE': '(?i:Doubles[ \t]*=>[ \t]*\\d{1,9})',
+    'TAKE': '(?i:Takes)',
+    'DROP': '(?i:Drops)',
+    'WIN': '(?i:Wins[ \t]+\\d{1,9}[ \t]+points?(?:[ \t]+and[ \t]+the[ \t]+match)?)',
+    'QMARKS': '\\?+',
+    'BEAVER': '(?i:Beavers[ \t]*=>[ \t]*\\d{1,9})',
+    'RACCOON': '(?i:Raccoons[ \t]*=>[ \t]*\\d{1,9})',
+    'CONCEDE': '(?i:Concedes)',
+    'ACCEPT': '(?i:Accepts)',
+    'REJECT': '(?i:Rejects)',
+    'LOSS': '(?i:Losses[ \t]+\\d{1,9}[ \t]+points?)',
+    'SETUP': '(?i:Illegal[ \t]+play[ \t]*\\([^()\n]*\\))',
+}
+"""The regular expressions of grammars/mat.lark's terminals that the reader runs itself, exactly as lark
+compiles them (``Lark.get_terminal(name).pattern.to_regexp()``; tests/test_mat_reader.py checks each
+against the grammar, so a change to the grammar that is not made here fails the tests)."""
 
 # (No two of these match at the same place; the most frequent come first.)
 _CELL_TERMINALS = ("MOVE", "ROWNUM", "DOUBLE", "TAKE", "DROP", "WIN", "QMARKS", "BEAVER", "RACCOON",
@@ -108,29 +145,67 @@ def _cell_regex() -> re.Pattern[str]:
     """One regular expression made of the grammar's cell terminals (``cells`` in mat.lark)."""
     global _cell_re
     if _cell_re is None:
-        cells = _file_parser()
-        alts = [f"(?P<{name}>{cells.get_terminal(name).pattern.to_regexp()})" for name in _CELL_TERMINALS]
+        alts = [f"(?P<{name}>{TERMINALS[name]})" for name in _CELL_TERMINALS]
         _cell_re = re.compile(r"[ \t]*(?:" + "|".join(alts) + r")")
     return _cell_re
 
 
-_rows_re: re.Pattern[str] | None = None
 FAST_ROWS = True
-"""Read the common row shape (a number and one or two move cells) with one match; tests turn this off
-to check that the general path reads every file the same."""
+"""Read the common row shape (a number and one or two cells of plain moves) word by word; tests turn
+this off to check that the general path (:meth:`_Reader._row`) reads every file the same."""
+FAST_LINES = True
+"""Split a file into its line tokens without lark (:func:`_line_tree`), which leaves to lark any file
+it is not sure of; tests turn this off to check that lark's tree reads every file the same."""
+
+_GAP = "(?:\n[ \t]*)+"
+"""How every line terminal ends: its line break, blank lines and the next line's indentation."""
 
 
-def _rows_regex() -> re.Pattern[str]:
-    """The lines of a ``ROWS`` token, each with the line break, blank lines and indentation after it
-    (group 5).  The common row, ``  3) 52: 13/8 24/22     64: 24/18 13/9`` (the grammar's ``fast_row``:
-    a row number and one or two ``PLAIN_CELL``), is matched with its parts: number (1), cells (2, 3);
-    any other line is group 4, for :meth:`_Reader._row`."""
-    global _rows_re
-    if _rows_re is None:
-        cell = _file_parser().get_terminal("PLAIN_CELL").pattern.to_regexp()
-        _rows_re = re.compile(rf"(?:(\d{{1,9}})\)[ \t]*({cell})(?:[ \t]+({cell}))?[ \t]*(?=\n)|([^\n]*))"
-                              r"((?:\n[ \t]*)+)")
-    return _rows_re
+class _LineRegexes:
+    """The line terminals as :func:`_line_tree` runs them on one line (without the line break and
+    what follows, :data:`_GAP`): ``tag``, ``match``, ``game`` and ``score`` must match a whole line,
+    ``rows`` its start; ``move`` is one word of plain moves (a ``PLAIN_CELL`` after its dice)."""
+
+    def __init__(self) -> None:
+        def line(name: str) -> re.Pattern[str]:
+            pattern = TERMINALS[name]
+            assert pattern.count(_GAP) == 1, name
+            return re.compile(pattern.replace(_GAP, ""))
+
+        self.tag = line("TAG")
+        self.match = line("MATCH_LINE")
+        self.game = line("GAME_LINE")
+        self.score = line("SCORE_LINE")
+        self.rows = line("ROWS")
+        self.plain_cell = re.compile(TERMINALS["PLAIN_CELL"])
+
+
+_line_res: _LineRegexes | None = None
+
+
+def _line_regexes() -> _LineRegexes:
+    global _line_res
+    if _line_res is None:
+        _line_res = _LineRegexes()
+    return _line_res
+
+
+_ROW_LINES = re.compile(r"([^\n]*)((?:\n[ \t]*)+)")
+"""The lines of a lark ``ROWS`` token, each with the line break, blank lines and indentation after it."""
+
+_ROW_WORDS: set[str] = {f"{a}{b}:" for a in range(1, 7) for b in range(1, 7)}
+"""The words of common rows known to be the dice of a roll (``52:``) or a plain move (those read by
+:func:`_is_move_word`, at most a few thousand)."""
+
+
+def _is_move_word(word: str) -> bool:
+    """A plain move (``13/8``, ``25/20*``, ``6/4(2)``, ``bar/22``): one move of the grammar's
+    ``PLAIN_CELL``."""
+    if not _line_regexes().plain_cell.fullmatch("11: " + word):
+        return False
+    if len(_ROW_WORDS) < 4096:
+        _ROW_WORDS.add(word)
+    return True
 
 
 _CELL_KINDS: dict[str, ActionKind] = {
@@ -257,7 +332,114 @@ def _decode(data: str | bytes) -> tuple[str, list[Normalisation]]:
 # --------------------------------------------------------------------------- reading
 
 
-def _line_of(tok: Token) -> str:
+class _Tok:
+    """A line token made by :func:`_line_tree`: what the reader uses of lark's ``Token``.  ``value`` is
+    the line from its first character, then one line break for each line break lark's token would take
+    (its own and the blank lines after it); a ``ROWS`` token keeps its lines in ``rows`` (line, column,
+    text), and in ``value`` only the line breaks after the last one."""
+
+    __slots__ = ("type", "value", "line", "column", "rows")
+
+    def __init__(self, type: str, value: str, line: int, column: int) -> None:
+        self.type = type
+        self.value = value
+        self.line = line
+        self.column = column
+        self.rows: list[tuple[int, int, str]] = []
+
+
+Tokenlike = Any
+"""A lark ``Token`` or a :class:`_Tok`."""
+Tree = list[Any]
+"""A file, a match or a game as the reader takes it: its tokens and (file, match) its matches or games as
+lists, in file order, as lark's tree for the grammar's ``start``, ``match`` and ``game`` has them."""
+
+_AT_PRE, _AT_MATCH, _AT_SCORE, _AT_GAME = range(4)
+
+
+def _line_tree(text: str) -> Tree | None:
+    """The tree lark's parser makes of ``text`` (see :data:`Tree`), made line by line with the grammar's
+    own line terminals; None for anything this does not follow exactly (a line that none of the terminals
+    the parser would accept there matches, a tab or other blank before a line, a file that ends after a
+    ``Game`` line): lark then reads the file, and says what is wrong."""
+    res = _line_regexes()
+    tag, match_line, game_line, score_line, rows_start = res.tag, res.match, res.game, res.score, res.rows
+    top: Tree = []
+    match: Tree = top
+    game: Tree = top
+    state = _AT_PRE
+    last: _Tok | None = None
+    rows: _Tok | None = None  # the last token, when it is a run of rows
+    lines = text.split("\n")
+    lines.pop()  # the text ends with a line break
+    number = 0
+    for line in lines:
+        number += 1
+        s = line.lstrip(" \t")
+        if not s:  # a blank line: one more line break for the token before it
+            if last is not None:
+                last.value += "\n"
+            continue
+        c = s[0]
+        column = len(line) - len(s) + 1
+        if state == _AT_GAME and (c in "0123456789" or c in "WLDBRTCAwldbrtca") and rows_start.match(s):
+            if rows is None:
+                rows = _Tok("ROWS", "\n", number, column)
+                game.append(rows)
+                last = rows
+            rows.rows.append((number, column, s))
+            rows.value = "\n"
+            continue
+        rows = None
+        if c == ";" or c == "#":
+            if state == _AT_SCORE:
+                return None
+            last = _Tok("TAG" if tag.fullmatch(s) else "COMMENT", s + "\n", number, column)
+            (game if state == _AT_GAME else match if state == _AT_MATCH else top).append(last)
+        elif state == _AT_SCORE:
+            if not score_line.fullmatch(s):
+                return None
+            last = _Tok("SCORE_LINE", s + "\n", number, column)
+            game.append(last)
+            state = _AT_GAME
+        elif c in "0123456789" and match_line.fullmatch(s):
+            last = _Tok("MATCH_LINE", s + "\n", number, column)
+            match = [last]
+            top.append(match)
+            state = _AT_MATCH
+        elif (c == "G" or c == "g") and state != _AT_PRE and game_line.fullmatch(s):
+            last = _Tok("GAME_LINE", s + "\n", number, column)
+            game = [last]
+            match.append(game)
+            state = _AT_SCORE
+        else:
+            return None
+    return None if state == _AT_SCORE else top
+
+
+def _lark_tree(tree: Any) -> Tree:
+    """lark's tree as a :data:`Tree`."""
+    return [c if hasattr(c, "type") else _lark_tree(c) for c in tree.children]
+
+
+def _rows_of(tok: Tokenlike) -> tuple[list[tuple[int, int, str]], int]:
+    """The lines of a ``ROWS`` token (line, column, text from the first character to the line break) and
+    the number of line breaks after the last one."""
+    if isinstance(tok, _Tok):
+        return tok.rows, len(tok.value)
+    line, column = tok.line, tok.column
+    rows = []
+    breaks = 1
+    for r in _ROW_LINES.finditer(tok.value):
+        rows.append((line, column, r.group(1)))
+        gap = r.group(2)
+        breaks = gap.count("\n")
+        line += breaks
+        column = len(gap) - gap.rfind("\n")
+    return rows, breaks
+
+
+def _line_of(tok: Tokenlike) -> str:
     """The text of a line token, without its line break and what follows."""
     v = tok.value
     i = v.find("\n")
@@ -298,14 +480,18 @@ class _Reader:
 
     # ----------------------------------------------------------------- structure
     def read(self) -> list[Match]:
-        try:
-            tree = _file_parser().parse(self.text, start="start")
-        except UnexpectedInput as e:
-            raise self._syntax_error(e) from None
+        tree = _line_tree(self.text) if FAST_LINES else None
+        if tree is None:
+            from lark.exceptions import UnexpectedInput
+
+            try:
+                tree = _lark_tree(_file_parser().parse(self.text, start="start"))
+            except UnexpectedInput as e:
+                raise self._syntax_error(e) from None
         matches: list[Match] = []
-        header: list[Token] = []
-        for child in tree.children:
-            if isinstance(child, Token):
+        header: list[Tokenlike] = []
+        for child in tree:
+            if not isinstance(child, list):
                 header.append(child)
                 continue
             if matches:
@@ -328,13 +514,12 @@ class _Reader:
                              column=tok.column, text=_line_of(tok))
         return matches
 
-    def _match(self, tree: Tree, header: list[Token], *, first: bool) -> tuple[Match, list[Token]]:
+    def _match(self, children: Tree, header: list[Tokenlike], *, first: bool) -> tuple[Match, list[Tokenlike]]:
         m = Match(format="mat", source=self.name)
         self.notes = m.normalisations
         if first:
             self.notes.extend(self.file_notes)
-        children = tree.children
-        mline: Token = children[0]
+        mline: Tokenlike = children[0]
         for tok in header:
             self._header_line(m, tok)
         text = _line_of(mline)
@@ -342,11 +527,11 @@ class _Reader:
         m.span = Span(mline.line, mline.column, mline.line, mline.column + len(text))
         games: list[Tree] = []
         for child in children[1:]:
-            if isinstance(child, Token):
-                self._header_line(m, child)
-            else:
+            if isinstance(child, list):
                 games.append(child)
-        trailing: list[Token] = []
+            else:
+                self._header_line(m, child)
+        trailing: list[Tokenlike] = []
         self.variant = m.rules.variant
         self.right_columns = Counter()
         self.splits = []
@@ -362,7 +547,7 @@ class _Reader:
         self._overflow_notes()
         return m, trailing
 
-    def _keep_game_notes(self, m: Match, toks: list[Token]) -> None:
+    def _keep_game_notes(self, m: Match, toks: list[Tokenlike]) -> None:
         if m.games:
             game = m.games[-1]
             for tok in toks:
@@ -371,7 +556,7 @@ class _Reader:
             for tok in toks:
                 self._header_line(m, tok)
 
-    def _header_line(self, m: Match, tok: Token) -> None:
+    def _header_line(self, m: Match, tok: Tokenlike) -> None:
         text = _line_of(tok)
         if tok.type == "TAG":
             t = _TAG.match(text)
@@ -382,7 +567,7 @@ class _Reader:
                 return
         m.comments.append(_comment_text(text))
 
-    def _rule_tag(self, r: MatchRules, key: str, value: str, tok: Token) -> None:
+    def _rule_tag(self, r: MatchRules, key: str, value: str, tok: Tokenlike) -> None:
         """Known tags set the rules: Variation, Crawford, Jacoby, Beaver, CubeLimit."""
         k = key.lower().replace(" ", "")
         if k == "variation":
@@ -419,43 +604,36 @@ class _Reader:
                                                 tok.line, tok.column))
 
     # ----------------------------------------------------------------- games
-    def _game(self, tree: Tree) -> tuple[Game, list[Token]]:
-        children = tree.children
-        gtok: Token = children[0]
+    def _game(self, children: Tree) -> tuple[Game, list[Tokenlike]]:
+        gtok: Tokenlike = children[0]
         gtext = _line_of(gtok)
         game = Game(number=int(gtext.split()[1]))
         game.span = Span(gtok.line, gtok.column, gtok.line, gtok.column + len(gtext))
         if gtok.column == 1:
             self.notes.append(Normalisation("Game line without a leading space", gtok.line, 1))
-        stok: Token = children[1]
+        stok: Tokenlike = children[1]
         self._score_line(game, stok)
         self.game_names = game.names
-        notes: list[Token] = []      # comment lines since the last row
+        notes: list[Tokenlike] = []      # comment lines since the last row
         self.blank_after_last_row = stok.value.count("\n") > 1
         for tok in children[2:]:
             if tok.type == "ROWS":
                 if notes:
                     self._keep_comments(game, notes, moved=True)
                     notes = []
-                # a run of row and result lines: each with its line, column and what follows it
-                line, column = tok.line, tok.column
-                value = tok.value
-                breaks = 1
+                # a run of row and result lines: each with its line, column and text
+                rows, breaks = _rows_of(tok)
                 fast_row = self._fast_row if FAST_ROWS else None
-                for r in _rows_regex().finditer(value):
-                    if fast_row is None or r.group(1) is None or not fast_row(game, line, column, r):
-                        self._row(game, value[r.start():r.start(5)].rstrip(), line, column)
-                    gap = r.group(5)
-                    breaks = gap.count("\n")
-                    line += breaks
-                    column = len(gap) - gap.rfind("\n")
+                for line, column, text in rows:
+                    if fast_row is None or not fast_row(game, line, column, text):
+                        self._row(game, text.rstrip(), line, column)
                 self.blank_after_last_row = breaks > 1
             else:
                 notes.append(tok)
         self._finish_game(game)
         return game, notes
 
-    def _keep_comments(self, game: Game, toks: list[Token], *, moved: bool) -> None:
+    def _keep_comments(self, game: Game, toks: list[Tokenlike], *, moved: bool) -> None:
         for tok in toks:
             game.comments.append(_comment_text(_line_of(tok)))
             if moved:
@@ -463,7 +641,7 @@ class _Reader:
                     f"comment line inside game {game.number} kept with the game (written after its "
                     f"last row)", tok.line, tok.column))
 
-    def _score_line(self, game: Game, tok: Token) -> None:
+    def _score_line(self, game: Game, tok: Tokenlike) -> None:
         text = _line_of(tok)
         s = _SCORE.match(text)
         if s is None:  # pragma: no cover - the grammar guarantees the shape
@@ -572,31 +750,54 @@ class _Reader:
             row_cells.append((cell, player))
         self._row_cells(game, row_cells, number)
 
-    def _fast_row(self, game: Game, line: int, col0: int, f: re.Match[str]) -> bool:
-        """A common row matched by :func:`_rows_regex`, with the same result as :meth:`_scan` and
-        :meth:`_row`; False (nothing done) for a shape it leaves to them."""
-        number = int(f.group(1))
-        col0 -= f.start()  # match offsets are in the token's text
-        a_col = col0 + f.start(2)
-        a_end = col0 + f.end(2)
-        player = 0 if a_col < max(LEFT_LIMIT, col0 + f.end(1) + 3) else 1
-        a, b = f.group(2, 3)
-        a_dice = _ROLLS.get(a[:2])
-        b_dice = _ROLLS.get(b[:2]) if b is not None else None
-        if (b is not None and (player == 1 or b_dice is None)) or a_dice is None:
-            return False  # a third cell, or dice that are not a roll: the general path explains it
+    def _fast_row(self, game: Game, line: int, col0: int, text: str) -> bool:
+        """A common row (``  3) 52: 13/8 24/22     64: 24/18 13/9``: the grammar's ``fast_row``, a row
+        number and one or two ``PLAIN_CELL``), read word by word with the same result as :meth:`_scan`
+        and :meth:`_row`; False (nothing done) for any other shape, left to them.  ``text`` is the line
+        from the row number on, at column ``col0``."""
+        if not (text.isascii() and text.isprintable()):
+            return False  # tabs, control characters, other blanks, other digits: the general path
+        words = text.split()
+        n = len(words)
+        w0 = words[0]
+        if n < 2 or len(w0) > 10 or w0[-1] != ")" or not w0[:-1].isdigit():
+            return False  # (the number's ")" must end the first word: "12)52:" is left to _row)
+        known = _ROW_WORDS  # the dice of rolls and plain moves
+        rest = words[2:]
+        if words[1][:2] not in _ROLLS or words[1][2:] != ":":
+            return False  # dice that are not a roll: the general path explains them
+        if not known.issuperset(rest):
+            for w in rest:
+                if w not in known and not _is_move_word(w):
+                    return False  # a word that is not a plain move
+        colons = text.count(":")  # one a cell: the number has none, nor do moves
+        if colons > 2:
+            return False  # a third cell: the general path explains it
+        a_off = text.find(":") - 2
+        a_col = col0 + a_off
+        player = 0 if a_col < max(LEFT_LIMIT, col0 + len(w0) + 2) else 1
+        if colons == 2:
+            if player == 1:
+                return False  # a third cell: the general path explains it
+            b_off = text.find(":", a_off + 3) - 2
+            a_end = len(text[:b_off].rstrip())
+        else:
+            a_end = len(text.rstrip())
         # A PLAIN_CELL is the dice, then plain moves or nothing: the same Action as _action makes.
+        a = text[a_off:a_end]
         play = a[3:].lstrip()
         actions = game.actions
-        actions.append(Action("move", player, a_dice, play, None if play else "", None, a,
-                              new_span(line, a_col, line, a_end), number))
-        if b is not None:
-            b_col = col0 + f.start(3)
+        actions.append(Action("move", player, _ROLLS[a[:2]], play, None if play else "", None, a,
+                              new_span(line, a_col, line, col0 + a_end), number := int(w0[:-1])))
+        if colons == 2:
+            b_col = col0 + b_off
             self.right_columns[b_col] += 1
-            self.splits.append((line, a_end, b_col))
-            play = b[3:].lstrip()
-            actions.append(Action("move", 1, b_dice, play, None if play else "", None, b,
-                                  new_span(line, b_col, line, col0 + f.end(3)), number))
+            self.splits.append((line, col0 + a_end, b_col))
+            b_end = len(text.rstrip())
+            cell = text[b_off:b_end]
+            play = cell[3:].lstrip()
+            actions.append(Action("move", 1, _ROLLS[cell[:2]], play, None if play else "", None, cell,
+                                  new_span(line, b_col, line, col0 + b_end), number))
         return True
 
     def _row_cells(self, game: Game, row_cells: list[tuple[_Cell, int]], number: int | None) -> None:
@@ -732,6 +933,9 @@ class _Reader:
 
     # ----------------------------------------------------------------- errors
     def _syntax_error(self, e: UnexpectedInput) -> ParseError:
+        from lark import Token
+        from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
         line = getattr(e, "line", None)
         column = getattr(e, "column", None)
         text = ""
