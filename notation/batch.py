@@ -69,6 +69,7 @@ def validate_file(path: str, variant: str | None = None, auto_doubles: int | Non
     stream = None
     try:
         data, name = source_bytes(path)
+        is_json = _is_json(data)
         if _is_sgf(name, data):  # read and replayed one game at a time: memory is one game, not the file
             from .formats.sgf import iter_sgf
 
@@ -103,7 +104,7 @@ def validate_file(path: str, variant: str | None = None, auto_doubles: int | Non
     except Exception as e:  # noqa: BLE001 - as above, for the replay
         return unreadable(_unreadable(e, path, "replaying"))
     out["findings"].sort(key=_order)
-    if path != "-" and not _is_url(path) and _is_json(path):
+    if path != "-" and not _is_url(path) and is_json:
         _json_pointers(matches, out["findings"])
     for f in out["findings"]:
         out[f["severity"] + "s"] += 1
@@ -171,12 +172,8 @@ def _override(match: Match, variant: str | None, auto_doubles: int | None) -> No
         match.rules.auto_doubles = auto_doubles
 
 
-def _is_json(path: str) -> bool:
-    try:
-        with open(path, "rb") as f:
-            return f.read(64).lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
-    except OSError:
-        return False
+def _is_json(data: bytes) -> bool:
+    return data[:64].lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
 
 
 def _json_pointers(matches: list[Any], findings: list[dict[str, Any]]) -> None:
