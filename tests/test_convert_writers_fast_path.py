@@ -6,19 +6,26 @@
 * The SGF writer reads a written play's single steps directly when the play is plain notation
   (:func:`notation.formats.sgf._written_pairs`): always as :func:`notation.play.parse_play` reads them.
 * The SGF writer's letter table gives what :func:`notation.formats.sgf._letter` gives.
+* The SGF writer writes common moves from a cache (``_Writer.actions``, :func:`notation.formats.sgf._move_node`):
+  the same text and the same dropped items as its general path (``_Writer.fast = False``), on every
+  real file, on real files with plays changed at random (hit marks, order, chains, illegal plays,
+  odd players and dice), and on random matches, with the cache empty and full.
 * The JSON writer writes common actions straight from the objects
   (:func:`notation.formats.json_format._action_text`): as the general path writes their dicts.
 """
 
 from __future__ import annotations
 
+import copy
 import itertools
+import random
 from pathlib import Path
 
 import pytest
 from conftest import CORPUS, DATA
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_mat_writer import matches
 
 from notation.batch import convert_file
 from notation.convert import render_match
@@ -118,6 +125,99 @@ def test_letter_table() -> None:
         for p in range(-2, 28):
             for q in range(-2, 28):
                 assert sgf._letters([(p, q)], player) == sgf._letter(p, player) + sgf._letter(q, player)
+
+
+# ------------------------------------------------------------------ the SGF writer's common moves
+
+
+def _sgf_both_ways(m: Match) -> None:
+    try:
+        rep = replay(m)
+    except Exception:  # noqa: BLE001 - the writer replays (and says so) itself
+        rep = None
+    general = sgf._Writer(m, rep)
+    general.fast = False
+    expected = general.write()
+    sgf._MOVE_NODES.clear()
+    for _ in range(2):  # the cache empty, then full
+        assert sgf._Writer(m, rep).write() == expected
+
+
+def test_sgf_common_moves_as_the_general_path_on_real_files() -> None:
+    n = 0
+    for path in _files():
+        for m in _matches(path):
+            _sgf_both_ways(m)  # type: ignore[arg-type]
+            n += 1
+    assert n > 10
+
+
+def _mutate(m: Match, rng: random.Random) -> Match:
+    out = copy.deepcopy(m)
+    plays = [a.play for g in out.games for a in g.actions if a.play]
+    for g in out.games:
+        for a in g.actions:
+            if a.kind != "move" or rng.random() > 0.3:
+                continue
+            how = rng.randrange(9)
+            tokens = (a.play or "").split()
+            if how == 0:
+                a.play = (a.play or "").replace("*", "")
+            elif how == 1:
+                a.play = " ".join(t if t.endswith("*") else t + "*" for t in tokens)
+            elif how == 2:
+                rng.shuffle(tokens)
+                a.play = "  ".join(tokens)
+            elif how == 3 and plays:
+                a.play = rng.choice(plays)  # most likely illegal here
+            elif how == 4:
+                a.play = rng.choice(["13/8/5", "6/4(2)", "bar/22", "8/off", "24/18 18/13", "25/20 20/26",
+                                     "-1/5", "0/3", "", " ", "13/8 x", "24/-2"])
+            elif how == 5:
+                a.dice = rng.choice([(0, 3), (7, 1), (6, 6), (True, 2), [3, 1]])  # type: ignore[assignment]
+            elif how == 6:
+                a.player = rng.choice([2, -1, True, 1 - a.player])
+            elif how == 7:
+                a.comment = "c"
+            else:
+                a.properties = {"XX": ["1"]}
+    return out
+
+
+def test_sgf_common_moves_as_the_general_path_on_changed_plays() -> None:
+    rng = random.Random(13)
+    files = [p for p in _files() if p.suffix in (".mat", ".txt")]
+    n = 0
+    for path in files[:: max(1, len(files) // 60)]:
+        for m in _matches(path):
+            for _ in range(3):
+                _sgf_both_ways(_mutate(m, rng))  # type: ignore[arg-type]
+                n += 1
+    assert n > 30
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(matches())
+def test_sgf_common_moves_as_the_general_path_on_random_matches(m: Match) -> None:
+    _sgf_both_ways(m)
+
+
+def test_sgf_move_nodes_can_tell_a_wrong_cache() -> None:
+    """The comparison above sees a cached node that is not the general path's (the test can fail)."""
+    path = DATA / "gnubg_7p_crawford.mat"
+    m = read_any(str(path))[0]
+    rep = replay(m)
+    sgf._MOVE_NODES.clear()
+    sgf._Writer(m, rep).write()
+    key = next(iter(sgf._MOVE_NODES))
+    node, pairs, marks = sgf._MOVE_NODES[key]
+    sgf._MOVE_NODES[key] = (node.replace("[", "[0", 1), pairs, marks)
+    try:
+        general = sgf._Writer(m, rep)
+        general.fast = False
+        assert sgf._Writer(m, rep).write() != general.write()
+    finally:
+        sgf._MOVE_NODES.clear()
 
 
 # ------------------------------------------------------------------ the JSON writer's actions

@@ -1320,6 +1320,8 @@ class _Writer:
         """Plays whose written hit marks are not the hits they make (SGF keeps no hit marks)."""
         self.lost_analysis: dict[str, int] = {}
         """Decisions whose analysis has no gnubg SGF form, by producer."""
+        self.fast = True
+        """Common moves are written by the fast path in :meth:`actions` (tests turn it off to compare)."""
         if rep is None:
             try:
                 from ..replay import replay
@@ -1540,7 +1542,40 @@ class _Writer:
     def actions(self, g: Game, state: _State, where: str) -> list[str]:
         nodes: list[str] = []
         acts = g.actions
+        steps_get = self.steps.get
+        known = _MOVE_NODES
+        fast = self.fast
         for k, a in enumerate(acts):
+            # The common move (see _move_node), written from the cache: what the general path below writes.
+            if fast and a.kind == "move" and a.analysis is None and not a.properties and not a.comment:
+                st = steps_get(id(a))
+                play = a.play
+                dice = a.dice
+                if (st is not None and st.play is not None and play and type(dice) is tuple and len(dice) == 2
+                        and type(dice[0]) is int and type(dice[1]) is int and 1 <= dice[0] <= 6
+                        and 1 <= dice[1] <= 6 and (player := a.player) in (0, 1) and type(player) is int):
+                    key = (play, st.play.steps, player, dice)
+                    made = known.get(key)
+                    if made is None:
+                        made = _move_node(play, st.play.steps, player, dice)
+                        if made is not None and len(known) < 8192:
+                            known[key] = made
+                    if made is not None:
+                        node, pairs, marks = made
+                        self.hit_marks += marks
+                        mine, theirs = state.boards[player], state.boards[1 - player]
+                        for s, t in pairs:
+                            mine[s] -= 1
+                            if 1 <= t <= 24 and theirs[25 - t] == 1:
+                                theirs[25 - t] = 0
+                                theirs[25] += 1
+                            mine[t] += 1
+                        state.turn = 1 - player
+                        state.dice = None
+                        if state.chain:
+                            state.chain = []
+                        nodes.append(node)
+                        continue
             what = f"{where}, {a.kind}" + (f" (move {a.move_number})" if a.move_number is not None else "")
             written: list[str] = []
             if a.player not in (0, 1) or (a.dice is not None and not all(1 <= d <= 6 for d in a.dice)):
@@ -1786,6 +1821,30 @@ def _written_pairs(text: str) -> list[tuple[int, int]] | None:
     except ParseError:
         return None
     return [(x, y) for seg in parsed.segments for _ in range(seg.count) for x, y in itertools.pairwise(seg.points)]
+
+
+_MOVE_NODES: dict[tuple[str, tuple[Step, ...], int, tuple[int, int]],
+                  tuple[str, tuple[tuple[int, int], ...], int]] = {}
+""":func:`_move_node` of the moves already written, by (written play, the replay's steps, player, dice)."""
+
+
+def _move_node(play: str, steps: tuple[Step, ...], player: int, dice: tuple[int, int]
+               ) -> tuple[str, tuple[tuple[int, int], ...], int] | None:
+    """The node of a move the replay played as ``steps``, as ``_Writer.actions`` writes it (with its
+    ``pairs`` and ``state.move``): the node's text with its leading line break, the single steps
+    (from, to) applied to the board, and 1 when the written hit marks are not the hits made (else 0).
+    None when the play is blank or a step leaves the board's points 0..25 (the general path writes it).
+    The result depends on the arguments only, so the writer keeps it (:data:`_MOVE_NODES`)."""
+    if not play.strip():
+        return None
+    written = _written_pairs(play)
+    made = [(s, t) for s, t, _ in steps]
+    pairs = written if written is not None and (written == made or sorted(written) == sorted(made)) else made
+    if any(not (0 <= s <= 25 and 0 <= t <= 25) for s, t in pairs):
+        return None
+    marks = 1 if play.count("*") != sum(1 for *_, hit in steps if hit) else 0
+    node = f"\n;{_COLOUR[player]}[{dice[0]}{dice[1]}{_letters(pairs, player)}]"
+    return node, tuple(pairs), marks
 
 
 def write_sgf(match: Match, rep: MatchReplay | None = None) -> tuple[str, list[str]]:
