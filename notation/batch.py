@@ -7,7 +7,8 @@ workers, :mod:`notation.parallel`) and for ``--dask`` (a Dask cluster, :mod:`not
 which is why both give the same results:
 
 * :func:`validate_file`: the file's summary and findings (what ``gammon validate --json`` prints);
-* :func:`convert_file`: convert the file to a target and say what was reported on the way;
+* :func:`convert_file`: convert the file to a target and say what was reported on the way
+  (:func:`convert_files`: several, their outputs synced together);
 * :func:`decision_rows`: one row per action with the position before it (the Parquet dataset's rows,
   see ``docs/dataset.md``).
 """
@@ -15,13 +16,17 @@ which is why both give the same results:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import NotationError
 from .record import Game, Match
 from .replay import Finding, MatchReplay, Replayer, replay
 
-__all__ = ["validate_file", "convert_file", "decision_rows", "read_source", "DATASET_VERSION", "DATASET_COLUMNS"]
+if TYPE_CHECKING:
+    from .convert import OutputBatch
+
+__all__ = ["validate_file", "convert_file", "convert_files", "decision_rows", "read_source", "DATASET_VERSION",
+           "DATASET_COLUMNS"]
 
 
 def _is_url(path: str) -> bool:
@@ -215,14 +220,17 @@ def _order(f: dict[str, Any]) -> tuple[int, int]:
 def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict: bool = False,
                  quiet: bool = False, canonical: bool = False, inputs: Sequence[str] = (),
                  options: dict[str, Any] | None = None,
-                 page: Callable[[Match, Any], str] | None = None) -> dict[str, Any]:
+                 page: Callable[[Match, Any], str] | None = None,
+                 batch: OutputBatch | None = None) -> dict[str, Any]:
     """Convert ``src`` to ``target`` (``-``: the text is returned, not written) in format ``fmt``.
 
     Returns ``{"file", "target", "status", "messages", "text"}``: ``messages`` are the lines to report
     (findings, notes on what was rewritten or dropped), in order; ``status`` is 0 (written), 1
     (``strict`` refused a lossy conversion) or 2 (the input could not be read or the target not written;
     the last message says why); ``text`` is the output when ``target`` is ``-``, else None.  For ``fmt``
-    ``html``, ``page(match, replay)`` makes the page (the library does not import the renderer)."""
+    ``html``, ``page(match, replay)`` makes the page (the library does not import the renderer).
+    With ``batch`` (see :func:`convert_files`), the output is added to it, and is in place (or the
+    result says why not) once the batch is finished."""
     from ._term import safe_line
     from .convert import atomic_write, canonical_plays, render_match
 
@@ -275,12 +283,40 @@ def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict
     if target == "-":
         out["text"] = text
         return out
+    def write_failed(e: BaseException) -> None:
+        if isinstance(e, FileExistsError):
+            failed(str(e))
+        elif isinstance(e, OSError):
+            failed(f"{target}: cannot write: {e.strerror or e}")
+        else:
+            raise e
+
     try:
-        atomic_write(target, text, force=force, inputs=inputs or (src,))
-    except FileExistsError as e:
-        return failed(str(e))
+        if batch is not None:
+            batch.add(target, text, force=force, inputs=inputs or (src,), on_error=write_failed)
+        else:
+            atomic_write(target, text, force=force, inputs=inputs or (src,))
     except OSError as e:
-        return failed(f"{target}: cannot write: {e.strerror or e}")
+        write_failed(e)
+    return out
+
+
+BATCH = 16
+"""How many files :func:`convert_files` writes together (``gammon convert`` gives it this many)."""
+
+
+def convert_files(srcs: Sequence[str], targets: Sequence[str], fmt: str, **options: Any) -> list[dict[str, Any]]:
+    """:func:`convert_file` of each ``srcs[i]`` to ``targets[i]`` (the same ``options``), the outputs
+    written together (:class:`~notation.convert.OutputBatch`): each is in place, with its data on disk,
+    when this returns; the results are what :func:`convert_file` returns for each.  A target ``-`` is
+    not written (its text is in its result)."""
+    from .convert import OutputBatch
+
+    out = []
+    with OutputBatch() as batch:
+        for src, target in zip(srcs, targets, strict=True):
+            out.append(convert_file(src, target, fmt, batch=None if target == "-" else batch, **options))
+        batch.finish()
     return out
 
 

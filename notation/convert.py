@@ -286,31 +286,163 @@ def atomic_write(path: str | Path, data: str | bytes, *, force: bool = False,
     the user's umask (0644 with umask 022); a replaced file keeps its mode, and a file with several
     hard links is rewritten in place once the new content is complete, so every link sees it.
     """
+    pending = _begin(path, data, force=force, inputs=inputs)
+    try:
+        _sync(pending.fd)
+    except BaseException:
+        pending.abandon()
+        raise
+    pending.finish(force=True)  # checked above, as it always was: once, before the temporary file
+
+
+class _Pending:
+    """A target's temporary file, written and still open, not yet renamed over the target."""
+
+    __slots__ = ("path", "tmp", "fd", "raw")
+
+    def __init__(self, path: Path, tmp: Path, fd: int, raw: bytes) -> None:
+        self.path, self.tmp, self.fd, self.raw = path, tmp, fd, raw
+
+    def abandon(self) -> None:
+        """Close and remove the temporary file (the target is left as it was)."""
+        if self.fd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self.fd)
+            self.fd = -1
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.tmp)
+
+    def finish(self, *, force: bool) -> None:
+        """Put the (synced) content in place: the temporary file renamed over the target, keeping a
+        replaced file's mode; a file with several hard links rewritten in place.  Without ``force``, a
+        target that appeared since :func:`_begin` checked it is refused (FileExistsError)."""
+        p, tmp = self.path, self.tmp
+        try:
+            os.close(self.fd)
+            self.fd = -1
+            if not force and os.path.lexists(p):
+                raise FileExistsError(f"{p} exists (use --force to overwrite it)")
+            try:
+                st: os.stat_result | None = os.stat(p)
+            except FileNotFoundError:
+                st = None
+            if st is not None and st.st_nlink > 1:  # keep the links: copy the finished content in place
+                with open(p, "r+b") as fh:
+                    fh.write(self.raw)
+                    fh.truncate()
+                os.unlink(tmp)
+                return
+            os.chmod(tmp, (st.st_mode & 0o7777) if st is not None else (0o666 & ~_umask()))
+            os.replace(tmp, p)
+        except BaseException:
+            self.abandon()
+            raise
+
+
+def _begin(path: str | Path, data: str | bytes, *, force: bool, inputs: Sequence[str | Path]) -> _Pending:
+    """Check ``path`` (:func:`check_target`), remove a killed run's temporary file of it, and write
+    ``data`` to a new temporary file beside it, left open and not yet synced."""
     p = Path(path)
     check_target(p, force=force, inputs=inputs)
     raw = data.encode("utf-8") if isinstance(data, str) else data
     directory = p.parent if str(p.parent) else Path(".")
     _clean_stale(directory, p.name)
-    try:
-        st: os.stat_result | None = os.stat(p)
-    except FileNotFoundError:
-        st = None
     tmp = directory / f".{p.name}{TMP_MARK}{os.getpid()}"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    pending = _Pending(p, tmp, fd, raw)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(raw)
-            fh.flush()
-            _sync(fh.fileno())
-        if st is not None and st.st_nlink > 1:  # keep the links: copy the finished content in place
-            with open(p, "r+b") as fh:
-                fh.write(raw)
-                fh.truncate()
-            os.unlink(tmp)
-            return
-        os.chmod(tmp, (st.st_mode & 0o7777) if st is not None else (0o666 & ~_umask()))
-        os.replace(tmp, p)
+        view = memoryview(raw)
+        while view:
+            view = view[os.write(fd, view):]
     except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
+        pending.abandon()
         raise
+    return pending
+
+
+SYNC_THREADS = 4
+"""How many threads of an :class:`OutputBatch` sync its files at once."""
+
+
+class OutputBatch:
+    """Files written as :func:`atomic_write` writes each one (the same checks, temporary file, mode and
+    hard links, and the data on disk before the rename), with the waits for the disk shared:
+    :meth:`add` checks a target and writes its temporary file, which a few threads sync while the
+    caller goes on (the next file's work overlaps this one's wait, and syncs made together share the
+    file system's journal commits); :meth:`finish` waits for the syncs and then renames each temporary
+    file over its target, in the order added.  Until then no target is touched; a target that appeared
+    in the meantime is refused unless ``force`` was given.  Used as a context manager, whatever is
+    not finished (an error, an interruption) is removed.
+
+    The threads end in :meth:`finish`: a process forks its workers (:mod:`notation.parallel`) only
+    while it has no other thread."""
+
+    def __init__(self) -> None:
+        import queue
+        import threading
+
+        self._threading = threading
+        self._queue: queue.SimpleQueue[int | None] = queue.SimpleQueue()
+        self._threads: list[Any] = []
+        self._items: list[tuple[_Pending, bool, Any]] = []
+        self._failed: dict[int, BaseException] = {}
+        """Sync errors by file descriptor."""
+
+    def __enter__(self) -> OutputBatch:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop()
+        for pending, _, _ in self._items:
+            pending.abandon()
+        self._items = []
+
+    def add(self, path: str | Path, data: str | bytes, *, force: bool = False,
+            inputs: Sequence[str | Path] = (), on_error: Any = None) -> None:
+        """Check ``path`` and write ``data`` to its temporary file (raises as :func:`atomic_write` does
+        when the target is refused or cannot be written); ``on_error(exc)`` is called from
+        :meth:`finish` if syncing or renaming it fails (the target is then left as it was)."""
+        pending = _begin(path, data, force=force, inputs=inputs)
+        self._items.append((pending, force, on_error))
+        self._queue.put(pending.fd)
+        if len(self._threads) < SYNC_THREADS:
+            t = self._threading.Thread(target=self._sync_loop, name="gammon-sync", daemon=True)
+            t.start()
+            self._threads.append(t)
+
+    def _sync_loop(self) -> None:
+        get = self._queue.get
+        while (fd := get()) is not None:
+            try:
+                _sync(fd)
+            except BaseException as e:  # noqa: BLE001 - said for its file by finish()
+                self._failed[fd] = e
+
+    def _stop(self) -> None:
+        for _ in self._threads:
+            self._queue.put(None)
+        for t in self._threads:
+            t.join()
+        self._threads = []
+
+    def finish(self) -> None:
+        """Wait for every sync, then put each file in place (a failure is given to its ``on_error``)."""
+        self._stop()
+        items, self._items = self._items, []
+        done = 0
+        try:
+            for pending, force, on_error in items:
+                done += 1
+                try:
+                    err = self._failed.pop(pending.fd, None)
+                    if err is not None:
+                        pending.abandon()
+                        raise err
+                    pending.finish(force=force)
+                except Exception as e:
+                    if on_error is None:
+                        raise
+                    on_error(e)  # this file's failure, said by its caller
+        finally:
+            for pending, _, _ in items[done:]:
+                pending.abandon()

@@ -87,8 +87,52 @@ def map_files(fn: Callable[[str], T], files: Sequence[str], jobs: int,
             done()
         return out
     if can_fork():
-        return _forked(fn, files, jobs, done)
+        return _forked(_Each(fn), files, jobs, done, 1)
     return _pooled(fn, files, jobs, done)
+
+
+def map_batches(fn: Callable[[list[str]], list[T]], files: Sequence[str], jobs: int, size: int,
+                on_result: Callable[[], None] | None = None) -> list[T]:
+    """As :func:`map_files`, but ``fn`` takes up to ``size`` consecutive files of a process's share at
+    once and returns their results in order (a list as long as its argument): for work that is cheaper
+    done for several files together, such as ``gammon convert`` syncing its outputs together.  The files
+    are shared out as :func:`map_files` shares them; ``on_result`` is called once per file."""
+    jobs = max(1, min(jobs, len(files)))
+    size = max(1, size)
+    done = on_result if on_result is not None else _nothing
+    if jobs == 1 or not can_fork():
+        if jobs > 1:
+            return _pooled_batches(fn, files, jobs, size, done)
+        out: list[T] = []
+        for lo in range(0, len(files), size):
+            out.extend(_checked(fn, list(files[lo:lo + size])))
+            for _ in range(min(size, len(files) - lo)):
+                done()
+        return out
+    return _forked(fn, files, jobs, done, size)
+
+
+class _Each:
+    """``fn`` of each file of a list: :func:`map_files`'s function as :func:`_forked` calls it."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Callable[[str], Any]) -> None:
+        self.fn = fn
+
+    def __call__(self, files: list[str]) -> list[Any]:
+        return [self.fn(f) for f in files]
+
+
+def _checked(fn: Callable[[list[str]], list[T]], files: list[str]) -> list[T]:
+    out = fn(files)
+    if len(out) != len(files):
+        raise ValueError(f"a batch function returned {len(out)} results for {len(files)} files")
+    return out
+
+
+def _slices(group: list[int], size: int) -> list[list[int]]:
+    return [group[lo:lo + size] for lo in range(0, len(group), size)]
 
 
 def _nothing() -> None:
@@ -117,7 +161,9 @@ def _receive(fd: int) -> bytes | None:
     return None if head is None else exactly(int.from_bytes(head, "little"))
 
 
-def _forked(fn: Callable[[str], T], files: Sequence[str], jobs: int, done: Callable[[], None]) -> list[T]:
+def _forked(fn: Callable[[list[str]], list[T]], files: Sequence[str], jobs: int, done: Callable[[], None],
+            size: int) -> list[T]:
+    """``fn`` over ``files`` in ``jobs`` processes, on up to ``size`` files of a group at a time."""
     import pickle
     import select
     import signal
@@ -135,8 +181,9 @@ def _forked(fn: Callable[[str], T], files: Sequence[str], jobs: int, done: Calla
                 code = 0
                 try:
                     os.close(rfd)
-                    for i in group:
-                        _send(wfd, pickle.dumps((i, fn(files[i])), protocol=pickle.HIGHEST_PROTOCOL))
+                    for part in _slices(group, size):
+                        for i, res in zip(part, _checked(fn, [files[i] for i in part]), strict=True):
+                            _send(wfd, pickle.dumps((i, res), protocol=pickle.HIGHEST_PROTOCOL))
                 except BaseException:  # noqa: BLE001 - the parent checks these files again
                     code = 1
                 finally:
@@ -159,9 +206,10 @@ def _forked(fn: Callable[[str], T], files: Sequence[str], jobs: int, done: Calla
                     results[i] = res
                     done()
 
-        for i in groups[0]:
-            results[i] = fn(files[i])
-            done()
+        for part in _slices(groups[0], size):
+            for i, res in zip(part, _checked(fn, [files[i] for i in part]), strict=True):
+                results[i] = res
+                done()
             receive(block=False)
         receive(block=True)
     finally:  # this process failed or was interrupted: stop the children and reap them
@@ -178,9 +226,10 @@ def _forked(fn: Callable[[str], T], files: Sequence[str], jobs: int, done: Calla
 
         warnings.warn(f"a worker process failed; {len(missing)} of {len(files)} files were checked again "
                       f"in the main process", RuntimeWarning, stacklevel=3)
-        for i in missing:
-            results[i] = fn(files[i])
-            done()
+        for part in _slices(missing, size):
+            for i, res in zip(part, _checked(fn, [files[i] for i in part]), strict=True):
+                results[i] = res
+                done()
     return results
 
 
@@ -192,6 +241,22 @@ def _pooled(fn: Callable[[str], T], files: Sequence[str], jobs: int, done: Calla
         for res in pool.map(fn, files, chunksize=max(1, len(files) // (jobs * 8))):
             out.append(res)
             done()
+    return out
+
+
+def _pooled_batches(fn: Callable[[list[str]], list[T]], files: Sequence[str], jobs: int, size: int,
+                    done: Callable[[], None]) -> list[T]:
+    from concurrent.futures import ProcessPoolExecutor
+
+    parts = [list(files[lo:lo + size]) for lo in range(0, len(files), size)]
+    out: list[T] = []
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for part, res in zip(parts, pool.map(fn, parts), strict=True):
+            if len(res) != len(part):
+                raise ValueError(f"a batch function returned {len(res)} results for {len(part)} files")
+            out.extend(res)
+            for _ in part:
+                done()
     return out
 
 

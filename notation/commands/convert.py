@@ -10,10 +10,10 @@ from typing import Any
 
 import click
 
-from ..batch import convert_file
+from ..batch import BATCH, convert_file, convert_files
 from ..convert import EXTENSIONS, InputSet, check_target, format_for
 from ..matchio import expand_inputs
-from ..parallel import auto_jobs, map_files
+from ..parallel import auto_jobs, map_batches, map_files
 from ._cluster import check_dask
 
 GC_SURVIVORS = 20_000
@@ -109,21 +109,25 @@ def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, q
     # Every output was checked against every input above; as it is written, it is checked again against
     # the inputs here (forked workers share them), or on a cluster against its own input only (the
     # whole list would travel with every task).
-    work = partial(convert_file, fmt=fmt, force=force, strict=strict, quiet=quiet, canonical=canonical,
-                   inputs=() if dask_address is not None else inputs, options=options,
-                   page=match_html if fmt == "html" else None)
-    one = partial(_convert_one, work=work, targets=targets)
+    settings: dict[str, Any] = dict(fmt=fmt, force=force, strict=strict, quiet=quiet, canonical=canonical,
+                                    inputs=() if dask_address is not None else inputs, options=options,
+                                    page=match_html if fmt == "html" else None)
     if dask_address is not None:
         from ..scale import dask_imap
 
+        one = partial(_convert_one, work=partial(convert_file, **settings), targets=targets)
         results: Any = dask_imap(one, inputs, dask_address, _failed_file)
-    elif jobs > 1:
-        results = map_files(one, inputs, jobs)
-    else:  # one at a time, each reported as soon as it is done
-        results = (one(src) for src in inputs)
+    else:
+        # Here, BATCH files at a time, their outputs synced together (batch.convert_files); in order,
+        # each batch reported as soon as it is done with one process, all at the end with several.
+        some = partial(_convert_some, settings=settings, targets=targets)
+        if jobs > 1:  # (started below, with the collector paused)
+            results = _later(partial(map_batches, some, inputs, jobs, BATCH))
+        else:
+            results = (res for lo in range(0, len(inputs), BATCH) for res in some(inputs[lo:lo + BATCH]))
     status = 0
     # As ``gammon validate`` does: a file's many small objects are freed by their reference counts, so
-    # the cycle collector runs between files when objects pile up (_convert_one), not during them, and
+    # the cycle collector runs between files when objects pile up (_convert_some), not during them, and
     # never re-scans what the imports left.
     enabled = gc.isenabled()
     gc.freeze()
@@ -138,6 +142,17 @@ def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, q
         if enabled:
             gc.enable()
     sys.exit(status)
+
+
+def _later(run: Any) -> Any:
+    yield from run()
+
+
+def _convert_some(srcs: list[str], settings: dict[str, Any], targets: dict[str, str]) -> list[dict[str, Any]]:
+    results = convert_files(srcs, [targets[s] for s in srcs], **settings)
+    if gc.get_count()[0] > GC_SURVIVORS:
+        gc.collect()
+    return results
 
 
 def _convert_one(src: str, work: Any, targets: dict[str, str]) -> dict[str, Any]:
