@@ -271,6 +271,18 @@ def test_json_actions_written_directly_on_any_action(actions: list[Action], game
     assert to_json(m) == _reference_doc(m)
 
 
+@pytest.mark.parametrize("span", [new_span(3, 4), new_span(3, 4, None, 9), new_span(None, 2, 3, None),
+                                  new_span(1, 2, 3, 4), new_span(1, 2, 3, "4"), new_span(1.0, 2, 3, 4), None])
+@pytest.mark.parametrize("kind", ["move", "double", "win"])
+def test_json_common_actions_with_partial_spans(span: object, kind: str) -> None:
+    from notation.formats.json_format import to_json
+
+    a = Action(kind, 1, (3, 1) if kind == "move" else None, "8/5 6/5" if kind == "move" else None, None,
+               None if kind == "move" else 2, "31: 8/5 6/5", span, 7)  # type: ignore[arg-type]
+    m = Match(length=5, games=[Game(1, score=(0, 0), actions=[a])])
+    assert to_json(m) == _reference_doc(m)
+
+
 def test_atomic_write_syncs_the_data_before_the_rename(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import os
 

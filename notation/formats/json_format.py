@@ -238,8 +238,8 @@ def _text(v: object, level: int) -> str:
         if not acts:
             return "[]"
         pad = _PADS[level + 1]
-        return "[\n" + ",\n".join([pad + (_action_text(a, level + 1) or _text(action_to_dict(a), level + 1))
-                                    for a in acts]) + "\n" + _PADS[level] + "]"
+        return "[\n" + pad + (",\n" + pad).join([_action_text(a, level + 1) or _text(action_to_dict(a), level + 1)
+                                                 for a in acts]) + "\n" + _PADS[level] + "]"
     if isinstance(v, dict):
         if len(v) <= 4 and all(map(_is_scalar, v.values())):  # spans, normalisations: one line
             return "{" + ", ".join([_scalar(k) + ": " + _scalar(x) for k, x in v.items()]) + "}"
@@ -287,38 +287,90 @@ def _json_plain(x: object) -> str | None:
 
 def _action_text(a: Action, level: int) -> str | None:
     """``_text(action_to_dict(a), level)`` for the common action (no set-up, no analysis, no
-    properties, plain values), written directly; None for any other (the caller takes the general
-    path).  ``tests/test_convert_writers_fast_path.py`` holds it equal to the general path."""
+    properties, plain values), written directly by one ``%`` of a template per level; None for any
+    other (the caller takes the general path).  ``tests/test_convert_writers_fast_path.py`` holds it
+    equal to the general path."""
     if a.setup is not None or a.analysis is not None or a.properties:
         return None
     kind, player, dice, span = a.kind, a.player, a.dice, a.span
+    play, no_move, value, text, move_number, comment = a.play, a.no_move, a.value, a.text, a.move_number, a.comment
     if type(kind) is not str or type(player) is not int:
         return None
     if dice is None:
         d = "null"
     elif type(dice) is tuple and len(dice) == 2 and type(dice[0]) is int and type(dice[1]) is int:
-        d = f"[{int.__repr__(dice[0])}, {int.__repr__(dice[1])}]"
+        d = f"[{dice[0]}, {dice[1]}]"
     else:
         return None
     if span is None:
-        sp: str | None = "null"
+        sp = "null"
     else:
-        j = _json_plain
-        line, column, end_line, end_column = j(span.line), j(span.column), j(span.end_line), j(span.end_column)
-        if line is None or column is None or end_line is None or end_column is None \
-                or line[0] == '"' or column[0] == '"' or end_line[0] == '"' or end_column[0] == '"':
-            return None
-        sp = f'{{"line": {line}, "column": {column}, "end_line": {end_line}, "end_column": {end_column}}}'
-    j = _json_plain
-    play, no_move, value, text = j(a.play), j(a.no_move), j(a.value), j(a.text)
-    move_number, comment = j(a.move_number), j(a.comment)
-    if play is None or no_move is None or value is None or text is None or move_number is None or comment is None:
+        line, column, end_line, end_column = span.line, span.column, span.end_line, span.end_column
+        if type(line) is int and type(column) is int and type(end_line) is int and type(end_column) is int:
+            sp = f'{{"line": {line}, "column": {column}, "end_line": {end_line}, "end_column": {end_column}}}'
+        else:
+            parts = []
+            for x in (line, column, end_line, end_column):
+                if x is None:
+                    parts.append("null")
+                elif type(x) is int:
+                    parts.append(int.__repr__(x))
+                else:
+                    return None
+            sp = f'{{"line": {parts[0]}, "column": {parts[1]}, "end_line": {parts[2]}, "end_column": {parts[3]}}}'
+    enc = _encode_str
+    if type(play) is str:
+        play = enc(play)
+    elif play is None:
+        play = "null"
+    else:
         return None
-    p = _PADS[level + 1]
-    return (f'{{\n{p}"kind": {_encode_str(kind)},\n{p}"player": {int.__repr__(player)},\n{p}"dice": {d},\n'
-            f'{p}"play": {play},\n{p}"no_move": {no_move},\n{p}"value": {value},\n{p}"text": {text},\n'
-            f'{p}"span": {sp},\n{p}"move_number": {move_number},\n{p}"comment": {comment},\n{p}"setup": null,\n'
-            f'{p}"properties": {{}},\n{p}"analysis": null\n{_PADS[level]}}}')
+    if no_move is None:
+        no_move = "null"
+    elif type(no_move) is str:
+        no_move = enc(no_move)
+    else:
+        return None
+    if value is None:
+        value = "null"
+    elif type(value) is int:
+        value = int.__repr__(value)
+    else:
+        return None
+    if type(text) is str:
+        text = enc(text)
+    elif text is None:
+        text = "null"
+    else:
+        return None
+    if move_number is None:
+        move_number = "null"
+    elif type(move_number) is int:
+        move_number = int.__repr__(move_number)
+    else:
+        return None
+    if comment is None:
+        comment = "null"
+    elif type(comment) is str:
+        comment = enc(comment)
+    else:
+        return None
+    while level >= len(_ACTION_TEMPLATES):
+        _ACTION_TEMPLATES.append(_action_template(len(_ACTION_TEMPLATES)))
+    return _ACTION_TEMPLATES[level] % (enc(kind), player, d, play, no_move, value, text, sp, move_number, comment)
+
+
+def _action_template(level: int) -> str:
+    """The text of a common action at nesting ``level``, its values left as ``%`` fields."""
+    p, end = "  " * (level + 1), "  " * level
+    keys = ("kind", "player", "dice", "play", "no_move", "value", "text", "span", "move_number", "comment")
+    fields = [f'{p}"{k}": {"%d" if k == "player" else "%s"}' for k in keys]
+    fields += [f'{p}"setup": null', f'{p}"properties": {{}}', f'{p}"analysis": null']
+    return "{\n" + ",\n".join(fields) + "\n" + end + "}"
+
+
+_ACTION_TEMPLATES: list[str] = []
+""":func:`_action_template` of each level, made when first needed."""
 
 
 def _dump_reference(v: object, level: int, out: list[str]) -> None:
