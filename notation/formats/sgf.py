@@ -1839,12 +1839,17 @@ def _move_node(play: str, steps: tuple[Step, ...], player: int, dice: tuple[int,
         return None
     written = _written_pairs(play)
     made = [(s, t) for s, t, _ in steps]
-    pairs = written if written is not None and (written == made or sorted(written) == sorted(made)) else made
-    if any(not (0 <= s <= 25 and 0 <= t <= 25) for s, t in pairs):
-        return None
-    marks = 1 if play.count("*") != sum(1 for *_, hit in steps if hit) else 0
-    node = f"\n;{_COLOUR[player]}[{dice[0]}{dice[1]}{_letters(pairs, player)}]"
-    return node, tuple(pairs), marks
+    if written is not None and written != made and sorted(written) == sorted(made):
+        made = written  # the same steps, in the order written
+    tab = _LETTERS[player]
+    letters = []
+    for s, t in made:
+        a, b = tab.get(s), tab.get(t)  # None outside the points 0..25
+        if a is None or b is None:
+            return None
+        letters.append(a + b)
+    marks = 1 if play.count("*") != sum([hit for _, _, hit in steps]) else 0
+    return f"\n;{_COLOUR[player]}[{dice[0]}{dice[1]}{''.join(letters)}]", tuple(made), marks
 
 
 def write_sgf(match: Match, rep: MatchReplay | None = None) -> tuple[str, list[str]]:
