@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -194,12 +196,19 @@ def _umask() -> int:
     return mask
 
 
-def _clean_stale(directory: Path, name: str) -> None:
-    prefix = f".{name}{TMP_MARK}"
+def _temporaries(directory: Path) -> list[str]:
+    """The names in ``directory`` that look like temporary files of ours (none when it cannot be read)."""
     try:
-        entries = [e for e in os.listdir(directory) if e.startswith(prefix)]
+        return [e for e in os.listdir(directory) if TMP_MARK in e]
     except OSError:
-        return
+        return []
+
+
+def _clean_stale(directory: Path, name: str, listed: list[str] | None = None) -> None:
+    """Remove the temporary files of ``directory / name`` left by processes that are gone; ``listed``:
+    :func:`_temporaries` of the directory, when the caller has it (else the directory is read)."""
+    prefix = f".{name}{TMP_MARK}"
+    entries = [e for e in (_temporaries(directory) if listed is None else listed) if e.startswith(prefix)]
     for e in entries:
         pid = e[len(prefix):]
         if not pid.isdigit():
@@ -215,13 +224,57 @@ def _clean_stale(directory: Path, name: str) -> None:
             os.unlink(directory / e)
 
 
+_IGNORED = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP})
+"""The errors for which :meth:`pathlib.Path.exists` (and ``is_dir``, ``is_symlink``) answer False."""
+
+
+def _stat(p: Path, follow: bool) -> os.stat_result | None:
+    """``os.stat`` (or ``os.lstat``), None where :meth:`pathlib.Path.exists` says False."""
+    try:
+        return os.stat(p) if follow else os.lstat(p)
+    except OSError as e:
+        if e.errno not in _IGNORED:
+            raise
+        return None
+    except ValueError:
+        return None
+
+
 class InputSet(tuple):  # type: ignore[type-arg]
     """A command's inputs, for :func:`check_target`, with what it compares them by (each file's
     identity, each path resolved) gathered once instead of for every output: a command checks every
     output before any work and again as it writes, which is quadratic in the number of files otherwise.
-    The inputs must not be moved or relinked while the command runs."""
+    The inputs must not be moved or relinked while the command runs (nor the outputs' directories)."""
 
     _gathered: tuple[frozenset[tuple[int, int]], frozenset[Path]] | None = None
+    _dirs: dict[Path, Path] | None = None
+    """Each output directory resolved, once."""
+
+    def check(self, p: Path, force: bool) -> None:
+        """:func:`check_target` of ``p`` against these inputs, with a stat or two and each directory
+        resolved once (``tests/test_convert_fast_path.py`` holds it to the general check)."""
+        ids, resolved = self.gathered()
+        lst = _stat(p, follow=False)
+        link = lst is not None and stat.S_ISLNK(lst.st_mode)
+        st = _stat(p, follow=True) if link else lst
+        if resolved:
+            if st is not None and (st.st_dev, st.st_ino) in ids:
+                raise FileExistsError(f"{p}: refusing to overwrite an input file")
+            if link or p.name in ("", ".", ".."):
+                real = p.resolve()
+            else:  # not a link: the resolved directory and the name
+                if self._dirs is None:
+                    self._dirs = {}
+                parent = self._dirs.get(p.parent)
+                if parent is None:
+                    parent = self._dirs[p.parent] = p.parent.resolve()
+                real = parent / p.name
+            if real in resolved:
+                raise FileExistsError(f"{p}: refusing to overwrite an input file")
+        if st is not None and stat.S_ISDIR(st.st_mode):
+            raise FileExistsError(f"{p} is a directory")
+        if lst is not None and not force:
+            raise FileExistsError(f"{p} exists (use --force to overwrite it)")
 
     def gathered(self) -> tuple[frozenset[tuple[int, int]], frozenset[Path]]:
         """((device, inode) of each existing input, each input's resolved path); "-" is left out."""
@@ -247,15 +300,8 @@ def check_target(path: str | Path, *, force: bool = False, inputs: Sequence[str 
     ``inputs`` may be an :class:`InputSet` (the same answers, held so by ``tests/test_convert_fast_path.py``)."""
     p = Path(path)
     if isinstance(inputs, InputSet):
-        ids, resolved = inputs.gathered()
-        if resolved:
-            if p.exists():
-                st = os.stat(p)
-                if (st.st_dev, st.st_ino) in ids:
-                    raise FileExistsError(f"{p}: refusing to overwrite an input file")
-            if p.resolve() in resolved:
-                raise FileExistsError(f"{p}: refusing to overwrite an input file")
-        inputs = ()
+        inputs.check(p, force)
+        return
     for i in inputs:
         if str(i) == "-":
             continue
@@ -339,14 +385,22 @@ class _Pending:
             raise
 
 
-def _begin(path: str | Path, data: str | bytes, *, force: bool, inputs: Sequence[str | Path]) -> _Pending:
+def _begin(path: str | Path, data: str | bytes, *, force: bool, inputs: Sequence[str | Path],
+           listings: dict[Path, list[str]] | None = None) -> _Pending:
     """Check ``path`` (:func:`check_target`), remove a killed run's temporary file of it, and write
-    ``data`` to a new temporary file beside it, left open and not yet synced."""
+    ``data`` to a new temporary file beside it, left open and not yet synced.  ``listings`` keeps
+    :func:`_temporaries` of each directory for the next calls (a batch reads a directory once)."""
     p = Path(path)
     check_target(p, force=force, inputs=inputs)
     raw = data.encode("utf-8") if isinstance(data, str) else data
     directory = p.parent if str(p.parent) else Path(".")
-    _clean_stale(directory, p.name)
+    if listings is None:
+        _clean_stale(directory, p.name)
+    else:
+        listed = listings.get(directory)
+        if listed is None:
+            listed = listings[directory] = _temporaries(directory)
+        _clean_stale(directory, p.name, listed)
     tmp = directory / f".{p.name}{TMP_MARK}{os.getpid()}"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     pending = _Pending(p, tmp, fd, raw)
@@ -387,6 +441,8 @@ class OutputBatch:
         self._items: list[tuple[_Pending, bool, Any]] = []
         self._failed: dict[int, BaseException] = {}
         """Sync errors by file descriptor."""
+        self._listings: dict[Path, list[str]] = {}
+        """The temporary files in each directory written to, read once (for :func:`_clean_stale`)."""
 
     def __enter__(self) -> OutputBatch:
         return self
@@ -402,7 +458,7 @@ class OutputBatch:
         """Check ``path`` and write ``data`` to its temporary file (raises as :func:`atomic_write` does
         when the target is refused or cannot be written); ``on_error(exc)`` is called from
         :meth:`finish` if syncing or renaming it fails (the target is then left as it was)."""
-        pending = _begin(path, data, force=force, inputs=inputs)
+        pending = _begin(path, data, force=force, inputs=inputs, listings=self._listings)
         self._items.append((pending, force, on_error))
         self._queue.put(pending.fd)
         if len(self._threads) < SYNC_THREADS:

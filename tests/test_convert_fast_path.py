@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 from conftest import CORPUS
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -79,7 +80,7 @@ def _outcome(path: Path, inputs: object, force: bool) -> str:
         return str(e)
 
 
-def test_input_set_checks_as_each_input_in_turn(tmp_path: Path) -> None:
+def test_input_set_checks_as_each_input_in_turn(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     a = tmp_path / "a.mat"
     a.write_text("x")
     b = tmp_path / "b.mat"
@@ -92,8 +93,22 @@ def test_input_set_checks_as_each_input_in_turn(tmp_path: Path) -> None:
     targets = [a, b, tmp_path / "link.mat", tmp_path / "hard.mat", tmp_path / "d", tmp_path / "new.json",
                tmp_path / "dangling.mat", tmp_path / "missing.mat", tmp_path / "d" / ".." / "a.mat",
                tmp_path / "nodir" / ".." / "a.mat", Path("-")]
+    (tmp_path / "dlink").symlink_to(tmp_path / "d")
+    (tmp_path / "d" / "c.mat").write_text("z")
+    (tmp_path / "to_missing.mat").symlink_to(tmp_path / "missing.mat")
+    (tmp_path / "to_link.mat").symlink_to(tmp_path / "link.mat")
+    (tmp_path / "to_d").symlink_to(tmp_path / "d")
+    # (directories too, as a caller of check_target may pass them)
+    inputs += [str(tmp_path / "dlink" / "c.mat"), str(tmp_path / "to_d"), str(tmp_path)]
+    targets += [tmp_path / "d" / "c.mat", tmp_path / "dlink" / "c.mat", tmp_path / "dlink" / "new.sgf",
+                tmp_path / "to_missing.mat", tmp_path / "to_link.mat", tmp_path / "to_d", tmp_path / "d" / ".",
+                tmp_path / "d" / "..", tmp_path / "nodir" / "..", Path("a.mat"), Path("new.mat"),
+                Path("d") / ".." / "b.mat", Path(".")]
+    monkeypatch.chdir(tmp_path)
     fast = InputSet(inputs)
-    for t in targets:
-        for force in (False, True):
-            assert _outcome(t, fast, force) == _outcome(t, inputs, force), (t, force)
+    for _ in range(2):  # the directories resolved, then remembered
+        for t in targets:
+            for force in (False, True):
+                assert _outcome(t, fast, force) == _outcome(t, inputs, force), (t, force)
     assert _outcome(a, fast, True) != "ok" and _outcome(tmp_path / "new.json", fast, False) == "ok"
+    assert "input" in _outcome(tmp_path / "to_missing.mat", fast, True)
