@@ -156,6 +156,9 @@ def _mutate(m: Match, rng: random.Random) -> Match:
     out = copy.deepcopy(m)
     plays = [a.play for g in out.games for a in g.actions if a.play]
     for g in out.games:
+        last = next((a for a in reversed(g.actions) if a.kind == "move"), None)
+        if last is not None and rng.random() < 0.3:  # rolled, then nothing written: maybe a roll alone
+            last.play = rng.choice(["", " "])
         for a in g.actions:
             if a.kind != "move" or rng.random() > 0.3:
                 continue
@@ -200,6 +203,27 @@ def test_sgf_common_moves_as_the_general_path_on_changed_plays() -> None:
 @given(matches())
 def test_sgf_common_moves_as_the_general_path_on_random_matches(m: Match) -> None:
     _sgf_both_ways(m)
+
+
+def test_sgf_blank_last_play_with_an_empty_replayed_play() -> None:
+    """A blank play followed by results only is the general path's (a roll alone when it could be
+    played), even when the replay gives it an empty play (today's replay gives none)."""
+    from types import SimpleNamespace
+
+    from notation.rules import new_play
+
+    m = read_any(str(DATA / "gnubg_7p_crawford.mat"))[0]
+    rep = replay(m)
+    for g in m.games:
+        last = [a for a in g.actions if a.kind == "move"][-1]
+        last.play = ""
+        writers = [sgf._Writer(m, rep), sgf._Writer(m, rep)]
+        writers[1].fast = False
+        for w in writers:
+            w.steps[id(last)] = SimpleNamespace(action=last, play=new_play((), (), ()), legal=False)
+        fast, general = (w.write() for w in writers)
+        assert fast == general
+        assert "written as the roll alone" in "".join(general[1])
 
 
 def test_sgf_move_nodes_can_tell_a_wrong_cache() -> None:

@@ -1551,7 +1551,10 @@ class _Writer:
                 st = steps_get(id(a))
                 play = a.play
                 dice = a.dice
-                if (st is not None and st.play is not None and play and type(dice) is tuple and len(dice) == 2
+                if (st is not None and st.play is not None and type(play) is str
+                        # a blank play is the general path's when only results follow (see below)
+                        and (play.strip() or (k + 1 < len(acts) and acts[k + 1].kind not in _RESULTS))
+                        and type(dice) is tuple and len(dice) == 2
                         and type(dice[0]) is int and type(dice[1]) is int and 1 <= dice[0] <= 6
                         and 1 <= dice[1] <= 6 and (player := a.player) in (0, 1) and type(player) is int):
                     key = (play, st.play.steps, player, dice)
@@ -1833,10 +1836,9 @@ def _move_node(play: str, steps: tuple[Step, ...], player: int, dice: tuple[int,
     """The node of a move the replay played as ``steps``, as ``_Writer.actions`` writes it (with its
     ``pairs`` and ``state.move``): the node's text with its leading line break, the single steps
     (from, to) applied to the board, and 1 when the written hit marks are not the hits made (else 0).
-    None when the play is blank or a step leaves the board's points 0..25 (the general path writes it).
-    The result depends on the arguments only, so the writer keeps it (:data:`_MOVE_NODES`)."""
-    if not play.strip():
-        return None
+    None when a step leaves the board's points 0..25 (the general path writes it).  A blank ``play``
+    is written so only when more than results follow it (the caller's check).  The result depends on
+    the arguments only, so the writer keeps it (:data:`_MOVE_NODES`)."""
     written = _written_pairs(play)
     made = [(s, t) for s, t, _ in steps]
     if written is not None and written != made and sorted(written) == sorted(made):
@@ -1848,7 +1850,7 @@ def _move_node(play: str, steps: tuple[Step, ...], player: int, dice: tuple[int,
         if a is None or b is None:
             return None
         letters.append(a + b)
-    marks = 1 if play.count("*") != sum([hit for _, _, hit in steps]) else 0
+    marks = 1 if play and play.count("*") != sum([hit for _, _, hit in steps]) else 0
     return f"\n;{_COLOUR[player]}[{dice[0]}{dice[1]}{''.join(letters)}]", tuple(made), marks
 
 
