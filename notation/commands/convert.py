@@ -226,8 +226,8 @@ def _failed_part(item: Any, reason: str) -> dict[str, Any]:
 
 
 def _report(res: dict[str, Any]) -> int:
-    for m in res["messages"]:
-        click.echo(m, err=True)
+    if res["messages"]:  # a file's lines at once (each is one line: batch.convert_file made them so)
+        click.echo("\n".join(res["messages"]), err=True)
     if res["text"] is not None:
         sys.stdout.write(res["text"])
     return int(res["status"])
