@@ -255,6 +255,8 @@ def test_map_batches_in_file_order(tmp_path: Path, jobs: int, size: int) -> None
 
 
 def test_map_batches_loses_nothing_when_a_worker_fails(tmp_path: Path) -> None:
+    if not parallel.can_fork():  # (as in test_parallel.py: forked workers only)
+        pytest.skip("this process cannot fork workers (not Linux, or threads left by an earlier test)")
     files = _files(tmp_path)
     with pytest.warns(RuntimeWarning, match="a worker process failed"):
         out = parallel.map_batches(_sizes_failing_in_children, files, 3, 4)
