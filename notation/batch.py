@@ -258,7 +258,11 @@ def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict
         say(safe_line(f"{name}: holds {len(matches)} matches; converting the first"))
     match = matches[0]
     match.source = name
-    rep = replay(match) if not quiet or fmt == "html" else None
+    rep = None
+    if not quiet or fmt == "html":
+        # the writers that use the replay's steps get the whole replay; for the others only its findings
+        # are kept (a replay holds about twice the record's memory)
+        rep = replay(match, keep=fmt in ("sgf", "txt", "html"))
     if not quiet and rep is not None:
         for f in rep.findings:
             if f.severity != "note":

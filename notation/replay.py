@@ -875,12 +875,13 @@ def _as_recorded(pos: Position, segments: tuple) -> Play | None:
     return Play(tuple(steps), tuple(mine), tuple(theirs))
 
 
-def replay(match: Match) -> MatchReplay:
-    """Replay every game of ``match`` under its rules; never raises for rule problems."""
+def replay(match: Match, *, keep: bool = True) -> MatchReplay:
+    """Replay every game of ``match`` under its rules; never raises for rule problems.  With
+    ``keep=False`` only the findings are kept, not each game's steps (see :class:`Replayer`)."""
     own = getattr(match, "replay_override", None)  # records with their own replay (chouettes)
     if own is not None:
         return own()  # type: ignore[no-any-return]
-    r = Replayer(match)
+    r = Replayer(match, keep=keep)
     for game in match.games:
         r.feed(game)
     return r.finish()

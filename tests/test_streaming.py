@@ -112,3 +112,17 @@ def test_sgf_is_decoded_as_declared_wherever_it_is_read(tmp_path: Path) -> None:
 def test_text_before_the_first_game_tree_is_reported() -> None:
     m = read_sgf("junk\n(;FF[4]GM[6]MI[length:1][game:0][ws:0][bs:0]PW[A]PB[B]RE[W+1]\n;W[54mhxt])\n")
     assert [n.message for n in m.normalisations] == ["text before the first game tree was ignored"]
+
+
+@pytest.mark.parametrize("fmt", ["json", "mat", "sgf"])
+def test_convert_reports_the_whole_replays_findings_whatever_it_keeps(tmp_path: Path, fmt: str) -> None:
+    """``convert`` keeps only the findings of the replay for writers that do not use its steps."""
+    from notation.batch import convert_file
+
+    text = money_session(3).decode().replace(";B[62egci]", ";B[62egcj]", 1)
+    path = tmp_path / "m.sgf"
+    path.write_text(text, encoding="utf-8")
+    out = convert_file(str(path), str(tmp_path / f"out.{fmt}"), fmt)
+    match = read_sgf(text, name=str(path))
+    expected = [f.format() for f in replay(match).findings if f.severity != "note"]
+    assert expected and [m for m in out["messages"] if "dropped" not in m] == expected
