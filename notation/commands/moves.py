@@ -19,7 +19,7 @@ import click
 
 from ..errors import NotationError
 from ..ids import boards_position_id, parse_position, position_id
-from ..play import format_play, play_result
+from ..play import _format_default, play_result
 from ..position import Board, Position
 from ..rules import ALL_ROLLS, Play, Rules, Step, get_rules
 
@@ -55,14 +55,19 @@ def _entry(steps: tuple[Step, ...]) -> Entry:
     does, because NUL sorts before every point)."""
     e = _ENTRIES.get(steps)
     if e is None:
-        text = format_play(steps)
-        # (s, t, hit) from the highest: (s, t) as play_order sorts them (the hit mark does not matter)
-        key = "".join([chr(0x1000 - a) + chr(0x1000 - b) for a, b, _hit in sorted(steps, reverse=True)]
-                      ) + "\0" + text
+        key, text = _key_and_text(steps)
         if len(_ENTRIES) >= _ENTRIES_MAX:
             _ENTRIES.clear()
         e = _ENTRIES[steps] = (key, text, steps)
     return e
+
+
+def _key_and_text(steps: tuple[Step, ...]) -> tuple[str, str]:
+    """(the sort string, the notation) of :func:`_entry`."""
+    text = _format_default(steps)  # not format_play's cache: a listed play is written once
+    # (s, t, hit) from the highest: (s, t) as play_order sorts them (the hit mark does not matter)
+    return "".join([chr(0x1000 - a) + chr(0x1000 - b) for a, b, _hit in sorted(steps, reverse=True)]
+                   ) + "\0" + text, text
 
 
 _FRAG = itemgetter(3)
@@ -79,7 +84,7 @@ def _json_entry(steps: tuple[Step, ...]) -> JsonEntry:
     """The :data:`JsonEntry` of ``steps`` (remembered)."""
     e = _JSON_ENTRIES.get(steps)
     if e is None:
-        key, text, _ = _entry(steps)
+        key, text = _key_and_text(steps)
         if len(_JSON_ENTRIES) >= _ENTRIES_MAX:
             _JSON_ENTRIES.clear()
         e = _JSON_ENTRIES[steps] = (key, text, steps, '{"play": "' + text + '", "position_id": "',
