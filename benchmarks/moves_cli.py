@@ -66,9 +66,10 @@ def main() -> int:
                 theirs.append(t)
                 their_plays = int(out.decode().strip())
     sys.path.insert(0, str(ROOT))
+    from notation.commands import moves
     from notation.commands.moves import listed, written_plays
     from notation.ids import parse_position
-    from notation.rules import ALL_ROLLS
+    from notation.rules import ALL_ROLLS, clear_caches
 
     t = time.perf_counter()
     for pid in rows:
@@ -76,18 +77,31 @@ def main() -> int:
         for roll in ALL_ROLLS:
             written_plays(pos, roll)
     inproc_general = time.perf_counter() - t
+    moves._ENTRIES.clear()  # as the command starts: no play listed before
+    clear_caches()
     t = time.perf_counter()
     for pid in rows:
         pos = parse_position(pid)
         for roll in ALL_ROLLS:
             listed(pos.on_roll, pos.opponent, roll, pos.rules)
     inproc = time.perf_counter() - t
+    moves._JSON_ENTRIES.clear()
+    clear_caches()
+    t = time.perf_counter()
+    for pid in rows:
+        pos = parse_position(pid)
+        k16, table = moves._id_table(pos.on_roll, pos.opponent)
+        for roll in ALL_ROLLS:
+            entries = listed(pos.on_roll, pos.opponent, roll, pos.rules, moves._json_entry)
+            list(moves._encode_ids(moves._result_keys(k16, table, entries)))
+    inproc_json = time.perf_counter() - t
     print(f"{len(rows)} positions x 21 rolls = {len(rows) * 21} pairs, {plays} plays listed")
     print(f"gammon moves --all-rolls (whole process): best {min(ours):.2f} s, median {statistics.median(ours):.2f} s")
     print(f"  with --json:                          best {min(ours_json):.2f} s, median "
           f"{statistics.median(ours_json):.2f} s")
-    print(f"  in-process, no start-up, no output: the command's listing {inproc:.2f} s; "
+    print(f"  in-process, no start-up, no output: the command's listing (cold, as the command runs it) {inproc:.2f} s; "
           f"Play objects sorted by play_order (written_plays) {inproc_general:.2f} s")
+    print(f"  in-process, the same with each result's Position ID (--json's listing, cold): {inproc_json:.2f} s")
     if theirs:
         print(f"gnubg findbestmoves (whole process):      best {min(theirs):.2f} s, median "
               f"{statistics.median(theirs):.2f} s ({their_plays} plays)")

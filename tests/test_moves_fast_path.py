@@ -152,3 +152,19 @@ def test_json_output_in_the_variants() -> None:
             mine = parse_position(text, variant=get_rules(variant).name).replace(variant=get_rules(variant).name)
             want = "".join(json.dumps(row) + "\n" for row in _general_json(text, mine))
             assert result.stdout == want, variant
+
+
+def test_result_ids_where_a_play_hits_and_bears_off_several_times() -> None:
+    """The key terms below zero (hits, checkers borne off) and at the top slot: plays with up to four
+    hits, up to four checkers borne off, and both."""
+    # The mover: checkers on the bar and in the home board; the opponent: blots everywhere the mover lands.
+    mine = (0, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)
+    theirs = (0,) + tuple(1 if 25 - p in (21, 17, 13, 9, 4, 3) else 0 for p in range(1, 25)) + (0,)
+    theirs = (15 - sum(theirs[1:]),) + theirs[1:]
+    bearing = (9, 3, 0, 1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    opp_blots = (9, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0)
+    n = 0
+    for m, t in ((mine, theirs), (bearing, opp_blots), (opp_blots, bearing)):
+        for roll in ALL_ROLLS:
+            n += _same_listing(m, t, roll, R)
+    assert n > 100

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from itertools import repeat
+from operator import itemgetter
 from typing import Any
 
 import click
 
 from ..errors import NotationError
 from ..ids import boards_position_id, parse_position, position_id
-from ..play import format_play, play_result
+from ..play import _format_default, play_result
 from ..position import Board, Position
 from ..rules import ALL_ROLLS, Play, Rules, Step, get_rules
 
@@ -53,25 +55,53 @@ def _entry(steps: tuple[Step, ...]) -> Entry:
     does, because NUL sorts before every point)."""
     e = _ENTRIES.get(steps)
     if e is None:
-        text = format_play(steps)
-        # (s, t, hit) from the highest: (s, t) as play_order sorts them (the hit mark does not matter)
-        key = "".join([chr(0x1000 - a) + chr(0x1000 - b) for a, b, _hit in sorted(steps, reverse=True)]
-                      ) + "\0" + text
+        key, text = _key_and_text(steps)
         if len(_ENTRIES) >= _ENTRIES_MAX:
             _ENTRIES.clear()
         e = _ENTRIES[steps] = (key, text, steps)
     return e
 
 
-def listed(mine: Board, theirs: Board, dice: tuple[int, int], rules: Rules) -> list[Entry]:
-    """The :data:`Entry` of each legal play of ``mine`` against ``theirs``, in :func:`play_order`:
-    what :func:`written_plays` lists, without making the plays (``tests/test_cli_show_moves.py`` holds
-    the two equal)."""
-    get = _ENTRIES.get
+def _key_and_text(steps: tuple[Step, ...]) -> tuple[str, str]:
+    """(the sort string, the notation) of :func:`_entry`."""
+    text = _format_default(steps)  # not format_play's cache: a listed play is written once
+    # (s, t, hit) from the highest: (s, t) as play_order sorts them (the hit mark does not matter)
+    return "".join([chr(0x1000 - a) + chr(0x1000 - b) for a, b, _hit in sorted(steps, reverse=True)]
+                   ) + "\0" + text, text
+
+
+_FRAG = itemgetter(3)
+"""The start of a :data:`JsonEntry`'s JSON object."""
+
+JsonEntry = tuple[str, str, tuple[Step, ...], str, tuple[int, ...]]
+"""An :data:`Entry` with what ``gammon moves --json`` adds: the start of the play's JSON object (up to
+its ID) and the terms of its result's key (:func:`_id_terms`)."""
+
+_JSON_ENTRIES: dict[tuple[Step, ...], JsonEntry] = {}
+
+
+def _json_entry(steps: tuple[Step, ...]) -> JsonEntry:
+    """The :data:`JsonEntry` of ``steps`` (remembered)."""
+    e = _JSON_ENTRIES.get(steps)
+    if e is None:
+        key, text = _key_and_text(steps)
+        if len(_JSON_ENTRIES) >= _ENTRIES_MAX:
+            _JSON_ENTRIES.clear()
+        e = _JSON_ENTRIES[steps] = (key, text, steps, '{"play": "' + text + '", "position_id": "',
+                                    _id_terms(steps))
+    return e
+
+
+def listed(mine: Board, theirs: Board, dice: tuple[int, int], rules: Rules,
+           make: Callable[[tuple[Step, ...]], Any] = _entry) -> list[Any]:
+    """The :data:`Entry` (or what ``make`` makes: :func:`_json_entry`) of each legal play of ``mine``
+    against ``theirs``, in :func:`play_order`: what :func:`written_plays` lists, without making the plays
+    (``tests/test_cli_show_moves.py`` holds the two equal)."""
+    get = (_JSON_ENTRIES if make is _json_entry else _ENTRIES).get
     entries = []
     for steps in rules.play_steps(mine, theirs, dice[0], dice[1]):
         e = get(steps)
-        entries.append(e if e is not None else _entry(steps))
+        entries.append(e if e is not None else make(steps))
     entries.sort()
     return entries
 
@@ -90,42 +120,121 @@ def written_plays(position: Position, dice: tuple[int, int], rules: Rules | None
     return [(text, p) for _, text, p in keyed]
 
 
-_BITS = ["0" + "1" * n for n in range(16)]
-"""A point's bits in a Position ID, highest first: its checkers' 1s above the 0 that ends it."""
+# --------------------------------------------------------------------------- Position IDs of results
+#
+# A Position ID is the Base64 of an 80-bit key: for each of 50 slots (the mover's points 1..24 and bar,
+# then the opponent's points 1..24 and bar, in the opponent's own numbering), as many 1 bits as the slot
+# holds checkers, then a 0 bit, from the lowest bit up.  With C_j the checkers in slots 1..j, slot j's 0
+# bit is bit z_j = C_j + j - 1, and
+#
+#     key + 1 = 2**z_50 - sum(2**z_j for j in 1..49).
+#
+# A play changes C_j by d_j (the net count of checkers it moved into slots 1..j), which moves slot j's
+# 0 bit to z_j + d_j: with v_j the j-th term above (v_j = -2**z_j, v_50 = 2**z_50),
+#
+#     16 * (key' + 1) = sum(v_j * 2**(d_j + 4)),   so   16 * key' = 16 * key + sum(V_i * w_i)
+#
+# where V_i = v_1 + ... + v_i (of the position) and w_i = g(d_i) - g(d_{i+1}), g(d) = 2**(d + 4) - 16.
+# w_i is 0 except where d changes, i.e. next to a slot the play changes: at most two terms a step.  The
+# terms (i, w_i) depend on the play only (remembered with its entry), the V_i on the position only, so a
+# play's key costs a few additions.  (The factor 16 keeps every term whole when d_j < 0: bearing off,
+# hit checkers.)  The keys of one roll are encoded together: each as 12 bytes, whose Base64 is the ID's
+# 14 characters and "AA".
+
+_G: tuple[int, ...] = tuple((1 << (d + 4)) - 16 if d >= -4 else 0 for d in range(-8, 9))
+"""g(d) at index d + 8 (d is at least -4: a play moves at most four checkers)."""
 
 
-def result_ids(mine: Board, theirs: Board, entries: list[Entry]) -> list[str]:
-    """The Position ID after each play of ``entries`` (the opponent on roll), from the bits of the
-    points the play changes: what :func:`notation.ids.boards_position_id` gives for
-    :func:`result_boards` (``tests/test_moves_fast_path.py``), where no checker waits off the board
-    and no point holds more than 15."""
+def _id_terms(steps: tuple[Step, ...]) -> tuple[int, ...]:
+    """The (i, w_i) terms of a play, each as ``w << 6 | i`` (see above); for boards where no checker
+    waits off the board."""
+    net: dict[int, int] = {}
+    get = net.get
+    for s, t, h in steps:
+        net[s] = get(s, 0) - 1
+        if t:
+            net[t] = get(t, 0) + 1
+            if h:  # the opponent's checker on the mover's t: its slot 25 + (25 - t), to its bar (slot 50)
+                net[50 - t] = get(50 - t, 0) - 1
+                net[50] = get(50, 0) + 1
+    g = _G
+    terms = []
+    d = 8  # d_j + 8 below the slot at hand
+    for j in sorted(net):
+        n = net[j]
+        if n:
+            if j > 1:  # V_0 is 0
+                terms.append(((g[d] - g[d + n]) << 6) | (j - 1))
+            d += n
+    if d != 8:  # checkers borne off: every slot's count below the top changed
+        terms.append((g[d] << 6) | 50)
+    return tuple(terms)
+
+
+class _IdTerms(dict[int, int]):
+    """A position's ``w_i * V_i`` by term (made when first asked)."""
+
+    __slots__ = ("v",)
+
+    def __init__(self, v: list[int]) -> None:
+        super().__init__()
+        self.v = v
+
+    def __missing__(self, term: int) -> int:
+        x = self[term] = (term >> 6) * self.v[term & 63]
+        return x
+
+
+def _id_table(mine: Board, theirs: Board) -> tuple[int, _IdTerms]:
+    """(16 times the key of ``mine`` and ``theirs``, with ``mine`` not on roll; the position's terms)."""
+    v = [0] * 51
+    acc = 0
+    c = 0
+    j = 0
+    for n in (*mine[1:26], *theirs[1:26]):
+        c += n
+        acc -= 1 << (c + j)  # slot j + 1's 0 bit: C + (j + 1) - 1
+        j += 1
+        v[j] = acc
+    v[50] = acc + (2 << (c + 49))  # the top slot's term counts positive
+    return (v[50] - 1) << 4, _IdTerms(v)
+
+
+_SLICES: list[slice] = []
+"""The ID in each 16 characters of the Base64 of 12-byte keys."""
+
+
+def _encode_ids(keys: list[int]) -> Iterator[str]:
+    """The Position ID of each key (80 bits), in one Base64 encoding."""
     import binascii
 
-    bits = _BITS
-    b2a = binascii.b2a_base64
-    # The key's bits from the highest: the opponent's points 25..1, then the mover's 25..1.
-    mine_parts = [bits[n] for n in mine[25:0:-1]]  # mine_parts[25 - p] is point p
-    theirs_text = "".join([bits[n] for n in theirs[25:0:-1]])
-    out = []
-    for _, _, steps in entries:
-        m = list(mine)
-        parts = mine_parts.copy()
-        th = None
-        for s, t, h in steps:
-            m[s] -= 1
-            parts[25 - s] = bits[m[s]]
-            if t:
-                m[t] += 1
-                parts[25 - t] = bits[m[t]]
-            if h:
-                if th is None:
-                    th = list(theirs)
-                th[25 - t] -= 1
-                th[25] += 1
-        key = int(("".join([bits[n] for n in th[25:0:-1]]) if th is not None else theirs_text)
-                  + "".join(parts), 2)
-        out.append(b2a(key.to_bytes(10, "little"), newline=False)[:14].decode())
-    return out
+    n = len(keys)
+    if len(_SLICES) < n:
+        _SLICES.extend(slice(16 * k, 16 * k + 14) for k in range(len(_SLICES), n + 64))
+    text = binascii.b2a_base64(b"".join(map(int.to_bytes, keys, repeat(12), repeat("little"))),
+                               newline=False).decode("ascii")
+    return map(text.__getitem__, _SLICES[:n])
+
+
+def _result_keys(k16: int, table: _IdTerms, entries: list[JsonEntry]) -> list[int]:
+    """The key after each play of ``entries`` (the opponent on roll)."""
+    keys = []
+    append = keys.append
+    for e in entries:
+        k = k16
+        for term in e[4]:
+            k += table[term]
+        append(k >> 4)
+    return keys
+
+
+def result_ids(mine: Board, theirs: Board, entries: list[Entry] | list[JsonEntry]) -> list[str]:
+    """The Position ID after each play of ``entries`` (the opponent on roll), from the position's key
+    and each play's terms: what :func:`notation.ids.boards_position_id` gives for
+    :func:`result_boards` (``tests/test_moves_fast_path.py``), where no checker waits off the board
+    and no side has more than 15 checkers."""
+    k16, table = _id_table(mine, theirs)
+    return list(_encode_ids(_result_keys(k16, table, [_json_entry(e[2]) for e in entries])))
 
 
 def result_boards(mine: Board, theirs: Board, steps: tuple[Step, ...]) -> tuple[Board, Board]:
@@ -263,23 +372,33 @@ def command(position: str, dice_text: str | None, all_rolls: bool, as_json: bool
 
             head = '{"position": ' + json.dumps(text) + ', "dice": "'
             waiting = prules.checkers_start_off_board  # Acey-Deucey: checkers may wait off the board
-            fast_ids = prules.checkers <= 15 and len(mine) == len(theirs) == 26
+            fast_ids = not waiting and prules.checkers <= 15 and len(mine) == len(theirs) == 26
+            if fast_ids:
+                k16, table = _id_table(mine, theirs)
         for roll in rolls:
-            entries = listed(mine, theirs, roll, prules)
             roll_s = f"{roll[0]}{roll[1]}"
             if as_json:
                 # json.dumps's layout, written directly: plays and IDs need no escaping
-                # (tests/test_cli_show_moves.py compares the two)
+                # (tests/test_moves_fast_path.py compares the two)
+                if fast_ids:  # the result: the opponent on roll
+                    jentries = listed(mine, theirs, roll, prules, _json_entry)
+                    if jentries:
+                        out.append(head + roll_s + '", "plays": [' + '"}, '.join(
+                            map(str.__add__, map(_FRAG, jentries), _encode_ids(_result_keys(k16, table, jentries))))
+                            + '"}]}\n')
+                    else:
+                        out.append(head + roll_s + '", "plays": []}\n')
+                    continue
+                entries = listed(mine, theirs, roll, prules)
                 if waiting:
                     by_steps = {p.steps: p for p in prules.plays_for(mine, theirs, *roll)}
                     ids = [position_id(play_result(pos, by_steps[st])) for _, _, st in entries]
-                elif fast_ids:  # the result: the opponent on roll
-                    ids = result_ids(mine, theirs, entries)
                 else:
                     ids = [boards_position_id(*result_boards(mine, theirs, st)[::-1]) for _, _, st in entries]
                 out.append(head + roll_s + '", "plays": [' + ", ".join(
                     f'{{"play": "{e[1]}", "position_id": "{i}"}}' for e, i in zip(entries, ids, strict=True)) + "]}\n")
                 continue
+            entries = listed(mine, theirs, roll, prules)
             n = len(entries)
             out.append(f"Roll {roll_s}: " + (f"{n} legal play{'s' if n != 1 else ''}" if n else "no legal play")
                        + "\n")
