@@ -20,7 +20,9 @@ the record itself costs after the read.
 
 Then each file is validated as a user does it, ``gammon validate FILE`` in its own process, which reads
 SGF one game at a time (:func:`notation.formats.sgf.iter_sgf` with :class:`notation.replay.Replayer`):
-its peak resident size, less that of validating a one-game file, against the file size.  The files
+its peak resident size, less that of validating a one-game file, against the file size.  And each is
+converted to SGF, JSON and ``.mat`` (``gammon convert --force FILE out.sgf``), which from 256 KB reads
+the file twice and writes one game at a time (:mod:`notation.stream`): the same figures.  The files
 are money sessions whose score lines add up, so the findings are only what the games hold.
 """
 
@@ -191,11 +193,13 @@ def main() -> None:
                 validated.append(f"{kind:<9} {mb:>7.2f}MB {n:>9} {vt:>8.2f} {vt / mb:>6.2f} {vrss / 1e6:>8.1f}MB "
                                  f"{(vrss - base) / 1e6:>8.1f}MB {(vrss - base) / size:>6.1f}x  {summary}")
             if kind != "nested":
-                target = Path(tmp) / "out.json"
-                ct, crss, _ = validate_rss(path, "convert", "--force", str(target))
-                converted.append(f"{kind:<9} {mb:>7.2f}MB {n:>9} {ct:>8.2f} {ct / mb:>6.2f} {crss / 1e6:>8.1f}MB "
-                                 f"{(crss - base) / 1e6:>8.1f}MB {(crss - base) / size:>6.1f}x")
-                target.unlink(missing_ok=True)
+                for fmt in ("sgf", "json", "mat"):
+                    target = Path(tmp) / f"out.{fmt}"
+                    ct, crss, _ = validate_rss(path, "convert", "--force", str(target))
+                    over = crss - base
+                    converted.append(f"{kind:<9} {fmt:<5} {mb:>7.2f}MB {n:>9} {ct:>8.2f} {ct / mb:>6.2f} "
+                                     f"{crss / 1e6:>8.1f}MB {over / 1e6:>8.1f}MB {over / size:>6.1f}x")
+                    target.unlink(missing_ok=True)
             path.unlink()
     print(f"\n`gammon validate FILE`, whole process (it reads SGF one game at a time); 'over base' is the peak "
           f"resident size less that of validating a one-game file ({base / 1e6:.1f} MB):")
@@ -203,8 +207,9 @@ def main() -> None:
           f"{'x size':>7}  summary")
     for line in validated:
         print(line, flush=True)
-    print("\n`gammon convert --force FILE out.json`, whole process (it holds the whole match and its replay):")
-    print(f"{'file':<9} {'size':>9} {'n':>9} {'time s':>8} {'s/MB':>6} {'RSS peak':>10} {'over base':>10} "
+    print("\n`gammon convert --force FILE out.FORMAT`, whole process (from 256 KB it reads the file twice and "
+          "writes one game at a time, notation/stream.py):")
+    print(f"{'file':<9} {'to':<5} {'size':>9} {'n':>9} {'time s':>8} {'s/MB':>6} {'RSS peak':>10} {'over base':>10} "
           f"{'x size':>7}")
     for line in converted:
         print(line, flush=True)

@@ -221,7 +221,7 @@ def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict
                  quiet: bool = False, canonical: bool = False, inputs: Sequence[str] = (),
                  options: dict[str, Any] | None = None,
                  page: Callable[[Match, Any], str] | None = None,
-                 batch: OutputBatch | None = None) -> dict[str, Any]:
+                 batch: OutputBatch | None = None, stream: bool | None = None) -> dict[str, Any]:
     """Convert ``src`` to ``target`` (``-``: the text is returned, not written) in format ``fmt``.
 
     Returns ``{"file", "target", "status", "messages", "text"}``: ``messages`` are the lines to report
@@ -230,7 +230,9 @@ def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict
     the last message says why); ``text`` is the output when ``target`` is ``-``, else None.  For ``fmt``
     ``html``, ``page(match, replay)`` makes the page (the library does not import the renderer).
     With ``batch`` (see :func:`convert_files`), the output is added to it, and is in place (or the
-    result says why not) once the batch is finished."""
+    result says why not) once the batch is finished.  An SGF collection is converted to SGF, JSON or
+    ``.mat`` one game at a time (:mod:`notation.stream`, the same result): when ``stream`` is True, or
+    when it is None and the file has :data:`~notation.stream.STREAM_FROM` bytes or more."""
     from ._term import safe_line
     from .convert import atomic_write, canonical_plays, render_match
 
@@ -243,8 +245,21 @@ def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict
         out["status"] = 2
         return out
 
+    from .stream import wants_stream
+
+    data: bytes | None = None
     try:
-        matches = read_source(src)
+        if wants_stream(src, target, fmt, stream):
+            data = source_bytes(src)[0]
+            if _is_sgf(name, data):  # one game at a time; None: not done, converted whole below
+                from .stream import convert_sgf
+
+                done = convert_sgf(data, src, target, fmt, force=force, strict=strict, quiet=quiet,
+                                   canonical=canonical, inputs=inputs, options=options, batch=batch)
+                if done is not None:
+                    return done
+        matches = read_source(src) if data is None else _parse(data, name)
+        del data
     except OSError as e:
         return failed(f"{name}: cannot read: {e.strerror or e}")
     except NotationError as e:
@@ -303,6 +318,12 @@ def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict
     except OSError as e:
         write_failed(e)
     return out
+
+
+def _parse(data: bytes, name: str) -> list[Match]:
+    from .matchio import parse_any
+
+    return parse_any(data, name=name)
 
 
 BATCH = 16

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import shutil
 import stat
 from collections.abc import Sequence
 from pathlib import Path
@@ -346,7 +347,7 @@ class _Pending:
 
     __slots__ = ("path", "tmp", "fd", "raw")
 
-    def __init__(self, path: Path, tmp: Path, fd: int, raw: bytes) -> None:
+    def __init__(self, path: Path, tmp: Path, fd: int, raw: bytes | None) -> None:
         self.path, self.tmp, self.fd, self.raw = path, tmp, fd, raw
 
     def abandon(self) -> None:
@@ -374,7 +375,11 @@ class _Pending:
                 st = None
             if st is not None and st.st_nlink > 1:  # keep the links: copy the finished content in place
                 with open(p, "r+b") as fh:
-                    fh.write(self.raw)
+                    if self.raw is None:  # written in pieces (open_pending): copied from the temporary file
+                        with open(tmp, "rb") as done:
+                            shutil.copyfileobj(done, fh)
+                    else:
+                        fh.write(self.raw)
                     fh.truncate()
                 os.unlink(tmp)
                 return
@@ -412,6 +417,26 @@ def _begin(path: str | Path, data: str | bytes, *, force: bool, inputs: Sequence
         pending.abandon()
         raise
     return pending
+
+
+def open_pending(path: str | Path, *, force: bool, inputs: Sequence[str | Path],
+                 listings: dict[Path, list[str]] | None = None) -> _Pending:
+    """:func:`_begin` with nothing written yet: the caller writes the content to the returned temporary
+    file's ``fd`` in pieces (a streamed conversion, :mod:`notation.stream`), then syncs and finishes
+    it (or gives it to :meth:`OutputBatch.adopt`), or abandons it."""
+    p = Path(path)
+    check_target(p, force=force, inputs=inputs)
+    directory = p.parent if str(p.parent) else Path(".")
+    if listings is None:
+        _clean_stale(directory, p.name)
+    else:
+        listed = listings.get(directory)
+        if listed is None:
+            listed = listings[directory] = _temporaries(directory)
+        _clean_stale(directory, p.name, listed)
+    tmp = directory / f".{p.name}{TMP_MARK}{os.getpid()}"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    return _Pending(p, tmp, fd, None)
 
 
 SYNC_THREADS = 4
@@ -465,6 +490,20 @@ class OutputBatch:
             t = self._threading.Thread(target=self._sync_loop, name="gammon-sync", daemon=True)
             t.start()
             self._threads.append(t)
+
+    def adopt(self, pending: _Pending, *, force: bool = False, on_error: Any = None) -> None:
+        """:meth:`add` of a temporary file already written (:func:`open_pending`): synced with the
+        others, put in place by :meth:`finish`."""
+        self._items.append((pending, force, on_error))
+        self._queue.put(pending.fd)
+        if len(self._threads) < SYNC_THREADS:
+            t = self._threading.Thread(target=self._sync_loop, name="gammon-sync", daemon=True)
+            t.start()
+            self._threads.append(t)
+
+    def listings(self) -> dict[Path, list[str]]:
+        """The temporary files of each directory written to, as read once (for :func:`open_pending`)."""
+        return self._listings
 
     def _sync_loop(self) -> None:
         get = self._queue.get

@@ -4,9 +4,11 @@
 
 from __future__ import annotations
 
+import os
 import re
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import CORPUS, DATA, ROOT
@@ -126,3 +128,186 @@ def test_convert_reports_the_whole_replays_findings_whatever_it_keeps(tmp_path: 
     match = read_sgf(text, name=str(path))
     expected = [f.format() for f in replay(match).findings if f.severity != "note"]
     assert expected and [m for m in out["messages"] if "dropped" not in m] == expected
+
+
+# ------------------------------------------------------------------------------ convert, one game at a time
+# ``gammon convert`` of an SGF collection to SGF, JSON or .mat reads the file twice and writes one game
+# at a time (notation/stream.py): the same bytes, messages and status as the whole-match conversion.
+
+BENCH = Path(os.environ.get("GAMMON_BENCH_CORPUS", "/tmp/gammon-bench-corpus")) / "sgf"
+BENCH_SGF = sorted(BENCH.glob("*.sgf")) if BENCH.is_dir() else []
+VARIANTS = [{}, {"quiet": True}, {"strict": True}, {"canonical": True}, {"canonical": True, "quiet": True},
+            {"bar": "bar", "off": "off", "hit_marks": False}]
+
+
+def converted(src: Path, target: Path, fmt: str, stream: bool, fresh: bool = True,
+              **settings: Any) -> tuple[dict[str, Any], bytes | None]:
+    """convert_file's result (its target left out) and the bytes it wrote (``fresh``: the target removed
+    before), the streamed path checked to have been taken when ``stream`` is True."""
+    import notation.stream as st
+    from notation.batch import convert_file
+
+    options = {k: settings.pop(k) for k in ("bar", "off", "hit_marks") if k in settings}
+    if fmt != "mat":
+        options = {}
+    if fresh:
+        target.unlink(missing_ok=True)
+    taken: list[bool] = []
+    real = st.convert_sgf
+
+    def spy(*args: Any, **kwargs: Any) -> dict[str, Any] | None:
+        out = real(*args, **kwargs)
+        taken.append(out is not None)
+        return out
+
+    st.convert_sgf = spy  # type: ignore[assignment]
+    try:
+        res = convert_file(str(src), str(target), fmt, stream=stream, options=options, **settings)
+    finally:
+        st.convert_sgf = real  # type: ignore[assignment]
+    assert taken == ([True] if stream else [])
+    data = target.read_bytes() if target.exists() else None
+    assert not [p for p in target.parent.iterdir() if ".gammon-tmp-" in p.name]
+    return {**res, "target": None}, data
+
+
+def same_conversion(src: Path, tmp: Path, fmt: str, **settings: Any) -> None:
+    whole = converted(src, tmp / f"whole.{fmt}", fmt, False, **dict(settings))
+    streamed = converted(src, tmp / f"streamed.{fmt}", fmt, True, **dict(settings))
+    assert streamed[0] == whole[0]
+    assert streamed[1] == whole[1]
+
+
+@pytest.mark.parametrize("fmt", ["sgf", "json", "mat"])
+@pytest.mark.parametrize("path", SGF_FILES, ids=lambda p: p.name)
+def test_convert_streamed_is_the_whole_conversion(tmp_path: Path, path: Path, fmt: str) -> None:
+    for settings in VARIANTS:
+        same_conversion(path, tmp_path, fmt, **settings)
+
+
+@pytest.mark.parametrize("path", BENCH_SGF, ids=lambda p: p.name)
+def test_convert_streamed_is_the_whole_conversion_on_gnubg_matches(tmp_path: Path, path: Path) -> None:
+    for fmt in ("sgf", "json", "mat"):
+        same_conversion(path, tmp_path, fmt)
+
+
+def awkward_collection() -> str:
+    """A collection whose header is complete only at its end: tags, a game comment, rules and a
+    variant first seen in later game trees, a match property, comments with line breaks, a set-up game
+    with the cube at 2, a roll followed by a resignation, an illegal play, a score line that is off."""
+    games = money_session(6).decode().split("\n(;")
+    games = [games[0]] + ["(;" + g for g in games[1:]]
+    games[1] = games[1].replace("GM[6]", "GM[6]EV[Late event]GC[a game\ncomment]XR[beavers][cubelimit:64]", 1)
+    games[2] = games[2].replace("GM[6]", "GM[6]XT[Site:Somewhere][Odd\\:key:v]C[two\nlines]ZZ[x]", 1)
+    games[3] = games[3].replace("GM[6]", "GM[6]CV[2]XR[autodoubles:3]", 1).replace(";B[62egci]", ";B[62egcj]", 1)
+    games[4] = games[4].replace("[ws:4]", "[ws:3]", 1)
+    games[5] = games[5].replace("GM[6]", "GM[6]XR[variant:nackgammon]", 1)
+    return "".join(games)
+
+
+@pytest.mark.parametrize("fmt", ["sgf", "json", "mat"])
+def test_convert_streamed_keeps_what_only_later_games_say(tmp_path: Path, fmt: str) -> None:
+    path = tmp_path / "late.sgf"
+    path.write_text(awkward_collection(), encoding="utf-8")
+    whole = read_sgf(path.read_bytes(), name=str(path))
+    header, games = iter_sgf(path.read_bytes(), name=str(path))
+    first = next(games)
+    assert whole.games[0] == first and header.tags != whole.tags  # the header is complete only at the end
+    for settings in VARIANTS:
+        same_conversion(path, tmp_path, fmt, **settings)
+
+
+def test_stubs_answer_the_whole_match_questions() -> None:
+    """The writers' whole-match questions give the same answers for a match of stubs."""
+    from notation.convert import _analysis_losses, _mat_losses, _mat_rewrites, _roll_losses
+    from notation.formats.sgf import _crawford_games
+    from notation.stream import stub_game
+
+    for path in [*SGF_FILES, *sorted(DATA.glob("*.mat")), *sorted(DATA.glob("*.json"))]:
+        for m in read_any(path):
+            stubbed = m
+            stubs = type(m)(**{f: getattr(m, f) for f in m.__slots__ if f != "games"},  # type: ignore[attr-defined]
+                            games=[stub_game(g) for g in m.games])
+            for fn in (_mat_losses, _mat_rewrites, lambda x: _roll_losses(x, "mat"),
+                       lambda x: _analysis_losses(x, ".mat"), _crawford_games,
+                       lambda x: _mat_rewrites(x, bar="bar", off="off", hit_marks=False)):
+                assert fn(stubs) == fn(stubbed), path
+
+
+def test_convert_streamed_fails_where_the_whole_conversion_fails(tmp_path: Path) -> None:
+    path = tmp_path / "cut.sgf"
+    path.write_bytes(money_session(5)[:-10])
+    for fmt in ("sgf", "json", "mat"):
+        whole = converted(path, tmp_path / f"w.{fmt}", fmt, False)
+        streamed = converted(path, tmp_path / f"s.{fmt}", fmt, True)
+        assert streamed[0]["status"] == 2 and streamed == whole and streamed[1] is None
+
+
+def test_convert_streamed_writes_through_hard_links_and_batches(tmp_path: Path) -> None:
+    from notation.batch import convert_files
+
+    path = tmp_path / "m.sgf"
+    path.write_bytes(money_session(4))
+    expected = converted(path, tmp_path / "w.json", "json", False)[1]
+    target, link = tmp_path / "t.json", tmp_path / "link.json"
+    target.write_text("old")
+    os.link(target, link)
+    res = converted(path, target, "json", True, fresh=False, force=True)
+    assert res[0]["status"] == 0 and target.read_bytes() == link.read_bytes() == expected
+    outs = [tmp_path / f"b{i}.mat" for i in range(3)]
+    results = convert_files([str(path)] * 3, [str(o) for o in outs], "mat", stream=True)
+    assert [r["status"] for r in results] == [0, 0, 0]
+    assert {o.read_bytes() for o in outs} == {converted(path, tmp_path / "w.mat", "mat", False)[1]}
+
+
+def test_convert_streamed_refuses_an_existing_target_as_the_whole_conversion(tmp_path: Path) -> None:
+    path = tmp_path / "m.sgf"
+    path.write_bytes(money_session(2))
+    (tmp_path / "there.sgf").write_text("keep")
+    whole = converted(path, tmp_path / "there.sgf", "sgf", False, fresh=False)
+    assert (tmp_path / "there.sgf").read_text() == "keep"
+    streamed = converted(path, tmp_path / "there.sgf", "sgf", True, fresh=False)
+    assert streamed == whole and whole[0]["status"] == 2
+    assert (tmp_path / "there.sgf").read_text() == "keep"
+
+
+def convert_peak(path: Path, target: Path, fmt: str, stream: bool) -> int:
+    from notation.batch import convert_file
+
+    target.unlink(missing_ok=True)
+    tracemalloc.start()
+    out = convert_file(str(path), str(target), fmt, stream=stream)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert out["status"] == 0, out
+    return peak
+
+
+@pytest.mark.parametrize("fmt", ["sgf", "json", "mat"])
+def test_convert_of_an_sgf_collection_holds_one_game_not_the_file(tmp_path: Path, fmt: str) -> None:
+    """At most 10x the file size (the target of issue 16, item 7), whatever the number of games; the
+    whole-match conversion of the same file takes several times that (the bound can fail)."""
+    ratios = []
+    for n in (150, 600):
+        path = tmp_path / f"s{n}.sgf"
+        path.write_bytes(money_session(n))
+        size = path.stat().st_size
+        peak = convert_peak(path, tmp_path / f"out.{fmt}", fmt, True)
+        assert peak < 10 * size, (fmt, n, peak / size)
+        ratios.append(peak / size)
+    assert ratios[1] < ratios[0] * 1.2  # no growth with the number of games
+    assert convert_peak(path, tmp_path / f"out.{fmt}", fmt, False) > 10 * size  # the whole match does not fit
+
+
+def test_convert_streams_large_sgf_files_by_itself(tmp_path: Path) -> None:
+    import notation.stream as st
+
+    path = tmp_path / "m.sgf"
+    path.write_bytes(money_session(3))
+    assert not st.wants_stream(str(path), "o.json", "json", None)
+    assert st.wants_stream(str(path), "o.json", "json", True)
+    assert not st.wants_stream(str(path), "-", "json", True) and not st.wants_stream("-", "o.json", "json", True)
+    assert not st.wants_stream(str(path), "o.txt", "txt", True)
+    big = tmp_path / "big.sgf"
+    big.write_bytes(money_session(st.STREAM_FROM // len(money_session(1)) + 1))
+    assert st.wants_stream(str(big), "o.json", "json", None)

@@ -1,0 +1,415 @@
+"""``gammon convert`` of an SGF collection one game at a time: memory is the file's text and one game,
+whatever the number of games (issue 16, item 7).
+
+The output is the whole-match conversion's (:func:`notation.batch.convert_file`), byte for byte, with
+the same messages and status; ``tests/test_streaming.py`` holds the two equal on every SGF file it has.
+What a writer needs from the whole match is known before its first game is written, by reading the
+file twice with :func:`notation.formats.sgf.iter_sgf`:
+
+1. the first pass reads every game and keeps the header as complete as a whole read leaves it (tags
+   first seen in a later game tree, rules, normalisations), and of each game a *stub*: its score, names,
+   comments, properties, starting position and the few actions the writers' whole-match questions look
+   at (results, cube actions, set-ups, plays written with words or marks, comments, analysis as a
+   marker), not its plain moves;
+2. the second pass reads the games again and, one at a time, replays each (:class:`Replayer`), makes it
+   canonical (``--canonical``), has the writer write it into the output's temporary file, and drops it.
+
+The writers are the ones the whole conversion uses, driven over the stubs: the SGF writer's and the
+``.mat`` writer's own ``write`` run with the stubs as the match's games (Crawford games, rules, the
+header and the reports come from them), and each stub is swapped for the real game as it is written;
+the JSON text is the header's with each game's text put where the list of games goes.  What is said
+as dropped comes from the same functions, given the match with its stubs.
+
+A failure that is not the record's (the replay raises, say) leaves the temporary file removed and hands
+the file back to the whole conversion (which then does what it always did); a reading error is found
+by the first pass, before any output is opened, and said as the whole conversion says it.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, cast
+
+from .errors import NotationError
+from .record import Action, Game, Match
+from .replay import GameReplay, MatchReplay, Replayer
+
+if TYPE_CHECKING:
+    from .analysis import Analysis
+    from .convert import OutputBatch, _Pending
+
+__all__ = ["STREAMED", "STREAM_FROM", "wants_stream", "convert_sgf", "stub_game"]
+
+STREAMED = frozenset({"sgf", "json", "mat"})
+"""The targets an SGF collection is converted to one game at a time."""
+
+STREAM_FROM = 1 << 18
+"""SGF inputs of at least this many bytes are converted one game at a time (smaller ones are read
+whole, which is faster: the streamed conversion reads the file twice)."""
+
+FLUSH = 1 << 16
+"""Output text is written to the temporary file in pieces of about this many characters."""
+
+
+def wants_stream(src: str, target: str, fmt: str, stream: bool | None) -> bool:
+    """Whether :func:`notation.batch.convert_file` tries the streamed conversion: ``stream`` True
+    (always, for an SGF input), False (never), or None (for local files of :data:`STREAM_FROM` bytes
+    or more).  Standard input, URLs and a target ``-`` are converted whole."""
+    if stream is False or fmt not in STREAMED or target == "-" or src == "-" or "://" in src:
+        return False
+    if stream:
+        return True
+    try:
+        return os.stat(src).st_size >= STREAM_FROM
+    except (OSError, ValueError):
+        return False  # the whole conversion says why it cannot read it
+
+
+# ------------------------------------------------------------------------------------------ stubs
+
+_PLAIN_PLAY = re.compile(r"[0-9/() ]*")
+"""A play the whole-match questions never count: digits, slashes, brackets, blanks (no word for the
+bar or the tray, no hit mark)."""
+
+_MARKERS: dict[tuple[str | None, bool], Analysis] = {}
+
+
+def _marker(a: Analysis) -> Analysis:
+    """A shared stand-in for an analysis: the same producer, empty or not as it is."""
+    key = (a.producer, a.is_empty())
+    m = _MARKERS.get(key)
+    if m is None:
+        from .analysis import Analysis
+
+        m = _MARKERS[key] = Analysis(producer=a.producer, extra={} if key[1] else {"stub": ""})
+    return m
+
+
+def _stub_action(a: Action) -> Action | None:
+    if (a.kind == "move" and not a.properties and not a.comment and a.analysis is None and not a.no_move
+            and (not a.play or _PLAIN_PLAY.fullmatch(a.play))):
+        return None
+    return Action(a.kind, a.player, dice=a.dice, play=a.play, no_move=a.no_move, value=a.value,
+                  text=a.text if a.kind == "setup" else "", comment=a.comment, setup=a.setup,
+                  properties=a.properties, analysis=None if a.analysis is None else _marker(a.analysis))
+
+
+def stub_game(g: Game) -> Game:
+    """What the writers' whole-match questions read of ``g`` (see the module's docstring): the game
+    without its plain moves, its analysis replaced by a marker.  ``convert._mat_losses`` and the other
+    reports, ``sgf._crawford_games`` and the SGF writer's ``private``/``losses`` give for a match of
+    stubs what they give for the match (``tests/test_streaming.py``)."""
+    acts = [s for s in map(_stub_action, g.actions) if s is not None]
+    return Game(g.number, score=g.score, names=g.names, ratings=g.ratings, actions=acts, start=g.start,
+                crawford=g.crawford, comments=g.comments, properties=g.properties)
+
+
+# ------------------------------------------------------------------------------------------ output
+
+class _Sink:
+    """Text written to a file descriptor in pieces; a write error is kept (and nothing more written)."""
+
+    __slots__ = ("fd", "parts", "size", "error")
+
+    def __init__(self, fd: int | None) -> None:
+        self.fd = fd
+        self.parts: list[str] = []
+        self.size = 0
+        self.error: OSError | None = None
+
+    def write(self, text: str) -> None:
+        self.parts.append(text)
+        self.size += len(text)
+        if self.size >= FLUSH:
+            self.flush()
+
+    def flush(self) -> None:
+        data = "".join(self.parts).encode("utf-8")
+        self.parts, self.size = [], 0
+        if self.fd is None or self.error is not None:
+            return
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self.fd, view):]
+        except OSError as e:
+            self.error = e
+
+
+class _CurrentGame:
+    """``MatchReplay.games`` as the SGF writer sees it: game ``i``'s replay at ``i``, nothing kept."""
+
+    __slots__ = ("i", "gr")
+
+    def __init__(self) -> None:
+        self.i = -1
+        self.gr: GameReplay | None = None
+
+    def __len__(self) -> int:
+        return self.i + 1
+
+    def __getitem__(self, k: int) -> GameReplay:
+        if k != self.i or self.gr is None:
+            raise IndexError(k)
+        return self.gr
+
+    def __iter__(self) -> Iterator[GameReplay]:
+        if self.gr is not None:
+            yield self.gr
+
+
+class _ReplayView:
+    __slots__ = ("games",)
+
+    def __init__(self, games: _CurrentGame) -> None:
+        self.games = games
+
+
+def _canonical(g: Game, gr: GameReplay) -> int:
+    """``convert.canonical_plays`` for one game (already a copy) and its replay: the plays rewritten."""
+    from .play import format_steps_plain
+
+    changed = 0
+    for step in gr.steps:
+        a = step.action
+        if a.kind != "move" or not step.legal or step.play is None or not step.play.steps:
+            continue
+        text = format_steps_plain(step.play.steps)
+        if text != (a.play or ""):
+            a.play = text
+            changed += 1
+    return changed
+
+
+# ------------------------------------------------------------------------------------------ convert
+
+class _Fallback(Exception):
+    """The streamed conversion gives up: the whole conversion does the file."""
+
+
+def convert_sgf(data: bytes, src: str, target: str, fmt: str, *, force: bool = False, strict: bool = False,
+                quiet: bool = False, canonical: bool = False, inputs: Any = (),
+                options: dict[str, Any] | None = None, batch: OutputBatch | None = None
+                ) -> dict[str, Any] | None:
+    """:func:`notation.batch.convert_file` of the SGF ``data`` read from ``src`` (a local file), one
+    game at a time; the same result.  None: not done (nothing is left behind), the caller converts
+    ``data`` whole."""
+    try:
+        return _convert(data, src, target, fmt, force=force, strict=strict, quiet=quiet, canonical=canonical,
+                        inputs=inputs, options=options or {}, batch=batch)
+    except _Fallback:
+        return None
+
+
+def _convert(data: bytes, src: str, target: str, fmt: str, *, force: bool, strict: bool, quiet: bool,
+             canonical: bool, inputs: Any, options: dict[str, Any], batch: OutputBatch | None
+             ) -> dict[str, Any]:
+    from ._term import safe_line
+    from .formats.sgf import iter_sgf
+
+    name = src
+    out: dict[str, Any] = {"file": src, "target": target, "status": 0, "messages": [], "text": None}
+    say = out["messages"].append
+
+    def failed(message: str) -> dict[str, Any]:
+        say(safe_line(message))
+        out["status"] = 2
+        return out
+
+    # pass 1: the header, complete, and each game's stub
+    try:
+        header, games = iter_sgf(data, name=name)
+        stubs = [stub_game(g) for g in games]
+        del games
+    except NotationError as e:
+        e.located(file=name)
+        return failed(str(e))
+    except (RecursionError, MemoryError):
+        return failed(f"{name}: the record is too large or nested too deeply to read")
+    except Exception as e:  # noqa: BLE001 - the whole conversion meets it as it always did
+        raise _Fallback from e
+    header.source = name
+    if fmt not in STREAMED or not stubs:
+        raise _Fallback
+
+    pending: _Pending | None = None
+    open_error: OSError | None = None
+    try:
+        from .convert import open_pending
+
+        pending = open_pending(target, force=force, inputs=inputs or (src,),
+                               listings=None if batch is None else batch.listings())
+    except OSError as e:
+        open_error = e  # said where the whole conversion says it: after the reports
+    try:
+        sink = _Sink(None if pending is None else pending.fd)
+        findings, changed, dropped = _pass2(data, name, header, stubs, fmt, sink, quiet=quiet, canonical=canonical,
+                                            options=options)
+        sink.flush()
+    except BaseException as e:
+        if pending is not None:
+            pending.abandon()
+        if isinstance(e, Exception):
+            raise _Fallback from e
+        raise
+    for f in findings:
+        if f.severity != "note":
+            say(safe_line(f.format()))
+    if canonical and changed and not quiet:
+        say(safe_line(f"{name}: {changed} plays rewritten in canonical form (--canonical)"))
+    if strict or not quiet:
+        for d in dropped:
+            say(safe_line(f"{name}: {'error' if strict else 'dropped'}: {d}"))
+
+    def write_failed(e: BaseException) -> None:
+        if isinstance(e, FileExistsError):
+            failed(str(e))
+        elif isinstance(e, OSError):
+            failed(f"{target}: cannot write: {e.strerror or e}")
+        else:
+            raise e
+
+    if dropped and strict:
+        if pending is not None:
+            pending.abandon()
+        out["status"] = 1
+        return out
+    error = open_error or sink.error
+    if error is not None or pending is None:
+        if pending is not None:
+            pending.abandon()
+        write_failed(error or OSError("not written"))
+        return out
+    try:
+        if batch is not None:
+            batch.adopt(pending, force=force, on_error=write_failed)
+        else:
+            from .convert import _sync
+
+            try:
+                _sync(pending.fd)
+            except BaseException:
+                pending.abandon()
+                raise
+            pending.finish(force=True)
+    except OSError as e:
+        write_failed(e)
+    return out
+
+
+def _pass2(data: bytes, name: str, header: Match, stubs: list[Game], fmt: str, sink: _Sink, *, quiet: bool,
+           canonical: bool, options: dict[str, Any]) -> tuple[list[Any], int, list[str]]:
+    """Read the games again and write each: (the findings to report, the plays made canonical, what
+    the writer says it dropped)."""
+    from .formats.sgf import iter_sgf
+
+    _, games = iter_sgf(data, name=name)
+    findings = Replayer(header, keep=False) if not quiet else None
+    # the writer's replay: the SGF writer replays what it writes (the canonical copy with --canonical)
+    writer = None
+    if fmt == "sgf":
+        writer = findings if findings is not None and not canonical else Replayer(header, keep=False)
+    making = Replayer(header, keep=False) if canonical else None
+    count = [0]
+
+    def each() -> Iterator[tuple[Game, GameReplay | None]]:
+        for g in games:
+            gr = findings.feed(g) if findings is not None else None
+            if making is not None:
+                g = copy.deepcopy(g)
+                count[0] += _canonical(g, making.feed(g))
+            if writer is not None:
+                gr = writer.feed(g) if writer is not findings else gr
+            yield g, gr
+            del g, gr
+
+    pipeline = each()
+    if fmt == "sgf":
+        dropped = _write_sgf(header, stubs, pipeline, sink)
+    elif fmt == "mat":
+        dropped = _write_mat(header, stubs, pipeline, sink, options, canonical)
+    else:
+        _write_json(header, pipeline, sink)
+        dropped = []
+    if next(pipeline, None) is not None:
+        raise RuntimeError("the writer did not write every game")
+    return (findings.finish().findings if findings is not None else []), count[0], dropped
+
+
+def _with_games(header: Match, games: list[Game]) -> Match:
+    view = copy.copy(header)
+    view.games = games
+    return view
+
+
+def _write_sgf(header: Match, stubs: list[Game], pipeline: Iterator[tuple[Game, GameReplay | None]],
+               sink: _Sink) -> list[str]:
+    from .formats import sgf
+
+    current = _CurrentGame()
+    w = sgf._Writer(_with_games(header, stubs), cast(MatchReplay, _ReplayView(current)))
+    write_game = w.game
+
+    def game(i: int, stub: Game, crawford: bool | None) -> str:
+        g, gr = next(pipeline)
+        assert gr is not None
+        current.i, current.gr = i, gr
+        w.steps = {id(st.action): st for st in gr.steps}
+        sink.write(write_game(i, g, crawford))
+        current.gr = None
+        w.steps = {}
+        return ""
+
+    w.game = game  # type: ignore[method-assign]
+    text, dropped = w.write()
+    sink.write(text)
+    return list(dropped)
+
+
+def _write_mat(header: Match, stubs: list[Game], pipeline: Iterator[tuple[Game, GameReplay | None]],
+               sink: _Sink, options: dict[str, Any], canonical: bool) -> list[str]:
+    from .convert import _analysis_losses, _mat_losses, _mat_rewrites, _roll_losses
+    from .formats import mat
+
+    opts: dict[str, Any] = {"bar": "25", "off": "0", "hit_marks": True, **options}
+    w = mat._Writer(_with_games(header, stubs), opts["bar"], opts["off"], opts["hit_marks"])
+    write_game = w._game
+    written: list[Game] = []  # with --canonical, the stubs of the games as written
+
+    def game(stub: Game, running: list[int]) -> None:
+        g, _ = next(pipeline)
+        write_game(g, running)
+        if canonical:
+            written.append(stub_game(g))
+        sink.write("".join(w.out))
+        w.out.clear()
+
+    w._game = game  # type: ignore[method-assign]
+    sink.write(w.write())
+    match = _with_games(header, written if canonical else stubs)
+    return (_mat_losses(match) + _mat_rewrites(match, **options) + _roll_losses(match, "mat")
+            + _analysis_losses(match, ".mat"))
+
+
+_JSON_END = '"games": []\n  }\n}\n'
+
+
+def _write_json(header: Match, pipeline: Iterator[tuple[Game, GameReplay | None]], sink: _Sink) -> None:
+    from .formats.json_format import _text, game_to_dict, to_json
+
+    head = to_json(_with_games(header, []))
+    if not head.endswith(_JSON_END):
+        raise RuntimeError("the JSON document does not end with the list of games")
+    first = True
+    for g, _ in pipeline:
+        if first:
+            sink.write(head[:-len(_JSON_END)] + '"games": [\n')
+            first = False
+        else:
+            sink.write(",\n")
+        sink.write("      " + _text(game_to_dict(g, _lazy_actions=True), 3))
+    sink.write(head if first else "\n    ]\n  }\n}\n")
+
