@@ -234,7 +234,7 @@ def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict
     ``.mat`` one game at a time (:mod:`notation.stream`, the same result): when ``stream`` is True, or
     when it is None and the file has :data:`~notation.stream.STREAM_FROM` bytes or more."""
     from ._term import safe_line
-    from .convert import atomic_write, canonical_plays, render_match
+    from .convert import atomic_write, canonical_plays, render_match, write_error
 
     name = "<stdin>" if src == "-" else src
     out: dict[str, Any] = {"file": src, "target": target, "status": 0, "messages": [], "text": None}
@@ -303,12 +303,7 @@ def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict
         out["text"] = text
         return out
     def write_failed(e: BaseException) -> None:
-        if isinstance(e, FileExistsError):
-            failed(str(e))
-        elif isinstance(e, OSError):
-            failed(f"{target}: cannot write: {e.strerror or e}")
-        else:
-            raise e
+        failed(write_error(target, e))
 
     try:
         if batch is not None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .record import Match
 
 if TYPE_CHECKING:
-    from .replay import MatchReplay
+    from .replay import GameReplay, MatchReplay
 
 WRITABLE = ("mat", "sgf", "json", "txt")
 EXTENSIONS = {"mat": ".mat", "sgf": ".sgf", "json": ".json", "txt": ".txt"}
@@ -76,28 +76,43 @@ def _mat_losses(match: Match) -> list[str]:
     return out
 
 
+def write_error(target: str, e: BaseException) -> str:
+    """The one line that says why ``target`` was not written; an error that is not about writing (not
+    an :class:`OSError`) is raised again."""
+    if isinstance(e, FileExistsError):
+        return str(e)
+    if isinstance(e, OSError):
+        return f"{target}: cannot write: {e.strerror or e}"
+    raise e
+
+
 def canonical_plays(match: Match) -> tuple[Match, int]:
     """A copy of ``match`` whose legal plays are written as gnubg writes them in ``.mat`` files: one
     step per die in the order played, every hit marked (``24/18 18/13*``).  Illegal plays and
     everything else stay as recorded.  Returns the copy and how many plays were rewritten."""
     import copy
 
-    from .play import format_steps_plain
     from .replay import replay
 
     out = copy.deepcopy(match)
+    return out, sum(canonical_game_plays(g) for g in replay(out).games)
+
+
+def canonical_game_plays(gr: GameReplay) -> int:
+    """Rewrite in place, in canonical form, the legal plays of one replayed game (its actions, so a copy
+    when the record must stay as read); returns how many plays were rewritten."""
+    from .play import format_steps_plain
+
     changed = 0
-    rep = replay(out)
-    for g in rep.games:
-        for step in g.steps:
-            a = step.action
-            if a.kind != "move" or not step.legal or step.play is None or not step.play.steps:
-                continue
-            text = format_steps_plain(step.play.steps)
-            if text != (a.play or ""):
-                a.play = text
-                changed += 1
-    return out, changed
+    for step in gr.steps:
+        a = step.action
+        if a.kind != "move" or not step.legal or step.play is None or not step.play.steps:
+            continue
+        text = format_steps_plain(step.play.steps)
+        if text != (a.play or ""):
+            a.play = text
+            changed += 1
+    return changed
 
 
 def _analysis_losses(match: Match, fmt: str) -> list[str]:

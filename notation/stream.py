@@ -168,22 +168,6 @@ class _ReplayView:
         self.games = games
 
 
-def _canonical(g: Game, gr: GameReplay) -> int:
-    """``convert.canonical_plays`` for one game (already a copy) and its replay: the plays rewritten."""
-    from .play import format_steps_plain
-
-    changed = 0
-    for step in gr.steps:
-        a = step.action
-        if a.kind != "move" or not step.legal or step.play is None or not step.play.steps:
-            continue
-        text = format_steps_plain(step.play.steps)
-        if text != (a.play or ""):
-            a.play = text
-            changed += 1
-    return changed
-
-
 # ------------------------------------------------------------------------------------------ convert
 
 class _Fallback(Exception):
@@ -208,6 +192,7 @@ def _convert(data: bytes, src: str, target: str, fmt: str, *, force: bool, stric
              canonical: bool, inputs: Any, options: dict[str, Any], batch: OutputBatch | None
              ) -> dict[str, Any]:
     from ._term import safe_line
+    from .convert import write_error
     from .formats.sgf import iter_sgf
 
     name = src
@@ -265,12 +250,7 @@ def _convert(data: bytes, src: str, target: str, fmt: str, *, force: bool, stric
             say(safe_line(f"{name}: {'error' if strict else 'dropped'}: {d}"))
 
     def write_failed(e: BaseException) -> None:
-        if isinstance(e, FileExistsError):
-            failed(str(e))
-        elif isinstance(e, OSError):
-            failed(f"{target}: cannot write: {e.strerror or e}")
-        else:
-            raise e
+        failed(write_error(target, e))
 
     if dropped and strict:
         if pending is not None:
@@ -304,6 +284,7 @@ def _pass2(data: bytes, name: str, header: Match, stubs: list[Game], fmt: str, s
            canonical: bool, options: dict[str, Any]) -> tuple[list[Any], int, list[str]]:
     """Read the games again and write each: (the findings to report, the plays made canonical, what
     the writer says it dropped)."""
+    from .convert import canonical_game_plays
     from .formats.sgf import iter_sgf
 
     _, games = iter_sgf(data, name=name)
@@ -320,7 +301,7 @@ def _pass2(data: bytes, name: str, header: Match, stubs: list[Game], fmt: str, s
             gr = findings.feed(g) if findings is not None else None
             if making is not None:
                 g = copy.deepcopy(g)
-                count[0] += _canonical(g, making.feed(g))
+                count[0] += canonical_game_plays(making.feed(g))
             if writer is not None:
                 gr = writer.feed(g) if writer is not findings else gr
             yield g, gr
