@@ -11,8 +11,9 @@ cached, so a diagram costs only its checkers, cube, dice, arrows and text.
 
 from __future__ import annotations
 
-import io
 import math
+import struct
+import zlib
 from collections import OrderedDict
 from functools import lru_cache
 
@@ -306,12 +307,31 @@ def image(drawing: Drawing) -> Image.Image:
     return canvas.reduce(ss) if ss > 1 else canvas
 
 
+_COLOUR_TYPE = {"L": 0, "RGB": 2, "LA": 4, "RGBA": 6}
+"""PNG colour types of the image modes the rasteriser makes (8 bits a sample)."""
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
+
+
 def png(drawing: Drawing, *, compress_level: int = 6) -> bytes:
-    """PNG bytes: only IHDR, pHYs (when a dpi is set), IDAT and IEND, so equal pixels give equal bytes."""
+    """PNG bytes: only IHDR, pHYs (when a dpi is set), IDAT and IEND, so equal pixels give equal bytes.
+
+    The rows are stored unfiltered (PNG filter 0) and deflated at ``compress_level``.  A diagram is
+    flat colour with anti-aliased edges, where PNG's per-row filters do not pay: unfiltered, the file
+    is smaller than Pillow's adaptive filtering at the same level and takes half the time or less
+    (measured on the default, contrast, small and print sizes; see ``benchmarks/render_all.py``)."""
     img = image(drawing)
-    buf = io.BytesIO()
-    kw: dict[str, object] = {"compress_level": compress_level, "optimize": False}
+    width, height = img.size
+    stride = width * len(img.getbands())
+    data = img.tobytes()
+    rows = b"".join([b"\0" + data[i:i + stride] for i in range(0, stride * height, stride)])
+    out = [b"\x89PNG\r\n\x1a\n",
+           _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, _COLOUR_TYPE[img.mode], 0, 0, 0))]
     if drawing.dpi:
-        kw["dpi"] = (drawing.dpi, drawing.dpi)
-    img.save(buf, "PNG", **kw)
-    return buf.getvalue()
+        ppm = int(drawing.dpi / 0.0254 + 0.5)  # pixels per metre, rounded as Pillow rounds them
+        out.append(_chunk(b"pHYs", struct.pack(">IIB", ppm, ppm, 1)))
+    out.append(_chunk(b"IDAT", zlib.compress(rows, compress_level)))
+    out.append(_chunk(b"IEND", b""))
+    return b"".join(out)
