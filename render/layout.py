@@ -910,13 +910,14 @@ class _Board:
         ranked = [sorted(range(len(c)), key=lambda k, c=c: (c[k], k)) for c in costs]  # type: ignore[misc]
         u = self.u
         current = [0] * len(arcs)  # the plain arc is the first candidate
-        flats: dict[tuple[int, int], tuple[list[Point], list[Point]]] = {}
+        flats: dict[tuple[int, int], tuple[list[Point], list[Point], tuple[float, float, float, float]]] = {}
         for _round in range(3):
             changed = False
             for i in range(len(arcs)):
                 a, _c, b = arcs[i]
                 others = [(arcs[j][0], cands[j][current[j]][0], arcs[j][2]) for j in range(len(arcs)) if j != i]
                 flat_others = [[_quad(p, q, r, k / 8) for k in range(9)] for p, q, r in others]
+                boxes_others = [_bbox(f) for f in flat_others]
                 near_others = [[_quad(p, q, r, 0.1 + 0.8 * k / 10) for k in range(11)] for p, q, r in others]
                 best_k, best_cost = current[i], math.inf
                 for k in ranked[i]:
@@ -926,10 +927,11 @@ class _Board:
                         break  # the rest cost more before any crossing is counted
                     key = (i, k)
                     if key not in flats:
-                        flats[key] = ([_quad(a, cc, b, t / 8) for t in range(9)],
-                                      [_quad(a, cc, b, 0.1 + 0.8 * t / 10) for t in range(11)])
-                    mine, mine_near = flats[key]
-                    cost += 3.0 * sum(1 for f in flat_others if _polylines_cross(mine, f))
+                        flat = [_quad(a, cc, b, t / 8) for t in range(9)]
+                        flats[key] = (flat, [_quad(a, cc, b, 0.1 + 0.8 * t / 10) for t in range(11)], _bbox(flat))
+                    mine, mine_near, mine_box = flats[key]
+                    cost += 3.0 * sum(1 for f, fb in zip(flat_others, boxes_others, strict=True)
+                                      if _polylines_cross(mine, f, mine_box, fb))
                     if cost >= best_cost:
                         continue
                     # running alongside another arrow (closer than 0.4 u) reads as one thick arrow
@@ -998,20 +1000,31 @@ class _Board:
         n = 16
         step = length * (t1 - t0) / n / u
         hits = 0
-        r = u / 2
+        reach = hw + u / 2
+        # The columns with checkers, each with where its stacks end (a sample within reach of the
+        # column's centre and inside a stack runs over it); the same sums as a column at a time.
+        cols = [(g.col_x(col), g.fy0 + top[col] * u if top[col] else None,
+                 g.fy1 - bottom[col] * u if bottom[col] else None)
+                for col in range(12) if top[col] or bottom[col]]
+        bx0, bx1, ylo, yhi = g.bx0, g.bx1, g.fy0 - 0.1 * u, g.fy1 + 0.1 * u
+        ax, ay = a
+        qx, qy = c
+        ex, ey = b
         for k in range(n + 1):
-            x, y = _quad(a, c, b, t0 + (t1 - t0) * k / n)
-            if not (g.bx0 <= x <= g.bx1 and g.fy0 - 0.1 * u <= y <= g.fy1 + 0.1 * u):
+            t = t0 + (t1 - t0) * k / n
+            s = 1 - t
+            x = s * s * ax + 2 * s * t * qx + t * t * ex  # _quad(a, c, b, t)
+            y = s * s * ay + 2 * s * t * qy + t * t * ey
+            if not (bx0 <= x <= bx1 and ylo <= y <= yhi):
                 hits += 2
                 continue
-            for col in self._columns_near(x, hw + r):
-                cx = g.col_x(col)
-                if abs(x - cx) > r + hw:
+            for cx, top_end, bottom_end in cols:
+                if abs(x - cx) > reach:
                     continue
-                if top[col] and y - hw < g.fy0 + top[col] * u:
+                if top_end is not None and y - hw < top_end:
                     hits += 1
                     break
-                if bottom[col] and y + hw > g.fy1 - bottom[col] * u:
+                if bottom_end is not None and y + hw > bottom_end:
                     hits += 1
                     break
             else:
@@ -1020,23 +1033,6 @@ class _Board:
                         hits += 1
                         break
         return hits * step
-
-    def _columns_near(self, x: float, reach: float) -> range | list[int]:
-        g, u = self.g, self.u
-        if x + reach < g.bar_x:
-            x0, first = g.left_field, 0
-        elif x - reach > g.right_field:
-            x0, first = g.right_field, 6
-        else:
-            out = []
-            for x0, first in ((g.left_field, 0), (g.right_field, 6)):
-                lo = int(math.floor((x - reach - x0) / u))
-                hi = int(math.floor((x + reach - x0) / u))
-                out += [first + k for k in range(max(lo, 0), min(hi, 5) + 1)]
-            return out
-        lo = max(int(math.floor((x - reach - x0) / u)), 0)
-        hi = min(int(math.floor((x + reach - x0) / u)), 5)
-        return range(first + lo, first + hi + 1)
 
     def arc(self, a: Point, b: Point, to_tray: bool) -> tuple[Point, Point, Point]:
         """A quadratic arc from a to b bowing towards the middle of the board."""
@@ -1179,9 +1175,19 @@ def _crossings(arcs: Sequence[tuple[Point, Point, Point]]) -> int:
     return n
 
 
-def _polylines_cross(p: Sequence[Point], q: Sequence[Point]) -> bool:
-    if (max(x for x, _ in p) < min(x for x, _ in q) or max(x for x, _ in q) < min(x for x, _ in p)
-            or max(y for _, y in p) < min(y for _, y in q) or max(y for _, y in q) < min(y for _, y in p)):
+def _bbox(p: Sequence[Point]) -> tuple[float, float, float, float]:
+    xs = [x for x, _ in p]
+    ys = [y for _, y in p]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _polylines_cross(p: Sequence[Point], q: Sequence[Point],
+                     pb: tuple[float, float, float, float] | None = None,
+                     qb: tuple[float, float, float, float] | None = None) -> bool:
+    """Whether two polylines cross (``pb``, ``qb``: their bounding boxes, when known)."""
+    px0, py0, px1, py1 = pb or _bbox(p)
+    qx0, qy0, qx1, qy1 = qb or _bbox(q)
+    if px1 < qx0 or qx1 < px0 or py1 < qy0 or qy1 < py0:
         return False
     qs = [(q[j], q[j + 1], min(q[j][0], q[j + 1][0]), max(q[j][0], q[j + 1][0]), min(q[j][1], q[j + 1][1]),
            max(q[j][1], q[j + 1][1])) for j in range(len(q) - 1)]

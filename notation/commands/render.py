@@ -548,15 +548,40 @@ _ALL_JOBS: list[tuple[Path, Position, dict[str, Any]]] = []
 """The diagrams of ``render --all``, read by the worker processes (inherited when they are forked)."""
 
 
-def _draw_one(key: str) -> tuple[str, ...]:
-    """Draw and write the diagram ``_ALL_JOBS[int(key)]``; the characters no font had."""
+ALL_BATCH = 16
+"""``render --all`` writes its diagrams this many at a time (:class:`notation.convert.OutputBatch`): their
+data is synced together while the next ones are drawn, then they are put in place together."""
+
+
+def _draw_batch(keys: list[str]) -> list[tuple[str, ...]]:
+    """Draw the diagrams ``_ALL_JOBS[int(key)]`` and write them together, each as :func:`_write`
+    writes one (checked, through a temporary file, on disk before its rename); for each, the
+    characters no font had."""
     from render import _font
 
-    path, position, opts = _ALL_JOBS[int(key)]
-    fmt = path.suffix[1:]
-    _font.MISSING.clear()
-    _write(path, _render(position, fmt, opts), _ALL_FORCE[0], _ALL_FORCE[1])
-    return tuple(sorted(_font.MISSING))
+    from ..convert import OutputBatch
+
+    force, inputs = _ALL_FORCE
+    out: list[tuple[str, ...]] = []
+    with OutputBatch() as batch:
+        for key in keys:
+            path, position, opts = _ALL_JOBS[int(key)]
+            _font.MISSING.clear()
+            data = _render(position, path.suffix[1:], opts)
+            out.append(tuple(sorted(_font.MISSING)))
+            try:
+                batch.add(path, data, force=force, inputs=inputs)
+            except FileExistsError as e:
+                _fail(str(e))
+            except OSError as e:
+                _fail(f"{path}: cannot write: {e.strerror or e}")
+        try:
+            batch.finish()
+        except FileExistsError as e:
+            _fail(str(e))
+        except OSError as e:
+            _fail(f"{getattr(e, 'filename', None) or 'a diagram'}: cannot write: {e.strerror or e}")
+    return out
 
 
 _ALL_FORCE: list[Any] = [False, ()]
@@ -568,7 +593,7 @@ def _render_all(rep: Any, source: str, output: str, fmt: str | None, base: dict[
     drawn in ``jobs`` processes (0: automatic), with a progress bar on a terminal."""
     from render import _font
 
-    from ..parallel import auto_jobs, can_fork, map_files
+    from ..parallel import auto_jobs, can_fork, map_batches
 
     out_fmt = fmt or "png"
     out_dir = Path(output)
@@ -604,7 +629,8 @@ def _render_all(rep: Any, source: str, output: str, fmt: str | None, base: dict[
     try:
         with click.progressbar(length=len(todo), label=f"Rendering {len(todo)} diagrams", file=sys.stderr,
                                show_pos=True, hidden=not show) as bar:
-            missing = map_files(_draw_one, [str(i) for i in range(len(todo))], n, lambda: bar.update(1))
+            missing = map_batches(_draw_batch, [str(i) for i in range(len(todo))], n, ALL_BATCH,
+                                  lambda: bar.update(1))
     finally:
         _ALL_JOBS.clear()
     _font.MISSING.update(c for chars in missing for c in chars)
