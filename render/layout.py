@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -919,6 +920,7 @@ class _Board:
                 flat_others = [[_quad(p, q, r, k / 8) for k in range(9)] for p, q, r in others]
                 boxes_others = [_bbox(f) for f in flat_others]
                 near_others = [[_quad(p, q, r, 0.1 + 0.8 * k / 10) for k in range(11)] for p, q, r in others]
+                near_boxes = _near_boxes(near_others, 0.4 * u)
                 best_k, best_cost = current[i], math.inf
                 for k in ranked[i]:
                     cc = cands[i][k][0]
@@ -935,7 +937,7 @@ class _Board:
                     if cost >= best_cost:
                         continue
                     # running alongside another arrow (closer than 0.4 u) reads as one thick arrow
-                    cost += 0.15 * _close_samples(mine_near, near_others, 0.4 * u)
+                    cost += 0.15 * _close_samples(mine_near, near_others, 0.4 * u, near_boxes)
                     if cost < best_cost - 1e-9:
                         best_k, best_cost = k, cost
                 if best_k != current[i]:
@@ -1005,7 +1007,9 @@ class _Board:
         # column's centre and inside a stack runs over it); the same sums as a column at a time.
         cols = [(g.col_x(col), g.fy0 + top[col] * u if top[col] else None,
                  g.fy1 - bottom[col] * u if bottom[col] else None)
-                for col in range(12) if top[col] or bottom[col]]
+                for col in range(12) if top[col] or bottom[col]]  # left to right
+        xs = [col[0] for col in cols]
+        near = reach + 1.0  # a little more than the reach: which columns to test exactly
         bx0, bx1, ylo, yhi = g.bx0, g.bx1, g.fy0 - 0.1 * u, g.fy1 + 0.1 * u
         ax, ay = a
         qx, qy = c
@@ -1018,7 +1022,7 @@ class _Board:
             if not (bx0 <= x <= bx1 and ylo <= y <= yhi):
                 hits += 2
                 continue
-            for cx, top_end, bottom_end in cols:
+            for cx, top_end, bottom_end in cols[bisect_left(xs, x - near):bisect_right(xs, x + near)]:
                 if abs(x - cx) > reach:
                     continue
                 if top_end is not None and y - hw < top_end:
@@ -1213,12 +1217,20 @@ def _segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool:
         ((d3 > 1e-9 and d4 < -1e-9) or (d3 < -1e-9 and d4 > 1e-9))
 
 
-def _close_samples(pts: Sequence[Point], others: Sequence[Sequence[Point]], dist: float) -> int:
-    """How many of ``pts`` are closer than ``dist`` to a point of one of ``others``."""
+def _near_boxes(others: Sequence[Sequence[Point]], dist: float) -> list[tuple[float, float, float, float]]:
+    """Each polyline's bounding box grown by ``dist`` (for :func:`_close_samples`)."""
+    return [(min(x for x, _ in f) - dist, min(y for _, y in f) - dist, max(x for x, _ in f) + dist,
+             max(y for _, y in f) + dist) for f in others]
+
+
+def _close_samples(pts: Sequence[Point], others: Sequence[Sequence[Point]], dist: float,
+                   boxes: list[tuple[float, float, float, float]] | None = None) -> int:
+    """How many of ``pts`` are closer than ``dist`` to a point of one of ``others`` (``boxes``: their
+    :func:`_near_boxes`, when known)."""
     d2 = dist * dist
     n = 0
-    boxes = [(min(x for x, _ in f) - dist, min(y for _, y in f) - dist, max(x for x, _ in f) + dist,
-              max(y for _, y in f) + dist) for f in others]
+    if boxes is None:
+        boxes = _near_boxes(others, dist)
     for x, y in pts:
         for f, (x0, y0, x1, y1) in zip(others, boxes, strict=True):
             if x0 <= x <= x1 and y0 <= y <= y1 and any((x - qx) ** 2 + (y - qy) ** 2 < d2 for qx, qy in f):
