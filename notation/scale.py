@@ -146,22 +146,14 @@ def chunk_size(files: int, workers: int) -> int:
 def _run_chunk(fn: Callable[[str], T], paths: list[str]) -> list[T]:
     """A task: ``fn`` over ``paths`` in a worker, with the cycle collector run between files when
     objects pile up rather than during the work (as ``--jobs`` workers do)."""
-    import gc
+    from .parallel import collect_if_piled, collector_paused
 
-    enabled = gc.isenabled()
-    gc.disable()
-    gc.freeze()  # the worker's own objects (Dask's, the imports') are not scanned again and again
-    try:
+    with collector_paused():  # the worker's own objects (Dask's, the imports') are not scanned again and again
         out = []
         for p in paths:
             out.append(fn(p))
-            if gc.get_count()[0] > 20_000:
-                gc.collect()
+            collect_if_piled()
         return out
-    finally:
-        gc.unfreeze()
-        if enabled:
-            gc.enable()
 
 
 def _one_by_one(client: Any, fn: Callable[[str], T], paths: list[str], on_failure: Callable[[str, str], T],

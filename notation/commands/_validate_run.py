@@ -7,7 +7,6 @@ a progress bar on a terminal, a message through ``click.echo``."""
 
 from __future__ import annotations
 
-import gc
 import sys
 from functools import partial
 from typing import Any
@@ -15,7 +14,7 @@ from typing import Any
 from .._term import plural, safe_line, use_colour
 from ..batch import validate_file
 from ..matchio import expand_inputs
-from ..parallel import auto_jobs, map_files
+from ..parallel import auto_jobs, collect_if_piled, collector_paused, map_files
 from ..replay import Finding
 from ._cluster import check_dask
 
@@ -23,7 +22,6 @@ VARIANTS = ("standard", "nackgammon", "hypergammon", "hypergammon1", "hypergammo
             "acey-deucey")
 """The names --variant takes (notation.rules.get_rules also knows some aliases)."""
 
-GC_SURVIVORS = 20_000
 """Between two files, collect garbage cycles when this many more objects live than after the last
 collection (a file's own objects are freed when it is done, so this happens only if cycles pile up)."""
 
@@ -120,10 +118,7 @@ def run(files: tuple[str, ...], out_format: str = "text", as_json: bool = False,
                            paths, dask_address, _failed_file)
     else:
         run = partial(map_files, work, paths, jobs)
-    enabled = gc.isenabled()
-    gc.freeze()
-    gc.disable()
-    try:
+    with collector_paused():
         try:
             if show_progress:
                 import click
@@ -136,10 +131,6 @@ def run(files: tuple[str, ...], out_format: str = "text", as_json: bool = False,
             from ..cli import fail
 
             fail(str(e))
-    finally:  # as it was, for a caller that goes on (tests, an embedding program)
-        gc.unfreeze()
-        if enabled:
-            gc.enable()
     results = list(results)
     for res in results:
         if res["file"] == "-":
@@ -267,8 +258,7 @@ def _failed_file(path: str, reason: str) -> dict[str, Any]:
 
 def _check_and_collect(path: str, variant: str | None, auto_doubles: int | None) -> dict[str, Any]:
     result = check_file(path, variant, auto_doubles)
-    if gc.get_count()[0] > GC_SURVIVORS:
-        gc.collect()
+    collect_if_piled()
     return result
 
 

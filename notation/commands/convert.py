@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import sys
 from functools import partial
 from pathlib import Path
@@ -13,10 +12,9 @@ import click
 from ..batch import BATCH, convert_file, convert_files
 from ..convert import EXTENSIONS, InputSet, check_target, format_for
 from ..matchio import expand_inputs
-from ..parallel import auto_jobs, map_batches, map_files
+from ..parallel import auto_jobs, collect_if_piled, collector_paused, map_batches, map_files
 from ._cluster import check_dask
 
-GC_SURVIVORS = 20_000
 """Between two files, collect garbage cycles when this many more objects live than after the last
 collection (as ``gammon validate`` does)."""
 
@@ -129,18 +127,12 @@ def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, q
     # As ``gammon validate`` does: a file's many small objects are freed by their reference counts, so
     # the cycle collector runs between files when objects pile up (_convert_some), not during them, and
     # never re-scans what the imports left.
-    enabled = gc.isenabled()
-    gc.freeze()
-    gc.disable()
-    try:
-        for res in results:  # a bad input is reported and the others are still converted
-            status = max(status, _report(res))
-    except OSError as e:  # the cluster cannot be reached or did not start
-        fail(str(e))
-    finally:
-        gc.unfreeze()
-        if enabled:
-            gc.enable()
+    with collector_paused():
+        try:
+            for res in results:  # a bad input is reported and the others are still converted
+                status = max(status, _report(res))
+        except OSError as e:  # the cluster cannot be reached or did not start
+            fail(str(e))
     sys.exit(status)
 
 
@@ -150,15 +142,13 @@ def _later(run: Any) -> Any:
 
 def _convert_some(srcs: list[str], settings: dict[str, Any], targets: dict[str, str]) -> list[dict[str, Any]]:
     results = convert_files(srcs, [targets[s] for s in srcs], **settings)
-    if gc.get_count()[0] > GC_SURVIVORS:
-        gc.collect()
+    collect_if_piled()
     return results
 
 
 def _convert_one(src: str, work: Any, targets: dict[str, str]) -> dict[str, Any]:
     result = work(src, targets[src])
-    if gc.get_count()[0] > GC_SURVIVORS:
-        gc.collect()
+    collect_if_piled()
     return result  # type: ignore[no-any-return]
 
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import click
 
+from ..parallel import GC_SURVIVORS
 from . import _validate_run
-from ._validate_run import FORMATS, GC_SURVIVORS, VARIANTS, check_file
+from ._validate_run import FORMATS, VARIANTS, check_file
 
 __all__ = ["command", "check_file", "FORMATS", "GC_SURVIVORS", "VARIANTS"]
 
