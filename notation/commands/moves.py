@@ -8,6 +8,7 @@ ties broken by the notation.  Each play is written in gnubg's canonical notation
 
 from __future__ import annotations
 
+import gc
 import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -442,18 +443,31 @@ def command(position: str, dice_text: str | None, all_rolls: bool, as_json: bool
         return
     listing = _Listing(all_rolls, given, rules, as_json, position == "-")
     n = jobs if jobs > 0 else _auto_jobs(len(inputs) * (21 if all_rolls else 1))
-    if n > 1 and len(inputs) > 1 and hasattr(sys.stdout, "buffer"):
-        error = _write_parallel(listing, inputs, n)
-    else:
-        error = listing.write(inputs, sys.stdout.write)
+    # The listing's objects are freed by their reference counts (the remembered entries stay): the
+    # cycle collector would scan the entries again and again for nothing, and in a forked worker
+    # touch (and so copy) every page of its parent.
+    enabled = gc.isenabled()
+    gc.freeze()
+    gc.disable()
+    try:
+        if n > 1 and len(inputs) > 1 and hasattr(sys.stdout, "buffer"):
+            error = _write_parallel(listing, inputs, n)
+        else:
+            error = listing.write(inputs, sys.stdout.write)
+    finally:  # as it was, for a caller that goes on (tests, an embedding program)
+        gc.unfreeze()
+        if enabled:
+            gc.enable()
     if error is not None:
         fail(error)
 
 
 def _auto_jobs(pairs: int) -> int:
+    if pairs < PARALLEL_PAIRS:  # (one position: not even the import)
+        return 1
     from ..parallel import can_fork, cpu_count
 
-    if pairs < PARALLEL_PAIRS or not can_fork():
+    if not can_fork():
         return 1
     return max(1, min(cpu_count(), 16, pairs // (PARALLEL_PAIRS // 2)))
 
