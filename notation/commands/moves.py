@@ -301,9 +301,10 @@ def _inputs(position: str) -> Iterator[tuple[str, str | None]]:
             yield s, f"{name}:{n}"
 
 
-PARALLEL_PAIRS = 400
+PARALLEL_PAIRS = 1000
 """``--jobs 0`` lists in one process per CPU from this many position-and-roll pairs (fewer: one process;
-forking a worker and sending its output back costs about as much as listing a few dozen pairs)."""
+forking a worker, the plays it meets again that the other process already wrote, and sending its
+output back cost about as much as listing a few hundred pairs)."""
 
 _CHUNK_PAIRS = 128
 """About how many position-and-roll pairs each process lists at a time in parallel (its output is
