@@ -2,8 +2,10 @@
 
 gnubg's side is a Python process that imports the gnubg bindings, reads the same Position IDs and
 calls ``findbestmoves`` for each of the 21 rolls (it also scores each play at 0-ply): start-up
-included, as ours is.  Both sides run in turns, several rounds; best and median are printed.  A
-second column gives our library in-process (no start-up, no output).
+included, as ours is.  Both sides run in turns, several rounds; best and median are printed.  Ours
+runs as a user runs it (one process per CPU for an input this large) and with ``--jobs 1`` (one
+process; the output must be the same bytes).  A second column gives our library in-process (no
+start-up, no output).
 
     python benchmarks/moves_cli.py [N_POSITIONS] [ROUNDS]
 """
@@ -56,11 +58,19 @@ def main() -> int:
         except ImportError:
             have_gnubg = False
         ours, ours_json, theirs = [], [], []
+        one, one_json = [], []
         for _ in range(rounds):
             t, out = timed([*GAMMON, "moves", "-", "--all-rolls"], ids)
             ours.append(t)
             plays = sum(1 for ln in out.decode().splitlines() if ln.startswith("  "))
-            ours_json.append(timed([*GAMMON, "moves", "-", "--all-rolls", "--json"], ids)[0])
+            t, out_json = timed([*GAMMON, "moves", "-", "--all-rolls", "--json"], ids)
+            ours_json.append(t)
+            t, out1 = timed([*GAMMON, "moves", "-", "--all-rolls", "--jobs", "1"], ids)
+            one.append(t)
+            t, out1_json = timed([*GAMMON, "moves", "-", "--all-rolls", "--json", "--jobs", "1"], ids)
+            one_json.append(t)
+            if (out, out_json) != (out1, out1_json):
+                raise SystemExit("the output by default differs from --jobs 1's")
             if have_gnubg:
                 t, out = timed([sys.executable, str(script), str(ids)])
                 theirs.append(t)
@@ -99,6 +109,8 @@ def main() -> int:
     print(f"gammon moves --all-rolls (whole process): best {min(ours):.2f} s, median {statistics.median(ours):.2f} s")
     print(f"  with --json:                          best {min(ours_json):.2f} s, median "
           f"{statistics.median(ours_json):.2f} s")
+    print(f"  --jobs 1 (one process):               best {min(one):.2f} s, median {statistics.median(one):.2f} s; "
+          f"--json best {min(one_json):.2f} s, median {statistics.median(one_json):.2f} s")
     print(f"  in-process, no start-up, no output: the command's listing (cold, as the command runs it) {inproc:.2f} s; "
           f"Play objects sorted by play_order (written_plays) {inproc_general:.2f} s")
     print(f"  in-process, the same with each result's Position ID (--json's listing, cold): {inproc_json:.2f} s")
@@ -108,6 +120,9 @@ def main() -> int:
         print(f"ratio (ours / gnubg): text {min(ours) / min(theirs):.2f}x, json {min(ours_json) / min(theirs):.2f}x "
               f"(medians {statistics.median(ours) / statistics.median(theirs):.2f}x, "
               f"{statistics.median(ours_json) / statistics.median(theirs):.2f}x)")
+        print(f"  --jobs 1: text {min(one) / min(theirs):.2f}x, json {min(one_json) / min(theirs):.2f}x "
+              f"(medians {statistics.median(one) / statistics.median(theirs):.2f}x, "
+              f"{statistics.median(one_json) / statistics.median(theirs):.2f}x)")
     return 0
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -296,3 +296,84 @@ class _Missing:
 
 
 _MISSING: Any = _Missing()
+
+
+def map_ordered(fn: Callable[[int], T], n: int, jobs: int) -> Generator[T, None, None]:
+    """``fn(k)`` for ``k`` in ``range(n)``, yielded in that order as each is ready: computed in up to
+    ``jobs`` processes, this one and forked children taking the ``k`` in turn (this process ``0``,
+    ``jobs``, ...; child ``w`` ``w``, ``w + jobs``, ...), each child sending its results back through a
+    pipe in its order.  For output that must stream in its order (``gammon moves``): a consumer
+    writes each result as it comes, and a child runs at most a pipe's worth (1 MB where Linux allows)
+    ahead.  Close the generator (or let it end) to stop and reap the children, as a consumer that stops
+    early must.  A child that fails leaves its ``k`` to this process (with a warning), so a result is
+    never lost and an exception in ``fn`` is raised here, as with one process.  Without ``fork``, one
+    process computes them all.  ``fn``'s results must be picklable."""
+    jobs = max(1, min(jobs, n))
+    if jobs == 1 or not can_fork():
+        for k in range(n):
+            yield fn(k)
+        return
+    import pickle
+    import signal
+
+    pipes: list[int | None] = [None]  # the reading end of child w's pipe (None: this process, or failed)
+    pids: list[int] = []
+    sys.stdout.flush()
+    sys.stderr.flush()
+    try:
+        for w in range(1, jobs):
+            rfd, wfd = os.pipe()
+            _grow_pipe(wfd)
+            pid = os.fork()
+            if pid == 0:  # the child: compute its share in order, send each result, leave without clean-up
+                code = 0
+                try:
+                    for fd in (rfd, *(fd for fd in pipes if fd is not None)):
+                        os.close(fd)
+                    for k in range(w, n, jobs):
+                        _send(wfd, pickle.dumps(fn(k), protocol=pickle.HIGHEST_PROTOCOL))
+                except BaseException:  # noqa: BLE001 - the parent computes these again
+                    code = 1
+                finally:
+                    os._exit(code)
+            os.close(wfd)
+            pipes.append(rfd)
+            pids.append(pid)
+        warned = False
+        for k in range(n):
+            w = k % jobs
+            fd = pipes[w]
+            data = _receive(fd) if fd is not None else None
+            if data is None:
+                if fd is not None:  # the child ended early: its share is computed here from now on
+                    os.close(fd)
+                    pipes[w] = None
+                    if not warned:
+                        import warnings
+
+                        warnings.warn("a worker process failed; its share was computed again in the main "
+                                      "process", RuntimeWarning, stacklevel=2)
+                        warned = True
+                yield fn(k)
+            else:
+                yield pickle.loads(data)
+    finally:  # done, failed, interrupted or closed early: stop the children and reap them
+        for fd in pipes:
+            if fd is not None:
+                os.close(fd)
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            os.waitpid(pid, 0)
+
+
+def _grow_pipe(fd: int) -> None:
+    """Let a pipe hold 1 MB (Linux's default limit for a user; 64 KB otherwise)."""
+    try:
+        import fcntl
+
+        fcntl.fcntl(fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), 1 << 20)
+    except (OSError, ImportError):
+        pass

@@ -8,9 +8,10 @@ ties broken by the notation.  Each play is written in gnubg's canonical notation
 
 from __future__ import annotations
 
+import gc
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from itertools import repeat
 from operator import itemgetter
 from typing import Any
@@ -300,6 +301,101 @@ def _inputs(position: str) -> Iterator[tuple[str, str | None]]:
             yield s, f"{name}:{n}"
 
 
+PARALLEL_PAIRS = 1000
+"""``--jobs 0`` lists in one process per CPU from this many position-and-roll pairs (fewer: one process;
+forking a worker, the plays it meets again that the other process already wrote, and sending its
+output back cost about as much as listing a few hundred pairs)."""
+
+_CHUNK_PAIRS = 128
+"""About how many position-and-roll pairs each process lists at a time in parallel (its output is
+written as soon as it and every run before it are done)."""
+
+
+class _Listing:
+    """What is the same for every position of one ``gammon moves``: the rolls asked, the rules, the format."""
+
+    __slots__ = ("all_rolls", "given", "rules", "as_json", "several")
+
+    def __init__(self, all_rolls: bool, given: tuple[int, int] | None, rules: Rules | None, as_json: bool,
+                 several: bool) -> None:
+        self.all_rolls = all_rolls
+        self.given = given
+        self.rules = rules
+        self.as_json = as_json
+        self.several = several
+
+    def write(self, inputs: Sequence[tuple[str, str | None]], write: Callable[[str], Any]) -> str | None:
+        """Write the listing of each of ``inputs`` through ``write`` (a batch of lines at a time); the
+        message that stops the command at the first bad input (what was listed before it is written),
+        or None."""
+        all_rolls, given, rules, as_json, several = self.all_rolls, self.given, self.rules, self.as_json, \
+            self.several
+        out: list[str] = []
+        for text, where in inputs:
+            try:
+                pos = parse_position(text, variant=rules.name if rules else "standard")
+            except NotationError as e:
+                write("".join(out))
+                return f"{where}: {e.message}" if where else e.message
+            if rules is not None:
+                pos = pos.replace(variant=rules.name)
+            if all_rolls:
+                rolls = list(ALL_ROLLS)
+            elif given is not None:
+                rolls = [given]
+            elif pos.dice is not None:
+                rolls = [pos.dice]
+            else:
+                write("".join(out))
+                return f"{where + ': ' if where else ''}the position has no dice: give --dice AB or --all-rolls"
+            if several and not as_json:
+                out.append(f"Position {text}\n")
+            prules = pos.rules
+            mine, theirs = pos.on_roll, pos.opponent
+            if as_json:
+                import json
+
+                head = '{"position": ' + json.dumps(text) + ', "dice": "'
+                waiting = prules.checkers_start_off_board  # Acey-Deucey: checkers may wait off the board
+                fast_ids = not waiting and prules.checkers <= 15 and len(mine) == len(theirs) == 26
+                if fast_ids:
+                    k16, table = _id_table(mine, theirs)
+            for roll in rolls:
+                roll_s = f"{roll[0]}{roll[1]}"
+                if as_json:
+                    # json.dumps's layout, written directly: plays and IDs need no escaping
+                    # (tests/test_moves_fast_path.py compares the two)
+                    if fast_ids:  # the result: the opponent on roll
+                        jentries = listed(mine, theirs, roll, prules, _json_entry)
+                        if jentries:
+                            out.append(head + roll_s + '", "plays": [' + '"}, '.join(
+                                map(str.__add__, map(_FRAG, jentries),
+                                    _encode_ids(_result_keys(k16, table, jentries)))) + '"}]}\n')
+                        else:
+                            out.append(head + roll_s + '", "plays": []}\n')
+                        continue
+                    entries = listed(mine, theirs, roll, prules)
+                    if waiting:
+                        by_steps = {p.steps: p for p in prules.plays_for(mine, theirs, *roll)}
+                        ids = [position_id(play_result(pos, by_steps[st])) for _, _, st in entries]
+                    else:
+                        ids = [boards_position_id(*result_boards(mine, theirs, st)[::-1]) for _, _, st in entries]
+                    out.append(head + roll_s + '", "plays": [' + ", ".join(
+                        f'{{"play": "{e[1]}", "position_id": "{i}"}}' for e, i in zip(entries, ids, strict=True))
+                        + "]}\n")
+                    continue
+                entries = listed(mine, theirs, roll, prules)
+                n = len(entries)
+                out.append(f"Roll {roll_s}: " + (f"{n} legal play{'s' if n != 1 else ''}" if n else "no legal play")
+                           + "\n")
+                out.extend(f"  {e[1]}\n" for e in entries)
+            if len(out) > 4096:  # one write per batch of lines, not one per line
+                write("".join(out))
+                out.clear()
+        write("".join(out))
+        return None
+
+
 @click.command("moves", context_settings={"ignore_unknown_options": True})
 @click.argument("position")
 @click.option("--dice", "dice_text", metavar="AB", default=None,
@@ -310,8 +406,12 @@ def _inputs(position: str) -> Iterator[tuple[str, str | None]]:
                    "[{play, position_id}] (position_id: the result, opponent on roll).")
 @click.option("--variant", default=None, metavar="NAME",
               help="Rules and checker count to use (standard, nackgammon, hypergammon, ...).")
+@click.option("--jobs", "-j", type=click.IntRange(0, 64), default=0, show_default=True,
+              help="List the positions in this many parallel processes (each a run of positions, written in "
+                   f"their order); 0: one per CPU when there are at least {PARALLEL_PAIRS} position-and-roll "
+                   "pairs.")
 def command(position: str, dice_text: str | None, all_rolls: bool, as_json: bool,
-            variant: str | None) -> None:
+            variant: str | None, jobs: int) -> None:
     """List every legal play of POSITION's player on roll, one per distinct resulting position.
 
     POSITION is any supported ID (see 'gammon show'), a file, or '-' for standard input: one
@@ -334,7 +434,6 @@ def command(position: str, dice_text: str | None, all_rolls: bool, as_json: bool
     except ValueError as e:
         fail(str(e))
         return
-    several = position == "-"
     try:
         inputs = list(_inputs(position))
     except OSError as e:
@@ -343,67 +442,61 @@ def command(position: str, dice_text: str | None, all_rolls: bool, as_json: bool
     except (NotationError, UnicodeDecodeError) as e:
         fail(str(e))
         return
-    out: list[str] = []
-    for text, where in inputs:
-        try:
-            pos = parse_position(text, variant=rules.name if rules else "standard")
-        except NotationError as e:
-            sys.stdout.write("".join(out))
-            fail(f"{where}: {e.message}" if where else e.message)
-            return
-        if rules is not None:
-            pos = pos.replace(variant=rules.name)
-        if all_rolls:
-            rolls = list(ALL_ROLLS)
-        elif given is not None:
-            rolls = [given]
-        elif pos.dice is not None:
-            rolls = [pos.dice]
+    listing = _Listing(all_rolls, given, rules, as_json, position == "-")
+    n = jobs if jobs > 0 else _auto_jobs(len(inputs) * (21 if all_rolls else 1))
+    # The listing's objects are freed by their reference counts (the remembered entries stay): the
+    # cycle collector would scan the entries again and again for nothing, and in a forked worker
+    # touch (and so copy) every page of its parent.
+    enabled = gc.isenabled()
+    gc.freeze()
+    gc.disable()
+    try:
+        if n > 1 and len(inputs) > 1 and hasattr(sys.stdout, "buffer"):
+            error = _write_parallel(listing, inputs, n)
         else:
-            sys.stdout.write("".join(out))
-            fail(f"{where + ': ' if where else ''}the position has no dice: give --dice AB or --all-rolls")
-            return
-        if several and not as_json:
-            out.append(f"Position {text}\n")
-        prules = pos.rules
-        mine, theirs = pos.on_roll, pos.opponent
-        if as_json:
-            import json
+            error = listing.write(inputs, sys.stdout.write)
+    finally:  # as it was, for a caller that goes on (tests, an embedding program)
+        gc.unfreeze()
+        if enabled:
+            gc.enable()
+    if error is not None:
+        fail(error)
 
-            head = '{"position": ' + json.dumps(text) + ', "dice": "'
-            waiting = prules.checkers_start_off_board  # Acey-Deucey: checkers may wait off the board
-            fast_ids = not waiting and prules.checkers <= 15 and len(mine) == len(theirs) == 26
-            if fast_ids:
-                k16, table = _id_table(mine, theirs)
-        for roll in rolls:
-            roll_s = f"{roll[0]}{roll[1]}"
-            if as_json:
-                # json.dumps's layout, written directly: plays and IDs need no escaping
-                # (tests/test_moves_fast_path.py compares the two)
-                if fast_ids:  # the result: the opponent on roll
-                    jentries = listed(mine, theirs, roll, prules, _json_entry)
-                    if jentries:
-                        out.append(head + roll_s + '", "plays": [' + '"}, '.join(
-                            map(str.__add__, map(_FRAG, jentries), _encode_ids(_result_keys(k16, table, jentries))))
-                            + '"}]}\n')
-                    else:
-                        out.append(head + roll_s + '", "plays": []}\n')
-                    continue
-                entries = listed(mine, theirs, roll, prules)
-                if waiting:
-                    by_steps = {p.steps: p for p in prules.plays_for(mine, theirs, *roll)}
-                    ids = [position_id(play_result(pos, by_steps[st])) for _, _, st in entries]
-                else:
-                    ids = [boards_position_id(*result_boards(mine, theirs, st)[::-1]) for _, _, st in entries]
-                out.append(head + roll_s + '", "plays": [' + ", ".join(
-                    f'{{"play": "{e[1]}", "position_id": "{i}"}}' for e, i in zip(entries, ids, strict=True)) + "]}\n")
-                continue
-            entries = listed(mine, theirs, roll, prules)
-            n = len(entries)
-            out.append(f"Roll {roll_s}: " + (f"{n} legal play{'s' if n != 1 else ''}" if n else "no legal play")
-                       + "\n")
-            out.extend(f"  {e[1]}\n" for e in entries)
-        if len(out) > 4096:  # one write per batch of lines, not one per line
-            sys.stdout.write("".join(out))
-            out.clear()
-    sys.stdout.write("".join(out))
+
+def _auto_jobs(pairs: int) -> int:
+    if pairs < PARALLEL_PAIRS:  # (one position: not even the import)
+        return 1
+    from ..parallel import can_fork, cpu_count
+
+    if not can_fork():
+        return 1
+    return max(1, min(cpu_count(), 16, pairs // (PARALLEL_PAIRS // 2)))
+
+
+def _write_parallel(listing: _Listing, inputs: list[tuple[str, str | None]], jobs: int) -> str | None:
+    """:meth:`_Listing.write` of ``inputs`` to standard output in up to ``jobs`` processes: runs of
+    consecutive positions, each listed by one process and written in their order, byte for byte what
+    one process writes; the first bad input's message, or None."""
+    from ..parallel import map_ordered
+
+    per = 21 if listing.all_rolls else 1
+    size = max(1, _CHUNK_PAIRS // per)
+    runs = [inputs[lo:lo + size] for lo in range(0, len(inputs), size)]
+    encoding, errors = sys.stdout.encoding, sys.stdout.errors or "strict"
+
+    def one(k: int) -> tuple[bytes, str | None]:
+        parts: list[str] = []
+        error = listing.write(runs[k], parts.append)
+        return "".join(parts).encode(encoding, errors), error
+
+    sys.stdout.flush()
+    out = sys.stdout.buffer
+    results = map_ordered(one, len(runs), jobs)
+    try:
+        for data, error in results:
+            out.write(data)
+            if error is not None:
+                return error
+    finally:
+        results.close()
+    return None
