@@ -96,8 +96,7 @@ def validate_file(path: str, variant: str | None = None, auto_doubles: int | Non
             else:
                 _override(match, variant, auto_doubles)
                 match.source = path
-                rep = replay(match)
-                games, plays = len(rep.games), rep.plays
+                rep, games, plays = _findings(match)
             out["games"] += games
             out["plays"] += plays
             for f in rep.findings:
@@ -152,7 +151,7 @@ def _is_sgf(name: str, data: bytes) -> bool:
 def _replay_stream(match: Match, games: Iterator[Game], path: str, variant: str | None,
                    auto_doubles: int | None) -> tuple[MatchReplay, int, int]:
     """Replay a record read one game at a time, keeping only the findings (see :class:`Replayer`)."""
-    r = Replayer(match, keep=False)
+    r = Replayer(match, keep=False, steps=False)
     while True:
         try:
             game = next(games)
@@ -167,6 +166,17 @@ def _replay_stream(match: Match, games: Iterator[Game], path: str, variant: str 
         r.feed(game)
         del game
     match.source = path
+    return r.finish(), r.games, r.plays
+
+
+def _findings(match: Match) -> tuple[MatchReplay, int, int]:
+    """The replay's findings (no steps kept: see :class:`Replayer`), its games and its plays."""
+    if getattr(match, "replay_override", None) is not None:  # records with their own replay (chouettes)
+        rep = replay(match)
+        return rep, len(rep.games), rep.plays
+    r = Replayer(match, keep=False, steps=False)
+    for game in match.games:
+        r.feed(game)
     return r.finish(), r.games, r.plays
 
 

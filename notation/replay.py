@@ -188,8 +188,16 @@ def _value_word(k: int) -> str:
 
 
 class _GameRunner:
-    def __init__(self, rep: MatchReplay, game: Game, start: Position, crawford: bool) -> None:
+    def __init__(self, rep: MatchReplay, game: Game, start: Position, crawford: bool, *,
+                 steps: bool = True) -> None:
         self.rep = rep
+        self.lean = not steps
+        """Findings only (``Replayer(steps=False)``): a legal play the fast lane takes is recorded as a
+        step only when it hits without a mark (:class:`_HitMarks` reads those); the others are counted
+        in :attr:`skipped`, and :attr:`marked` says whether one of them marked a hit."""
+        self.skipped = 0
+        """Plays replayed by the fast lane and not recorded as steps (``lean`` only)."""
+        self.marked = False
         self.match = rep.match
         self.game = game
         self._pos = start
@@ -303,35 +311,46 @@ class _GameRunner:
         checkers = rules.checkers
         fast_play = _fast_play
         new = _object_new
+        lean = self.lean
+        skipped = self.skipped
         start = i
         for action in actions[i:]:
             dice = action.dice
             text = action.play
             if action.kind != "move" or not text or dice is None or action.player != turn or action.properties \
-                    or text.isspace() or (dice[0] == dice[1] and not steps and not set_up):
+                    or text.isspace() or (dice[0] == dice[1] and not steps and not skipped and not set_up):
                 break
-            fast = fast_play(boards[turn], boards[1 - turn], rules, text, dice)
+            theirs = boards[1 - turn]
+            fast = fast_play(boards[turn], theirs, rules, text, dice)
             if fast is None:
                 break
             after = (fast.mine, fast.theirs) if turn == 0 else (fast.theirs, fast.mine)
-            # a step whose positions are made when first asked for (ReplayStep._lazy), built in
-            # place: this runs for almost every play
-            step = new(ReplayStep)
-            step.action = action
-            step._before = step._after = base
-            step._lazy = (boards, turn, after, dice)
-            step.play = fast
-            step.legal = True
-            steps.append(step)
+            if lean and ("*" in text or fast.theirs[25] == theirs[25]):
+                # findings only: no step, unless the play hits without a mark (see _HitMarks)
+                skipped += 1
+                if not self.marked and "*" in text:
+                    self.marked = True
+            else:
+                # a step whose positions are made when first asked for (ReplayStep._lazy), built in
+                # place: this runs for almost every play
+                step = new(ReplayStep)
+                step.action = action
+                step._before = step._after = base
+                step._lazy = (boards, turn, after, dice)
+                step.play = fast
+                step.legal = True
+                steps.append(step)
             boards = after
             turn = 1 - turn
             i += 1
             if fast.mine[0] == checkers:
                 self._moved = (boards, turn)
+                self.skipped = skipped
                 self.end_bearoff(action.player)
                 return i
         if i > start:
             self._moved = (boards, turn)
+            self.skipped = skipped
         return i
 
     def do_move(self, action: Action, index: int) -> bool:
@@ -346,22 +365,28 @@ class _GameRunner:
         if text and not text.isspace() and dice is not None and not action.properties and action.kind == "move" \
                 and base.dice is None and self.started and not base.double_offered and action.player == turn \
                 and self.acey_pending is None and rules.bonus_roll is None \
-                and (dice[0] != dice[1] or self.gr.steps or self.game.start is not None
+                and (dice[0] != dice[1] or self.gr.steps or self.skipped or self.game.start is not None
                      or rules.checkers_start_off_board):
             # The common case (the right player, no cube question pending, not an opening double):
             # no position is made, only boards; the step and ``pos`` make them when asked.
-            fast = _fast_play(boards[turn], boards[1 - turn], rules, text, dice)
+            theirs = boards[1 - turn]
+            fast = _fast_play(boards[turn], theirs, rules, text, dice)
             if fast is not None:
                 after = (fast.mine, fast.theirs) if turn == 0 else (fast.theirs, fast.mine)
-                # a step whose positions are made when first asked for (ReplayStep._lazy), built in
-                # place: this runs for almost every play
-                step = _object_new(ReplayStep)
-                step.action = action
-                step._before = step._after = base
-                step._lazy = (boards, turn, after, dice)
-                step.play = fast
-                step.legal = True
-                self.gr.steps.append(step)
+                if self.lean and ("*" in text or fast.theirs[25] == theirs[25]):
+                    self.skipped += 1  # findings only: as in fast_moves
+                    if "*" in text:
+                        self.marked = True
+                else:
+                    # a step whose positions are made when first asked for (ReplayStep._lazy), built in
+                    # place: this runs for almost every play
+                    step = _object_new(ReplayStep)
+                    step.action = action
+                    step._before = step._after = base
+                    step._lazy = (boards, turn, after, dice)
+                    step.play = fast
+                    step.legal = True
+                    self.gr.steps.append(step)
                 self._moved = (after, 1 - turn)
                 if fast.mine[0] == rules.checkers:
                     self.end_bearoff(action.player)
@@ -382,8 +407,8 @@ class _GameRunner:
             return True
         rules = pos.rules
         text = action.play or ""
-        opening_double = dice[0] == dice[1] and not self.gr.steps and not rules.checkers_start_off_board \
-            and self.game.start is None
+        opening_double = dice[0] == dice[1] and not self.gr.steps and not self.skipped \
+            and not rules.checkers_start_off_board and self.game.start is None
         pos = pos.replace(dice=dice)
         self.pos = pos
         if opening_double:
@@ -895,14 +920,20 @@ class Replayer:
     kept (``feed`` still returns it): memory is then one game plus the findings, whatever the number of
     games; :attr:`games` and :attr:`plays` count what was fed.  The match's length, names and rules are
     read when each game is fed, so a reader may still be filling them in while the first game is read.
+
+    With ``steps=False`` (findings only, as ``gammon validate`` needs: implies ``keep=False``), most legal
+    plays are replayed on the boards without recording a step: the game replays ``feed`` returns hold
+    only some of their steps, and only the findings, :attr:`games` and :attr:`plays` are those of the
+    full replay.
     """
 
-    __slots__ = ("rep", "keep", "games", "plays", "_score", "_crawford_done", "_over", "_last", "_alt",
+    __slots__ = ("rep", "keep", "steps", "games", "plays", "_score", "_crawford_done", "_over", "_last", "_alt",
                  "_last_game", "_hits")
 
-    def __init__(self, match: Match, *, keep: bool = True) -> None:
+    def __init__(self, match: Match, *, keep: bool = True, steps: bool = True) -> None:
         self.rep = MatchReplay(match)
-        self.keep = keep
+        self.keep = keep and steps
+        self.steps = steps
         self.games = 0
         """Games fed so far."""
         self.plays = 0
@@ -978,14 +1009,14 @@ class Replayer:
                 rules.variant, match_length=length, score=score, crawford=crawford,
                 jacoby=rules.jacoby and length == 0, beavers=rules.beavers and length == 0,
                 names=game.names or match.names, max_cube=10 if rules.cube else 0)
-        runner = _GameRunner(rep, game, start, crawford)
+        runner = _GameRunner(rep, game, start, crawford, steps=self.steps)
         _run_game(runner)
         gr = runner.gr
         if self.keep:
             rep.games.append(gr)
-        self._hits.add(gr)
+        self._hits.add(gr, runner.marked)
         self.games += 1
-        self.plays += sum(1 for s in gr.steps if s.action.kind == "move")
+        self.plays += sum(1 for s in gr.steps if s.action.kind == "move") + runner.skipped
         self._last_game = game
         last = None
         if gr.winner is not None and gr.points is not None:
@@ -1140,7 +1171,10 @@ class _HitMarks:
         self.unmarked: list[tuple[int, tuple[str, str] | None, Action, Play]] = []
         self.any_marked = False
 
-    def add(self, g: GameReplay) -> None:
+    def add(self, g: GameReplay, marked: bool = False) -> None:
+        """The game's steps; ``marked``: a play not recorded as a step marked a hit (``Replayer(steps=False)``)."""
+        if marked:
+            self.any_marked = True
         for s in g.steps:
             play = s.play
             if play is None or s.action.kind != "move":

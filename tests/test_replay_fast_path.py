@@ -176,3 +176,92 @@ def test_fast_path_accepts(mine: dict[int, int], theirs: dict[int, int], roll: t
     fast = replay_module._fast_play(p.on_roll, p.opponent, R, text, roll)
     legal = {(q.mine, q.theirs) for q in R.plays_for(m, t, *roll)}
     assert fast is not None and ((fast.mine, fast.theirs) in legal or not legal)
+
+
+# ------------------------------------------------------------------ findings only (Replayer(steps=False))
+
+def _lean_and_full(match: object) -> tuple[tuple[object, ...], tuple[object, ...]]:
+    """What ``gammon validate`` reads of a replay: the findings, the games and the plays, from the
+    findings-only replay and from the whole one."""
+    full = replay_module.replay(match)
+    r = replay_module.Replayer(match, keep=False, steps=False)
+    for g in match.games:  # type: ignore[attr-defined]
+        r.feed(g)
+    lean = r.finish()
+    return ((lean.findings, r.games, r.plays, lean.games),
+            (full.findings, len(full.games), full.plays, []))
+
+
+def _lean_files() -> list[Path]:
+    files = _files() + sorted(DATA.glob("mat_*.txt")) + sorted((ROOT / "samples").glob("*.sgf"))
+    if CORPUS.is_dir():
+        files += sorted(p for p in CORPUS.rglob("*") if p.is_file() and p not in files)
+    return files
+
+
+def test_findings_only_replay_finds_what_the_whole_replay_finds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On every real file, with the fast lane, one play at a time and without the fast path: the
+    findings-only replay gives the whole replay's findings (hit marks included), games and plays."""
+    files = _lean_files()
+    assert len(files) > 10
+    seen = 0
+    for path in files:
+        try:
+            matches = read_any(str(path))
+        except (NotationError, OSError, UnicodeDecodeError):
+            continue
+        for m in matches:
+            if getattr(m, "replay_override", None) is not None:
+                continue
+            seen += 1
+            lean, full = _lean_and_full(m)
+            assert lean == full, path
+            with monkeypatch.context() as mp:
+                mp.setattr(replay_module, "FAST_MOVES", False)
+                assert _lean_and_full(m)[0] == full, path
+    assert seen > 10
+
+
+@pytest.mark.parametrize("edit", [
+    None,                               # every hit marked
+    ("7/5*", "7/5"),                    # one hit not marked, the others marked: a note for it
+    ("*", ""),                          # no hit marked at all: one note for the file
+    ("  1) 41:", "  1) 44:"),           # an opening double, before any other play
+])
+def test_findings_only_replay_on_hit_marks_and_opening_doubles(monkeypatch: pytest.MonkeyPatch,
+                                                               edit: tuple[str, str] | None) -> None:
+    from notation.formats.mat import read_match
+
+    rows = [
+        "  1) 41: 24/20 24/23             62: 13/7 7/5*",
+        "  2) 61: 25/24 24/18             53: 13/8 5/2*",
+        "  3) 64: 25/21 21/15             42: 13/9 9/7*",
+        "  4) 31: 25/22 22/21             65: 24/18 18/13",
+    ]
+    body = " 3 point match\n\n Game 1\n a : 0                 b : 0\n" + "\n".join(rows) + "\n"
+    if edit is not None:
+        body = body.replace(*edit)
+    m = read_match(body)
+    lean, full = _lean_and_full(m)
+    assert lean == full
+    notes = [f.message for f in full[0] if "hit" in f.message or "opening" in f.message]
+    assert len(notes) == (0 if edit is None else 1), notes
+    with monkeypatch.context() as mp:
+        mp.setattr(replay_module, "FAST_MOVES", False)
+        assert _lean_and_full(m)[0] == full
+
+
+def test_validate_file_is_the_whole_replays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``validate_file`` (the findings-only replay) says what it says with the whole replay."""
+    import notation.batch as batch
+
+    def whole(match: object) -> tuple[object, int, int]:
+        rep = replay_module.replay(match)
+        return rep, len(rep.games), rep.plays
+
+    files = [p for p in _lean_files() if p.suffix != ".sgf"]
+    for path in files:
+        lean = batch.validate_file(str(path))
+        with monkeypatch.context() as mp:
+            mp.setattr(batch, "_findings", whole)
+            assert batch.validate_file(str(path)) == lean, path
