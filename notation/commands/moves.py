@@ -8,7 +8,6 @@ ties broken by the notation.  Each play is written in gnubg's canonical notation
 
 from __future__ import annotations
 
-import gc
 import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -447,18 +446,13 @@ def command(position: str, dice_text: str | None, all_rolls: bool, as_json: bool
     # The listing's objects are freed by their reference counts (the remembered entries stay): the
     # cycle collector would scan the entries again and again for nothing, and in a forked worker
     # touch (and so copy) every page of its parent.
-    enabled = gc.isenabled()
-    gc.freeze()
-    gc.disable()
-    try:
+    from ..parallel import collector_paused
+
+    with collector_paused():
         if n > 1 and len(inputs) > 1 and hasattr(sys.stdout, "buffer"):
             error = _write_parallel(listing, inputs, n)
         else:
             error = listing.write(inputs, sys.stdout.write)
-    finally:  # as it was, for a caller that goes on (tests, an embedding program)
-        gc.unfreeze()
-        if enabled:
-            gc.enable()
     if error is not None:
         fail(error)
 
