@@ -83,7 +83,7 @@ def validate_file(path: str, variant: str | None = None, auto_doubles: int | Non
         else:
             from .matchio import parse_any
 
-            matches = parse_any(data, name=name)
+            matches = parse_any(data, name=name, packed=True)  # (replayed for findings only: see _findings)
         del data
     except BaseException as e:  # noqa: BLE001 - sorted out by _unreadable
         return unreadable(_unreadable(e, path, "reading"))

@@ -101,8 +101,9 @@ def _decode(data: bytes, name: str | None = None) -> str:
                          "a JSON document is UTF-8", file=name, line=line, column=col) from None
 
 
-def parse_any(data: str | bytes, *, name: str | None = None) -> list[Match]:
-    """Every match in a record given as text or bytes (format recognised by content)."""
+def parse_any(data: str | bytes, *, name: str | None = None, packed: bool = False) -> list[Match]:
+    """Every match in a record given as text or bytes (format recognised by content).  ``packed``: for a
+    findings-only replay and nothing else (``.mat`` plain plays as :class:`~notation.record.PlainRun`)."""
     fmt = detect_format(name, data)
     if fmt in ("xg", "xgp"):
         try:
@@ -115,7 +116,7 @@ def parse_any(data: str | bytes, *, name: str | None = None) -> list[Match]:
     elif fmt == "mat":
         from .formats.mat import parse_matches
 
-        return parse_matches(data, name=name)
+        return parse_matches(data, name=name, packed=packed)
     elif fmt == "sgf":  # decoded as its CA[] says, by the SGF reader
         from .formats.sgf import read_sgf
 

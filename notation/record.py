@@ -79,6 +79,61 @@ class Action:
     """The producer's analysis of this decision (:mod:`notation.analysis`), when the record holds one."""
 
 
+PlainCell = tuple[int, tuple[int, int], str, str, int, int, int, "int | None"]
+"""One plain play of a :class:`PlainRun`: the player, the dice, the play (never empty), the cell's
+text, its line, column and end column, and the row number."""
+
+
+class PlainRun(Action):
+    """A run of consecutive plain plays (``52: 13/8 24/22``, the common rows of a ``.mat`` file), as a
+    reader makes them for a findings-only replay (``gammon validate``): one object for the run, a
+    tuple for each play (:data:`PlainCell`), instead of an :class:`Action` and a :class:`Span` each.
+
+    Its own fields are those of its first play, so code that reads it as an action sees that play.  The
+    replay's fast lane (:meth:`notation.replay._GameRunner.fast_moves`) plays every cell, and cuts the
+    run (:func:`cut_run`) where a play needs the full path, which then gets an ordinary action.  A match
+    holding runs is made only for such a replay and never leaves it (no writer sees one)."""
+
+    __slots__ = ("cells",)
+
+    cells: list[PlainCell]
+
+
+def cell_action(c: PlainCell) -> Action:
+    """The ordinary action of one cell of a :class:`PlainRun`."""
+    return Action("move", c[0], c[1], c[2], None, None, c[3], new_span(c[4], c[5], c[4], c[6]), c[7])
+
+
+def plain_run(cells: list[PlainCell]) -> PlainRun:
+    """A :class:`PlainRun` of ``cells`` (at least one)."""
+    c = cells[0]
+    run = PlainRun("move", c[0], c[1], c[2], None, None, c[3], new_span(c[4], c[5], c[4], c[6]), c[7])
+    run.cells = cells
+    return run
+
+
+def cut_run(actions: list[Action], i: int, k: int) -> int:
+    """Cut the :class:`PlainRun` ``actions[i]`` before its cell ``k``: the cells before it stay a run,
+    cell ``k`` becomes an ordinary action and the cells after it a run.  Returns the index of that
+    action."""
+    run = actions[i]
+    assert isinstance(run, PlainRun)
+    cells = run.cells
+    parts: list[Action] = [plain_run(cells[:k])] if k else []
+    parts.append(cell_action(cells[k]))
+    if k + 1 < len(cells):
+        parts.append(plain_run(cells[k + 1:]))
+    actions[i:i + 1] = parts
+    return i + 1 if k else i
+
+
+def unpack_runs(actions: list[Action]) -> None:
+    """Every :class:`PlainRun` of ``actions`` made back into ordinary actions, in place."""
+    if any(type(a) is PlainRun for a in actions):
+        actions[:] = [b for a in actions
+                      for b in ([cell_action(c) for c in a.cells] if isinstance(a, PlainRun) else [a])]
+
+
 ACTION_VERBS = {"double": "doubles", "beaver": "beavers", "raccoon": "raccoons", "take": "takes",
                 "drop": "drops", "resign": "resigns", "accept": "accepts", "reject": "rejects",
                 "win": "wins", "loss": "loses", "roll": "rolls", "setup": "sets up the board"}

@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from .errors import AmbiguousPlayError, IllegalPlayError, ParseError
 from .position import GAME_DROPPED, GAME_OVER, GAME_RESIGNED, Board, Position, moved
-from .record import Action, Game, Match
+from .record import Action, Game, Match, PlainRun, cell_action, cut_run, unpack_runs
 from .rules import Play, Rules, Step, new_play, play_result
 from .variants import ACEY_DOUBLE, scoring_rule
 
@@ -296,12 +296,16 @@ class _GameRunner:
         by :func:`_fast_play`) is recorded exactly as :meth:`do_move` would, with no position made;
         returns the index of the first action it leaves (to :meth:`do_move` and the others).  What
         :meth:`do_move` checks of the position before the fast lane is the same for the whole run: the
-        fast lane changes only the boards and the player on roll."""
+        fast lane changes only the boards and the player on roll.
+
+        A :class:`PlainRun` (a reader's run of plain plays) is played cell by cell; where a cell is
+        left, the run is cut there (:func:`cut_run`) and the index returned is that cell's ordinary
+        action, so ``actions`` may grow."""
         base = self._pos  # every field but the boards and the player on roll is current
         rules = base.rules
         if base.dice is not None or not self.started or base.double_offered or self.acey_pending is not None \
                 or rules.bonus_roll is not None or rules.hit_needs_home_checker or rules.checkers_start_off_board:
-            return i
+            return cut_run(actions, i, 0) if type(actions[i]) is PlainRun else i
         if self._moved is not None:
             boards, turn = self._moved
         else:
@@ -315,39 +319,54 @@ class _GameRunner:
         skipped = self.skipped
         start = i
         for action in actions[i:]:
-            dice = action.dice
-            text = action.play
-            if action.kind != "move" or not text or dice is None or action.player != turn or action.properties \
-                    or text.isspace() or (dice[0] == dice[1] and not steps and not skipped and not set_up):
-                break
-            theirs = boards[1 - turn]
-            fast = fast_play(boards[turn], theirs, rules, text, dice)
-            if fast is None:
-                break
-            after = (fast.mine, fast.theirs) if turn == 0 else (fast.theirs, fast.mine)
-            if lean and ("*" in text or fast.theirs[25] == theirs[25]):
-                # findings only: no step, unless the play hits without a mark (see _HitMarks)
-                skipped += 1
-                if not self.marked and "*" in text:
-                    self.marked = True
+            run = type(action) is PlainRun
+            cells: Any
+            if run:
+                cells = action.cells  # type: ignore[attr-defined]
             else:
-                # a step whose positions are made when first asked for (ReplayStep._lazy), built in
-                # place: this runs for almost every play
-                step = new(ReplayStep)
-                step.action = action
-                step._before = step._after = base
-                step._lazy = (boards, turn, after, dice)
-                step.play = fast
-                step.legal = True
-                steps.append(step)
-            boards = after
-            turn = 1 - turn
+                text = action.play
+                if action.kind != "move" or not text or action.dice is None or action.properties or text.isspace():
+                    break
+                cells = ((action.player, action.dice, text),)
+            k = 0
+            for cell in cells:
+                dice = cell[1]
+                text = cell[2]
+                if cell[0] != turn or (dice[0] == dice[1] and not steps and not skipped and not set_up):
+                    break
+                theirs = boards[1 - turn]
+                fast = fast_play(boards[turn], theirs, rules, text, dice)
+                if fast is None:
+                    break
+                after = (fast.mine, fast.theirs) if turn == 0 else (fast.theirs, fast.mine)
+                if lean and ("*" in text or fast.theirs[25] == theirs[25]):
+                    # findings only: no step, unless the play hits without a mark (see _HitMarks)
+                    skipped += 1
+                    if not self.marked and "*" in text:
+                        self.marked = True
+                else:
+                    # a step whose positions are made when first asked for (ReplayStep._lazy), built in
+                    # place: this runs for almost every play
+                    step = new(ReplayStep)
+                    step.action = cell_action(cell) if run else action
+                    step._before = step._after = base
+                    step._lazy = (boards, turn, after, dice)
+                    step.play = fast
+                    step.legal = True
+                    steps.append(step)
+                boards = after
+                turn = 1 - turn
+                k += 1
+                if fast.mine[0] == checkers:  # the game is over: what follows is for the full path
+                    self._moved = (boards, turn)
+                    self.skipped = skipped
+                    self.end_bearoff(cell[0])
+                    return cut_run(actions, i, k) if run and k < len(cells) else i + 1
+            if k < len(cells):  # a play the fast lane leaves
+                if run:
+                    i = cut_run(actions, i, k)
+                break
             i += 1
-            if fast.mine[0] == checkers:
-                self._moved = (boards, turn)
-                self.skipped = skipped
-                self.end_bearoff(action.player)
-                return i
         if i > start:
             self._moved = (boards, turn)
             self.skipped = skipped
@@ -1111,8 +1130,10 @@ FAST_MOVES = True
 
 def _run_game(r: _GameRunner) -> None:
     actions = r.game.actions
-    n = len(actions)
     fast = FAST_MOVES
+    if not fast:
+        unpack_runs(actions)  # (only the fast lane plays a PlainRun)
+    n = len(actions)
     i = 0
     while i < n:
         action = actions[i]
@@ -1132,9 +1153,11 @@ def _run_game(r: _GameRunner) -> None:
             continue
         if kind == "move" and fast:
             j = r.fast_moves(actions, i)
+            n = len(actions)  # (a PlainRun cut in parts)
             if j > i:
                 i = j
                 continue
+            action = actions[i]
         if kind in ("move", "roll"):
             r.do_move(action, i)
         elif kind == "double":
