@@ -80,7 +80,7 @@ class Action:
 
 
 PlainCell = tuple[int, tuple[int, int], str, str, int, int, int, "int | None"]
-"""One plain play of a :class:`PlainRun`: the player, the dice, the play (never empty), the cell's
+"""One plain play of a :class:`PlainRun`: the player, the dice, the play (``""`` for none), the cell's
 text, its line, column and end column, and the row number."""
 
 
@@ -101,13 +101,15 @@ class PlainRun(Action):
 
 def cell_action(c: PlainCell) -> Action:
     """The ordinary action of one cell of a :class:`PlainRun`."""
-    return Action("move", c[0], c[1], c[2], None, None, c[3], new_span(c[4], c[5], c[4], c[6]), c[7])
+    return Action("move", c[0], c[1], c[2], None if c[2] else "", None, c[3], new_span(c[4], c[5], c[4], c[6]),
+                  c[7])
 
 
 def plain_run(cells: list[PlainCell]) -> PlainRun:
     """A :class:`PlainRun` of ``cells`` (at least one)."""
     c = cells[0]
-    run = PlainRun("move", c[0], c[1], c[2], None, None, c[3], new_span(c[4], c[5], c[4], c[6]), c[7])
+    run = PlainRun("move", c[0], c[1], c[2], None if c[2] else "", None, c[3], new_span(c[4], c[5], c[4], c[6]),
+                   c[7])
     run.cells = cells
     return run
 

@@ -296,7 +296,9 @@ class _GameRunner:
         by :func:`_fast_play`) is recorded exactly as :meth:`do_move` would, with no position made;
         returns the index of the first action it leaves (to :meth:`do_move` and the others).  What
         :meth:`do_move` checks of the position before the fast lane is the same for the whole run: the
-        fast lane changes only the boards and the player on roll.
+        fast lane changes only the boards and the player on roll.  An empty play it takes is a dance
+        (:func:`_fast_result` finds no die playable), which :meth:`do_move` would record the same way:
+        an empty cell it reads as a resignation is one where a die can be played.
 
         A :class:`PlainRun` (a reader's run of plain plays) is played cell by cell; where a cell is
         left, the run is cut there (:func:`cut_run`) and the index returned is that cell's ordinary
@@ -313,7 +315,7 @@ class _GameRunner:
         steps = self.gr.steps
         set_up = self.game.start is not None
         checkers = rules.checkers
-        fast_play = _fast_play
+        fast_result = _fast_result
         new = _object_new
         lean = self.lean
         skipped = self.skipped
@@ -325,7 +327,8 @@ class _GameRunner:
                 cells = action.cells  # type: ignore[attr-defined]
             else:
                 text = action.play
-                if action.kind != "move" or not text or action.dice is None or action.properties or text.isspace():
+                if action.kind != "move" or text is None or action.dice is None or action.properties \
+                        or (text and text.isspace()):
                     break
                 cells = ((action.player, action.dice, text),)
             k = 0
@@ -335,11 +338,11 @@ class _GameRunner:
                 if cell[0] != turn or (dice[0] == dice[1] and not steps and not skipped and not set_up):
                     break
                 theirs = boards[1 - turn]
-                fast = fast_play(boards[turn], theirs, rules, text, dice)
+                fast = fast_result(boards[turn], theirs, rules, text, dice)
                 if fast is None:
                     break
-                after = (fast.mine, fast.theirs) if turn == 0 else (fast.theirs, fast.mine)
-                if lean and ("*" in text or fast.theirs[25] == theirs[25]):
+                after = (fast[1], fast[2]) if turn == 0 else (fast[2], fast[1])
+                if lean and ("*" in text or fast[2][25] == theirs[25]):
                     # findings only: no step, unless the play hits without a mark (see _HitMarks)
                     skipped += 1
                     if not self.marked and "*" in text:
@@ -351,13 +354,13 @@ class _GameRunner:
                     step.action = cell_action(cell) if run else action
                     step._before = step._after = base
                     step._lazy = (boards, turn, after, dice)
-                    step.play = fast
+                    step.play = new_play(*fast)
                     step.legal = True
                     steps.append(step)
                 boards = after
                 turn = 1 - turn
                 k += 1
-                if fast.mine[0] == checkers:  # the game is over: what follows is for the full path
+                if fast[1][0] == checkers:  # the game is over: what follows is for the full path
                     self._moved = (boards, turn)
                     self.skipped = skipped
                     self.end_bearoff(cell[0])
@@ -795,6 +798,17 @@ def _land(theirs: list[int], t: int) -> bool | None:
 
 
 def _fast_play(mine: Board, opp: Board, rules: Rules, text: str, dice: tuple[int, int]) -> Play | None:
+    """The :class:`Play` of :func:`_fast_result`, or None."""
+    r = _fast_result(mine, opp, rules, text, dice)
+    return None if r is None else new_play(*r)
+
+
+_FastResult = tuple[tuple[Step, ...], Board, Board]
+"""A play as :func:`_fast_result` gives it: its steps, then the mover's and the opponent's boards after it
+(the fields of :class:`Play`, without making one: the fast lane makes a Play only for a step it keeps)."""
+
+
+def _fast_result(mine: Board, opp: Board, rules: Rules, text: str, dice: tuple[int, int]) -> _FastResult | None:
     """The play for plain notation (``13/8 24/22``, ``25/20*``, ``6/0``, ``3/0`` with a 5, an empty
     cell: one step per die, legal in the written order, hit marks right), or None to take the full
     path, which handles everything else and explains errors.  A play that uses every die with each
@@ -861,9 +875,9 @@ def _fast_play(mine: Board, opp: Board, rules: Rules, text: str, dice: tuple[int
         m[s] -= 1
         m[t] += 1
     if len(steps) == n:
-        return new_play(tuple(steps), tuple(m), tuple(theirs))
+        return tuple(steps), tuple(m), tuple(theirs)
     if not steps:  # nothing played: legal when no die can move any checker
-        return new_play((), mine, opp) if _no_step(mine, opp, d1, d2) else None
+        return ((), mine, opp) if _no_step(mine, opp, d1, d2) else None
     # Fewer dice than the roll: legal only if no legal play uses more, and the result is a legal one.
     legal = rules.plays_for(mine, opp, d1, d2)
     after_mine, after_theirs = tuple(m), tuple(theirs)
@@ -871,7 +885,7 @@ def _fast_play(mine: Board, opp: Board, rules: Rules, text: str, dice: tuple[int
         if play.dice_used != len(steps):
             return None
         if play.mine == after_mine and play.theirs == after_theirs:
-            return play
+            return play.steps, play.mine, play.theirs
     return None
 
 
@@ -1139,6 +1153,10 @@ def _run_game(r: _GameRunner) -> None:
         action = actions[i]
         kind = action.kind
         if r.ended is not None and kind not in ("win", "loss", "accept"):
+            if type(action) is PlainRun:  # each of its plays is looked at here: the first one made ordinary
+                cut_run(actions, i, 0)
+                n = len(actions)
+                action = actions[i]
             if kind == "move" and not (action.play or "").strip():
                 i += 1
                 continue  # an empty cell after the end

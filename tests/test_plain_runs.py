@@ -83,7 +83,8 @@ def test_edited_files_read_as_runs_give_what_the_ordinary_reading_gives(text: st
 @pytest.mark.parametrize("edit", ["no results", "cut", "bear-off", "after the end"])
 def test_games_that_end_in_a_run(edit: str) -> None:
     """Games whose last action would be in a run: no result line (the finding points at the last play),
-    a file cut in the middle of a game, a game borne off in a run with plays after it."""
+    a file cut in the middle of a game, a game borne off in a run with plays after it, plays (a dance
+    among them) after the result line."""
     text = (DATA / "gnubg_7p_crawford.mat").read_text()
     lines = text.split("\n")
     if edit == "no results":
@@ -94,9 +95,12 @@ def test_games_that_end_in_a_run(edit: str) -> None:
     elif edit == "bear-off":  # the Wins line dropped and the bear-off's row doubled
         wins = [i for i, x in enumerate(lines) if "Wins" in x]
         variants = ["\n".join(lines[:i - 1] + [lines[i - 1], lines[i - 1]] + lines[i + 1:]) for i in wins]
-    else:  # plays written after the result
+    else:  # plays written after the result, a dance first or not
         wins = [i for i, x in enumerate(lines) if "Wins" in x]
-        variants = ["\n".join(lines[:i + 1] + lines[i - 3:i - 1] + lines[i + 1:]) for i in wins]
+        dance = [" 99) 66:                           52: 13/8 24/22",
+                 "100) 41: 24/23 13/9                 31: 8/5 6/5"]
+        variants = ["\n".join(lines[:i + 1] + extra + lines[i + 1:]) for i in wins
+                    for extra in (lines[i - 3:i - 1], dance)]
     for v in variants:
         expected = _outcome(v, packed=False)
         assert _outcome(v, packed=True) == expected

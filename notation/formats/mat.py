@@ -801,36 +801,33 @@ class _Reader:
         else:
             a_end = len(text.rstrip())
         # A PLAIN_CELL is the dice, then plain moves or nothing: the same Action as _action makes.
-        a = text[a_off:a_end]
-        play = a[3:].lstrip()
         actions = game.actions
         number = int(w0[:-1])
-        if play and self.packed:  # a findings-only replay: one tuple a play (see PlainRun)
-            c: PlainCell = (player, _ROLLS[a[:2]], play, a, line, a_col, col0 + a_end, number)
-            if actions and type(actions[-1]) is PlainRun:
-                actions[-1].cells.append(c)  # type: ignore[attr-defined]
-            else:
-                actions.append(plain_run([c]))
-        else:
-            actions.append(Action("move", player, _ROLLS[a[:2]], play, None if play else "", None, a,
-                                  new_span(line, a_col, line, col0 + a_end), number))
+        put = self._plain_cell
+        put(actions, player, text[a_off:a_end], line, a_col, col0 + a_end, number)
         if colons == 2:
             b_col = col0 + b_off
             self.right_columns[b_col] += 1
             self.splits.append((line, col0 + a_end, b_col))
             b_end = len(text.rstrip())
-            cell = text[b_off:b_end]
-            play = cell[3:].lstrip()
-            if play and self.packed:
-                c = (1, _ROLLS[cell[:2]], play, cell, line, b_col, col0 + b_end, number)
-                if actions and type(actions[-1]) is PlainRun:
-                    actions[-1].cells.append(c)  # type: ignore[attr-defined]
-                else:
-                    actions.append(plain_run([c]))
-            else:
-                actions.append(Action("move", 1, _ROLLS[cell[:2]], play, None if play else "", None, cell,
-                                      new_span(line, b_col, line, col0 + b_end), number))
+            put(actions, 1, text[b_off:b_end], line, b_col, col0 + b_end, number)
         return True
+
+    def _plain_cell(self, actions: list[Action], player: int, cell: str, line: int, column: int, end: int,
+                    number: int) -> None:
+        """A ``PLAIN_CELL`` (the dice, then plain moves or nothing) at ``line``, ``column``: the same action
+        as :meth:`_action` makes; with :attr:`packed`, it joins the game's :class:`PlainRun`."""
+        play = cell[3:].lstrip()
+        if self.packed:
+            c: PlainCell = (player, _ROLLS[cell[:2]], play, cell, line, column, end, number)
+            last = actions[-1] if actions else None
+            if type(last) is PlainRun:
+                last.cells.append(c)  # type: ignore[union-attr]
+            else:
+                actions.append(plain_run([c]))
+        else:
+            actions.append(Action("move", player, _ROLLS[cell[:2]], play, None if play else "", None, cell,
+                                  new_span(line, column, line, end), number))
 
     def _row_cells(self, game: Game, row_cells: list[tuple[_Cell, int]], number: int | None) -> None:
         if len(row_cells) >= 2 and row_cells[0][1] == 0 and row_cells[1][1] == 1:
@@ -911,9 +908,13 @@ class _Reader:
 
     def _finish_game(self, game: Game) -> None:
         actions = game.actions
-        if actions and type(actions[-1]) is PlainRun:
-            cut_run(actions, len(actions) - 1, len(actions[-1].cells) - 1)  # type: ignore[attr-defined]
-            # (the game's last action is an ordinary one: the replay's end-of-game findings point at it)
+        if self.packed:
+            # The last play of each run made an ordinary action: what follows a run reads it (an empty
+            # cell before the other player's 'Wins', below), and so do the replay's end-of-game findings.
+            for i in range(len(actions) - 1, -1, -1):
+                run = actions[i]
+                if type(run) is PlainRun:
+                    cut_run(actions, i, len(run.cells) - 1)  # type: ignore[attr-defined]
         # A standalone "Losses N point" line is the player who does not win on the next result line.
         for i, a in enumerate(actions):
             if a.kind == "loss" and a.move_number is None:
