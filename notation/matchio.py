@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 import re
 import sys
-from pathlib import Path
 
 from .errors import ParseError
 from .record import Match
@@ -48,7 +47,7 @@ def detect_format(path: str | None, data: bytes | str | None = None) -> str:
     Raises :class:`ParseError` for an empty file and for content in no known format.
     """
     if data is None:
-        ext = Path(path).suffix.lower().lstrip(".") if path else ""
+        ext = os.path.splitext(path)[1].lower().lstrip(".") if path else ""
         return ext if ext in ("sgf", "json", "xg", "xgp") else "mat"
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     if raw[:4] == XG_MAGIC:
@@ -78,7 +77,7 @@ def detect_format(path: str | None, data: bytes | str | None = None) -> str:
                          line=1, column=1)
     if _MAT_SIGNATURE.search(head):
         return "mat"
-    ext = Path(path).suffix.lower() if path else ""
+    ext = os.path.splitext(path)[1].lower() if path else ""
     if ext in (".mat", ".txt", ".gam"):
         return "mat"  # the .mat reader says exactly what is wrong, and where
     raise ParseError("unrecognised format: not a .mat transcript, SGF or JSON record", file=path, line=1,
@@ -195,10 +194,9 @@ def expand_inputs(args: tuple[str, ...] | list[str]) -> tuple[list[str], list[st
             else:
                 files.append(arg)
             continue
-        p = Path(arg)
-        if p.is_dir():
+        if os.path.isdir(arg):
             found = []
-            for root, dirs, names in os.walk(p):
+            for root, dirs, names in os.walk(arg):
                 dirs.sort()
                 for n in sorted(names):
                     f = os.path.join(root, n)
@@ -207,11 +205,11 @@ def expand_inputs(args: tuple[str, ...] | list[str]) -> tuple[list[str], list[st
             if not found:
                 problems.append(f"{arg}: no match records in this directory")
             files.extend(found)
-        elif not p.exists() and not p.is_symlink() and glob.has_magic(arg):
+        elif not os.path.lexists(arg) and glob.has_magic(arg):
             matched = sorted(glob.glob(arg, recursive=True))
             if not matched:
                 problems.append(f"{arg}: no file matches this pattern")
-            files.extend(m for m in matched if not Path(m).is_dir())
+            files.extend(m for m in matched if not os.path.isdir(m))
         else:
             files.append(arg)
     return files, problems

@@ -296,7 +296,8 @@ class _GameRunner:
         by :func:`_fast_play`) is recorded exactly as :meth:`do_move` would, with no position made;
         returns the index of the first action it leaves (to :meth:`do_move` and the others).  What
         :meth:`do_move` checks of the position before the fast lane is the same for the whole run: the
-        fast lane changes only the boards and the player on roll.  An empty play it takes is a dance
+        fast lane changes only the boards and the player on roll (and, at the game's first play, who
+        starts).  An empty play it takes is a dance
         (:func:`_fast_result` finds no die playable), which :meth:`do_move` would record the same way:
         an empty cell it reads as a resignation is one where a die can be played.
 
@@ -305,9 +306,12 @@ class _GameRunner:
         action, so ``actions`` may grow."""
         base = self._pos  # every field but the boards and the player on roll is current
         rules = base.rules
-        if base.dice is not None or not self.started or base.double_offered or self.acey_pending is not None \
+        if base.dice is not None or base.double_offered or self.acey_pending is not None \
                 or rules.bonus_roll is not None or rules.hit_needs_home_checker or rules.checkers_start_off_board:
             return cut_run(actions, i, 0) if type(actions[i]) is PlainRun else i
+        if not self.started:  # the game's first play: its player is on roll (as check_turn has it)
+            self.started = True
+            self._moved = (self._moved[0] if self._moved is not None else base.boards, actions[i].player)
         if self._moved is not None:
             boards, turn = self._moved
         else:
@@ -319,6 +323,7 @@ class _GameRunner:
         new = _object_new
         lean = self.lean
         skipped = self.skipped
+        marked = self.marked
         start = i
         for action in actions[i:]:
             run = type(action) is PlainRun
@@ -342,11 +347,11 @@ class _GameRunner:
                 if fast is None:
                     break
                 after = (fast[1], fast[2]) if turn == 0 else (fast[2], fast[1])
-                if lean and ("*" in text or fast[2][25] == theirs[25]):
+                marks = "*" in text
+                if lean and (marks or fast[2][25] == theirs[25]):
                     # findings only: no step, unless the play hits without a mark (see _HitMarks)
                     skipped += 1
-                    if not self.marked and "*" in text:
-                        self.marked = True
+                    marked = marked or marks
                 else:
                     # a step whose positions are made when first asked for (ReplayStep._lazy), built in
                     # place: this runs for almost every play
@@ -363,6 +368,7 @@ class _GameRunner:
                 if fast[1][0] == checkers:  # the game is over: what follows is for the full path
                     self._moved = (boards, turn)
                     self.skipped = skipped
+                    self.marked = marked
                     self.end_bearoff(cell[0])
                     return cut_run(actions, i, k) if run and k < len(cells) else i + 1
             if k < len(cells):  # a play the fast lane leaves
@@ -373,6 +379,7 @@ class _GameRunner:
         if i > start:
             self._moved = (boards, turn)
             self.skipped = skipped
+            self.marked = marked
         return i
 
     def do_move(self, action: Action, index: int) -> bool:

@@ -228,6 +228,8 @@ _CELL_KINDS: dict[str, ActionKind] = {
 """The action kind of each cube, resignation and result cell."""
 _ROLLS = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}
 """The 36 ways a roll is written (high-low or in roll order), each with its dice: shared tuples."""
+_DICE_WORDS = frozenset(f"{r}:" for r in _ROLLS)
+"""The dice of a cell as a word (``52:``)."""
 _NUMBER = re.compile(r"\d{1,9}")
 _TAG = re.compile(r'[;#][ \t]*\[(?P<name>[^"\]\n]+?)[ \t]*"(?P<value>.*)"\][ \t]*$')
 _SCORE = re.compile(r"(?P<n0>.*?)[ \t]*:[ \t]*(?P<s0>\d{1,9})[ \t]+(?P<n1>.*?)[ \t]*:[ \t]*(?P<s1>\d{1,9})[ \t]*$")
@@ -781,7 +783,7 @@ class _Reader:
             return False  # (the number's ")" must end the first word: "12)52:" is left to _row)
         known = _ROW_WORDS  # the dice of rolls and plain moves
         rest = words[2:]
-        if words[1][:2] not in _ROLLS or words[1][2:] != ":":
+        if words[1] not in _DICE_WORDS:
             return False  # dice that are not a roll: the general path explains them
         if not known.issuperset(rest):
             for w in rest:
@@ -792,7 +794,8 @@ class _Reader:
             return False  # a third cell: the general path explains it
         a_off = text.find(":") - 2
         a_col = col0 + a_off
-        player = 0 if a_col < max(LEFT_LIMIT, col0 + len(w0) + 2) else 1
+        limit = col0 + len(w0) + 2
+        player = 0 if a_col < limit or a_col < LEFT_LIMIT else 1
         if colons == 2:
             if player == 1:
                 return False  # a third cell: the general path explains it
