@@ -285,9 +285,9 @@ def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict
     match.source = name
     rep = None
     if not quiet or fmt == "html":
-        # the writers that use the replay's steps get the whole replay; for the others only its findings
-        # are kept (a replay holds about twice the record's memory)
-        rep = replay(match, keep=fmt in ("sgf", "txt", "html"))
+        # the writers that use the replay's steps get the whole replay; for the others the findings-only
+        # replay (a replay holds about twice the record's memory, and the steps take time to make)
+        rep = replay(match) if fmt in ("sgf", "txt", "html") else _findings(match)[0]
     if not quiet and rep is not None:
         for f in rep.findings:
             if f.severity != "note":
