@@ -177,7 +177,7 @@ _GAP = "(?:\n[ \t]*)+"
 class _LineRegexes:
     """The line terminals as :func:`_line_tree` runs them on one line (without the line break and
     what follows, :data:`_GAP`): ``tag``, ``match``, ``game`` and ``score`` must match a whole line,
-    ``rows`` its start; ``move`` is one word of plain moves (a ``PLAIN_CELL`` after its dice)."""
+    ``rows`` (the head of a ``ROWS`` line) its start; ``move`` is one word of plain moves (a ``PLAIN_CELL`` after its dice)."""
 
     def __init__(self) -> None:
         def line(name: str) -> re.Pattern[str]:
@@ -189,7 +189,12 @@ class _LineRegexes:
         self.match = line("MATCH_LINE")
         self.game = line("GAME_LINE")
         self.score = line("SCORE_LINE")
-        self.rows = line("ROWS")
+        rows = line("ROWS")
+        # A ROWS line is one of its heads (a row number, a result or cube word) and the rest of the line:
+        # whether a line starts one needs only the head (the line's rest is never scanned).
+        tail = "[^\n]*)+"  # (a line break itself in the class, as the grammar writes it)
+        assert rows.pattern.startswith("(?:") and rows.pattern.endswith(tail), rows.pattern
+        self.rows = re.compile(rows.pattern[3:-len(tail)])
         self.plain_cell = re.compile(TERMINALS["PLAIN_CELL"])
 
 
