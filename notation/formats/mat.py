@@ -177,7 +177,8 @@ _GAP = "(?:\n[ \t]*)+"
 class _LineRegexes:
     """The line terminals as :func:`_line_tree` runs them on one line (without the line break and
     what follows, :data:`_GAP`): ``tag``, ``match``, ``game`` and ``score`` must match a whole line,
-    ``rows`` (the head of a ``ROWS`` line) its start; ``move`` is one word of plain moves (a ``PLAIN_CELL`` after its dice)."""
+    ``rows`` (the head of a ``ROWS`` line) its start; ``move`` is one word of plain moves (a
+    ``PLAIN_CELL`` after its dice)."""
 
     def __init__(self) -> None:
         def line(name: str) -> re.Pattern[str]:
