@@ -383,43 +383,9 @@ class _GameRunner:
         return i
 
     def do_move(self, action: Action, index: int) -> bool:
-        base = self._pos  # every field but the boards and the player on roll is current
+        """One move or roll by the full path (what :meth:`fast_moves` leaves: the first play of a game,
+        a play after a cube action, other notation, an illegal play, variants' own rules)."""
         dice = action.dice
-        text = action.play
-        rules = base.rules
-        if self._moved is not None:
-            boards, turn = self._moved
-        else:
-            boards, turn = base.boards, base.turn
-        if text and not text.isspace() and dice is not None and not action.properties and action.kind == "move" \
-                and base.dice is None and self.started and not base.double_offered and action.player == turn \
-                and self.acey_pending is None and rules.bonus_roll is None \
-                and (dice[0] != dice[1] or self.gr.steps or self.skipped or self.game.start is not None
-                     or rules.checkers_start_off_board):
-            # The common case (the right player, no cube question pending, not an opening double):
-            # no position is made, only boards; the step and ``pos`` make them when asked.
-            theirs = boards[1 - turn]
-            fast = _fast_play(boards[turn], theirs, rules, text, dice)
-            if fast is not None:
-                after = (fast.mine, fast.theirs) if turn == 0 else (fast.theirs, fast.mine)
-                if self.lean and ("*" in text or fast.theirs[25] == theirs[25]):
-                    self.skipped += 1  # findings only: as in fast_moves
-                    if "*" in text:
-                        self.marked = True
-                else:
-                    # a step whose positions are made when first asked for (ReplayStep._lazy), built in
-                    # place: this runs for almost every play
-                    step = _object_new(ReplayStep)
-                    step.action = action
-                    step._before = step._after = base
-                    step._lazy = (boards, turn, after, dice)
-                    step.play = fast
-                    step.legal = True
-                    self.gr.steps.append(step)
-                self._moved = (after, 1 - turn)
-                if fast.mine[0] == rules.checkers:
-                    self.end_bearoff(action.player)
-                return True
         chosen = ACEY_DOUBLE in action.properties
         if chosen or self.acey_pending is not None:
             self.acey_before(action, chosen)
