@@ -297,9 +297,9 @@ class _GameRunner:
         returns the index of the first action it leaves (to :meth:`do_move` and the others).  What
         :meth:`do_move` checks of the position before the fast lane is the same for the whole run: the
         fast lane changes only the boards and the player on roll (and, at the game's first play, who
-        starts).  An empty play it takes is a dance
-        (:func:`_fast_result` finds no die playable), which :meth:`do_move` would record the same way:
-        an empty cell it reads as a resignation is one where a die can be played.
+        starts).  An empty play it takes is a dance (:func:`_fast_result` finds no die playable), which
+        :meth:`do_move` would record the same way: an empty cell it reads as a resignation is one where
+        a die can be played.
 
         A :class:`PlainRun` (a reader's run of plain plays) is played cell by cell; where a cell is
         left, the run is cut there (:func:`cut_run`) and the index returned is that cell's ordinary
@@ -383,8 +383,8 @@ class _GameRunner:
         return i
 
     def do_move(self, action: Action, index: int) -> bool:
-        """One move or roll by the full path (what :meth:`fast_moves` leaves: the first play of a game,
-        a play after a cube action, other notation, an illegal play, variants' own rules)."""
+        """One move or roll by the full path: what :meth:`fast_moves` leaves (other notation, an illegal
+        play, an opening double, a roll not played before a resignation, a variant's own rules)."""
         dice = action.dice
         chosen = ACEY_DOUBLE in action.properties
         if chosen or self.acey_pending is not None:
