@@ -12,7 +12,7 @@ Players are 0 and 1 as in :mod:`notation.position`: player 0 is the *left* colum
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ._unchecked import unchecked
 from .position import Position
@@ -99,17 +99,20 @@ class PlainRun(Action):
     cells: list[PlainCell]
 
 
+def _cell_fields(c: PlainCell) -> tuple[Any, ...]:
+    """The fields of the action of a cell, in :class:`Action`'s order (as the reader's ``_action``
+    fills them for a plain cell)."""
+    return "move", c[0], c[1], c[2], None if c[2] else "", None, c[3], new_span(c[4], c[5], c[4], c[6]), c[7]
+
+
 def cell_action(c: PlainCell) -> Action:
     """The ordinary action of one cell of a :class:`PlainRun`."""
-    return Action("move", c[0], c[1], c[2], None if c[2] else "", None, c[3], new_span(c[4], c[5], c[4], c[6]),
-                  c[7])
+    return Action(*_cell_fields(c))
 
 
 def plain_run(cells: list[PlainCell]) -> PlainRun:
-    """A :class:`PlainRun` of ``cells`` (at least one)."""
-    c = cells[0]
-    run = PlainRun("move", c[0], c[1], c[2], None if c[2] else "", None, c[3], new_span(c[4], c[5], c[4], c[6]),
-                   c[7])
+    """A :class:`PlainRun` of ``cells`` (at least one): its own fields are its first cell's."""
+    run = PlainRun(*_cell_fields(cells[0]))
     run.cells = cells
     return run
 
