@@ -309,13 +309,14 @@ class _GameRunner:
         if base.dice is not None or base.double_offered or self.acey_pending is not None \
                 or rules.bonus_roll is not None or rules.hit_needs_home_checker or rules.checkers_start_off_board:
             return cut_run(actions, i, 0) if type(actions[i]) is PlainRun else i
-        if not self.started:  # the game's first play: its player is on roll (as check_turn has it)
-            self.started = True
-            self._moved = (self._moved[0] if self._moved is not None else base.boards, actions[i].player)
         if self._moved is not None:
             boards, turn = self._moved
         else:
             boards, turn = base.boards, base.turn
+        if not self.started:  # the game's first play: its player is on roll (as check_turn has it)
+            self.started = True
+            turn = actions[i].player
+            self._moved = (boards, turn)
         steps = self.gr.steps
         set_up = self.game.start is not None
         checkers = rules.checkers
