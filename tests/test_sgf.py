@@ -202,6 +202,15 @@ def test_bytes_and_paths(tmp_path: Path) -> None:
     assert m.names == ("Kévin", "Zoë") and m.source == str(p)
     assert read_sgf(raw).names == m.names
 
+@pytest.mark.parametrize("charset", [b"\x00TF-8", b"no-such-charset", b"UTF-8\x00"])
+def test_an_unknown_charset_is_read_as_utf8_with_a_note(charset: bytes) -> None:
+    """A ``CA[]`` that names no character set (a NUL in the name made Python's codec lookup raise
+    ValueError, not LookupError: found by the fuzz test) is read as UTF-8, and said so."""
+    m = read_sgf(b"(;FF[4]GM[6]CA[" + charset + "]MI[length:1]PW[K\u00e9vin]PB[b];W[31hefe])".encode())
+    assert m.names == ("K\u00e9vin", "b")
+    assert any("is not a character set" in n.message for n in m.normalisations)
+
+
 
 @pytest.mark.parametrize(("text", "line", "column", "words"), [
     ("(;GM[6];W[31hefe]", 1, None, "ends inside"),

@@ -275,7 +275,7 @@ def _decode(data: bytes) -> tuple[str, list[Normalisation]]:
     charset = m.group(1).decode("ascii", "replace").strip() if m else "UTF-8"
     try:
         "".encode(charset)
-    except LookupError:
+    except (LookupError, ValueError):  # ValueError: a name with a NUL character
         notes.append(Normalisation(f"CA[{charset}] is not a character set this program knows: read as UTF-8", 1,
                                    None))
         charset = "UTF-8"
