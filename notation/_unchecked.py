@@ -1,29 +1,30 @@
-"""Constructors that skip a frozen dataclass's ``__init__``.
+"""Constructors that skip a frozen record class's ``__init__``.
 
-A frozen dataclass sets each field through ``object.__setattr__``, which costs several times a plain
-slot write.  Readers and the replay make a small object for nearly every cell and play (spans, plays),
-so they use :func:`unchecked`: a function generated once per class that writes the slots directly.
-It checks nothing; callers pass values of the right types, in field order.
+A frozen record class (:mod:`notation._struct`, or a dataclass) sets each field through
+``object.__setattr__``, which costs several times a plain slot write.  Readers and the replay make a
+small object for nearly every cell and play (spans, plays), so they use :func:`unchecked`: a function
+generated once per class that writes the slots directly.  It checks nothing; callers pass values of
+the right types, in field order.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from typing import Any, TypeVar
+
+from ._struct import MISSING, fields
 
 T = TypeVar("T")
 
 
 def unchecked(cls: type[T]) -> Callable[..., T]:
-    """``make(*fields)`` building ``cls`` (a dataclass with slots) without its ``__init__``; fields
-    with a default may be left out."""
-    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+    """``make(*fields)`` building ``cls`` (a record class or dataclass with slots) without its
+    ``__init__``; fields with a default may be left out."""
     env: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
     params, body = [], []
-    for f in fields:
+    for f in fields(cls):
         env[f"_set_{f.name}"] = cls.__dict__[f.name].__set__
-        if f.default is not dataclasses.MISSING:
+        if f.default is not MISSING:
             env[f"_default_{f.name}"] = f.default
             params.append(f"{f.name}=_default_{f.name}")
         else:

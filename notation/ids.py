@@ -39,9 +39,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ._struct import fields, struct
 from .errors import InvalidPositionError, NotationError, ParseError
 from .position import (
     GAME_DROPPED,
@@ -121,7 +121,7 @@ GAME_STATES = {GAME_NONE: "no game", GAME_PLAYING: "playing", GAME_OVER: "game o
 # =========================================================================== shared helpers
 
 
-@dataclass(frozen=True, slots=True)
+@struct(frozen=True)
 class _Fields:
     """A separator-delimited ID being read: turns positions in ``text`` into field-aware errors.
 
@@ -437,7 +437,7 @@ def _check_extra(line: str, column: int, extra: int) -> None:
                          "character (its last 4 bits must be 0: A, Q, g or w)", column=column + 13, text=line)
 
 
-@dataclass(frozen=True, slots=True)
+@struct(frozen=True)
 class _MatchFields:
     cube_log: int
     owner: int
@@ -1391,13 +1391,11 @@ def lost_by(position: Position) -> dict[str, list[str]]:
     """What each ID format cannot hold of ``position``: the fields that differ after writing it and
     reading it back (names, a money option, the cube limit ...), by format; formats that keep
     everything are left out.  ``gammon show`` prints it, so no writer loses anything silently."""
-    import dataclasses
-
     pairs: dict[str, tuple[Callable[[Position], str], Callable[..., Position]]] = {
         "xgid": (xgid, parse_xgid), "gnubg_id": (gnubg_id, parse_gnubg_id), "fibs": (fibs_board, parse_fibs),
         "snowie": (snowie, parse_snowie)}
     want = position._identity()
-    names = [f.name for f in dataclasses.fields(Position) if f.name != "extras"]
+    names = [f.name for f in fields(Position) if f.name != "extras"]
     out: dict[str, list[str]] = {}
     for fmt, (write, read) in pairs.items():
         try:

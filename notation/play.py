@@ -18,12 +18,11 @@ steps joined (``24/20``, ``24/21*/20``), identical moves counted (``13/9(2)``), 
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 
+from ._struct import field, replace, struct
 from .errors import AmbiguousPlayError, IllegalPlayError, ParseError
 from .position import PLAYER_LETTERS, Board, Position
 from .rules import Play, Rules, Step
@@ -162,7 +161,7 @@ def format_steps_plain(steps: Iterable[Step], *, bar: str = "25", off: str = "0"
 # --------------------------------------------------------------------------- reading (syntax)
 
 
-@dataclass(frozen=True, slots=True)
+@struct(frozen=True)
 class Segment:
     """One checker path as written: points (25 bar, 0 off), hit marks per point, repeat count."""
 
@@ -175,7 +174,7 @@ class Segment:
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@struct(frozen=True)
 class ParsedPlay:
     segments: tuple[Segment, ...]
     text: str
@@ -311,7 +310,7 @@ def _normalise_direction(parsed: ParsedPlay) -> ParsedPlay:
     if down or not (up or hint):
         return parsed
     if not up:
-        return dataclasses.replace(parsed, maybe_upward=True)
+        return replace(parsed, maybe_upward=True)
     return _mirrored(parsed)
 
 
@@ -327,7 +326,7 @@ def _mirrored(parsed: ParsedPlay) -> ParsedPlay:
 # --------------------------------------------------------------------------- reading (meaning)
 
 
-@dataclass(frozen=True, slots=True)
+@struct(frozen=True)
 class Resolution:
     """A written play resolved against a position: the legal play and notes about the writing."""
 

@@ -15,10 +15,10 @@ Conventions (the same as GNU Backgammon's, so that IDs map one to one):
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from ._struct import field, fields, struct
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -49,7 +49,7 @@ def board_from_points(points: dict[int, int], *, off: int | None = None, total: 
     return tuple(b)
 
 
-@dataclass(frozen=True, slots=True)
+@struct(frozen=True)
 class Position:
     """A backgammon position with its cube and match context."""
 
@@ -264,7 +264,7 @@ class Position:
             return f"Position(boards={self.boards!r}, turn={self.turn})"
 
 
-_FIELD_NAMES = tuple(f.name for f in dataclasses.fields(Position))
+_FIELD_NAMES = tuple(f.name for f in fields(Position))
 _FIELD_SET = frozenset(_FIELD_NAMES)
 
 

@@ -11,9 +11,9 @@ Players are 0 and 1 as in :mod:`notation.position`: player 0 is the *left* colum
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from ._struct import field, struct
 from ._unchecked import unchecked
 from .position import Position
 
@@ -37,7 +37,7 @@ ActionKind = Literal[
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@struct(frozen=True)
 class Span:
     """Where an item is in its source: 1-based line and column of its first character, and of the
     character after its end."""
@@ -50,10 +50,10 @@ class Span:
 
 new_span = unchecked(Span)
 """``new_span(line, column, end_line=None, end_column=None)``: a :class:`Span` made without the frozen
-dataclass's checked ``__init__`` (readers make one for every cell)."""
+record's checked ``__init__`` (readers make one for every cell)."""
 
 
-@dataclass(slots=True)
+@struct
 class Action:
     kind: ActionKind
     player: int
@@ -157,7 +157,7 @@ def action_phrase(a: Action) -> str:
     return what
 
 
-@dataclass(slots=True)
+@struct
 class Game:
     number: int
     """As written (``Game 3``); SGF gives the index + 1."""
@@ -187,7 +187,7 @@ class Game:
         return None
 
 
-@dataclass(frozen=True, slots=True)
+@struct(frozen=True)
 class Normalisation:
     """Something a reader changed or interpreted while reading (reported, never silent)."""
 
@@ -196,7 +196,7 @@ class Normalisation:
     column: int | None = None
 
 
-@dataclass(slots=True)
+@struct
 class MatchRules:
     """The rules in force, from headers, SGF ``RU`` or options."""
 
@@ -214,7 +214,7 @@ class MatchRules:
     """Highest cube value, when limited."""
 
 
-@dataclass(slots=True)
+@struct
 class Match:
     length: int = 0
     """0 = money session."""
@@ -247,7 +247,7 @@ class Match:
         return self.rules.variant
 
 
-@dataclass(slots=True)
+@struct
 class PositionRecord:
     """One position read from a position file or pasted text (``.xgp``, an XG or BGBlitz text export,
     a bare ID), with what came with it."""

@@ -19,9 +19,9 @@ from __future__ import annotations
 import sys
 import types
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ._struct import field, struct
 from .errors import AmbiguousPlayError, IllegalPlayError, ParseError
 from .position import GAME_DROPPED, GAME_OVER, GAME_RESIGNED, Board, Position, moved
 from .record import Action, Game, Match, PlainRun, cell_action, cut_run, unpack_runs
@@ -31,7 +31,7 @@ from .variants import ACEY_DOUBLE, scoring_rule
 Severity = Literal["error", "warning", "note"]
 
 
-@dataclass(slots=True)
+@struct
 class Finding:
     severity: Severity
     message: str
@@ -126,7 +126,7 @@ class ReplayStep:
                 f"play={self.play!r}, legal={self.legal!r})")
 
 
-@dataclass(slots=True)
+@struct
 class GameReplay:
     game: Game
     start: Position
@@ -148,7 +148,7 @@ class GameReplay:
         return len(self.steps)
 
 
-@dataclass(slots=True)
+@struct
 class MatchReplay:
     match: Match
     games: list[GameReplay] = field(default_factory=list)
