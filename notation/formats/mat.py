@@ -65,10 +65,9 @@ import os
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .._struct import struct
 from ..errors import NotationError, ParseError
 from ..position import Position
 from ..record import (
@@ -280,7 +279,8 @@ def parse_matches(data: str | bytes, *, name: str | None = None, packed: bool = 
 
 def dump_match(match: Match, path: str | os.PathLike[str], **options: Any) -> None:
     """Write ``match`` to ``path`` (UTF-8) as :func:`write_match` formats it."""
-    Path(path).write_text(write_match(match, **options), encoding="utf-8", newline="")
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        f.write(write_match(match, **options))
 
 
 # --------------------------------------------------------------------------- input
@@ -290,13 +290,18 @@ def _load(source: Source) -> tuple[str | bytes, str | None]:
     if isinstance(source, bytes | bytearray):
         return bytes(source), None
     if isinstance(source, os.PathLike):
-        p = Path(source)
-        return p.read_bytes(), str(p)
+        return _read_bytes(source), os.fspath(source)
     if isinstance(source, str):
         if "\n" in source or "\r" in source or not source.strip():  # text (parse_matches takes text only)
             return source, None
-        return Path(source).read_bytes(), source  # a path: a missing file is FileNotFoundError
+        return _read_bytes(source), source  # a path: a missing file is FileNotFoundError
     raise TypeError(f"cannot read a match from {type(source).__name__}")
+
+
+def _read_bytes(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of the file ``path`` (without :mod:`pathlib`, which costs a command 3 ms to import)."""
+    with open(path, "rb") as f:
+        return f.read()
 
 
 def _where(text: str, index: int) -> tuple[int, int]:
@@ -478,7 +483,7 @@ def _on_off(value: str) -> bool | None:
     return None
 
 
-@dataclass(slots=True)
+@struct
 class _Cell:
     kind: str           # a terminal name (MOVE, DOUBLE, ...)
     text: str
