@@ -17,14 +17,15 @@ Nothing here computes an evaluation.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
+
+from ._struct import field, struct
 
 __all__ = ["Probabilities", "Candidate", "CheckerAnalysis", "CubeAnalysis", "Analysis",
            "analysis_to_dict", "analysis_from_dict"]
 
 
-@dataclass(frozen=True, slots=True)
+@struct(frozen=True)
 class Probabilities:
     """Outcome chances for the player who acts (each 0..1); gammons and backgammons are included
     in the wider figures (``win`` includes ``win_gammon``, which includes ``win_backgammon``)."""
@@ -40,7 +41,7 @@ class Probabilities:
         return 1.0 - self.win
 
 
-@dataclass(frozen=True, slots=True)
+@struct(frozen=True)
 class Candidate:
     """One ranked play."""
 
@@ -54,7 +55,7 @@ class Candidate:
     cubeless_equity: float | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@struct(frozen=True)
 class CheckerAnalysis:
     candidates: tuple[Candidate, ...] = ()
     """Best first, as the producer ranked them."""
@@ -76,7 +77,7 @@ class CheckerAnalysis:
         return best - made
 
 
-@dataclass(frozen=True, slots=True)
+@struct(frozen=True)
 class CubeAnalysis:
     """The doubling decision of a turn, from the point of view of the player who may double."""
 
@@ -90,7 +91,7 @@ class CubeAnalysis:
     cubeless_equity: float | None = None
 
 
-@dataclass(slots=True)
+@struct
 class Analysis:
     checker: CheckerAnalysis | None = None
     cube: CubeAnalysis | None = None

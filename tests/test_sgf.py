@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_json_format import matches as json_matches
 
+from notation._struct import replace
 from notation.errors import ParseError
 from notation.formats.sgf import read_sgf, write_sgf
 from notation.play import play_result
@@ -603,13 +604,11 @@ def test_gnubg_analysis_survives_json_and_is_written_from_the_model(path: Path) 
 
 
 def test_an_edited_analysis_is_written_not_the_stale_properties() -> None:
-    import dataclasses
-
     m = read_sgf(ANALYSED)
     a = m.games[0].actions[0]
     assert a.analysis is not None and a.analysis.checker is not None
-    best = dataclasses.replace(a.analysis.checker.candidates[0], equity=0.123456)
-    a.analysis.checker = dataclasses.replace(a.analysis.checker, candidates=(best,))
+    best = replace(a.analysis.checker.candidates[0], equity=0.123456)
+    a.analysis.checker = replace(a.analysis.checker, candidates=(best,))
     a.analysis.luck = None
     text, dropped = write_sgf(m)
     node = text.split("\n")[1]
@@ -651,8 +650,6 @@ def test_gnubg_shows_the_analysis_we_write(tmp_path: Path) -> None:
     """gnubg loads our SGF (written from the analysis model alone) and its text export, which prints
     every ranked play, cube decision and luck figure, is the same as for gnubg's own file; an edited
     equity shows up in gnubg as edited."""
-    import dataclasses
-
     m = without_analysis_properties(read_sgf(ANALYSED))
     ours = tmp_path / "ours.sgf"
     ours.write_text(write_sgf(m)[0])
@@ -663,8 +660,8 @@ def test_gnubg_shows_the_analysis_we_write(tmp_path: Path) -> None:
     assert (tmp_path / "ours.txt").read_text() == orig
     a = m.games[0].actions[0]
     assert a.analysis is not None and a.analysis.checker is not None
-    best = dataclasses.replace(a.analysis.checker.candidates[0], equity=0.4321)
-    a.analysis.checker = dataclasses.replace(a.analysis.checker,
+    best = replace(a.analysis.checker.candidates[0], equity=0.4321)
+    a.analysis.checker = replace(a.analysis.checker,
                                              candidates=(best, *a.analysis.checker.candidates[1:]))
     edited = tmp_path / "edited.sgf"
     edited.write_text(write_sgf(m)[0])

@@ -155,6 +155,8 @@ def test_fields_and_replace_take_both_kinds() -> None:
 
 
 def test_the_library_classes_are_records_not_dataclasses() -> None:
+    from notation.analysis import Analysis, Candidate, CheckerAnalysis, CubeAnalysis, Probabilities
+    from notation.chouette import Chouette, ChouetteGame, ChouetteMatch
     from notation.ids import _Fields, _MatchFields
     from notation.play import ParsedPlay, Segment
     from notation.position import Position
@@ -163,7 +165,8 @@ def test_the_library_classes_are_records_not_dataclasses() -> None:
     from notation.rules import Play
 
     for cls in (Position, Action, Game, Match, MatchRules, Normalisation, PositionRecord, Span, Finding,
-                GameReplay, MatchReplay, Play, ParsedPlay, Segment, _Fields, _MatchFields):
+                GameReplay, MatchReplay, Play, ParsedPlay, Segment, _Fields, _MatchFields, Analysis, Candidate,
+                CheckerAnalysis, CubeAnalysis, Probabilities, Chouette, ChouetteGame, ChouetteMatch):
         assert hasattr(cls, "__struct_fields__") and not dataclasses.is_dataclass(cls), cls
     span = Span(1, 2)
     assert repr(span) == "Span(line=1, column=2, end_line=None, end_column=None)"
@@ -175,3 +178,6 @@ def test_the_library_classes_are_records_not_dataclasses() -> None:
     assert pickle.loads(pickle.dumps(pos)) == pos and _struct.replace(pos, turn=1) == pos.replace(turn=1)
     with pytest.raises(AttributeError):
         pos.turn = 1  # type: ignore[misc]
+    chouette = ChouetteMatch(length=3, chouette=None)  # a record class that extends another
+    assert chouette.length == 3 and chouette.games == [] and isinstance(chouette, Match)
+    assert [f.name for f in _struct.fields(ChouetteMatch)][-1] == "chouette"

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import notation
+from notation._struct import fields
 from notation.errors import ParseError
 from notation.formats.json_format import from_json, to_json
 from notation.formats.xg import HEADER_SIZE, RECORD_SIZE, read_xg, unpack
@@ -254,7 +255,7 @@ def test_analysis_decoded_on_first_use_behaves_as_plain_objects() -> None:
     cubes = [a.analysis.cube for g in m.games for a in g.actions if a.analysis and a.analysis.cube]
     for lazy in (checkers[5], cubes[5]):
         cls = CheckerAnalysis if isinstance(lazy, CheckerAnalysis) else CubeAnalysis
-        plain = cls(*(getattr(lazy, f) for f in cls.__dataclass_fields__))
+        plain = cls(*(getattr(lazy, f.name) for f in fields(cls)))
         assert type(lazy) is not cls and lazy == plain and plain == lazy and hash(lazy) == hash(plain)
         assert repr(lazy) == repr(plain)
         for back in (pickle.loads(pickle.dumps(lazy)), copy.deepcopy(lazy), copy.copy(lazy)):

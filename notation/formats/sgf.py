@@ -74,10 +74,10 @@ import math
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .._struct import field, struct
 from ..analysis import Analysis, Candidate, CheckerAnalysis, CubeAnalysis, Probabilities
 from ..errors import ParseError
 from ..play import format_steps_plain, parse_play
@@ -215,7 +215,7 @@ def _atoi(s: str) -> int | None:
 # --------------------------------------------------------------------------- parsed SGF
 
 
-@dataclass(slots=True)
+@struct
 class _Prop:
     name: str
     """The capitals of the identifier (``GaMe`` → ``GM``)."""
@@ -235,7 +235,7 @@ class _Prop:
         return [_unescape(r) for r in self.raw]
 
 
-@dataclass(slots=True)
+@struct
 class _Node:
     props: list[_Prop]
     span: Span
@@ -501,7 +501,7 @@ def _line_of(text: str, line: int) -> str:
 # --------------------------------------------------------------------------- board state
 
 
-@dataclass(slots=True)
+@struct
 class _State:
     """The position as gnubg's loader keeps it: moves applied as written, no legality checks."""
 

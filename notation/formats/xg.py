@@ -28,13 +28,13 @@ Errors in the container name the byte offset and the record number.
 
 from __future__ import annotations
 
-import dataclasses
 import struct
 import zlib
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
+from .._struct import fields
 from .._unchecked import unchecked
 from ..analysis import Analysis, Candidate, CheckerAnalysis, CubeAnalysis, Probabilities
 from ..errors import ParseError
@@ -558,10 +558,10 @@ def _decode_candidates(rec: bytes) -> tuple[tuple[Candidate, ...], int | None]:
 
 
 def _lazy(cls: type[T], decode: Callable[[bytes], tuple[object, ...]]) -> Callable[[bytes], T]:
-    """``make(rec)``: a ``cls`` (a frozen dataclass with slots) whose fields are ``decode(rec)``,
+    """``make(rec)``: a ``cls`` (a frozen record class with slots) whose fields are ``decode(rec)``,
     computed when a field is first read.  It is equal to (and hashes as) the plain object with the same
     fields, shows as one, and copies and pickles as one."""
-    names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
+    names = [f.name for f in fields(cls)]
     slots = [cls.__dict__[n] for n in names]
 
     def fill(self: T) -> None:
