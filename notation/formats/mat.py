@@ -814,34 +814,42 @@ class _Reader:
             a_end = len(text[:b_off].rstrip())
         else:
             a_end = len(text.rstrip())
-        # A PLAIN_CELL is the dice, then plain moves or nothing: the same Action as _action makes.
+        # A PLAIN_CELL is the dice, then plain moves or nothing: the same Action as _action makes, or
+        # with ``packed`` a cell of the game's PlainRun (written out here: this runs for every row).
         actions = game.actions
         number = int(w0[:-1])
-        put = self._plain_cell
-        put(actions, player, text[a_off:a_end], line, a_col, col0 + a_end, number)
+        a = text[a_off:a_end]
         if colons == 2:
             b_col = col0 + b_off
             self.right_columns[b_col] += 1
             self.splits.append((line, col0 + a_end, b_col))
             b_end = len(text.rstrip())
-            put(actions, 1, text[b_off:b_end], line, b_col, col0 + b_end, number)
+            b = text[b_off:b_end]
+        if self.packed:
+            c: PlainCell = (player, _ROLLS[a[:2]], a[3:].lstrip(), a, line, a_col, col0 + a_end, number)
+            last = actions[-1] if actions else None
+            if type(last) is PlainRun:
+                cells = last.cells  # type: ignore[union-attr]
+                cells.append(c)
+            else:
+                cells = [c]
+                actions.append(plain_run(cells))
+            if colons == 2:
+                cells.append((1, _ROLLS[b[:2]], b[3:].lstrip(), b, line, b_col, col0 + b_end, number))
+        else:
+            put = self._plain_cell
+            put(actions, player, a, line, a_col, col0 + a_end, number)
+            if colons == 2:
+                put(actions, 1, b, line, b_col, col0 + b_end, number)
         return True
 
     def _plain_cell(self, actions: list[Action], player: int, cell: str, line: int, column: int, end: int,
                     number: int) -> None:
         """A ``PLAIN_CELL`` (the dice, then plain moves or nothing) at ``line``, ``column``: the same action
-        as :meth:`_action` makes; with :attr:`packed`, it joins the game's :class:`PlainRun`."""
+        as :meth:`_action` makes (:meth:`_fast_row` makes a :class:`PlainRun`'s cells itself)."""
         play = cell[3:].lstrip()
-        if self.packed:
-            c: PlainCell = (player, _ROLLS[cell[:2]], play, cell, line, column, end, number)
-            last = actions[-1] if actions else None
-            if type(last) is PlainRun:
-                last.cells.append(c)  # type: ignore[union-attr]
-            else:
-                actions.append(plain_run([c]))
-        else:
-            actions.append(Action("move", player, _ROLLS[cell[:2]], play, None if play else "", None, cell,
-                                  new_span(line, column, line, end), number))
+        actions.append(Action("move", player, _ROLLS[cell[:2]], play, None if play else "", None, cell,
+                              new_span(line, column, line, end), number))
 
     def _row_cells(self, game: Game, row_cells: list[tuple[_Cell, int]], number: int | None) -> None:
         if len(row_cells) >= 2 and row_cells[0][1] == 0 and row_cells[1][1] == 1:
