@@ -360,7 +360,7 @@ class _GameRunner:
                     step.action = cell_action(cell) if run else action
                     step._before = step._after = base
                     step._lazy = (boards, turn, after, dice)
-                    step.play = new_play(*fast)
+                    step.play = new_play(tuple(fast[0]), fast[1], fast[2])
                     step.legal = True
                     steps.append(step)
                 boards = after
@@ -772,14 +772,17 @@ def _land(theirs: list[int], t: int) -> bool | None:
 
 
 def _fast_play(mine: Board, opp: Board, rules: Rules, text: str, dice: tuple[int, int]) -> Play | None:
-    """The :class:`Play` of :func:`_fast_result`, or None."""
+    """The :class:`Play` of :func:`_fast_result`, or None (a variant whose rules it does not know)."""
+    if rules.hit_needs_home_checker or rules.checkers_start_off_board:
+        return None
     r = _fast_result(mine, opp, rules, text, dice)
-    return None if r is None else new_play(*r)
+    return None if r is None else new_play(tuple(r[0]), r[1], r[2])
 
 
-_FastResult = tuple[tuple[Step, ...], Board, Board]
+_FastResult = tuple[list[Step] | tuple[Step, ...], Board, Board]
 """A play as :func:`_fast_result` gives it: its steps, then the mover's and the opponent's boards after it
-(the fields of :class:`Play`, without making one: the fast lane makes a Play only for a step it keeps)."""
+(the fields of :class:`Play`, without making one: the fast lane makes a Play, with the steps as a tuple,
+only for a step it keeps)."""
 
 
 def _fast_result(mine: Board, opp: Board, rules: Rules, text: str, dice: tuple[int, int]) -> _FastResult | None:
@@ -788,9 +791,8 @@ def _fast_result(mine: Board, opp: Board, rules: Rules, text: str, dice: tuple[i
     path, which handles everything else and explains errors.  A play that uses every die with each
     step legal is a legal play, so no generation is needed; a play that uses fewer dice is legal when
     the generator's plays use as few and one of them leaves the same position.  (This runs once per
-    play of every validated file: it is written for speed.)"""
-    if rules.hit_needs_home_checker or rules.checkers_start_off_board:
-        return None
+    play of every validated file: it is written for speed.)  Only for rules with no variant's own
+    movement (no ``hit_needs_home_checker``, no ``checkers_start_off_board``): the callers check."""
     tokens = text.split()
     d1, d2 = dice
     if d1 == d2:
@@ -849,9 +851,17 @@ def _fast_result(mine: Board, opp: Board, rules: Rules, text: str, dice: tuple[i
         m[s] -= 1
         m[t] += 1
     if len(steps) == n:
-        return tuple(steps), tuple(m), tuple(theirs)
+        return steps, tuple(m), tuple(theirs)
     if not steps:  # nothing played: legal when no die can move any checker
         return ((), mine, opp) if _no_step(mine, opp, d1, d2) else None
+    if n == 2:
+        # One die of two (most often blocked, or on the bar against a strong board): legal when no
+        # play uses both dice and it played the larger one, or the larger cannot be played at all.
+        # Anything else is left to the generator, below.
+        unused = remaining[0]
+        if (d1 + d2 - unused > unused or not _can_move(mine, opp, unused)) \
+                and not _both_dice(mine, opp, d1, d2):
+            return steps, tuple(m), tuple(theirs)
     # Fewer dice than the roll: legal only if no legal play uses more, and the result is a legal one.
     legal = rules.plays_for(mine, opp, d1, d2)
     after_mine, after_theirs = tuple(m), tuple(theirs)
@@ -865,21 +875,55 @@ def _fast_result(mine: Board, opp: Board, rules: Rules, text: str, dice: tuple[i
 
 def _no_step(mine: Board, theirs: Board, d1: int, d2: int) -> bool:
     """No checker of ``mine`` can move by ``d1`` or by ``d2``: the roll cannot be played at all."""
-    for d in (d1, d2):
+    return not (_can_move(mine, theirs, d1) or _can_move(mine, theirs, d2))
+
+
+def _can_move(mine: Board | list[int], theirs: Board, d: int) -> bool:
+    """Some checker of ``mine`` can move by ``d``: entering from the bar (where one is), moving to a
+    point ``theirs`` does not hold, or bearing off (every checker home; by a larger die only from the
+    highest point)."""
+    if mine[25]:
+        return theirs[d] < 2  # the entry point, our 25 - d, is their d
+    home = not any(mine[7:25])
+    for s in range(1, 25):
+        if mine[s]:
+            t = s - d
+            if t >= 1:
+                if theirs[25 - t] < 2:
+                    return True
+            elif home and (t == 0 or not any(mine[s + 1:7])):
+                return True
+    return False
+
+
+def _both_dice(mine: Board, theirs: Board, d1: int, d2: int) -> bool:
+    """Some play of ``mine`` uses both dice of the roll ``d1``-``d2`` (not a double): a step by one die
+    after which the other can be played.  A hit on the way changes nothing here: the point hit stays
+    open, and the checker hit goes to the opponent's bar."""
+    for a, b in ((d1, d2), (d2, d1)):
         if mine[25]:
-            if theirs[d] < 2:  # the entry point, our 25 - d, is their d
-                return False
+            if theirs[a] < 2:  # enter with a, then play b
+                m = list(mine)
+                m[25] -= 1
+                m[25 - a] += 1
+                if _can_move(m, theirs, b):
+                    return True
             continue
         home = not any(mine[7:25])
         for s in range(1, 25):
             if mine[s]:
-                t = s - d
+                t = s - a
                 if t >= 1:
-                    if theirs[25 - t] < 2:
-                        return False
-                elif home and (t == 0 or not any(mine[s + 1:7])):
-                    return False
-    return True
+                    if theirs[25 - t] >= 2:
+                        continue
+                elif not home or (t < 0 and any(mine[s + 1:7])):
+                    continue
+                m = list(mine)
+                m[s] -= 1
+                m[max(t, 0)] += 1
+                if _can_move(m, theirs, b):
+                    return True
+    return False
 
 
 _object_new = object.__new__

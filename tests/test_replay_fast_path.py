@@ -78,6 +78,88 @@ def test_fast_path_accepts_legal_plays_in_every_order(pos: tuple[Board, Board], 
         assert other is None or (other.mine, other.theirs) == (play.mine, play.theirs)
 
 
+@st.composite
+def blocked(draw: st.DrawFn) -> tuple[Board, Board]:
+    """(mine, theirs) where often only one die of a roll can be played: the opponent holds points
+    (often in a row: primes), the mover has checkers behind them or on the bar, or few checkers left."""
+    mine = [0] * 26
+    theirs = [0] * 26
+    start = draw(st.integers(1, 24))
+    held = {(start + i - 1) % 24 + 1 for i in range(draw(st.integers(0, 6)))}
+    held |= set(draw(st.lists(st.integers(1, 24), max_size=4)))
+    left = 15
+    for q in sorted(held):
+        if left >= 2:
+            k = draw(st.integers(2, 3)) if left >= 3 else 2
+            theirs[q] = k
+            left -= k
+    theirs[0] = left
+    free = [p for p in range(1, 25) if theirs[25 - p] == 0]
+    on = draw(st.integers(1, 15))
+    mine[25] = draw(st.integers(0, min(3, on)))
+    for p in draw(st.lists(st.sampled_from(free), min_size=on - mine[25], max_size=on - mine[25])):
+        mine[p] += 1
+    mine[0] = 15 - on
+    return tuple(mine), tuple(theirs)
+
+
+def _single_steps(mine: Board, theirs: Board, d: int) -> list[tuple[int, int]]:
+    """Every single step (from, to) of ``mine`` by the die ``d`` that the rules allow, to = 0 off."""
+    if mine[25]:
+        return [(25, 25 - d)] if theirs[d] < 2 else []
+    home = not any(mine[7:25])
+    out = []
+    for s in range(1, 25):
+        if mine[s]:
+            t = s - d
+            if t >= 1 and theirs[25 - t] < 2:
+                out.append((s, t))
+            elif t < 1 and home and (t == 0 or not any(mine[s + 1:7])):
+                out.append((s, 0))
+    return out
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(blocked() | positions(), ROLLS.filter(lambda r: r[0] != r[1]))
+def test_one_die_plays_are_judged_as_the_generator_judges_them(pos: tuple[Board, Board],
+                                                               roll: tuple[int, int]) -> None:
+    """Where one die of a roll is played, the fast path (which decides most such plays without the
+    generator: no play uses both dice, and it played the larger die or the larger cannot move) accepts
+    exactly the generator's plays, with the generator's result; its helpers agree with the generator."""
+    mine, theirs = pos
+    legal = R.plays_for(mine, theirs, *roll)
+    most = max((q.dice_used for q in legal), default=0)
+    assert replay_module._both_dice(mine, theirs, *roll) == (most == 2)
+    for d in roll:
+        assert replay_module._can_move(mine, theirs, d) == bool(_single_steps(mine, theirs, d))
+    one = {(q.mine, q.theirs): q for q in legal if q.dice_used == 1}
+    for d in roll:
+        for s, t in _single_steps(mine, theirs, d):
+            hit = t > 0 and theirs[25 - t] == 1
+            text = _token(s, t, hit)
+            fast = replay_module._fast_play(mine, theirs, R, text, roll)
+            if fast is None:
+                continue  # left to the full path, which explains it
+            assert (fast.mine, fast.theirs) in one, (text, roll)
+            assert fast.steps == one[(fast.mine, fast.theirs)].steps
+
+
+def test_one_die_plays_blocked_and_on_the_bar() -> None:
+    """Worked cases: two on the bar against a board open only on its 6 point; one checker that either
+    die moves, but not both (the larger must be played)."""
+    five = board_from_points({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 13: 5})  # their points; their 6 is open
+    on_bar = board_from_points({25: 2, 13: 13})
+    assert replay_module._fast_play(on_bar, five, R, "25/19", (6, 3)) is not None  # the 3 cannot enter
+    assert replay_module._fast_play(on_bar, five, R, "25/22", (6, 3)) is None
+    one = board_from_points({25: 1, 13: 14})  # after entering, another checker plays the 3
+    assert replay_module._fast_play(one, five, R, "25/19", (6, 3)) is None
+    runner = board_from_points({20: 1})  # 14 off; their 16 (our 9) held: 20/15/9 and 20/14/9 blocked
+    wall = board_from_points({16: 2, 1: 13})
+    assert replay_module._fast_play(runner, wall, R, "20/14", (6, 5)) is not None
+    assert replay_module._fast_play(runner, wall, R, "20/15", (6, 5)) is None  # the smaller die
+    assert [q.notation() for q in R.plays_for(runner, wall, 6, 5)] == ["20/14"]
+
+
 def _files() -> list[Path]:
     files = sorted(DATA.glob("*.mat")) + sorted(DATA.glob("*.sgf")) + sorted((ROOT / "samples").glob("*.mat"))
     if CORPUS.is_dir():
