@@ -7,6 +7,11 @@ A :class:`Match` holds metadata, header tags and comments, and its :class:`Game`
 
 Players are 0 and 1 as in :mod:`notation.position`: player 0 is the *left* column / first name of a
 ``.mat`` score line, White (``W``) in SGF, O in gnubg.
+
+The records here, like :class:`~notation.position.Position`, the replay's findings and the analysis,
+are plain classes with slots (:mod:`notation._struct`), not dataclasses, whose import would cost every
+command 8 ms: :func:`fields` and :func:`replace` (re-exported here) do what :func:`dataclasses.fields`
+and :func:`dataclasses.replace` do for them.
 """
 
 from __future__ import annotations
@@ -14,6 +19,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Literal
 
 from ._struct import field, struct
+from ._struct import fields as fields  # re-exported: dataclasses.fields for the records
+from ._struct import replace as replace  # re-exported: dataclasses.replace for the records
 from ._unchecked import unchecked
 from .position import Position
 

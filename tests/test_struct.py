@@ -176,6 +176,8 @@ def test_the_library_classes_are_records_not_dataclasses() -> None:
     assert action.properties is not Action("move", 0).properties
     pos = Position.initial()
     assert pickle.loads(pickle.dumps(pos)) == pos and _struct.replace(pos, turn=1) == pos.replace(turn=1)
+    from notation.record import fields, replace  # the public names
+    assert replace(action, player=1).player == 1 and [f.name for f in fields(action)][:2] == ["kind", "player"]
     with pytest.raises(AttributeError):
         pos.turn = 1  # type: ignore[misc]
     chouette = ChouetteMatch(length=3, chouette=None)  # a record class that extends another
