@@ -8,7 +8,8 @@ which imports :mod:`inspect`, and about 0.7 ms to generate each class), a quarte
 defaults and factories), ``__repr__``, ``__eq__``, ``__hash__`` (frozen classes), frozen assignment
 refused, ``__slots__``, ``__match_args__`` and pickling, with one generated function per class.
 
-What it does not do: ``__post_init__``, ``InitVar``, ``ClassVar``, ordering, keyword-only fields.  The
+A ``ClassVar`` annotation is a class attribute, not a field, as with dataclasses.  A ``__post_init__``
+or an ``InitVar`` is refused (it would be ignored); ordering and keyword-only fields are not made.  The
 functions of :mod:`dataclasses` (``fields``, ``replace``, ``asdict``) do not apply to these classes;
 :func:`fields` and :func:`replace` here do, and take dataclasses as well.
 """
@@ -103,7 +104,14 @@ def _make(cls: type[T], frozen: bool, want_repr: bool) -> type[T]:
         for f in base.__dict__.get("__struct_fields__", ()):
             inherited = [g for g in inherited if g.name != f.name] + [f]
     new: list[Field] = []
+    if "__post_init__" in own:
+        raise TypeError(f"{cls.__name__}: a record class made by struct has no __post_init__")
     for name, annotation in own.get("__annotations__", {}).items():
+        kind = (annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")).strip()
+        if kind.startswith(("ClassVar", "typing.ClassVar")):
+            continue  # a class attribute
+        if kind.startswith(("InitVar", "dataclasses.InitVar")):
+            raise TypeError(f"{cls.__name__}.{name}: a record class made by struct has no InitVar")
         value = own.get(name, MISSING)
         f = value if isinstance(value, Field) else Field(default=value)
         if isinstance(f.default, list | dict | set):

@@ -143,6 +143,22 @@ def test_bad_definitions_are_refused_as_dataclasses_refuses_them() -> None:
         _struct.field(default=1, default_factory=list)
 
 
+def test_class_variables_and_what_struct_refuses() -> None:
+    from typing import ClassVar
+
+    @struct
+    class WithClassVar:
+        a: int
+        shared: ClassVar[int] = 7
+
+    assert [f.name for f in _struct.fields(WithClassVar)] == ["a"] and WithClassVar.shared == 7
+    assert WithClassVar(1).shared == 7
+    with pytest.raises(TypeError, match="__post_init__"):
+        struct(type("Bad", (), {"__annotations__": {"a": "int"}, "__post_init__": lambda self: None}))
+    with pytest.raises(TypeError, match="InitVar"):
+        struct(type("Bad", (), {"__annotations__": {"a": "InitVar[int]"}}))
+
+
 def test_fields_and_replace_take_both_kinds() -> None:
     dc, st = _pair(True)
     for cls in (dc, st):
