@@ -25,6 +25,13 @@ COMMAND_MODULES = {
     "render": "notation.commands.render",
 }
 
+QUICK_COMMANDS = {
+    "validate": "notation.commands._validate_run",
+    "convert": "notation.commands._convert_run",
+}
+"""The commands whose common command lines :func:`run` reads without click: each module's
+``quick_args(args)`` gives its ``run``'s keywords, or None for a command line left to click."""
+
 VERSION_LINE = f"gammon, version {__version__}"
 """What ``gammon --version`` prints (click's version option, which :func:`run` answers without click)."""
 
@@ -96,10 +103,10 @@ def run(argv: list[str] | None = None) -> None:
     import signal
 
     quick = None
-    if args[:1] == ["validate"]:  # the common command lines are read without click (start-up time)
-        from .commands._validate_run import quick_args
-
-        quick = quick_args(args[1:])
+    runner = QUICK_COMMANDS.get(args[0]) if args else None
+    if runner is not None:  # the common command lines are read without click (start-up time)
+        module = importlib.import_module(runner)
+        quick = module.quick_args(args[1:])
 
     def _terminate(signum: int, frame: object) -> None:
         raise SystemExit(128 + signum)
@@ -111,7 +118,7 @@ def run(argv: list[str] | None = None) -> None:
     code = 0
     try:
         if quick is not None:
-            _without_click(quick)
+            _without_click(module.run, quick)
         else:
             _main().main(args=argv, prog_name="gammon", standalone_mode=False)
     except KeyboardInterrupt:
@@ -146,14 +153,13 @@ def run(argv: list[str] | None = None) -> None:
     sys.exit(code)
 
 
-def _without_click(params: dict[str, Any]) -> None:
-    """``gammon validate`` with arguments read without click (:func:`notation.commands._validate_run.quick_args`),
-    ending as click's ``main`` ends a command: an interrupt (or end of input) after a blank line on stderr,
-    as click's ``Abort``; a broken pipe with status 1, standard streams made quiet about it."""
-    from .commands._validate_run import run as validate
-
+def _without_click(command: Any, params: dict[str, Any]) -> None:
+    """A command (``run`` of a module of :data:`QUICK_COMMANDS`) with the arguments its ``quick_args``
+    read without click, ending as click's ``main`` ends a command: an interrupt (or end of input) after a
+    blank line on stderr, as click's ``Abort``; a broken pipe with status 1, standard streams made quiet
+    about it."""
     try:
-        validate(**params)
+        command(**params)
     except (EOFError, KeyboardInterrupt):
         _echo_err("")
         raise KeyboardInterrupt from None

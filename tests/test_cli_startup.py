@@ -64,3 +64,13 @@ def test_validate_runs_without_click() -> None:
     assert r.returncode == 0 and loaded == set(), (r.stdout, r.stderr)
     r, loaded = _modules("validate", "--color", "never", "samples/gnubg_selfplay_7p.mat")
     assert r.returncode == 0 and "click" in loaded
+
+
+def test_convert_runs_without_click(tmp_path: Path) -> None:
+    """``gammon convert`` with inputs, an output and the common options is read without click, and
+    imports none of the heavy modules; other options go to click."""
+    for fmt in ("sgf", "json", "mat", "txt"):
+        r, loaded = _modules("convert", "-q", "samples/gnubg_selfplay_7p.mat", str(tmp_path / f"o.{fmt}"))
+        assert r.returncode == 0 and loaded == set(), (fmt, r.stderr, loaded)
+    r, loaded = _modules("convert", "--bar", "25", "samples/gnubg_selfplay_7p.mat", str(tmp_path / "p.mat"))
+    assert r.returncode == 0 and "click" in loaded

@@ -16,6 +16,7 @@ from ..batch import validate_file
 from ..matchio import expand_inputs
 from ..parallel import auto_jobs, collect_if_piled, collector_paused, map_files
 from ..replay import Finding
+from . import _quick
 from ._cluster import check_dask
 
 VARIANTS = ("standard", "nackgammon", "hypergammon", "hypergammon1", "hypergammon2", "hypergammon3", "dutch",
@@ -45,39 +46,20 @@ def _summary(res: dict[str, Any]) -> str:
 FORMATS = ("text", "json", "github", "sarif", "junit")
 
 
+QUICK_OPTIONS: dict[str, _quick.Option] = {
+    "--quiet": ("quiet", "flag", None), "-q": ("quiet", "flag", None), "--json": ("as_json", "flag", None),
+    "--jobs": ("jobs", "int", (0, 64)), "-j": ("jobs", "int", (0, 64)),
+}
+"""The options :func:`quick_args` reads (as :mod:`notation.commands.validate` declares them to click)."""
+
+
 def quick_args(args: list[str]) -> dict[str, Any] | None:
     """The arguments of a common ``gammon validate`` command line as click reads them (the keywords of
     :func:`run`), without click: files (``-`` for standard input; no other word starting with ``-``),
     ``--quiet``/``-q``, ``--json``, ``--jobs N``/``-j N``/``--jobs=N`` with N from 0 to 64 in digits.
     None for anything else, which click reads (other options, ``--help``, ``--``, errors)."""
-    files: list[str] = []
-    params: dict[str, Any] = {"out_format": "text", "as_json": False, "jobs": 0, "quiet": False}
-    i = 0
-    while i < len(args):
-        a = args[i]
-        if a == "-" or not a.startswith("-"):
-            files.append(a)
-        elif a in ("--quiet", "-q"):
-            params["quiet"] = True
-        elif a == "--json":
-            params["as_json"] = True
-        elif a in ("--jobs", "-j") or a.startswith("--jobs="):
-            if a.startswith("--jobs="):
-                value = a[len("--jobs="):]
-            elif i + 1 < len(args):
-                i += 1
-                value = args[i]
-            else:
-                return None
-            if not (value.isascii() and value.isdigit() and len(value) <= 2 and int(value) <= 64):
-                return None
-            params["jobs"] = int(value)
-        else:
-            return None
-        i += 1
-    if not files:
-        return None
-    return {"files": tuple(files), **params}
+    return _quick.read(args, QUICK_OPTIONS, {"out_format": "text", "as_json": False, "jobs": 0, "quiet": False},
+                       "files")
 
 
 def run(files: tuple[str, ...], out_format: str = "text", as_json: bool = False, jobs: int = 0, quiet: bool = False,

@@ -1,0 +1,219 @@
+"""What ``gammon convert IN... OUT`` does: convert match records between formats, validating them on the way.
+
+The command's options are read by click (:mod:`notation.commands.convert`), or, for the common command
+lines (inputs and output, ``--to``, ``--force``, ``--strict``, ``--quiet``, ``--canonical``, ``--jobs``),
+by :func:`quick_args` without importing click at all (``tests/test_cli_quick_args.py`` holds it to
+click's reading).  Nothing here imports click."""
+
+from __future__ import annotations
+
+import sys
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from ..batch import BATCH, convert_file, convert_files
+from ..convert import EXTENSIONS, InputSet, check_target, format_for
+from ..matchio import expand_inputs
+from ..parallel import auto_jobs, collect_if_piled, collector_paused, map_batches, map_files
+from . import _quick
+from ._cluster import check_dask
+
+TARGETS = ("mat", "sgf", "json", "txt", "text", "html", "parquet")
+"""What --to takes (``text`` is ``txt``)."""
+
+QUICK_OPTIONS: dict[str, _quick.Option] = {
+    "--to": ("to", "choice", TARGETS), "--force": ("force", "flag", None), "--strict": ("strict", "flag", None),
+    "--quiet": ("quiet", "flag", None), "-q": ("quiet", "flag", None), "--canonical": ("canonical", "flag", None),
+    "--jobs": ("jobs", "int", (0, 64)), "-j": ("jobs", "int", (0, 64)),
+}
+"""The options :func:`quick_args` reads (as :mod:`notation.commands.convert` declares them to click)."""
+
+DEFAULTS: dict[str, Any] = {"to": None, "force": False, "strict": False, "quiet": False, "bar": "25", "off": "0",
+                            "hit_marks": True, "canonical": False, "dask_address": None, "jobs": 0}
+"""The value of each parameter of :func:`run` that the command line does not give (click's defaults)."""
+
+
+def quick_args(args: list[str]) -> dict[str, Any] | None:
+    """The arguments of a common ``gammon convert`` command line as click reads them (the keywords of
+    :func:`run`), without click; None for anything else, which click reads."""
+    return _quick.read(args, QUICK_OPTIONS, DEFAULTS, "paths")
+
+
+def _say(message: str) -> None:
+    """One message on standard error, as ``click.echo(message, err=True)`` writes it."""
+    sys.stderr.write(message + "\n")
+    sys.stderr.flush()
+
+
+def run(paths: tuple[str, ...], to: str | None = None, force: bool = False, strict: bool = False,
+        quiet: bool = False, bar: str = "25", off: str = "0", hit_marks: bool = True, canonical: bool = False,
+        dask_address: str | None = None, jobs: int = 0) -> None:
+    """``gammon convert`` with its options' values (see :mod:`notation.commands.convert`); ends with
+    ``sys.exit`` and the exit status."""
+    from ..cli import fail
+
+    if len(paths) < 2:
+        fail("convert needs at least one input and an output (IN... OUT)")
+    expanded, problems = expand_inputs(paths[:-1])
+    inputs = InputSet(expanded)  # every output is checked against every input: their identities once
+    out = paths[-1]
+    for p in problems:
+        fail(p)
+    if dask_address is not None:
+        check_dask(dask_address, inputs)
+    if jobs == 0:
+        jobs = auto_jobs(len(inputs))
+    if "-" in inputs:
+        jobs = 1
+    if to is not None and to.lower() == "parquet":
+        _parquet(inputs, out, force=force, quiet=quiet, jobs=jobs, dask_address=dask_address)
+        return
+    several = len(inputs) > 1 or Path(out).is_dir()
+    if several and (out == "-" or not Path(out).is_dir()):
+        fail(f"{out}: with several inputs the output must be an existing directory")
+    from .html_page import match_html, wants_html
+
+    try:
+        fmt = "html" if wants_html("" if several else out, to) else format_for(None if several else out, to)
+    except ValueError as e:
+        fail(str(e))
+    # every target is known and checked before any work: refusals come first, alone
+    targets: dict[str, str] = {}
+    seen: dict[str, str] = {}
+    for src in inputs:
+        stem = "stdin" if src == "-" else Path(src).stem
+        target = str(Path(out) / (stem + EXTENSIONS.get(fmt, ".html"))) if several else out
+        if target in seen:
+            fail(f"{seen[target]} and {src} would both be written to {target}: convert them separately "
+                 "or rename one")
+        seen[target] = src
+        targets[src] = target
+        if target != "-":
+            try:
+                check_target(target, force=force, inputs=inputs)
+            except FileExistsError as e:
+                fail(str(e))
+    options = {"bar": bar, "off": off, "hit_marks": hit_marks} if fmt == "mat" else {}
+    # Every output was checked against every input above; as it is written, it is checked again against
+    # the inputs here (forked workers share them), or on a cluster against its own input only (the
+    # whole list would travel with every task).
+    settings: dict[str, Any] = dict(fmt=fmt, force=force, strict=strict, quiet=quiet, canonical=canonical,
+                                    inputs=() if dask_address is not None else inputs, options=options,
+                                    page=match_html if fmt == "html" else None)
+    if dask_address is not None:
+        from ..scale import dask_imap
+
+        one = partial(_convert_one, work=partial(convert_file, **settings), targets=targets)
+        results: Any = dask_imap(one, inputs, dask_address, _failed_file)
+    else:
+        # Here, BATCH files at a time, their outputs synced together (batch.convert_files); in order,
+        # each batch reported as soon as it is done with one process, all at the end with several.
+        some = partial(_convert_some, settings=settings, targets=targets)
+        if jobs > 1:  # (started below, with the collector paused)
+            results = _later(partial(map_batches, some, inputs, jobs, BATCH))
+        else:
+            results = (res for lo in range(0, len(inputs), BATCH) for res in some(inputs[lo:lo + BATCH]))
+    status = 0
+    # As ``gammon validate`` does: a file's many small objects are freed by their reference counts, so
+    # the cycle collector runs between files when objects pile up (_convert_some), not during them, and
+    # never re-scans what the imports left.
+    with collector_paused():
+        try:
+            for res in results:  # a bad input is reported and the others are still converted
+                status = max(status, _report(res))
+        except OSError as e:  # the cluster cannot be reached or did not start
+            fail(str(e))
+    sys.exit(status)
+
+
+def _later(run: Any) -> Any:
+    yield from run()
+
+
+def _convert_some(srcs: list[str], settings: dict[str, Any], targets: dict[str, str]) -> list[dict[str, Any]]:
+    results = convert_files(srcs, [targets[s] for s in srcs], **settings)
+    collect_if_piled()
+    return results
+
+
+def _convert_one(src: str, work: Any, targets: dict[str, str]) -> dict[str, Any]:
+    result = work(src, targets[src])
+    collect_if_piled()
+    return result  # type: ignore[no-any-return]
+
+
+def _parquet(inputs: list[str], out: str, *, force: bool, quiet: bool, jobs: int, dask_address: str | None) -> None:
+    """``--to parquet``: the decision dataset of every input under the directory ``out``, each part
+    written where it is computed (here, a forked worker, or a Dask worker: ``out`` must be shared)."""
+    from .._term import plural, safe_line
+    from ..cli import fail
+    from ..dataset import parts, prepare
+    from ..scale import ExtraMissing, need
+
+    try:
+        need("pyarrow", "--to parquet")
+    except ExtraMissing as e:
+        fail(str(e))
+    if out == "-" or (Path(out).exists() and not Path(out).is_dir()):
+        fail(f"{out}: --to parquet writes a dataset: the output must be a directory")
+    try:
+        prepare(out, force=force)
+    except FileExistsError as e:
+        fail(str(e))
+    except OSError as e:
+        fail(f"{out}: cannot write: {e.strerror or e}")
+    items = [(k, inputs[lo:hi]) for k, (lo, hi) in enumerate(parts(len(inputs)))]
+    work = partial(_part, out=out)
+    if dask_address is not None:
+        from ..scale import dask_imap
+
+        results: Any = dask_imap(work, items, dask_address, _failed_part)  # type: ignore[arg-type]
+    else:
+        results = map_files(work, items, min(jobs, len(items)))  # type: ignore[arg-type]
+    counts = {"files": 0, "rows": 0, "parts": 0}
+    unreadable = 0
+    try:
+        for res in results:
+            for e in res["errors"]:
+                _say(safe_line(e))
+            unreadable += len(res["errors"])
+            counts["files"] += res["files"]
+            counts["rows"] += res["rows"]
+            counts["parts"] += 1 if res.get("part") is not None else 0
+    except OSError as e:  # the cluster cannot be reached or did not start
+        fail(str(e))
+    if not quiet:
+        _say(f"{safe_line(out)}: {plural(counts['rows'], 'row')} from {plural(counts['files'], 'file')} "
+             f"in {plural(counts['parts'], 'part')}")
+    sys.exit(2 if unreadable else 0)
+
+
+def _part(item: tuple[int, list[str]], out: str) -> dict[str, Any]:
+    from ..dataset import write_part
+
+    k, paths = item
+    try:
+        return write_part(paths, out, k)
+    except OSError as e:
+        return {"part": None, "files": len(paths), "rows": 0,
+                "errors": [f"{out}: cannot write part {k}: {e.strerror or e}"]}
+
+
+def _failed_part(item: Any, reason: str) -> dict[str, Any]:
+    k, paths = item
+    return {"part": None, "files": len(paths), "rows": 0,
+            "errors": [f"part {k} ({paths[0]}, ... {len(paths)} files): not written: {reason}"]}
+
+
+def _report(res: dict[str, Any]) -> int:
+    if res["messages"]:  # a file's lines at once (each is one line: batch.convert_file made them so)
+        _say("\n".join(res["messages"]))
+    if res["text"] is not None:
+        sys.stdout.write(res["text"])
+    return int(res["status"])
+
+
+def _failed_file(path: str, reason: str) -> dict[str, Any]:
+    return {"file": path, "target": None, "status": 2, "messages": [f"{path}: not converted: {reason}"],
+            "text": None}

@@ -1,0 +1,102 @@
+"""`gammon convert`'s common command lines read without click (start-up time): exactly as click reads
+them, and run exactly as click runs them.  (``validate``'s are held to click in test_cli_validate.py.)"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from notation.commands import _convert_run, _quick
+from notation.commands.convert import command
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "data"
+SAMPLE = str(ROOT / "samples" / "illegal_plays.mat")
+
+QUICK_ARGV = [
+    ["a.mat", "b.sgf"], ["a.mat", "b.mat", "out"], ["--to", "json", "a.mat", "-"], ["--to=SGF", "a.mat", "o"],
+    ["-", "--to", "Json", "-"], ["a.mat", "o.sgf", "--force", "--strict", "-q", "--canonical"],
+    ["a.mat", "o", "--quiet", "--jobs", "2"], ["-j", "0", "a.mat", "o"], ["--jobs=64", "a.mat", "o"],
+    ["a.mat"], ["--to", "parquet", "a.mat", "ds"], ["a.mat", "o", "-j", "1", "-j", "05"], ["", "a b.mat"],
+    ["--to", "text", "--to", "html", "a.mat", "o"], ["--to", "\u017fgf", "a", "o"],  # (casefolded, as click does)
+]
+CLICK_ARGV = [
+    [], ["--force"], ["--to", "pdf", "a.mat", "o"], ["--to"], ["a.mat", "o", "--to="], ["--jobs", "65", "a", "o"],
+    ["--jobs", "-1", "a", "o"], ["-j2", "a", "o"], ["-qj", "2", "a", "o"], ["--", "-a.mat", "o"], ["-x", "o"],
+    ["--help"], ["--bar", "bar", "a", "o"], ["--no-hit-marks", "a", "o"], ["--dask", "local", "a", "o"],
+    ["--force=1", "a", "o"], ["--forc", "a", "o"], ["--jobs", "١", "a", "o"],
+]
+
+
+def test_quick_args_are_clicks() -> None:
+    for argv in QUICK_ARGV:
+        quick = _convert_run.quick_args(argv)
+        assert quick is not None, argv
+        assert quick == command.make_context("convert", list(argv)).params, argv
+    for argv in CLICK_ARGV:
+        assert _convert_run.quick_args(argv) is None, argv
+
+
+def test_the_reader_itself() -> None:
+    options: dict[str, _quick.Option] = {"-n": ("n", "int", (1, 9)), "--kind": ("kind", "choice", ("ab", "cd")),
+                                         "--yes": ("yes", "flag", None)}
+    read = _quick.read
+    assert read(["x", "-n", "3", "--kind=AB", "--yes", "-"], options, {"n": 1}, "w") == {
+        "n": 3, "kind": "ab", "yes": True, "w": ("x", "-")}
+    assert read(["--yes"], options, {}, "w") is None  # no word
+    for bad in (["-n", "0", "x"], ["-n", "10", "x"], ["-n"], ["--kind", "ef", "x"], ["--yes=no", "x"], ["-m", "x"]):
+        assert read(bad, options, {}, "w") is None, bad
+
+
+def _gammon(*argv: str, cwd: Path) -> tuple[int, str, str]:
+    r = subprocess.run([sys.executable, "-m", "notation.cli", "convert", *argv], cwd=cwd, capture_output=True,
+                       text=True, timeout=120)
+    return r.returncode, r.stdout.replace(str(cwd), "<dir>"), r.stderr.replace(str(cwd), "<dir>")
+
+
+def test_quick_command_line_runs_as_click_runs_it(tmp_path: Path) -> None:
+    """Output, messages, exit statuses and written files are the same read without click and with it
+    (``--bar 25``, an option only click reads, is the default)."""
+    bad = tmp_path / "bad.mat"
+    bad.write_text(" 1 point match\n\n Game 1\n x\n")
+    gnubg = sorted(str(p) for p in DATA.glob("mat_gnubg_*.mat"))
+    cases = [
+        [SAMPLE, "{d}/out.sgf"],
+        [SAMPLE, "-", "--to", "JSON"],
+        [str(bad), "{d}/bad.json"],
+        [SAMPLE, str(DATA / "mat_gnubg_selfplay_1p.mat")],  # an input is never overwritten
+        [SAMPLE, "{d}/out.sgf"],  # exists after the first case: refused without --force
+        [SAMPLE, "{d}/out.sgf", "--force", "-q"],
+        [*gnubg, str(bad), "{d}/many", "--jobs", "2", "--to", "mat"],
+        [SAMPLE],
+        [SAMPLE, "{d}/x.unknown"],
+    ]
+    for side in ("quick", "click"):
+        (tmp_path / side / "many").mkdir(parents=True)
+    for argv in cases:
+        runs = []
+        for side, extra in (("quick", []), ("click", ["--bar", "25"])):
+            d = tmp_path / side
+            assert side == "click" or _convert_run.quick_args([a.format(d=d) for a in argv]) is not None
+            runs.append(_gammon(*extra, *[a.format(d=d) for a in argv], cwd=d))
+        assert runs[0] == runs[1], argv
+    for name in ("out.sgf", "bad.json", "many/mat_gnubg_selfplay_1p.mat"):
+        assert (tmp_path / "quick" / name).exists() == (tmp_path / "click" / name).exists()
+        if (tmp_path / "quick" / name).exists():
+            assert (tmp_path / "quick" / name).read_bytes() == (tmp_path / "click" / name).read_bytes()
+
+
+def test_parquet_runs_as_click_runs_it(tmp_path: Path) -> None:
+    """``--to parquet`` (its report is a line of its own) read without click and with it."""
+    pytest.importorskip("pyarrow", reason="the [scale] extra (pyarrow) is not installed")
+    runs = []
+    for side, extra in (("quick", []), ("click", ["--bar", "25"])):
+        d = tmp_path / side
+        d.mkdir()
+        runs.append(_gammon(*extra, SAMPLE, str(DATA / "mat_gnubg_selfplay_1p.mat"), "ds", "--to", "parquet", cwd=d))
+        runs.append(_gammon(*extra, SAMPLE, "ds", "--to", "parquet", cwd=d))  # refused: it holds a dataset
+        runs[-2:] = [(*r, sorted(p.name for p in (d / "ds").iterdir())) for r in runs[-2:]]
+    assert runs[:2] == runs[2:] and runs[0][0] == 0 and runs[1][0] == 2 and "row" in runs[0][2]
