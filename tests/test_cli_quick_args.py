@@ -1,5 +1,6 @@
-"""`gammon convert`'s common command lines read without click (start-up time): exactly as click reads
-them, and run exactly as click runs them.  (``validate``'s are held to click in test_cli_validate.py.)"""
+"""The common command lines of `gammon convert` and `gammon show` read without click (start-up time):
+exactly as click reads them, and run exactly as click runs them.  (``validate``'s are held to click in
+test_cli_validate.py.)"""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from notation.commands import _convert_run, _quick
+from notation.commands import _convert_run, _quick, _show_run
 from notation.commands.convert import command
+from notation.commands.show import command as show_command
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
@@ -100,3 +102,39 @@ def test_parquet_runs_as_click_runs_it(tmp_path: Path) -> None:
         runs.append(_gammon(*extra, SAMPLE, "ds", "--to", "parquet", cwd=d))  # refused: it holds a dataset
         runs[-2:] = [(*r, sorted(p.name for p in (d / "ds").iterdir())) for r in runs[-2:]]
     assert runs[:2] == runs[2:] and runs[0][0] == 0 and runs[1][0] == 2 and "row" in runs[0][2]
+
+
+# ------------------------------------------------------------------------------------------ show
+XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10"
+SHOW_QUICK = [[XGID], ["--json", XGID], [XGID, "--json", "--json"], ["-"], ["4HPwATDgc/ABMA:cIkKAAAAAAAA"], [""]]
+SHOW_CLICK = [[], [XGID, XGID], ["--json"], ["--help"], ["-x"], ["--json=1", XGID], ["--", XGID], ["--jso", XGID]]
+
+
+def test_show_quick_args_are_clicks() -> None:
+    for argv in SHOW_QUICK:
+        quick = _show_run.quick_args(argv)
+        assert quick is not None and quick == show_command.make_context("show", list(argv)).params, argv
+    for argv in SHOW_CLICK:
+        assert _show_run.quick_args(argv) is None, argv
+
+
+def test_show_runs_as_click_runs_it(tmp_path: Path) -> None:
+    """Text, JSON, an ID that cannot be read, an impossible position, a file, standard input, names with
+    accents: the same output and status read without click and with it (``--help`` aside, an option
+    only click reads is an unknown one, so click's run is forced by ``-- POSITION``)."""
+    named = tmp_path / "named.txt"
+    named.write_text("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10\n", encoding="utf-8")
+    cases = [([XGID], None), (["--json", XGID], None), (["XGID=nonsense"], None), (["--json", "XGID=bad"], None),
+             (["XGID=aaaaaaaaaaaaaaaaaaaaaaaaaa:0:0:1:52:0:0:3:0:10"], None), ([str(named)], None),
+             (["-"], XGID + "\n"), ([str(tmp_path / "missing.txt")], None),
+             ([str(DATA / "exports" / "xg_03_DT_JP.txt")], None),
+             (["--json", str(DATA / "exports" / "bgblitz_01_checker_DE.txt")], None)]
+    for argv, stdin in cases:
+        runs = []
+        for quick in (True, False):
+            args = argv if quick else [a for a in argv if a != argv[-1]] + ["--", argv[-1]]
+            assert (_show_run.quick_args(args) is not None) == quick, args
+            r = subprocess.run([sys.executable, "-m", "notation.cli", "show", *args], cwd=tmp_path, input=stdin,
+                               capture_output=True, text=True, timeout=60)
+            runs.append((r.returncode, r.stdout, r.stderr))
+        assert runs[0] == runs[1], argv

@@ -74,3 +74,11 @@ def test_convert_runs_without_click(tmp_path: Path) -> None:
         assert r.returncode == 0 and loaded == set(), (fmt, r.stderr, loaded)
     r, loaded = _modules("convert", "--bar", "25", "samples/gnubg_selfplay_7p.mat", str(tmp_path / "p.mat"))
     assert r.returncode == 0 and "click" in loaded
+
+
+def test_show_runs_without_click() -> None:
+    """``gammon show POSITION`` (and ``--json``) is read without click."""
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10"
+    for argv in ([xgid], ["--json", xgid]):
+        r, loaded = _modules("show", *argv)
+        assert r.returncode == 0 and loaded == set(), (argv, r.stderr, loaded)
