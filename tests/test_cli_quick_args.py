@@ -1,4 +1,4 @@
-"""The common command lines of `gammon convert` and `gammon show` read without click (start-up time):
+"""The common command lines of `gammon convert`, `show` and `moves` read without click (start-up time):
 exactly as click reads them, and run exactly as click runs them.  (``validate``'s are held to click in
 test_cli_validate.py.)"""
 
@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from notation.commands import _convert_run, _quick, _show_run
+from notation.commands import _convert_run, _moves_run, _quick, _show_run
 from notation.commands.convert import command
+from notation.commands.moves import command as moves_command
 from notation.commands.show import command as show_command
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -135,6 +136,41 @@ def test_show_runs_as_click_runs_it(tmp_path: Path) -> None:
             args = argv if quick else [a for a in argv if a != argv[-1]] + ["--", argv[-1]]
             assert (_show_run.quick_args(args) is not None) == quick, args
             r = subprocess.run([sys.executable, "-m", "notation.cli", "show", *args], cwd=tmp_path, input=stdin,
+                               capture_output=True, text=True, timeout=60)
+            runs.append((r.returncode, r.stdout, r.stderr))
+        assert runs[0] == runs[1], argv
+
+
+# ----------------------------------------------------------------------------------------- moves
+MOVES_QUICK = [[XGID], ["--json", XGID], [XGID, "--dice", "64"], ["--dice=6-4", XGID], [XGID, "--all-rolls"],
+               ["-", "--json", "--all-rolls", "-j", "2"], [XGID, "--variant", "nackgammon"], [XGID, "--dice", ""],
+               [XGID, "--dice", "77"], [XGID, "--variant", "chess"], [XGID, "--dice", "64", "--all-rolls"]]
+MOVES_CLICK = [[], [XGID, XGID], ["--dice", "-1", XGID], ["--dice"], ["--help"], [XGID, "--jobs", "99"], ["-x"],
+               ["--all-rolls=1", XGID]]
+
+
+def test_moves_quick_args_are_clicks() -> None:
+    for argv in MOVES_QUICK:
+        quick = _moves_run.quick_args(argv)
+        assert quick is not None and quick == moves_command.make_context("moves", list(argv)).params, argv
+    for argv in MOVES_CLICK:
+        assert _moves_run.quick_args(argv) is None, argv
+
+
+def test_moves_runs_as_click_runs_it(tmp_path: Path) -> None:
+    """Plays, JSON, every roll, bad dice, both --dice and --all-rolls, an unknown variant, standard
+    input, an ID that cannot be read: the same output and status without click and with it."""
+    cases = [([XGID], None), (["--json", XGID], None), (["--dice", "64", XGID], None),
+             (["--all-rolls", "--json", XGID], None), (["--dice", "77", XGID], None),
+             (["--dice", "64", "--all-rolls", XGID], None), (["--variant", "chess", XGID], None),
+             (["--json", "-"], XGID + "\n" + XGID + "\n"), (["XGID=nonsense"], None),
+             (["--dice", "6-4", str(DATA / "exports" / "xg_01_checker_EN.txt")], None)]
+    for argv, stdin in cases:
+        runs = []
+        for quick in (True, False):
+            args = argv if quick else [a for a in argv if a != argv[-1]] + ["--", argv[-1]]
+            assert (_moves_run.quick_args(args) is not None) == quick, args
+            r = subprocess.run([sys.executable, "-m", "notation.cli", "moves", *args], cwd=tmp_path, input=stdin,
                                capture_output=True, text=True, timeout=60)
             runs.append((r.returncode, r.stdout, r.stderr))
         assert runs[0] == runs[1], argv

@@ -188,7 +188,7 @@ def test_python_m_notation_cli() -> None:
 
 def test_moves_fast_paths_equal_the_general_ones() -> None:
     """The remembered notation and the board-only Position ID give what the general code gives."""
-    from notation.commands.moves import written_plays
+    from notation.commands._moves_run import written_plays
     from notation.ids import boards_position_id, parse_position, position_id
     from notation.play import _format_play, play_result
     from notation.rules import ALL_ROLLS

@@ -76,9 +76,11 @@ def test_convert_runs_without_click(tmp_path: Path) -> None:
     assert r.returncode == 0 and "click" in loaded
 
 
-def test_show_runs_without_click() -> None:
-    """``gammon show POSITION`` (and ``--json``) is read without click."""
+def test_show_and_moves_run_without_click() -> None:
+    """``gammon show POSITION`` and ``gammon moves POSITION`` with their common options are read
+    without click."""
     xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10"
-    for argv in ([xgid], ["--json", xgid]):
-        r, loaded = _modules("show", *argv)
+    for argv in (["show", xgid], ["show", "--json", xgid], ["moves", xgid], ["moves", "--json", "--all-rolls", xgid],
+                 ["moves", "--dice", "31", xgid]):
+        r, loaded = _modules(*argv)
         assert r.returncode == 0 and loaded == set(), (argv, r.stderr, loaded)

@@ -14,9 +14,10 @@ from collections.abc import Mapping
 from typing import Any
 
 Option = tuple[str, str, Any]
-"""An option as :func:`read` takes it: the parameter's name, its kind (``flag``; ``int``, with the
-inclusive range as a pair; ``choice``, with the choices, matched without regard to case as click's
-``Choice(case_sensitive=False)`` does), and that range or those choices."""
+"""An option as :func:`read` takes it: the parameter's name, its kind (``flag``; ``str``, any value not
+starting with ``-``; ``int``, with the inclusive range as a pair; ``choice``, with the choices, matched
+without regard to case as click's ``Choice(case_sensitive=False)`` does), and that range or those
+choices."""
 
 
 def read(args: list[str], options: Mapping[str, Option], defaults: Mapping[str, Any],
@@ -50,7 +51,11 @@ def read(args: list[str], options: Mapping[str, Option], defaults: Mapping[str, 
             i += 1
         else:
             return None
-        if kind == "int":
+        if kind == "str":
+            if value.startswith("-"):
+                return None  # (click's reading of a value that looks like an option is left to it)
+            params[param] = value
+        elif kind == "int":
             if not (value.isascii() and value.isdigit() and len(value) <= 2 and arg[0] <= int(value) <= arg[1]):
                 return None
             params[param] = int(value)
