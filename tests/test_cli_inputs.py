@@ -234,6 +234,12 @@ def test_python_dash_m_and_failing_stdout() -> None:
                             stderr=subprocess.PIPE, text=True, timeout=120)
     assert r2.returncode == 2
     assert r2.stderr.strip() == "gammon: cannot write to standard output: No space left on device"
+    for extra in ([], ["--bar", "25"]):  # read without click, and by click
+        with open("/dev/full", "w") as full:
+            r3 = subprocess.run([sys.executable, "-m", "notation", "convert", "-q", str(SAMPLE), "-", "--to", "json",
+                                 *extra],
+                                stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+        assert (r3.returncode, r3.stderr) == (2, "gammon: cannot write to standard output: No space left on device\n")
 
 
 def test_interrupt_exits_130() -> None:

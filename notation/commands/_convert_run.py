@@ -119,11 +119,16 @@ def run(paths: tuple[str, ...], to: str | None = None, force: bool = False, stri
     # the cycle collector runs between files when objects pile up (_convert_some), not during them, and
     # never re-scans what the imports left.
     with collector_paused():
-        try:
-            for res in results:  # a bad input is reported and the others are still converted
-                status = max(status, _report(res))
-        except OSError as e:  # the cluster cannot be reached or did not start
-            fail(str(e))
+        it = iter(results)
+        while True:  # a bad input is reported and the others are still converted
+            try:
+                res = next(it)
+            except StopIteration:
+                break
+            except OSError as e:  # the cluster cannot be reached or did not start
+                fail(str(e))
+            # (a standard output that fails here is the command's: one line from gammon's entry point)
+            status = max(status, _report(res))
     sys.exit(status)
 
 
