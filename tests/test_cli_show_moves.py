@@ -80,6 +80,8 @@ def test_show_detects_every_format(fmt: str) -> None:
     ("4HPwATDgc/AB!A", "gammon: Position ID: '!' at column 13 is not a Base64 character"),
     ("cAkAAAAAAAAA", "gammon: 'cAkAAAAAAAAA' looks like a Match ID alone"),
     ("not an id at all", "gammon: 'not an id at all' is not a position ID"),
+    ("no-such-position.txt", "gammon: no-such-position.txt: cannot read: No such file or directory"),
+    ("exports/missing.xgp", "gammon: exports/missing.xgp: cannot read: No such file or directory"),
 ])
 def test_show_bad_input(arg: str, message: str) -> None:
     code, out, err = run("show", arg)
@@ -159,6 +161,7 @@ def test_moves_variant() -> None:
     (["moves", OPENING_31.replace(":31:", ":3x:")], None, "gammon: XGID field 5 (dice): '3x' at column 40"),
     (["moves", "-"], f"{OPENING_31}\nXGID=oops\n", "gammon: <stdin>:2: XGID"),
     (["moves", "--dice", "11", "IAAAgP9/AAAAAA"], None, "gammon: impossible position in Position ID: O has"),
+    (["moves", "--all-rolls", "positions.txt"], None, "gammon: positions.txt: cannot read: No such file"),
 ])
 def test_moves_bad_input(args: list[str], stdin: str | None, message: str) -> None:
     code, _out, err = run(*args, stdin=stdin)

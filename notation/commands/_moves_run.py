@@ -266,11 +266,14 @@ def parse_dice(text: str) -> tuple[int, int]:
 def _inputs(position: str) -> Iterator[tuple[str, str | None]]:
     """(text, where) for each position: the argument, a file, or standard input for '-': one position a
     line, one XG/BGBlitz text export (whose ID gives the position), or an XG position file (.xgp)."""
+    import errno
     import os
 
-    from ..positionio import maybe_export
+    from ..positionio import maybe_export, names_missing_file
 
     if position != "-" and not (len(position) < 4096 and os.path.isfile(position)):
+        if names_missing_file(position):
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), position)
         yield position, None
         return
     name = "<stdin>" if position == "-" else position
