@@ -63,10 +63,18 @@ def dask_map(fn: Callable[[str], T], files: Sequence[str], address: str,
     return list(dask_imap(fn, files, address, on_failure, on_result))
 
 
+Salvage = Callable[[Any, Any, str], Any]
+"""``salvage(client, item, reason)``: the result of an item whose own task failed, made with more tasks
+on the cluster (see :func:`dask_imap`)."""
+
+
 def dask_imap(fn: Callable[[str], T], files: Sequence[str], address: str,
-              on_failure: Callable[[str, str], T], on_result: Callable[[], None] | None = None) -> Iterator[T]:
+              on_failure: Callable[[str, str], T], on_result: Callable[[], None] | None = None,
+              salvage: Salvage | None = None) -> Iterator[T]:
     """As :func:`dask_map`, but each result is given as soon as it and all before it are done, so a
-    consumer (the dataset writer) holds only the results that came early."""
+    consumer (the dataset writer) holds only the results that came early.  With ``salvage``, an item
+    whose own task failed gives ``salvage(client, item, reason)`` (``on_failure``'s result if that
+    raises): the dataset writer checks each file of a failed part alone and writes the others."""
     need("dask.distributed", "--dask")
     import logging
 
@@ -112,7 +120,7 @@ def dask_imap(fn: Callable[[str], T], files: Sequence[str], address: str,
                     done()
             except Exception:  # noqa: BLE001 - a worker died on this chunk too often: one file at a time
                 lo, hi = chunks[k]
-                early[k] = _one_by_one(client, fn, list(files[lo:hi]), on_failure, done)
+                early[k] = _one_by_one(client, fn, list(files[lo:hi]), on_failure, done, salvage)
             fut.release()
             while nxt in early:
                 yield from early.pop(nxt)
@@ -157,18 +165,41 @@ def _run_chunk(fn: Callable[[str], T], paths: list[str]) -> list[T]:
 
 
 def _one_by_one(client: Any, fn: Callable[[str], T], paths: list[str], on_failure: Callable[[str, str], T],
-                done: Callable[[], None]) -> list[T]:
+                done: Callable[[], None], salvage: Salvage | None = None) -> list[T]:
     """A chunk whose task failed: each file again as its own task, so that only a file that kills its
-    workers fails."""
+    workers fails (and, with ``salvage``, what can be saved of it is)."""
     futures = client.map(fn, paths, pure=False)
     out = []
     for path, fut in zip(paths, futures, strict=True):
         try:
-            out.append(fut.result())
+            result = fut.result()
+            failed = None
         except Exception as e:  # noqa: BLE001 - KilledWorker, or fn's own failure: this file's result
-            out.append(on_failure(path, _reason(e)))
+            failed = _reason(e)
         fut.release()
+        if failed is None:
+            out.append(result)
+        elif salvage is None:
+            out.append(on_failure(path, failed))
+        else:
+            try:
+                out.append(salvage(client, path, failed))
+            except Exception:  # noqa: BLE001 - the salvage failed too: the item failed
+                out.append(on_failure(path, failed))
         done()
+    return out
+
+
+def task_results(client: Any, fn: Callable[[Any], T], items: Sequence[Any]) -> list[tuple[bool, Any]]:
+    """``fn`` of each item as its own task on the cluster: (True, its result), or (False, why it failed)."""
+    futures = client.map(fn, list(items), pure=False)
+    out: list[tuple[bool, Any]] = []
+    for fut in futures:
+        try:
+            out.append((True, fut.result()))
+        except Exception as e:  # noqa: BLE001 - KilledWorker, or fn's own failure
+            out.append((False, _reason(e)))
+        fut.release()
     return out
 
 

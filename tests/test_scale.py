@@ -275,6 +275,51 @@ def test_dataset_is_the_same_from_the_cluster_and_in_parts(arrow_ok: None, dask_
     assert len(big) == 10_000 and big[-1] == (9_999_000, 10_000_000)
 
 
+def _part_or_die(item: tuple[int, list[str]], out: str) -> dict[str, object]:
+    """The command's part writer, killing its worker when the part holds the killer file."""
+    if any(p.endswith("illegal_plays.mat") for p in item[1]):
+        os._exit(1)
+    from notation.commands._convert_run import _part
+
+    return _part(item, out)
+
+
+def _probe_or_die(path: str) -> int:
+    if path.endswith("illegal_plays.mat"):
+        os._exit(1)
+    return int(batch.decision_rows(path)["rows"])
+
+
+def test_a_file_that_kills_its_workers_loses_only_itself_from_the_dataset(arrow_ok: None, dask_ok: None,
+                                                                           tmp_path: Path) -> None:
+    """A part whose task kills every worker that tries it: its files are read alone, and the part is
+    written from the others, the killer reported (it used to lose the whole part)."""
+    from functools import partial
+
+    import cloudpickle
+    import dask
+
+    from notation import dataset
+    from notation.commands._convert_run import _failed_part, salvage_part
+    from notation.scale import dask_imap
+
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    files = [str(SAMPLES / n) for n in ("dutch_5point.mat", "illegal_plays.mat", "gnubg_selfplay_7p.mat",
+                                        "hyper1_5point.mat")]
+    good = [f for f in files if not f.endswith("illegal_plays.mat")]
+    out = tmp_path / "ds"
+    dataset.prepare(out)
+    with dask.config.set({"distributed.scheduler.allowed-failures": 1}):
+        got = list(dask_imap(partial(_part_or_die, out=str(out)), [(0, files)], "local:2", _failed_part,
+                             salvage=partial(salvage_part, out=str(out), probe=_probe_or_die)))
+    assert len(got) == 1 and got[0]["part"] == 0 and got[0]["files"] == 4
+    assert len(got[0]["errors"]) == 1 and "illegal_plays.mat: not in the dataset" in got[0]["errors"][0]
+    assert "worker" in got[0]["errors"][0]
+    dataset.write_dataset(good, tmp_path / "expected")  # the three other files, in one part
+    assert dataset.read_dataset(out).equals(dataset.read_dataset(tmp_path / "expected"))
+    assert got[0]["rows"] == dataset.read_dataset(out).num_rows > 0
+
+
 def test_dataset_refuses_to_overwrite_without_force(arrow_ok: None, tmp_path: Path) -> None:
     src = str(SAMPLES / "dutch_5point.mat")
     out = tmp_path / "ds"

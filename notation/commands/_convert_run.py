@@ -8,6 +8,7 @@ click's reading).  Nothing here imports click."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -173,7 +174,8 @@ def _parquet(inputs: list[str], out: str, *, force: bool, quiet: bool, jobs: int
     if dask_address is not None:
         from ..scale import dask_imap
 
-        results: Any = dask_imap(work, items, dask_address, _failed_part)  # type: ignore[arg-type]
+        results: Any = dask_imap(work, items, dask_address, _failed_part,  # type: ignore[arg-type]
+                                 salvage=partial(salvage_part, out=out))
     else:
         results = map_files(work, items, min(jobs, len(items)))  # type: ignore[arg-type]
     counts = {"files": 0, "rows": 0, "parts": 0}
@@ -203,6 +205,38 @@ def _part(item: tuple[int, list[str]], out: str) -> dict[str, Any]:
     except OSError as e:
         return {"part": None, "files": len(paths), "rows": 0,
                 "errors": [f"{out}: cannot write part {k}: {e.strerror or e}"]}
+
+
+def _probe(path: str) -> int:
+    """The rows of one file, computed and dropped: a task that fails only where the file kills its worker."""
+    from ..batch import decision_rows
+
+    return int(decision_rows(path)["rows"])
+
+
+def salvage_part(client: Any, item: tuple[int, list[str]], reason: str, *, out: str,
+                 probe: Callable[[str], Any] = _probe, write: Callable[..., dict[str, Any]] = _part) -> dict[str, Any]:
+    """A part whose task stopped every Dask worker that tried it (``reason``): each of its files is read
+    alone, as its own task, and the part is written from the files that were read; each other file is
+    reported (``--to parquet`` on a cluster: a file that kills its workers no longer loses its part)."""
+    from ..scale import task_results
+
+    k, paths = item
+    checked = task_results(client, probe, paths)
+    # A task can fail beside the killer (it was on the worker that died): each file that failed is
+    # tried again alone, so that only a file that kills its workers by itself is left out.
+    for i, (ok, _) in enumerate(checked):
+        if not ok:
+            checked[i] = task_results(client, probe, [paths[i]])[0]
+    good = [p for p, (ok, _) in zip(paths, checked, strict=True) if ok]
+    errors = [f"{p}: not in the dataset: {why}" for p, (ok, why) in zip(paths, checked, strict=True) if not ok]
+    res: dict[str, Any] = {"part": None, "files": len(paths), "rows": 0, "errors": errors}
+    if good:
+        ((ok, written),) = task_results(client, partial(write, out=out), [(k, good)])
+        if not ok:
+            return _failed_part(item, written)
+        res = {**written, "files": len(paths), "errors": list(written["errors"]) + errors}
+    return res
 
 
 def _failed_part(item: Any, reason: str) -> dict[str, Any]:
