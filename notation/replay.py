@@ -878,22 +878,28 @@ def _no_step(mine: Board, theirs: Board, d1: int, d2: int) -> bool:
     return not (_can_move(mine, theirs, d1) or _can_move(mine, theirs, d2))
 
 
-def _can_move(mine: Board | list[int], theirs: Board, d: int) -> bool:
-    """Some checker of ``mine`` can move by ``d``: entering from the bar (where one is), moving to a
-    point ``theirs`` does not hold, or bearing off (every checker home; by a larger die only from the
-    highest point)."""
+def _single_steps(mine: Board | list[int], theirs: Board, d: int) -> Iterator[tuple[int, int]]:
+    """Each step (from, to; 0 is off) of one checker of ``mine`` by ``d`` that the rules allow: entering
+    from the bar (where one is), moving to a point ``theirs`` does not hold, or bearing off (every
+    checker home; by a larger die only from the highest point)."""
     if mine[25]:
-        return theirs[d] < 2  # the entry point, our 25 - d, is their d
+        if theirs[d] < 2:  # the entry point, our 25 - d, is their d
+            yield 25, 25 - d
+        return
     home = not any(mine[7:25])
     for s in range(1, 25):
         if mine[s]:
             t = s - d
             if t >= 1:
                 if theirs[25 - t] < 2:
-                    return True
+                    yield s, t
             elif home and (t == 0 or not any(mine[s + 1:7])):
-                return True
-    return False
+                yield s, 0
+
+
+def _can_move(mine: Board | list[int], theirs: Board, d: int) -> bool:
+    """Some checker of ``mine`` can move by ``d`` (:func:`_single_steps`)."""
+    return next(_single_steps(mine, theirs, d), None) is not None
 
 
 def _both_dice(mine: Board, theirs: Board, d1: int, d2: int) -> bool:
@@ -901,28 +907,12 @@ def _both_dice(mine: Board, theirs: Board, d1: int, d2: int) -> bool:
     after which the other can be played.  A hit on the way changes nothing here: the point hit stays
     open, and the checker hit goes to the opponent's bar."""
     for a, b in ((d1, d2), (d2, d1)):
-        if mine[25]:
-            if theirs[a] < 2:  # enter with a, then play b
-                m = list(mine)
-                m[25] -= 1
-                m[25 - a] += 1
-                if _can_move(m, theirs, b):
-                    return True
-            continue
-        home = not any(mine[7:25])
-        for s in range(1, 25):
-            if mine[s]:
-                t = s - a
-                if t >= 1:
-                    if theirs[25 - t] >= 2:
-                        continue
-                elif not home or (t < 0 and any(mine[s + 1:7])):
-                    continue
-                m = list(mine)
-                m[s] -= 1
-                m[max(t, 0)] += 1
-                if _can_move(m, theirs, b):
-                    return True
+        for s, t in _single_steps(mine, theirs, a):
+            m = list(mine)
+            m[s] -= 1
+            m[t] += 1
+            if _can_move(m, theirs, b):
+                return True
     return False
 
 
