@@ -9,9 +9,18 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from typing import IO
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def echo(message: str = "", *, err: bool = False) -> None:
+    """``message`` and a line break on standard output (standard error with ``err``), flushed: what
+    ``click.echo`` writes for plain text, for the commands that run without importing click."""
+    stream = sys.stderr if err else sys.stdout
+    stream.write(message + "\n")
+    stream.flush()
 
 
 def safe(text: str) -> str:

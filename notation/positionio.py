@@ -68,18 +68,19 @@ def read_position(path: str | os.PathLike[str]) -> PositionRecord:
 
 def position_source(arg: str) -> PositionRecord:
     """The command line's POSITION: ``-`` (standard input), an existing file, or the ID itself.  A file
-    name that names no file (:func:`names_missing_file`) is FileNotFoundError, not a puzzling ID error."""
+    name that names no file is FileNotFoundError (:func:`refuse_missing_file`), not a puzzling ID error."""
     if arg == "-" or (len(arg) < 4096 and "\n" not in arg and os.path.isfile(arg)):
         return read_position(arg)
-    if names_missing_file(arg):
-        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), arg)
+    refuse_missing_file(arg)
     return parse_position_text(arg)
 
 
-def names_missing_file(arg: str) -> bool:
-    """``arg`` is a file name (it ends in an extension such as ``.txt`` or ``.xgp``, and holds none of the
-    ``:``, ``;``, ``=`` or line breaks of the ID formats, whose Base64 has no ``.``) that names nothing."""
+def refuse_missing_file(arg: str) -> None:
+    """FileNotFoundError when ``arg`` is a file name that names nothing: it ends in an extension such as
+    ``.txt`` or ``.xgp``, and holds none of the ``:``, ``;``, ``=`` or line breaks of the ID formats
+    (whose Base64 has no ``.``)."""
     dot = arg.rfind(".")
     ext = arg[dot + 1:]
-    return (0 < dot < len(arg) - 1 and len(ext) <= 5 and ext.isascii() and ext.isalnum() and not ext.isdigit()
-            and not any(c in arg for c in ":;=\n") and not os.path.exists(arg))
+    if (0 < dot < len(arg) - 1 and len(ext) <= 5 and ext.isascii() and ext.isalnum() and not ext.isdigit()
+            and not any(c in arg for c in ":;=\n") and not os.path.exists(arg)):
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), arg)

@@ -13,6 +13,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from .._term import echo
 from ..batch import BATCH, convert_file, convert_files
 from ..convert import EXTENSIONS, InputSet, check_target, format_for
 from ..matchio import expand_inputs
@@ -39,12 +40,6 @@ def quick_args(args: list[str]) -> dict[str, Any] | None:
     """The arguments of a common ``gammon convert`` command line as click reads them (the keywords of
     :func:`run`), without click; None for anything else, which click reads."""
     return _quick.read(args, QUICK_OPTIONS, DEFAULTS, "paths")
-
-
-def _say(message: str) -> None:
-    """One message on standard error, as ``click.echo(message, err=True)`` writes it."""
-    sys.stderr.write(message + "\n")
-    sys.stderr.flush()
 
 
 def run(paths: tuple[str, ...], to: str | None = None, force: bool = False, strict: bool = False,
@@ -183,7 +178,7 @@ def _parquet(inputs: list[str], out: str, *, force: bool, quiet: bool, jobs: int
     try:
         for res in results:
             for e in res["errors"]:
-                _say(safe_line(e))
+                echo(safe_line(e), err=True)
             unreadable += len(res["errors"])
             counts["files"] += res["files"]
             counts["rows"] += res["rows"]
@@ -191,8 +186,8 @@ def _parquet(inputs: list[str], out: str, *, force: bool, quiet: bool, jobs: int
     except OSError as e:  # the cluster cannot be reached or did not start
         fail(str(e))
     if not quiet:
-        _say(f"{safe_line(out)}: {plural(counts['rows'], 'row')} from {plural(counts['files'], 'file')} "
-             f"in {plural(counts['parts'], 'part')}")
+        echo(f"{safe_line(out)}: {plural(counts['rows'], 'row')} from {plural(counts['files'], 'file')} "
+             f"in {plural(counts['parts'], 'part')}", err=True)
     sys.exit(2 if unreadable else 0)
 
 
@@ -247,7 +242,7 @@ def _failed_part(item: Any, reason: str) -> dict[str, Any]:
 
 def _report(res: dict[str, Any]) -> int:
     if res["messages"]:  # a file's lines at once (each is one line: batch.convert_file made them so)
-        _say("\n".join(res["messages"]))
+        echo("\n".join(res["messages"]), err=True)
     if res["text"] is not None:
         sys.stdout.write(res["text"])
     return int(res["status"])

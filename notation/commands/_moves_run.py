@@ -266,14 +266,12 @@ def parse_dice(text: str) -> tuple[int, int]:
 def _inputs(position: str) -> Iterator[tuple[str, str | None]]:
     """(text, where) for each position: the argument, a file, or standard input for '-': one position a
     line, one XG/BGBlitz text export (whose ID gives the position), or an XG position file (.xgp)."""
-    import errno
     import os
 
-    from ..positionio import maybe_export, names_missing_file
+    from ..positionio import maybe_export, refuse_missing_file
 
     if position != "-" and not (len(position) < 4096 and os.path.isfile(position)):
-        if names_missing_file(position):
-            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), position)
+        refuse_missing_file(position)
         yield position, None
         return
     name = "<stdin>" if position == "-" else position
@@ -410,12 +408,8 @@ def quick_args(args: list[str]) -> dict[str, Any] | None:
     :func:`run`), without click: one position (``-`` for standard input), ``--dice``, ``--all-rolls``,
     ``--json``, ``--variant``, ``--jobs N``; None for anything else, which click reads.  (A bad value of
     ``--dice`` or ``--variant`` is :func:`run`'s to explain, either way.)"""
-    params = _quick.read(args, QUICK_OPTIONS, {"dice_text": None, "all_rolls": False, "as_json": False,
-                                               "variant": None, "jobs": 0}, "position")
-    if params is None or len(params["position"]) != 1:
-        return None
-    params["position"] = params["position"][0]
-    return params
+    return _quick.read(args, QUICK_OPTIONS, {"dice_text": None, "all_rolls": False, "as_json": False,
+                                             "variant": None, "jobs": 0}, "position", one=True)
 
 
 def run(position: str, dice_text: str | None = None, all_rolls: bool = False, as_json: bool = False,

@@ -2,7 +2,8 @@
 
 Importing click costs a command about 30 ms (2026-11-26: ``python -c 'import click'`` 44 ms against
 11 ms for ``python -c pass``), more than ``gammon validate`` of a small file takes.  So ``gammon`` reads
-the common command lines of ``validate`` and ``convert`` (their files and their most used options)
+the common command lines of ``validate``, ``convert``, ``show`` and ``moves`` (their inputs and their
+most used options)
 with :func:`read`, from a small table of those options, and leaves everything else to click: other
 options, ``--help``, ``--``, a bad value, a missing one.  The tests hold :func:`read` to click's own
 reading of each command (``tests/test_cli_quick_args.py``), so the two cannot drift apart.
@@ -21,10 +22,11 @@ choices."""
 
 
 def read(args: list[str], options: Mapping[str, Option], defaults: Mapping[str, Any],
-         positional: str) -> dict[str, Any] | None:
+         positional: str, *, one: bool = False) -> dict[str, Any] | None:
     """The parameters of ``args`` as click reads them, or None for anything but words (``-`` included;
-    they go to ``positional``, at least one) and the ``options`` (each spelling of an option a key; a
-    value as the next word or after ``=`` in a long option; an int in at most two ASCII digits)."""
+    they go to ``positional``: a tuple of at least one, or with ``one`` exactly one word) and the
+    ``options`` (each spelling of an option a key; a value as the next word or after ``=`` in a long
+    option; an int in at most two ASCII digits)."""
     words: list[str] = []
     params = dict(defaults)
     i = 0
@@ -64,7 +66,7 @@ def read(args: list[str], options: Mapping[str, Option], defaults: Mapping[str, 
             if not found:
                 return None
             params[param] = found[0]
-    if not words:
+    if not words or (one and len(words) != 1):
         return None
-    params[positional] = tuple(words)
+    params[positional] = words[0] if one else tuple(words)
     return params

@@ -7,9 +7,9 @@ holds it to click's reading).  Nothing here imports click."""
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
+from .._term import echo
 from ..errors import NotationError
 from ..ids import GAME_STATES, all_ids, ascii_board
 from ..position import PLAYER_LETTERS, RESIGN_NAMES, Position
@@ -116,17 +116,7 @@ def quick_args(args: list[str]) -> dict[str, Any] | None:
     """The arguments of a common ``gammon show`` command line as click reads them (the keywords of
     :func:`run`), without click: one position (``-`` for standard input) and ``--json``; None for
     anything else, which click reads."""
-    params = _quick.read(args, QUICK_OPTIONS, {"as_json": False}, "position")
-    if params is None or len(params["position"]) != 1:
-        return None
-    params["position"] = params["position"][0]
-    return params
-
-
-def _echo(line: str = "") -> None:
-    """A line on standard output, as ``_echo(line)`` writes it."""
-    sys.stdout.write(line + "\n")
-    sys.stdout.flush()
+    return _quick.read(args, QUICK_OPTIONS, {"as_json": False}, "position", one=True)
 
 
 def run(position: str, as_json: bool = False) -> None:
@@ -140,7 +130,7 @@ def run(position: str, as_json: bool = False) -> None:
         record = position_source(position)
     except NotationError as e:
         if as_json:
-            _echo(json.dumps({"error": e.message, "input": position if position != "-" else "<stdin>",
+            echo(json.dumps({"error": e.message, "input": position if position != "-" else "<stdin>",
                                    "line": e.line, "column": e.column}, ensure_ascii=False))
         fail(e.message)
         return
@@ -158,7 +148,7 @@ def run(position: str, as_json: bool = False) -> None:
 
     info["not_held"] = lost_by(pos)
     if as_json:
-        _echo(json.dumps(info, ensure_ascii=False))
+        echo(json.dumps(info, ensure_ascii=False))
     else:
         pips = info["pips"]
         rows = [
@@ -179,9 +169,9 @@ def run(position: str, as_json: bool = False) -> None:
             rows.append(("Not held", "; ".join(f"{held[k]}: {', '.join(v)}" for k, v in info["not_held"].items())))
         rows += _analysis_rows(record)
         rows += [("Problem", s) for s in info["problems"]]
-        _echo(info["board"])
-        _echo()
+        echo(info["board"])
+        echo()
         for label, value in rows:
-            _echo(f"{label + ':':<13}{value if value is not None else '(cannot be written)'}")
+            echo(f"{label + ':':<13}{value if value is not None else '(cannot be written)'}")
     if info["problems"]:
         fail("impossible position: " + "; ".join(info["problems"]))
