@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import click
 import pytest
 
 from notation.commands import _convert_run, _moves_run, _quick, _show_run
@@ -34,13 +37,35 @@ CLICK_ARGV = [
 ]
 
 
+def _read_as_click_reads(quick_args: Callable[[list[str]], dict[str, Any] | None], command: click.Command,
+                         quick_lines: list[list[str]], click_lines: list[list[str]]) -> None:
+    """Each of ``quick_lines`` is read without click, to exactly what click reads of it; none of
+    ``click_lines`` is (they are click's)."""
+    for argv in quick_lines:
+        quick = quick_args(argv)
+        assert quick is not None and quick == command.make_context(command.name or "", list(argv)).params, argv
+    for argv in click_lines:
+        assert quick_args(argv) is None, argv
+
+
+def _runs_as_click_runs_it(name: str, quick_args: Callable[[list[str]], dict[str, Any] | None],
+                           cases: list[tuple[list[str], str | None]], cwd: Path) -> None:
+    """``gammon NAME ARGV`` (with standard input) gives the same status, output and messages read
+    without click and by click, whose reading is forced by ``-- POSITION`` (an option only click reads
+    would be an unknown one here)."""
+    for argv, stdin in cases:
+        runs = []
+        for quick in (True, False):
+            args = argv if quick else [a for a in argv if a != argv[-1]] + ["--", argv[-1]]
+            assert (quick_args(args) is not None) == quick, args
+            r = subprocess.run([sys.executable, "-m", "notation.cli", name, *args], cwd=cwd, input=stdin,
+                               capture_output=True, text=True, timeout=60)
+            runs.append((r.returncode, r.stdout, r.stderr))
+        assert runs[0] == runs[1], argv
+
+
 def test_quick_args_are_clicks() -> None:
-    for argv in QUICK_ARGV:
-        quick = _convert_run.quick_args(argv)
-        assert quick is not None, argv
-        assert quick == command.make_context("convert", list(argv)).params, argv
-    for argv in CLICK_ARGV:
-        assert _convert_run.quick_args(argv) is None, argv
+    _read_as_click_reads(_convert_run.quick_args, command, QUICK_ARGV, CLICK_ARGV)
 
 
 def test_the_reader_itself() -> None:
@@ -112,17 +137,12 @@ SHOW_CLICK = [[], [XGID, XGID], ["--json"], ["--help"], ["-x"], ["--json=1", XGI
 
 
 def test_show_quick_args_are_clicks() -> None:
-    for argv in SHOW_QUICK:
-        quick = _show_run.quick_args(argv)
-        assert quick is not None and quick == show_command.make_context("show", list(argv)).params, argv
-    for argv in SHOW_CLICK:
-        assert _show_run.quick_args(argv) is None, argv
+    _read_as_click_reads(_show_run.quick_args, show_command, SHOW_QUICK, SHOW_CLICK)
 
 
 def test_show_runs_as_click_runs_it(tmp_path: Path) -> None:
     """Text, JSON, an ID that cannot be read, an impossible position, a file, standard input, names with
-    accents: the same output and status read without click and with it (``--help`` aside, an option
-    only click reads is an unknown one, so click's run is forced by ``-- POSITION``)."""
+    accents: the same output and status read without click and with it."""
     named = tmp_path / "named.txt"
     named.write_text("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10\n", encoding="utf-8")
     cases = [([XGID], None), (["--json", XGID], None), (["XGID=nonsense"], None), (["--json", "XGID=bad"], None),
@@ -130,15 +150,7 @@ def test_show_runs_as_click_runs_it(tmp_path: Path) -> None:
              (["-"], XGID + "\n"), ([str(tmp_path / "missing.txt")], None),
              ([str(DATA / "exports" / "xg_03_DT_JP.txt")], None),
              (["--json", str(DATA / "exports" / "bgblitz_01_checker_DE.txt")], None)]
-    for argv, stdin in cases:
-        runs = []
-        for quick in (True, False):
-            args = argv if quick else [a for a in argv if a != argv[-1]] + ["--", argv[-1]]
-            assert (_show_run.quick_args(args) is not None) == quick, args
-            r = subprocess.run([sys.executable, "-m", "notation.cli", "show", *args], cwd=tmp_path, input=stdin,
-                               capture_output=True, text=True, timeout=60)
-            runs.append((r.returncode, r.stdout, r.stderr))
-        assert runs[0] == runs[1], argv
+    _runs_as_click_runs_it("show", _show_run.quick_args, cases, tmp_path)
 
 
 # ----------------------------------------------------------------------------------------- moves
@@ -150,11 +162,7 @@ MOVES_CLICK = [[], [XGID, XGID], ["--dice", "-1", XGID], ["--dice"], ["--help"],
 
 
 def test_moves_quick_args_are_clicks() -> None:
-    for argv in MOVES_QUICK:
-        quick = _moves_run.quick_args(argv)
-        assert quick is not None and quick == moves_command.make_context("moves", list(argv)).params, argv
-    for argv in MOVES_CLICK:
-        assert _moves_run.quick_args(argv) is None, argv
+    _read_as_click_reads(_moves_run.quick_args, moves_command, MOVES_QUICK, MOVES_CLICK)
 
 
 def test_moves_runs_as_click_runs_it(tmp_path: Path) -> None:
@@ -165,12 +173,4 @@ def test_moves_runs_as_click_runs_it(tmp_path: Path) -> None:
              (["--dice", "64", "--all-rolls", XGID], None), (["--variant", "chess", XGID], None),
              (["--json", "-"], XGID + "\n" + XGID + "\n"), (["XGID=nonsense"], None),
              (["--dice", "6-4", str(DATA / "exports" / "xg_01_checker_EN.txt")], None)]
-    for argv, stdin in cases:
-        runs = []
-        for quick in (True, False):
-            args = argv if quick else [a for a in argv if a != argv[-1]] + ["--", argv[-1]]
-            assert (_moves_run.quick_args(args) is not None) == quick, args
-            r = subprocess.run([sys.executable, "-m", "notation.cli", "moves", *args], cwd=tmp_path, input=stdin,
-                               capture_output=True, text=True, timeout=60)
-            runs.append((r.returncode, r.stdout, r.stderr))
-        assert runs[0] == runs[1], argv
+    _runs_as_click_runs_it("moves", _moves_run.quick_args, cases, tmp_path)
