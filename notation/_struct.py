@@ -141,13 +141,14 @@ def _make(cls: type[T], frozen: bool, want_repr: bool) -> type[T]:
     out.__qualname__ = cls.__qualname__
 
     compared = tuple(f.name for f in fields if f.compare)
-    env: dict[str, Any] = {"_FACTORY": _FACTORY, "_cls": out}
+    setters = tuple(_slot_setter(out, n) for n in names) if frozen else ()
+    env: dict[str, Any] = {"_FACTORY": _FACTORY}
     params = []
     lines = []
-    for f in fields:
+    for i, f in enumerate(fields):
         n = f.name
         if frozen:
-            env[f"_set_{n}"] = _slot_setter(out, n)
+            env[f"_set_{n}"] = setters[i]
             assign = f"_set_{n}(self, {{}})"
         else:
             assign = f"self.{n} = {{}}"
@@ -185,8 +186,6 @@ def _make(cls: type[T], frozen: bool, want_repr: bool) -> type[T]:
         else:
             out.__hash__ = None  # type: ignore[assignment]
     if frozen:
-        setters = tuple(_slot_setter(out, n) for n in names)
-
         def __setattr__(self: Any, name: str, value: Any) -> None:
             if type(self) is out or name in names:
                 raise FrozenInstanceError(f"cannot assign to field {name!r}")
