@@ -126,6 +126,13 @@ def test_bad_position_id(tmp_path: Path) -> None:
     assert code == 2 and "Traceback" not in err and err.startswith("gammon: ")
 
 
+def test_a_missing_file_is_not_read_as_an_id(tmp_path: Path) -> None:
+    """A file name that names nothing says so (as show and moves do), not a Position ID error."""
+    missing = str(tmp_path / "no-such-match.mat")
+    code, _, err = run(missing, "-o", str(tmp_path / "x.png"))
+    assert (code, err) == (2, f"gammon: {missing}: cannot read: No such file or directory\n")
+
+
 def test_illegal_play_is_reported(tmp_path: Path) -> None:
     pytest.importorskip("notation.ids")
     code, _, err = run(START_XGID, "--play", "13/7", "-o", str(tmp_path / "x.png"))

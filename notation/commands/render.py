@@ -360,8 +360,10 @@ def _read_source(source: str) -> tuple[Any, Any]:
             if isinstance(e, NotationError):
                 raise
             _fail(f"{source}: no games")
+    from ..positionio import refuse_missing_file
     from ..record import PositionRecord
 
+    refuse_missing_file(source)  # a file name that names nothing: not read as an ID
     return None, PositionRecord(position=_parse_position(source), format="id", source=source)
 
 
