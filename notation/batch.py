@@ -33,13 +33,14 @@ def _is_url(path: str) -> bool:
     return "://" in path and not path.startswith("file://")
 
 
-def read_source(path: str) -> list[Match]:
+def read_source(path: str, *, packed: bool = False) -> list[Match]:
     """The matches in ``path``: a local path, ``-`` (standard input), or a URL read through fsspec
-    (``pip install fsspec`` and the package for its protocol, such as ``s3fs``)."""
+    (``pip install fsspec`` and the package for its protocol, such as ``s3fs``).  ``packed``: see
+    :func:`~notation.matchio.parse_any`."""
     from .matchio import parse_any
 
     data, name = source_bytes(path)
-    return parse_any(data, name=name)
+    return parse_any(data, name=name, packed=packed)
 
 
 def source_bytes(path: str) -> tuple[bytes, str]:
@@ -268,7 +269,10 @@ def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict
                                    canonical=canonical, inputs=inputs, options=options, batch=batch)
                 if done is not None:
                     return done
-        matches = read_source(src) if data is None else _parse(data, name)
+        # To JSON, a .mat file's runs of plain plays are read as runs (PlainRun), as validate reads them:
+        # its findings-only replay and the JSON writer take them as they are (tests/test_convert_packed.py)
+        packed = fmt == "json" and not canonical
+        matches = read_source(src, packed=packed) if data is None else _parse(data, name, packed=packed)
         del data
     except OSError as e:
         return failed(f"{name}: cannot read: {e.strerror or e}")
@@ -325,10 +329,10 @@ def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict
     return out
 
 
-def _parse(data: bytes, name: str) -> list[Match]:
+def _parse(data: bytes, name: str, *, packed: bool = False) -> list[Match]:
     from .matchio import parse_any
 
-    return parse_any(data, name=name)
+    return parse_any(data, name=name, packed=packed)
 
 
 BATCH = 16

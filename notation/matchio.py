@@ -102,7 +102,8 @@ def _decode(data: bytes, name: str | None = None) -> str:
 
 def parse_any(data: str | bytes, *, name: str | None = None, packed: bool = False) -> list[Match]:
     """Every match in a record given as text or bytes (format recognised by content).  ``packed``: for a
-    findings-only replay and nothing else (``.mat`` plain plays as :class:`~notation.record.PlainRun`)."""
+    findings-only replay and the JSON writer, nothing else (``.mat`` plain plays as
+    :class:`~notation.record.PlainRun`)."""
     fmt = detect_format(name, data)
     if fmt in ("xg", "xgp"):
         try:

@@ -99,7 +99,8 @@ class PlainRun(Action):
     Its own fields are those of its first play, so code that reads it as an action sees that play.  The
     replay's fast lane (:meth:`notation.replay._GameRunner.fast_moves`) plays every cell, and cuts the
     run (:func:`cut_run`) where a play needs the full path, which then gets an ordinary action.  A match
-    holding runs is made only for such a replay and never leaves it (no writer sees one)."""
+    holding runs is made only for such a replay and for the JSON writer (``gammon convert --to json``,
+    which writes each cell as the action it stands for); no other writer sees one."""
 
     __slots__ = ("cells",)
 

@@ -125,7 +125,7 @@ def test_validate_file_reads_runs_and_says_what_the_ordinary_reading_says(monkey
     assert calls and all(calls)  # validate asks for runs
 
 
-def test_runs_are_made_only_when_asked_for_and_never_reach_a_writer() -> None:
+def test_runs_are_made_only_when_asked_for_and_unpack_to_the_ordinary_actions() -> None:
     text = (DATA / "gnubg_7p_crawford.mat").read_text()
     ordinary = parse_matches(text)
     assert not any(type(a) is PlainRun for m in ordinary for g in m.games for a in g.actions)

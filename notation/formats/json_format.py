@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, get_args
 from ..analysis import Analysis, analysis_from_dict, analysis_to_dict
 from ..errors import ParseError
 from ..position import Position
-from ..record import Action, ActionKind, Game, Match, MatchRules, Normalisation, Span
+from ..record import Action, ActionKind, Game, Match, MatchRules, Normalisation, PlainRun, Span, cell_action
 
 if TYPE_CHECKING:
     from ..replay import Finding
@@ -118,6 +118,11 @@ class _Actions:
         self.actions = actions
 
 
+def _unpacked(a: Action) -> list[Action]:
+    """The ordinary actions of ``a``: itself, or each cell's of a :class:`~notation.record.PlainRun`."""
+    return [cell_action(c) for c in a.cells] if type(a) is PlainRun else [a]
+
+
 def game_to_dict(g: Game, *, _lazy_actions: bool = False) -> dict[str, Any]:
     return {
         "number": g.number,
@@ -130,7 +135,8 @@ def game_to_dict(g: Game, *, _lazy_actions: bool = False) -> dict[str, Any]:
         "score_span": _span(g.score_span),
         "comments": list(g.comments),
         "properties": _properties(g.properties),
-        "actions": _Actions(g.actions) if _lazy_actions else [action_to_dict(a) for a in g.actions],
+        "actions": _Actions(g.actions) if _lazy_actions else [action_to_dict(b) for a in g.actions
+                                                              for b in _unpacked(a)],
     }
 
 
@@ -238,8 +244,13 @@ def _text(v: object, level: int) -> str:
         if not acts:
             return "[]"
         pad = _PADS[level + 1]
-        return "[\n" + pad + (",\n" + pad).join([_action_text(a, level + 1) or _text(action_to_dict(a), level + 1)
-                                                 for a in acts]) + "\n" + _PADS[level] + "]"
+        texts: list[str] = []
+        for a in acts:
+            if type(a) is PlainRun:
+                texts.extend(_cell_texts(a.cells, level + 1))  # type: ignore[attr-defined]
+            else:
+                texts.append(_action_text(a, level + 1) or _text(action_to_dict(a), level + 1))
+        return "[\n" + pad + (",\n" + pad).join(texts) + "\n" + _PADS[level] + "]"
     if isinstance(v, dict):
         if len(v) <= 4 and all(map(_is_scalar, v.values())):  # spans, normalisations: one line
             return "{" + ", ".join([_scalar(k) + ": " + _scalar(x) for k, x in v.items()]) + "}"
@@ -360,11 +371,35 @@ def _action_text(a: Action, level: int) -> str | None:
     return _ACTION_TEMPLATES[level] % (enc(kind), player, d, play, no_move, value, text, sp, move_number, comment)
 
 
-def _action_template(level: int) -> str:
+def _cell_texts(cells: list[Any], level: int) -> list[str]:
+    """``_action_text(cell_action(c), level)`` of each cell of a :class:`~notation.record.PlainRun` (a
+    ``.mat`` reader's run of plain plays), filled into one template without making the actions
+    (``tests/test_convert_packed.py`` holds it equal)."""
+    while level >= len(_CELL_TEMPLATES):
+        _CELL_TEMPLATES.append(_action_template(len(_CELL_TEMPLATES), cell=True))
+    template = _CELL_TEMPLATES[level]
+    enc = _encode_str
+    return [template % (player, dice[0], dice[1], enc(play), "null" if play else '""', enc(text), line, column, line,
+                        end, "null" if number is None else number)
+            for player, dice, play, text, line, column, end, number in cells]
+
+
+_CELL_TEMPLATES: list[str] = []
+""":func:`_action_template` of each level for a cell of a run, made when first needed."""
+
+
+def _action_template(level: int, *, cell: bool = False) -> str:
     """The text of a common action at nesting ``level``, its values left as ``%`` fields."""
     p, end = "  " * (level + 1), "  " * level
     keys = ("kind", "player", "dice", "play", "no_move", "value", "text", "span", "move_number", "comment")
     fields = [f'{p}"{k}": {"%d" if k == "player" else "%s"}' for k in keys]
+    if cell:  # a cell of a run: a move, its dice, its span on one line, no value and no comment
+        fields[0] = f'{p}"kind": "move"'
+        fields[2] = f'{p}"dice": [%d, %d]'
+        fields[5] = f'{p}"value": null'
+        fields[7] = f'{p}"span": {{"line": %d, "column": %d, "end_line": %d, "end_column": %d}}'
+        fields[9] = f'{p}"comment": null'
+
     fields += [f'{p}"setup": null', f'{p}"properties": {{}}', f'{p}"analysis": null']
     return "{\n" + ",\n".join(fields) + "\n" + end + "}"
 
