@@ -113,6 +113,10 @@ def run(argv: list[str] | None = None) -> None:
     def _terminate(signum: int, frame: object) -> None:
         raise SystemExit(128 + signum)
 
+    import warnings
+
+    warnings.showwarning = _show_warning  # the library's warnings, as one line each
+
     try:
         signal.signal(signal.SIGTERM, _terminate)
     except (ValueError, OSError):  # not the main thread
@@ -153,6 +157,18 @@ def run(argv: list[str] | None = None) -> None:
     except OSError as e:
         _stdout_failed(e)
     sys.exit(code)
+
+
+def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: Any = None, line: str | None = None) -> None:
+    """A warning (a worker process that died, say) as the command's other messages: one line on stderr,
+    ``gammon: warning: ...``, not Python's two with the source line."""
+    from ._term import echo, safe_line
+
+    try:
+        echo(f"gammon: warning: {safe_line(str(message))}", err=True)
+    except OSError:
+        pass  # no stderr to say it on
 
 
 def _without_click(command: Any, params: dict[str, Any]) -> None:

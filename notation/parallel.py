@@ -7,8 +7,12 @@ each result back through a pipe as soon as it has it (the parent reads them betw
 so a progress bar stays exact).  A child inherits everything already imported and every parser
 already built, so starting one costs about a millisecond; a pool of worker processes costs a
 hundred times more, which is as much as a whole validation of a hundred matches takes.  If a child
-fails, its files are checked again here, with a warning: a result is never lost.  If this process
-fails or is interrupted, its children are stopped and reaped.  Elsewhere (no ``fork``, macOS, where
+fails with a Python exception, its files are checked again here, with a warning: a result is never
+lost.  If a child dies (a crash, the out-of-memory killer), the files it had not finished are tried
+again each alone in a new process, and a caller that passes ``lost`` gets a result saying so for a
+file that kills that process too, instead of reading it here and dying with it (this process reads
+its own share as well: a file there that kills it ends the run).  If this process fails or is
+interrupted, its children are stopped and reaped.  Elsewhere (no ``fork``, macOS, where
 forking is unsafe, or a program that runs threads) a :class:`concurrent.futures.ProcessPoolExecutor`
 does the same.
 """
@@ -106,9 +110,15 @@ def _groups(files: Sequence[str], jobs: int) -> list[list[int]]:
 
 
 def map_files(fn: Callable[[str], T], files: Sequence[str], jobs: int,
-              on_result: Callable[[], None] | None = None) -> list[T]:
+              on_result: Callable[[], None] | None = None, lost: Callable[[str, str], T] | None = None) -> list[T]:
     """``[fn(f) for f in files]``, computed in up to ``jobs`` processes; ``on_result`` is called once
-    per finished file (in any order).  ``fn`` and its results must be picklable where no fork exists."""
+    per finished file (in any order).  ``fn`` and its results must be picklable where no fork exists.
+
+    A forked worker that dies (a signal, such as the kernel's out-of-memory killer, or an exit status
+    other than 0 and 1) leaves files unfinished: with ``lost``, each of them is then tried again alone, in
+    a process of its own, and a file that kills that one too gets ``lost(file, reason)`` as its result
+    (the run goes on and says so); without ``lost``, or for a worker that ended with a Python exception,
+    they are done again in this process, where the exception is raised as with one process."""
     jobs = max(1, min(jobs, len(files)))
     done = on_result if on_result is not None else _nothing
     if jobs == 1:
@@ -118,16 +128,17 @@ def map_files(fn: Callable[[str], T], files: Sequence[str], jobs: int,
             done()
         return out
     if can_fork():
-        return _forked(_Each(fn), files, jobs, done, 1)
+        return _forked(_Each(fn), files, jobs, done, 1, lost)
     return _pooled(fn, files, jobs, done)
 
 
 def map_batches(fn: Callable[[list[str]], list[T]], files: Sequence[str], jobs: int, size: int,
-                on_result: Callable[[], None] | None = None) -> list[T]:
+                on_result: Callable[[], None] | None = None, lost: Callable[[str, str], T] | None = None) -> list[T]:
     """As :func:`map_files`, but ``fn`` takes up to ``size`` consecutive files of a process's share at
     once and returns their results in order (a list as long as its argument): for work that is cheaper
     done for several files together, such as ``gammon convert`` syncing its outputs together.  The files
-    are shared out as :func:`map_files` shares them; ``on_result`` is called once per file."""
+    are shared out as :func:`map_files` shares them; ``on_result`` is called once per file, and ``lost``
+    is :func:`map_files`'s (a file tried again alone is ``fn`` of a batch of one)."""
     jobs = max(1, min(jobs, len(files)))
     size = max(1, size)
     done = on_result if on_result is not None else _nothing
@@ -140,7 +151,7 @@ def map_batches(fn: Callable[[list[str]], list[T]], files: Sequence[str], jobs: 
             for _ in range(min(size, len(files) - lo)):
                 done()
         return out
-    return _forked(fn, files, jobs, done, size)
+    return _forked(fn, files, jobs, done, size, lost)
 
 
 class _Each:
@@ -192,9 +203,26 @@ def _receive(fd: int) -> bytes | None:
     return None if head is None else exactly(int.from_bytes(head, "little"))
 
 
+def _ended(status: int) -> str | None:
+    """How a child that did not end as :func:`_forked`'s children end (0: done, 1: a Python exception)
+    ended, in words; None for those two."""
+    import signal
+
+    if os.WIFSIGNALED(status):
+        n = os.WTERMSIG(status)
+        try:
+            name = signal.Signals(n).name
+        except ValueError:
+            name = f"signal {n}"
+        return f"killed by {name}" + (" (out of memory?)" if n == signal.SIGKILL else "")
+    code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1
+    return None if code in (0, 1) else f"ended with status {code}"
+
+
 def _forked(fn: Callable[[list[str]], list[T]], files: Sequence[str], jobs: int, done: Callable[[], None],
-            size: int) -> list[T]:
-    """``fn`` over ``files`` in ``jobs`` processes, on up to ``size`` files of a group at a time."""
+            size: int, lost: Callable[[str, str], T] | None = None) -> list[T]:
+    """``fn`` over ``files`` in ``jobs`` processes, on up to ``size`` files of a group at a time (``lost``:
+    see :func:`map_files`)."""
     import pickle
     import select
     import signal
@@ -202,6 +230,8 @@ def _forked(fn: Callable[[list[str]], list[T]], files: Sequence[str], jobs: int,
     groups = _groups(files, jobs)
     results: list[Any] = [_MISSING] * len(files)
     children: dict[int, int] = {}  # pipe's reading end -> child's pid
+    shares: dict[int, list[int]] = {}  # child's pid -> its files
+    died: dict[int, str] = {}  # child's pid -> how it died (see _ended)
     sys.stdout.flush()
     sys.stderr.flush()
     try:
@@ -221,6 +251,7 @@ def _forked(fn: Callable[[list[str]], list[T]], files: Sequence[str], jobs: int,
                     os._exit(code)
             os.close(wfd)
             children[rfd] = pid
+            shares[pid] = group
 
         def receive(block: bool) -> None:
             while children:
@@ -231,7 +262,10 @@ def _forked(fn: Callable[[list[str]], list[T]], files: Sequence[str], jobs: int,
                     data = _receive(fd)  # a whole message: the child writes each at once
                     if data is None:
                         os.close(fd)
-                        os.waitpid(children.pop(fd), 0)
+                        pid = children.pop(fd)
+                        how = _ended(os.waitpid(pid, 0)[1])
+                        if how is not None:
+                            died[pid] = how
                         continue
                     i, res = pickle.loads(data)
                     results[i] = res
@@ -252,6 +286,20 @@ def _forked(fn: Callable[[list[str]], list[T]], files: Sequence[str], jobs: int,
                 pass
             os.waitpid(pid, 0)
     missing = [i for i, res in enumerate(results) if res is _MISSING]
+    if missing and lost is not None and died:  # a child died: each of its files again, alone
+        import warnings
+
+        for pid, how in died.items():
+            left = [i for i in shares[pid] if results[i] is _MISSING]
+            warnings.warn(f"a worker process was {how}; its {len(left)} unfinished files are tried again, "
+                          f"each alone in a new process", RuntimeWarning, stacklevel=3)
+            for i in left:
+                res = _alone(fn, files[i])
+                if res is _MISSING:
+                    continue  # a Python exception: raised here, below, as with one process
+                results[i] = res[1] if res[0] else lost(files[i], f"the process that read it was {res[1]}")
+                done()
+        missing = [i for i, res in enumerate(results) if res is _MISSING]
     if missing:  # a child failed: check its files here
         import warnings
 
@@ -262,6 +310,40 @@ def _forked(fn: Callable[[list[str]], list[T]], files: Sequence[str], jobs: int,
                 results[i] = res
                 done()
     return results
+
+
+def _alone(fn: Callable[[list[str]], list[T]], file: str) -> Any:
+    """``fn([file])`` in a process of its own: ``(True, result)``; ``(False, how it died)`` when the
+    process died (:func:`_ended`); :data:`_MISSING` when it ended with a Python exception."""
+    import pickle
+    import signal
+
+    rfd, wfd = os.pipe()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            os.close(rfd)
+            _send(wfd, pickle.dumps(_checked(fn, [file])[0], protocol=pickle.HIGHEST_PROTOCOL))
+        except BaseException:  # noqa: BLE001 - the parent does it again, where it raises
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(wfd)
+    try:
+        data = _receive(rfd)
+    except BaseException:  # interrupted: the child is stopped too
+        os.kill(pid, signal.SIGKILL)
+        raise
+    finally:
+        os.close(rfd)
+        status = os.waitpid(pid, 0)[1]
+    if data is not None:
+        return True, pickle.loads(data)
+    how = _ended(status)
+    return _MISSING if how is None else (False, how)
 
 
 def _pooled(fn: Callable[[str], T], files: Sequence[str], jobs: int, done: Callable[[], None]) -> list[T]:

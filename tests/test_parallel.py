@@ -167,3 +167,93 @@ def test_a_signal_stops_and_reaps_every_worker(tmp_path: Path, sig: str) -> None
     assert "Traceback" not in err
     time.sleep(0.2)
     assert not [k for k in kids if _running(k)], "a worker is still running after the command ended"
+
+
+# ------------------------------------------------------------------ a file that kills its worker
+
+def _killer_in_a_child(files: list[str], jobs: int) -> str:
+    """A file of a forked child's share (the first group is this process's own)."""
+    return files[parallel._groups(files, jobs)[1][1]]
+
+
+def _kills_its_process(killer: str, sig: int) -> object:
+    def fn(path: str) -> tuple[str, int]:
+        if path == killer and os.getpid() != PARENT:
+            os.kill(os.getpid(), sig)
+        return _describe(path)
+    return fn
+
+
+def _lost(path: str, why: str) -> tuple[str, str]:
+    return Path(path).name, why
+
+
+@pytest.mark.parametrize("batch", [0, 4])
+def test_a_file_that_kills_its_worker_is_lost_alone(tmp_path: Path, batch: int) -> None:
+    """A file that kills the process reading it (a crash, or the out-of-memory killer): the other files
+    of that worker's share are read again, each alone in a new process, and only that file is lost,
+    with the reason; the run goes on, and nothing is re-read in this process (where it would kill the
+    whole run).  Before, the share was read again here."""
+    import signal
+
+    files = _files(tmp_path)
+    killer = _killer_in_a_child(files, 3)
+    calls = []
+    fn = _kills_its_process(killer, signal.SIGKILL)
+    with pytest.warns(RuntimeWarning, match="was killed by SIGKILL .*tried again, each alone"):
+        if batch:
+            out = parallel.map_batches(lambda fs: [fn(f) for f in fs], files, 3, batch,  # type: ignore[operator]
+                                       lambda: calls.append(1), lost=_lost)
+        else:
+            out = parallel.map_files(fn, files, 3, lambda: calls.append(1), lost=_lost)  # type: ignore[arg-type]
+    k = files.index(killer)
+    assert out[k] == (Path(killer).name, "the process that read it was killed by SIGKILL (out of memory?)")
+    assert out[:k] + out[k + 1:] == [_describe(f) for f in files if f != killer]
+    assert len(calls) == len(files)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)  # every child was reaped
+
+
+def test_a_worker_that_raises_is_still_done_again_here(tmp_path: Path) -> None:
+    """A Python exception in a worker is not a crash: its files are done again in this process (where
+    the exception, if it is the file's, is raised as with one process), ``lost`` or not."""
+    files = _files(tmp_path)
+    with pytest.warns(RuntimeWarning, match="checked again in the main process"):
+        out = parallel.map_files(_fails_in_children, files, 3, lost=_lost)
+    assert out == [_describe(f) for f in files]
+
+
+def test_validate_reports_the_file_that_killed_its_worker(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          capfd: pytest.CaptureFixture[str]) -> None:
+    """The whole command: one line saying a worker died, the file's error, status 2, the other files
+    checked as usual."""
+    import shutil
+    import signal
+
+    from notation import cli
+    from notation.commands import _validate_run
+
+    src = Path(__file__).resolve().parent / "data"
+    files = []
+    for i, name in enumerate(["gnubg_7p_crawford.mat", "mat_gnubg_selfplay_3p.mat", "gnubg_larger_die.mat"] * 4):
+        files.append(str(tmp_path / f"m{i:02d}.mat"))
+        shutil.copyfile(src / name, files[-1])
+    killer = _killer_in_a_child(files, 2)
+    check = _validate_run.check_file
+
+    def crashing(path: str, *args: object, **kwargs: object) -> object:
+        if path == killer and os.getpid() != PARENT:
+            import faulthandler
+
+            faulthandler.disable()  # (pytest's: it would print the child's stack to the test's output)
+            os.kill(os.getpid(), signal.SIGSEGV)
+        return check(path, *args, **kwargs)
+
+    monkeypatch.setattr(_validate_run, "check_file", crashing)
+    with pytest.raises(SystemExit) as e:
+        cli.run(["validate", "--jobs", "2", "--quiet", *files])
+    out, err = capfd.readouterr()
+    assert e.value.code == 2
+    assert err.count("\n") == 1 and err.startswith("gammon: warning: a worker process was killed by SIGSEGV;")
+    assert f"{killer}: error: not checked: the process that read it was killed by SIGSEGV" in out
+    assert sum("error" in line for line in out.splitlines()) == 1, out

@@ -107,7 +107,7 @@ def run(paths: tuple[str, ...], to: str | None = None, force: bool = False, stri
         # each batch reported as soon as it is done with one process, all at the end with several.
         some = partial(_convert_some, settings=settings, targets=targets)
         if jobs > 1:  # (started below, with the collector paused)
-            results = _later(partial(map_batches, some, inputs, jobs, BATCH))
+            results = _later(partial(map_batches, some, inputs, jobs, BATCH, lost=_failed_file))
         else:
             results = (res for lo in range(0, len(inputs), BATCH) for res in some(inputs[lo:lo + BATCH]))
     status = 0

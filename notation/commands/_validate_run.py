@@ -99,7 +99,7 @@ def run(files: tuple[str, ...], out_format: str = "text", as_json: bool = False,
         run: Any = partial(dask_map, partial(validate_file, variant=variant, auto_doubles=auto_doubles),
                            paths, dask_address, _failed_file)
     else:
-        run = partial(map_files, work, paths, jobs)
+        run = partial(map_files, work, paths, jobs, lost=_failed_file)
     with collector_paused():
         try:
             if show_progress:
@@ -233,7 +233,7 @@ def _html_report(report: str, results: list[dict[str, Any]], variant: str | None
 
 
 def _failed_file(path: str, reason: str) -> dict[str, Any]:
-    """The result of a file whose task failed on the cluster."""
+    """The result of a file whose task failed on the cluster, or that killed the processes that read it."""
     return {"file": path, "games": 0, "plays": 0, "errors": 1, "warnings": 0, "notes": 0, "unreadable": True,
             "findings": [Finding("error", f"not checked: {reason}", path).to_dict()]}
 
