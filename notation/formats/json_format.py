@@ -227,7 +227,9 @@ _HEADS: list[dict[str, str]] = [{} for _ in range(16)]
 
 
 def _text(v: object, level: int) -> str:
-    """The JSON text of ``v`` at nesting ``level``, made bottom-up by joins (no json.dumps per value)."""
+    """The JSON text of ``v`` at nesting ``level``, made bottom-up by joins (no json.dumps per value).
+    Each level joins its pieces once: a big record's text (a game's actions) is copied once a level,
+    not once a ``+``."""
     if v is None:
         return "null"
     t = type(v)
@@ -250,36 +252,52 @@ def _text(v: object, level: int) -> str:
                 texts.extend(_cell_texts(a.cells, level + 1))  # type: ignore[attr-defined]
             else:
                 texts.append(_action_text(a, level + 1) or _text(action_to_dict(a), level + 1))
-        return "[\n" + pad + (",\n" + pad).join(texts) + "\n" + _PADS[level] + "]"
+        sep = ",\n" + pad
+        return f"[\n{pad}{sep.join(texts)}\n{_PADS[level]}]"
     if isinstance(v, dict):
         if len(v) <= 4 and all(map(_is_scalar, v.values())):  # spans, normalisations: one line
             return "{" + ", ".join([_scalar(k) + ": " + _scalar(x) for k, x in v.items()]) + "}"
         heads = _HEADS[level] if level < len(_HEADS) else {}
-        parts = []
+        parts = ["{\n"]
         append = parts.append
         for k, x in v.items():
+            if len(parts) > 1:
+                append(",\n")
             head = heads.get(k)
             if head is None:
                 head = _PADS[level + 1] + _scalar(k) + ": "
                 if type(k) is str and len(heads) < 512:
                     heads[k] = head
+            append(head)
             if x is None:
-                append(head + "null")
+                append("null")
                 continue
             t = type(x)
             if t is str:
-                append(head + _encode_str(x))
+                append(_encode_str(x))
             elif t is int:
-                append(head + int.__repr__(x))
+                append(int.__repr__(x))
             elif t is bool:
-                append(head + ("true" if x else "false"))
+                append("true" if x else "false")
             else:
-                append(head + _text(x, level + 1))
-        return "{\n" + ",\n".join(parts) + "\n" + _PADS[level] + "}"
+                append(_text(x, level + 1))
+        append("\n")
+        append(_PADS[level])
+        append("}")
+        return "".join(parts)
     if isinstance(v, list):
         if v and not _flat(v):
             pad = _PADS[level + 1]
-            return "[\n" + ",\n".join([pad + _text(x, level + 1) for x in v]) + "\n" + _PADS[level] + "]"
+            parts = ["[\n"]
+            for x in v:
+                if len(parts) > 1:
+                    parts.append(",\n")
+                parts.append(pad)
+                parts.append(_text(x, level + 1))
+            parts.append("\n")
+            parts.append(_PADS[level])
+            parts.append("]")
+            return "".join(parts)
         return _ENCODER.encode(v)  # one line, by json's C encoder
     return _scalar(v)
 
