@@ -30,6 +30,7 @@ QUICK_COMMANDS = {
     "convert": "notation.commands._convert_run",
     "show": "notation.commands._show_run",
     "moves": "notation.commands._moves_run",
+    "render": "notation.commands._render_run",
 }
 """The commands whose common command lines :func:`run` reads without click: each module's
 ``quick_args(args)`` gives its ``run``'s keywords, or None for a command line left to click."""

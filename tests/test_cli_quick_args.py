@@ -1,4 +1,4 @@
-"""The common command lines of `gammon convert`, `show` and `moves` read without click (start-up time):
+"""The common command lines of `gammon convert`, `show`, `moves` and `render` read without click (start-up time):
 exactly as click reads them, and run exactly as click runs them.  (``validate``'s are held to click in
 test_cli_validate.py.)"""
 
@@ -13,9 +13,10 @@ from typing import Any
 import click
 import pytest
 
-from notation.commands import _convert_run, _moves_run, _quick, _show_run
+from notation.commands import _convert_run, _moves_run, _quick, _render_run, _show_run
 from notation.commands.convert import command
 from notation.commands.moves import command as moves_command
+from notation.commands.render import command as render_command
 from notation.commands.show import command as show_command
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,7 +57,7 @@ def _runs_as_click_runs_it(name: str, quick_args: Callable[[list[str]], dict[str
     for argv, stdin in cases:
         runs = []
         for quick in (True, False):
-            args = argv if quick else [a for a in argv if a != argv[-1]] + ["--", argv[-1]]
+            args = argv if quick else [*argv[:-1], "--", argv[-1]]
             assert (quick_args(args) is not None) == quick, args
             r = subprocess.run([sys.executable, "-m", "notation.cli", name, *args], cwd=cwd, input=stdin,
                                capture_output=True, text=True, timeout=60)
@@ -174,3 +175,51 @@ def test_moves_runs_as_click_runs_it(tmp_path: Path) -> None:
              (["--json", "-"], XGID + "\n" + XGID + "\n"), (["XGID=nonsense"], None),
              (["--dice", "6-4", str(DATA / "exports" / "xg_01_checker_EN.txt")], None)]
     _runs_as_click_runs_it("moves", _moves_run.quick_args, cases, tmp_path)
+
+
+# ---------------------------------------------------------------------------------------- render
+RENDER_QUICK = [
+    [XGID, "-o", "f.png"], ["-o", "f.svg", XGID, "--force"], [XGID, "--output=f.png", "--size", "large"],
+    ["m.mat", "--all", "-o", "figs", "--jobs", "2"], ["m.mat", "--game", "2", "--move", "14", "-o", "x.png"],
+    [XGID, "-o", "-", "--format", "svg"], ["m.mat", "--at", "98:38", "-o", "f.png"], ["-", "-o", "f.png"],
+    [XGID, "--bottom", "WHITE", "--theme", "classic", "-o", "f.png"], ["x.txt", "--candidate", "2", "-o", "f.png"],
+    [XGID, "--dice", "53", "--title", "Figure 3", "--caption", "K\u00e9vin et \u0416\u043e\u0440\u0430", "-o", "f.png"],
+    [XGID, "--no-names", "--no-caption", "--direction", "--no-ghosts", "--home", "left", "--numbers", "both",
+     "-o", "f.png"], ["m.mat", "--move", "0", "-o", "f.png", "-o", "g.png"],
+]
+RENDER_CLICK = [
+    [], [XGID], ["-o", "f.png"], [XGID, "-o", "f.png", "--size", "LARGE"], [XGID, "-o", "f.png", "--play", "13/8"],
+    [XGID, "--names", "-o", "f.png"], [XGID, "--pips", "-o", "f.png"], [XGID, "--width", "640", "-o", "f.png"],
+    [XGID, XGID, "-o", "f.png"], ["--help"], [XGID, "-o", "f.png", "--game", "0"], [XGID, "-o"],
+    [XGID, "-o", "f.png", "--format", "PNG"], [XGID, "-o", "f.png", "--font", "x.ttf"], [XGID, "-o", "-x"],
+    ["--", XGID, "-o", "f.png"], [XGID, "-of.png"],
+]
+
+
+def test_render_quick_args_are_clicks() -> None:
+    _read_as_click_reads(_render_run.quick_args, render_command, RENDER_QUICK, RENDER_CLICK)
+
+
+def test_render_runs_as_click_runs_it(tmp_path: Path) -> None:
+    """A position, a match's move, an export's ranked play, standard input, names with accents, bad
+    dice, an ID that cannot be read, a missing file, an unknown output format: the same SVG (or PNG
+    file), messages and status without click and with it."""
+    sgf = str(DATA / "sgf_gnubg_beaver.sgf")
+    svg = ["-o", "-", "--format", "svg"]
+    accents = "K\u00e9vin \u0416\u043e\u0440\u0430"
+    cases = [([*svg, XGID], None), ([*svg, "--size", "small", "--title", accents, XGID], None),
+             ([*svg, "--dice", "77", XGID], None), ([*svg, "XGID=nonsense"], None),
+             ([*svg, "--game", "1", "--move", "5", SAMPLE], None), ([*svg, "--move", "0", sgf], None),
+             ([*svg, "-"], XGID + "\n"), ([*svg, str(tmp_path / "missing.mat")], None),
+             ([*svg, "--candidate", "2", str(DATA / "exports" / "xg_01_checker_EN.txt")], None),
+             (["-o", str(tmp_path / "x.gif"), XGID], None), ([*svg, "--game", "9", SAMPLE], None)]
+    _runs_as_click_runs_it("render", _render_run.quick_args, cases, tmp_path)
+    for side in ("quick", "click"):  # a PNG file, and the refusal to write over it
+        out = tmp_path / f"{side}.png"
+        for _ in range(2):
+            argv = ["-o", str(out), XGID] if side == "quick" else ["-o", str(out), "--", XGID]
+            assert (_render_run.quick_args(argv) is not None) == (side == "quick")
+            r = subprocess.run([sys.executable, "-m", "notation.cli", "render", *argv], capture_output=True,
+                               text=True, timeout=60)
+            assert r.returncode == (0 if _ == 0 else 2), r.stderr
+    assert (tmp_path / "quick.png").read_bytes() == (tmp_path / "click.png").read_bytes()

@@ -84,3 +84,15 @@ def test_show_and_moves_run_without_click() -> None:
                  ["moves", "--dice", "31", xgid]):
         r, loaded = _modules(*argv)
         assert r.returncode == 0 and loaded == set(), (argv, r.stderr, loaded)
+
+
+def test_render_runs_without_click(tmp_path: Path) -> None:
+    """``gammon render SOURCE -o FILE`` with the common options is read without click: one diagram, as
+    a writer makes them one by one, imports Pillow and nothing else that is heavy; other options (and
+    the progress bar of ``--all`` on a terminal) go to click."""
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10"
+    for out in ("f.png", "f.svg"):
+        r, loaded = _modules("render", xgid, "-o", str(tmp_path / out), "--size", "small")
+        assert r.returncode == 0 and "click" not in loaded and "lark" not in loaded, (out, r.stderr, loaded)
+    r, loaded = _modules("render", xgid, "-o", str(tmp_path / "g.png"), "--play", "13/8 13/11", "--dice", "52")
+    assert r.returncode == 0 and "click" in loaded

@@ -2,11 +2,11 @@
 
 Importing click costs a command about 30 ms (2026-11-26: ``python -c 'import click'`` 44 ms against
 11 ms for ``python -c pass``), more than ``gammon validate`` of a small file takes.  So ``gammon`` reads
-the common command lines of ``validate``, ``convert``, ``show`` and ``moves`` (their inputs and their
-most used options)
-with :func:`read`, from a small table of those options, and leaves everything else to click: other
-options, ``--help``, ``--``, a bad value, a missing one.  The tests hold :func:`read` to click's own
-reading of each command (``tests/test_cli_quick_args.py``), so the two cannot drift apart.
+the common command lines of ``validate``, ``convert``, ``show``, ``moves`` and ``render`` (their inputs
+and their most used options) with :func:`read`, from a small table of those options, and leaves
+everything else to click: other options, ``--help``, ``--``, a bad value, a missing one.  The tests hold
+:func:`read` to click's own reading of each command (``tests/test_cli_quick_args.py``), so the two
+cannot drift apart.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from typing import Any
 
 Option = tuple[str, str, Any]
 """An option as :func:`read` takes it: the parameter's name, its kind (``flag``; ``str``, any value not
-starting with ``-``; ``int``, with the inclusive range as a pair; ``choice``, with the choices, matched
-without regard to case as click's ``Choice(case_sensitive=False)`` does), and that range or those
-choices."""
+starting with ``-`` but ``-`` itself; ``int``, with the inclusive range as a pair; ``choice``, with the
+choices, matched without regard to case as click's ``Choice(case_sensitive=False)`` does; ``exact``, the
+same matched exactly, as click's ``Choice()``), and that range or those choices."""
 
 
 def read(args: list[str], options: Mapping[str, Option], defaults: Mapping[str, Any],
@@ -54,13 +54,17 @@ def read(args: list[str], options: Mapping[str, Option], defaults: Mapping[str, 
         else:
             return None
         if kind == "str":
-            if value.startswith("-"):
+            if value.startswith("-") and value != "-":
                 return None  # (click's reading of a value that looks like an option is left to it)
             params[param] = value
         elif kind == "int":
             if not (value.isascii() and value.isdigit() and len(value) <= 2 and arg[0] <= int(value) <= arg[1]):
                 return None
             params[param] = int(value)
+        elif kind == "exact":
+            if value not in arg:
+                return None
+            params[param] = value
         else:  # a choice
             found = [c for c in arg if c.casefold() == value.casefold()]
             if not found:
