@@ -14,7 +14,6 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
 Segment = tuple[float, ...]
@@ -330,10 +329,15 @@ def _contour_segments(pts: list[tuple[float, float, bool]]
 
 
 def _font_bytes(name: str) -> bytes:
+    """A shipped font's bytes: beside this module (an installed package or the source tree), or through
+    :mod:`importlib.resources` where the package is not made of files (a zip): that import alone takes
+    about 6 ms, so it is made only then."""
     try:
+        return (Path(__file__).parent / "fonts" / name).read_bytes()
+    except OSError:  # pragma: no cover - a package imported from a zip
+        from importlib import resources
+
         return resources.files("render").joinpath("fonts").joinpath(name).read_bytes()
-    except (ModuleNotFoundError, FileNotFoundError, TypeError):  # pragma: no cover - source tree fallback
-        return (Path(__file__).resolve().parent / "fonts" / name).read_bytes()
 
 
 MISSING: set[str] = set()
