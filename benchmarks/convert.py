@@ -29,14 +29,17 @@ GNUBG = os.environ.get("GNUBG", "/usr/games/gnubg")
 
 def in_process(files: list[str], fmt: str, out: Path) -> float:
     """The command's work for each file (``notation.batch.convert_file``: read, replay for the findings it
-    reports, write), without its start-up and without its writing 16 files at a time."""
+    reports, write), without its start-up and without its writing 16 files at a time; the cycle
+    collector paused, as the command pauses it."""
     sys.path.insert(0, str(ROOT))
     from notation.batch import convert_file
+    from notation.parallel import collector_paused
 
-    t = time.perf_counter()
-    for f in files:
-        convert_file(f, str(out / (Path(f).stem + "." + fmt)), fmt, force=True)
-    return time.perf_counter() - t
+    with collector_paused():  # as the command runs its work
+        t = time.perf_counter()
+        for f in files:
+            convert_file(f, str(out / (Path(f).stem + "." + fmt)), fmt, force=True)
+        return time.perf_counter() - t
 
 
 def main() -> int:
