@@ -27,5 +27,16 @@ def wall(cmd: list[str], *, stdin: Path | None = None, env: dict[str, str] | Non
     return time.perf_counter() - t, out
 
 
+def gnubg_board_script(ids: list[str], export: Path | None, name: str = "{i:04d}.png") -> str:
+    """A gnubg command script that sets each Position ID in turn on a board (two human players) and,
+    with ``export``, writes each as ``export position png`` into that directory (file ``name``)."""
+    lines = ["set player 0 human", "set player 1 human", "new game"]
+    for i, pid in enumerate(ids):
+        lines.append(f"set board {pid}")
+        if export is not None:
+            lines.append(f"export position png {export / name.format(i=i)}")
+    return "\n".join(lines) + "\n"
+
+
 def summary(times: list[float]) -> str:
     return f"best {min(times):.3f} s, median {statistics.median(times):.3f} s"

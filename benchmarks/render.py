@@ -29,6 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from _common import gnubg_board_script  # noqa: E402
+
 import render  # noqa: E402
 from notation.matchio import read_match  # noqa: E402
 from notation.position import Position  # noqa: E402
@@ -73,12 +75,7 @@ def time_ours(positions: list[Position], out: Path) -> tuple[float, float, list[
 
 
 def time_gnubg(gnubg: str, ids: list[str], out: Path, export: bool) -> float:
-    lines = ["set player 0 human", "set player 1 human", "new game"]
-    for i, pid in enumerate(ids):
-        lines.append(f"set board {pid}")
-        if export:
-            lines.append(f"export position png {out / f'gnubg_{i:03d}.png'}")
-    script = "\n".join(lines) + "\n"
+    script = gnubg_board_script(ids, out if export else None, "gnubg_{i:03d}.png")
     t = time.perf_counter()
     subprocess.run([gnubg, "-t", "-q"], input=script, text=True, capture_output=True, check=True)
     return time.perf_counter() - t

@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from _common import cli_env, wall  # noqa: E402
+from _common import cli_env, gnubg_board_script, wall  # noqa: E402
 
 import render  # noqa: E402
 from notation.ids import position_id  # noqa: E402
@@ -54,12 +54,8 @@ def main() -> int:
     ours, ours1, theirs = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "gnubg.cmd"
-        lines = ["set player 0 human", "set player 1 human", "new game"]
-        for i, pos in enumerate(positions):
-            lines.append(f"set board {position_id(pos)}")
-            lines.append(f"export position png {Path(tmp) / 'g' / f'{i:04d}.png'}")
         (Path(tmp) / "g").mkdir()
-        script.write_text("\n".join(lines) + "\n")
+        script.write_text(gnubg_board_script([position_id(p) for p in positions], Path(tmp) / "g"))
         made = 0
         for r in range(args.rounds):
             for label, times, jobs in (("default", ours, None), ("one", ours1, "1")):
