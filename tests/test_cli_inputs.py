@@ -240,6 +240,12 @@ def test_python_dash_m_and_failing_stdout() -> None:
                                  *extra],
                                 stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
         assert (r3.returncode, r3.stderr) == (2, "gammon: cannot write to standard output: No space left on device\n")
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10"
+    for tail in ([xgid], ["--", xgid]):  # render's diagram to standard output, read without click and by click
+        with open("/dev/full", "w") as full:
+            r4 = subprocess.run([sys.executable, "-m", "notation", "render", "-o", "-", "--format", "svg", *tail],
+                                stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+        assert (r4.returncode, r4.stderr) == (2, "gammon: cannot write to standard output: No space left on device\n")
 
 
 def test_interrupt_exits_130() -> None:

@@ -75,8 +75,15 @@ def _write(path: Path, data: bytes | str, force: bool = False, inputs: tuple[str
 
     if str(path) == "-":
         raw = data.encode("utf-8") if isinstance(data, str) else data
-        sys.stdout.buffer.write(raw)
-        sys.stdout.buffer.flush()
+        try:
+            sys.stdout.buffer.write(raw)
+            sys.stdout.buffer.flush()
+        except BrokenPipeError:
+            raise  # the reader went away: the command's entry point ends quietly
+        except OSError as e:  # a full disk, /dev/full: said as every command says it
+            from ..cli import _stdout_failed
+
+            _stdout_failed(e)
         return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -420,6 +427,8 @@ def _command(req: _Request, pips: bool | None, score: bool | None) -> None:
                       req if req.candidate is not None else None)
     except NotationError as e:
         _fail(str(e))
+    except BrokenPipeError:
+        raise
     except (ValueError, OSError) as e:
         _fail(str(e))
 
