@@ -637,29 +637,31 @@ _set_mine = Play.mine.__set__  # type: ignore[attr-defined]
 _set_theirs = Play.theirs.__set__  # type: ignore[attr-defined]
 
 
+def boards_after(mine: Board, theirs: Board, steps: tuple[Step, ...] | list[Step]) -> tuple[Board, Board]:
+    """(mover's board, opponent's board) after ``steps`` (as :class:`Play` holds them: from, to, hit),
+    the opponent's board the same object when nothing is hit.  Steps move checkers between the points
+    0..25 of ``mine``, as every generator but Acey-Deucey's entering steps makes them."""
+    m = list(mine)
+    th = None
+    for s, t, h in steps:
+        m[s] -= 1
+        m[t] += 1
+        if h:
+            if th is None:
+                th = list(theirs)
+            th[25 - t] -= 1
+            th[25] += 1
+    return tuple(m), (theirs if th is None else tuple(th))
+
+
 def _build(mine: Board, theirs: Board, found: _Found) -> tuple[Play, ...]:
     plays = []
     for steps in found.values():
-        m = list(mine)
-        hit = False
-        for s, t, h in steps:
-            m[s] -= 1
-            m[t] += 1
-            if h:
-                hit = True
-        if hit:
-            th = list(theirs)
-            for _s, t, h in steps:
-                if h:
-                    th[25 - t] -= 1
-                    th[25] += 1
-            theirs_after = tuple(th)
-        else:
-            theirs_after = theirs
+        m, th = boards_after(mine, theirs, steps)
         p = _new(Play)
         _set_steps(p, steps)
-        _set_mine(p, tuple(m))
-        _set_theirs(p, theirs_after)
+        _set_mine(p, m)
+        _set_theirs(p, th)
         plays.append(p)
     return tuple(plays)
 

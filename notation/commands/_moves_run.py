@@ -19,7 +19,7 @@ from ..errors import NotationError
 from ..ids import boards_position_id, parse_position, position_id
 from ..play import _format_default, play_result
 from ..position import Board, Position
-from ..rules import ALL_ROLLS, Play, Rules, Step, get_rules
+from ..rules import ALL_ROLLS, Play, Rules, Step, boards_after, get_rules
 from . import _quick
 
 _DICE = re.compile(r"^\s*([1-6])\s*[-/, ]?\s*([1-6])\s*$")
@@ -238,18 +238,9 @@ def result_ids(mine: Board, theirs: Board, entries: list[Entry] | list[JsonEntry
 
 def result_boards(mine: Board, theirs: Board, steps: tuple[Step, ...]) -> tuple[Board, Board]:
     """(mover's board, opponent's board) after ``steps`` (as :class:`Play` holds them), where no checker
-    waits off the board (not in Acey-Deucey, whose entering steps start from the waiting checkers)."""
-    m = list(mine)
-    th = None
-    for s, t, h in steps:
-        m[s] -= 1
-        m[t] += 1
-        if h:
-            if th is None:
-                th = list(theirs)
-            th[25 - t] -= 1
-            th[25] += 1
-    return tuple(m), (theirs if th is None else tuple(th))
+    waits off the board (not in Acey-Deucey, whose entering steps start from the waiting checkers):
+    :func:`notation.rules.boards_after`, as the generator makes each play's boards."""
+    return boards_after(mine, theirs, steps)
 
 
 def parse_dice(text: str) -> tuple[int, int]:
