@@ -203,6 +203,29 @@ def _receive(fd: int) -> bytes | None:
     return None if head is None else exactly(int.from_bytes(head, "little"))
 
 
+def _fork(work: Callable[[int], None], close: Sequence[int] = (), grow: bool = False) -> tuple[int, int]:
+    """A forked child that runs ``work(fd)``, ``fd`` the writing end of a pipe to this process (grown to a
+    megabyte with ``grow``), after closing its reading end and ``close``; it leaves without any clean-up,
+    with status 0 when ``work`` is done and 1 when it raised (:func:`_ended` reads these).  Returns the
+    child's pid and the pipe's reading end."""
+    rfd, wfd = os.pipe()
+    if grow:
+        _grow_pipe(wfd)
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            for fd in (rfd, *close):
+                os.close(fd)
+            work(wfd)
+        except BaseException:  # noqa: BLE001 - the parent does this work again, where it raises
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(wfd)
+    return pid, rfd
+
+
 def _ended(status: int) -> str | None:
     """How a child that did not end as :func:`_forked`'s children end (0: done, 1: a Python exception)
     ended, in words; None for those two."""
@@ -236,20 +259,12 @@ def _forked(fn: Callable[[list[str]], list[T]], files: Sequence[str], jobs: int,
     sys.stderr.flush()
     try:
         for group in groups[1:]:
-            rfd, wfd = os.pipe()
-            pid = os.fork()
-            if pid == 0:  # the child: check its group, send each result, leave without any clean-up
-                code = 0
-                try:
-                    os.close(rfd)
-                    for part in _slices(group, size):
-                        for i, res in zip(part, _checked(fn, [files[i] for i in part]), strict=True):
-                            _send(wfd, pickle.dumps((i, res), protocol=pickle.HIGHEST_PROTOCOL))
-                except BaseException:  # noqa: BLE001 - the parent checks these files again
-                    code = 1
-                finally:
-                    os._exit(code)
-            os.close(wfd)
+            def check(wfd: int, group: list[int] = group) -> None:  # the child: its group, each result sent
+                for part in _slices(group, size):
+                    for i, res in zip(part, _checked(fn, [files[i] for i in part]), strict=True):
+                        _send(wfd, pickle.dumps((i, res), protocol=pickle.HIGHEST_PROTOCOL))
+
+            pid, rfd = _fork(check)
             children[rfd] = pid
             shares[pid] = group
 
@@ -318,20 +333,9 @@ def _alone(fn: Callable[[list[str]], list[T]], file: str) -> Any:
     import pickle
     import signal
 
-    rfd, wfd = os.pipe()
     sys.stdout.flush()
     sys.stderr.flush()
-    pid = os.fork()
-    if pid == 0:
-        code = 0
-        try:
-            os.close(rfd)
-            _send(wfd, pickle.dumps(_checked(fn, [file])[0], protocol=pickle.HIGHEST_PROTOCOL))
-        except BaseException:  # noqa: BLE001 - the parent does it again, where it raises
-            code = 1
-        finally:
-            os._exit(code)
-    os.close(wfd)
+    pid, rfd = _fork(lambda wfd: _send(wfd, pickle.dumps(_checked(fn, [file])[0], protocol=pickle.HIGHEST_PROTOCOL)))
     try:
         data = _receive(rfd)
     except BaseException:  # interrupted: the child is stopped too
@@ -404,21 +408,11 @@ def map_ordered(fn: Callable[[int], T], n: int, jobs: int) -> Generator[T, None,
     sys.stderr.flush()
     try:
         for w in range(1, jobs):
-            rfd, wfd = os.pipe()
-            _grow_pipe(wfd)
-            pid = os.fork()
-            if pid == 0:  # the child: compute its share in order, send each result, leave without clean-up
-                code = 0
-                try:
-                    for fd in (rfd, *(fd for fd in pipes if fd is not None)):
-                        os.close(fd)
-                    for k in range(w, n, jobs):
-                        _send(wfd, pickle.dumps(fn(k), protocol=pickle.HIGHEST_PROTOCOL))
-                except BaseException:  # noqa: BLE001 - the parent computes these again
-                    code = 1
-                finally:
-                    os._exit(code)
-            os.close(wfd)
+            def compute(wfd: int, w: int = w) -> None:  # the child: its share in order, each result sent
+                for k in range(w, n, jobs):
+                    _send(wfd, pickle.dumps(fn(k), protocol=pickle.HIGHEST_PROTOCOL))
+
+            pid, rfd = _fork(compute, [fd for fd in pipes if fd is not None], grow=True)
             pipes.append(rfd)
             pids.append(pid)
         warned = False
