@@ -140,11 +140,15 @@ def cut_run(actions: list[Action], i: int, k: int) -> int:
     return i + 1 if k else i
 
 
+def unpacked(a: Action) -> list[Action]:
+    """The ordinary actions ``a`` stands for: each cell's of a :class:`PlainRun`, else ``a`` itself."""
+    return [cell_action(c) for c in a.cells] if isinstance(a, PlainRun) else [a]
+
+
 def unpack_runs(actions: list[Action]) -> None:
     """Every :class:`PlainRun` of ``actions`` made back into ordinary actions, in place."""
     if any(type(a) is PlainRun for a in actions):
-        actions[:] = [b for a in actions
-                      for b in ([cell_action(c) for c in a.cells] if isinstance(a, PlainRun) else [a])]
+        actions[:] = [b for a in actions for b in unpacked(a)]
 
 
 ACTION_VERBS = {"double": "doubles", "beaver": "beavers", "raccoon": "raccoons", "take": "takes",

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, get_args
 from ..analysis import Analysis, analysis_from_dict, analysis_to_dict
 from ..errors import ParseError
 from ..position import Position
-from ..record import Action, ActionKind, Game, Match, MatchRules, Normalisation, PlainRun, Span, cell_action
+from ..record import Action, ActionKind, Game, Match, MatchRules, Normalisation, PlainRun, Span, unpacked
 
 if TYPE_CHECKING:
     from ..replay import Finding
@@ -118,11 +118,6 @@ class _Actions:
         self.actions = actions
 
 
-def _unpacked(a: Action) -> list[Action]:
-    """The ordinary actions of ``a``: itself, or each cell's of a :class:`~notation.record.PlainRun`."""
-    return [cell_action(c) for c in a.cells] if type(a) is PlainRun else [a]
-
-
 def game_to_dict(g: Game, *, _lazy_actions: bool = False) -> dict[str, Any]:
     return {
         "number": g.number,
@@ -136,7 +131,7 @@ def game_to_dict(g: Game, *, _lazy_actions: bool = False) -> dict[str, Any]:
         "comments": list(g.comments),
         "properties": _properties(g.properties),
         "actions": _Actions(g.actions) if _lazy_actions else [action_to_dict(b) for a in g.actions
-                                                              for b in _unpacked(a)],
+                                                              for b in unpacked(a)],
     }
 
 
@@ -417,7 +412,6 @@ def _action_template(level: int, *, cell: bool = False) -> str:
         fields[5] = f'{p}"value": null'
         fields[7] = f'{p}"span": {{"line": %d, "column": %d, "end_line": %d, "end_column": %d}}'
         fields[9] = f'{p}"comment": null'
-
     fields += [f'{p}"setup": null', f'{p}"properties": {{}}', f'{p}"analysis": null']
     return "{\n" + ",\n".join(fields) + "\n" + end + "}"
 
