@@ -168,15 +168,9 @@ def _one_by_one(client: Any, fn: Callable[[str], T], paths: list[str], on_failur
                 done: Callable[[], None], salvage: Salvage | None = None) -> list[T]:
     """A chunk whose task failed: each file again as its own task, so that only a file that kills its
     workers fails (and, with ``salvage``, what can be saved of it is)."""
-    futures = client.map(fn, paths, pure=False)
     out = []
-    for path, fut in zip(paths, futures, strict=True):
-        try:
-            result = fut.result()
-            failed = None
-        except Exception as e:  # noqa: BLE001 - KilledWorker, or fn's own failure: this file's result
-            failed = _reason(e)
-        fut.release()
+    for path, (ok, result) in zip(paths, _outcomes(client, fn, paths), strict=True):
+        failed = None if ok else result
         if failed is None:
             out.append(result)
         elif salvage is None:
@@ -192,15 +186,19 @@ def _one_by_one(client: Any, fn: Callable[[str], T], paths: list[str], on_failur
 
 def task_results(client: Any, fn: Callable[[Any], T], items: Sequence[Any]) -> list[tuple[bool, Any]]:
     """``fn`` of each item as its own task on the cluster: (True, its result), or (False, why it failed)."""
+    return list(_outcomes(client, fn, items))
+
+
+def _outcomes(client: Any, fn: Callable[[Any], T], items: Sequence[Any]) -> Iterator[tuple[bool, Any]]:
+    """:func:`task_results`, each given as soon as it is done (the tasks are all submitted first)."""
     futures = client.map(fn, list(items), pure=False)
-    out: list[tuple[bool, Any]] = []
     for fut in futures:
         try:
-            out.append((True, fut.result()))
-        except Exception as e:  # noqa: BLE001 - KilledWorker, or fn's own failure
-            out.append((False, _reason(e)))
+            outcome: tuple[bool, Any] = (True, fut.result())
+        except Exception as e:  # noqa: BLE001 - KilledWorker, or fn's own failure: this item's result
+            outcome = (False, _reason(e))
         fut.release()
-    return out
+        yield outcome
 
 
 def _reason(e: BaseException) -> str:
