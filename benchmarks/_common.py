@@ -27,6 +27,12 @@ def wall(cmd: list[str], *, stdin: Path | None = None, env: dict[str, str] | Non
     return time.perf_counter() - t, out
 
 
+def gnubg_convert_script(files: list[str], out: Path) -> str:
+    """A gnubg command script that imports each ``.mat`` file and saves it as SGF in ``out`` (what
+    ``gammon convert`` is timed against)."""
+    return "".join(f"import mat {f}\nsave match {out / Path(f).stem}.sgf\n" for f in files)
+
+
 def gnubg_board_script(ids: list[str], export: Path | None, name: str = "{i:04d}.png") -> str:
     """A gnubg command script that sets each Position ID in turn on a board (two human players) and,
     with ``export``, writes each as ``export position png`` into that directory (file ``name``)."""

@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import cli_env, wall
+from _common import cli_env, gnubg_convert_script, wall
 
 ROOT = Path(__file__).resolve().parents[1]
 GNUBG = os.environ.get("GNUBG", "/usr/games/gnubg")
@@ -60,8 +60,7 @@ def main() -> int:
                 out.mkdir()
                 if what == "gnubg":
                     script = base / f"g{i}.txt"
-                    script.write_text("".join(f"import mat {f}\nsave match {out / Path(f).stem}.sgf\n"
-                                              for f in files))
+                    script.write_text(gnubg_convert_script(files, out))
                     round_t[what] = wall([GNUBG, "-t", "-q"], stdin=script, check=False)[0]
                 else:
                     round_t[what] = wall([*gammon, "--to", what, *files, str(out)], env=env, cwd=ROOT)[0]

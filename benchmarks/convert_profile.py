@@ -36,7 +36,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from _common import cli_env, wall
+from _common import cli_env, gnubg_convert_script, wall
 from _floor import convert_floor
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -86,7 +86,7 @@ def processes(files: list[str], rounds: int, base: Path) -> dict[str, list[float
             out.mkdir()
             if what == "gnubg":
                 script = base / f"g{i}.txt"
-                script.write_text("".join(f"import mat {f}\nsave match {out / Path(f).stem}.sgf\n" for f in files))
+                script.write_text(gnubg_convert_script(files, out))
                 t = wall([GNUBG, "-t", "-q"], stdin=script, check=False)[0]
             elif what == "gnubg start-up":
                 t = wall([GNUBG, "-t", "-q"], stdin=empty, check=False)[0]
