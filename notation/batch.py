@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .errors import NotationError
+from .errors import NotationError, cut_quotes, message_line
 from .record import Game, Match
 from .replay import Finding, MatchReplay, Replayer, replay
 
@@ -55,8 +55,10 @@ def source_bytes(path: str) -> tuple[bytes, str]:
         import fsspec  # type: ignore[import-untyped]
     except ImportError:
         raise OSError(f"reading a URL needs fsspec: pip install fsspec (for {path.split('://')[0]}://)") from None
+    from ._input import read_stream
+
     with fsspec.open(path, "rb") as fh:
-        return fh.read(), path
+        return read_stream(fh, path, what="a record"), path
 
 
 # ------------------------------------------------------------------------------------------ validate
@@ -108,12 +110,18 @@ def validate_file(path: str, variant: str | None = None, auto_doubles: int | Non
         return unreadable(_unreadable(e.error, path, "reading"))
     except Exception as e:  # noqa: BLE001 - as above, for the replay
         return unreadable(_unreadable(e, path, "replaying"))
+    if not out["games"]:  # a header alone (a truncated file, "games": []) is not a clean record
+        out["findings"].append(Finding("error", NO_GAMES, path).to_dict())
     out["findings"].sort(key=_order)
     if path != "-" and not _is_url(path) and is_json:
         _json_pointers(matches, out["findings"])
     for f in out["findings"]:
         out[f["severity"] + "s"] += 1
     return out
+
+
+NO_GAMES = "the record holds no games"
+"""The finding of a record with a header and no game (``validate``), and ``convert``'s refusal of it."""
 
 
 class _ReadError(Exception):
@@ -136,8 +144,16 @@ def _unreadable(e: BaseException, path: str, doing: str) -> Finding:
         return Finding("error", "the record is too large to read in memory", path)
     if not isinstance(e, Exception):
         raise e  # KeyboardInterrupt, SystemExit: not this file's problem
-    return Finding("error", f"internal error while {doing} ({type(e).__name__}: {e}); "
-                            "please report it with this file", path)
+    return Finding("error", internal_error(e, doing), path)
+
+
+def internal_error(e: BaseException, doing: str) -> str:
+    """What a file's error says when reading, replaying or converting it met a bug (``e``): the batch
+    goes on, and the file is named with it."""
+    what = str(e)
+    if len(what) > 200:
+        what = what[:160] + f"... ({len(what)} characters)"
+    return f"internal error while {doing} ({type(e).__name__}: {what}); please report it with this file"
 
 
 def _is_sgf(name: str, data: bytes) -> bool:
@@ -244,15 +260,31 @@ def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict
     result says why not) once the batch is finished.  An SGF collection is converted to SGF, JSON or
     ``.mat`` one game at a time (:mod:`notation.stream`, the same result): when ``stream`` is True, or
     when it is None and the file has :data:`~notation.stream.STREAM_FROM` bytes or more."""
-    from ._term import safe_line
-    from .convert import atomic_write, canonical_plays, render_match, write_error
 
     name = "<stdin>" if src == "-" else src
     out: dict[str, Any] = {"file": src, "target": target, "status": 0, "messages": [], "text": None}
-    say = out["messages"].append
+    try:
+        return _convert_file(src, target, fmt, out, force=force, strict=strict, quiet=quiet, canonical=canonical,
+                             inputs=inputs, options=options, page=page, batch=batch, stream=stream)
+    except Exception as e:  # noqa: BLE001 - a bug met in one file is that file's error: the batch goes on
+        out.update(status=2, text=None)
+        out["messages"].append(message_line(f"{name}: {internal_error(e, 'converting')}"))
+        return out
+
+
+def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force: bool, strict: bool,
+                  quiet: bool, canonical: bool, inputs: Sequence[str], options: dict[str, Any] | None,
+                  page: Callable[[Match, Any], str] | None, batch: OutputBatch | None,
+                  stream: bool | None) -> dict[str, Any]:
+    from .convert import atomic_write, canonical_plays, render_match, write_error
+
+    name = "<stdin>" if src == "-" else src
+
+    def say(message: str) -> None:
+        out["messages"].append(message_line(message))
 
     def failed(message: str) -> dict[str, Any]:
-        say(safe_line(message))
+        say(message)
         out["status"] = 2
         return out
 
@@ -283,8 +315,10 @@ def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict
         return failed(f"{name}: the record is too large or nested too deeply to read")
     if not matches:
         return failed(f"{name}: no match found")
+    if not any(m.games for m in matches):
+        return failed(f"{name}: {NO_GAMES}: nothing to convert")
     if len(matches) > 1:
-        say(safe_line(f"{name}: holds {len(matches)} matches; converting the first"))
+        say(f"{name}: holds {len(matches)} matches; converting the first")
     match = matches[0]
     match.source = name
     rep = None
@@ -295,11 +329,11 @@ def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict
     if not quiet and rep is not None:
         for f in rep.findings:
             if f.severity != "note":
-                say(safe_line(f.format()))
+                say(f.format())
     if canonical:
         match, n = canonical_plays(match)
         if n and not quiet:
-            say(safe_line(f"{name}: {n} plays rewritten in canonical form (--canonical)"))
+            say(f"{name}: {n} plays rewritten in canonical form (--canonical)")
     if fmt == "html":  # the page (``page``, from render.html): nothing is dropped, it shows the record as read
         if page is None:
             return failed(f"{target}: a web page needs the renderer (render.html.match_page) as ``page``")
@@ -309,7 +343,7 @@ def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict
         text, dropped = render_match(match, fmt, rep=None if canonical else rep, **(options or {}))
     if strict or not quiet:
         for d in dropped:
-            say(safe_line(f"{name}: {'error' if strict else 'dropped'}: {d}"))
+            say(f"{name}: {'error' if strict else 'dropped'}: {d}")
     if dropped and strict:
         out["status"] = 1
         return out
@@ -385,10 +419,21 @@ def decision_rows(path: str, variant: str | None = None, auto_doubles: int | Non
     with the dice rolled), what was done, the finding that names the action (the most severe one; all
     of them joined by ``"; "``), and the analysis the record holds.  Findings that name no action (a
     score line, a result) go to the game's last action."""
-    from .ids import match_id, position_id, xgid
-
     cols: dict[str, list[Any]] = {name: [] for name, _ in DATASET_COLUMNS}
     result: dict[str, Any] = {"file": path, "columns": cols, "rows": 0, "error": None}
+    try:
+        return _decision_rows(path, variant, auto_doubles, result)
+    except Exception as e:  # noqa: BLE001 - a bug met in one file is that file's error: the part goes on
+        result.update(columns={name: [] for name, _ in DATASET_COLUMNS}, rows=0,
+                      error=f"{path}: {internal_error(e, 'reading')}")
+        return result
+
+
+def _decision_rows(path: str, variant: str | None, auto_doubles: int | None, result: dict[str, Any]
+                   ) -> dict[str, Any]:
+    from .ids import match_id, position_id, xgid
+
+    cols = result["columns"]
     try:
         matches = read_source(path)
     except OSError as e:
@@ -403,6 +448,9 @@ def decision_rows(path: str, variant: str | None = None, auto_doubles: int | Non
         return result
     if not matches:
         result["error"] = f"{path}: no match in this file"
+        return result
+    if not any(m.games for m in matches):
+        result["error"] = f"{path}: {NO_GAMES}"
         return result
     rows: list[tuple[Any, ...]] = []
     for mi, match in enumerate(matches):
@@ -461,7 +509,8 @@ def decision_rows(path: str, variant: str | None = None, auto_doubles: int | Non
                     x, pid, mid,
                     before.cube, before.cube_owner if before.cube_owner is not None else -1,
                     before.score[0], before.score[1], before.match_length, before.crawford, before.variant,
-                    found[0].severity if found else None, "; ".join(f.message for f in found) if found else None,
+                    found[0].severity if found else None,
+                    cut_quotes("; ".join(f.message for f in found)) if found else None,
                     eq_played, best, eq_best, loss,
                 )
                 rows.append(row)

@@ -443,7 +443,7 @@ def _points_map(v: Any, path: str) -> dict[str, int]:
     from .formats import json_format as jf
 
     d = jf._obj(v, path)
-    return {k: jf._int(x, f"{path}.{k}") for k, x in d.items()}
+    return {k: jf._signed(x, f"{path}.{k}") for k, x in d.items()}
 
 
 def _chouette(v: Any, path: str) -> Chouette:

@@ -65,14 +65,19 @@ def write_part(paths: list[str], out_dir: str | os.PathLike[str], index: int,
     cols: dict[str, list[Any]] = {name: [] for name, _ in DATASET_COLUMNS}
     errors: list[str] = []
     rows = 0
+    done = []
     for p in paths:
         res = decision_rows(p, variant)
         if res["error"]:
             errors.append(res["error"])
+        done.append(res)
         for name, values in res["columns"].items():
             cols[name].extend(values)
         rows += res["rows"]
-    table = pa.Table.from_pydict(cols, schema=schema())
+    try:
+        table = pa.Table.from_pydict(cols, schema=schema())
+    except Exception:  # noqa: BLE001 - a value no column holds: the files are taken one by one
+        table, rows = _file_by_file(done, errors)
     out = Path(out_dir)
     path = out / f"{PART_PREFIX}{index:05d}.parquet"
     tmp = out / f".{path.name}.gammon-tmp-{os.getpid()}"
@@ -83,6 +88,25 @@ def write_part(paths: list[str], out_dir: str | os.PathLike[str], index: int,
         if tmp.exists():
             tmp.unlink()
     return {"part": index, "files": len(paths), "rows": rows, "errors": errors}
+
+
+def _file_by_file(done: list[dict[str, Any]], errors: list[str]) -> tuple[Any, int]:
+    """The part's table from the rows of each file that its columns can hold; each other file is one
+    of ``errors`` (a bug: the readers bound every number a column holds)."""
+    from .batch import internal_error
+    from .scale import need
+
+    pa = need("pyarrow", "--to parquet")
+    tables = []
+    rows = 0
+    for res in done:
+        try:
+            tables.append(pa.Table.from_pydict(res["columns"], schema=schema()))
+            rows += res["rows"]
+        except Exception as e:  # noqa: BLE001 - this file's error, named
+            errors.append(f"{res['file']}: not in the dataset: {internal_error(e, 'making its rows')}")
+    return pa.concat_tables(tables) if tables else pa.Table.from_pydict(
+        {name: [] for name, _ in DATASET_COLUMNS}, schema=schema()), rows
 
 
 def prepare(out_dir: str | os.PathLike[str], *, force: bool = False) -> None:

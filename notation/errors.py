@@ -9,16 +9,46 @@ from __future__ import annotations
 
 import re
 
-_LONG_QUOTE = re.compile(r"'([^'\n]{100,})'")
+_LONG_QUOTE = re.compile(r"'([^'\n]{100,})'|\"([^\"\n]{100,})\"|\[([^\]\n]{100,})\]")
+
+MESSAGE_MAX = 1000
+"""The most characters a message may have (:func:`cut_quotes`): what it quotes is cut first."""
+
+TEXT_MAX = 200
+"""The most characters of a record's text that a finding or an error quotes (:func:`cut_text`)."""
+
+
+def _cut_piece(m: re.Match[str]) -> str:
+    piece = next(g for g in m.groups() if g is not None)
+    open_, close = m.group()[0], m.group()[-1]
+    return f"{open_}{piece[:60]}...{piece[-20:]}{close} ({len(piece)} characters)"
 
 
 def cut_quotes(message: str) -> str:
-    """A message with every quoted piece of more than 100 characters cut to its start and end (a
-    100 MB line must not make a 100 MB message)."""
+    """A message with every quoted piece (in '', "" or []) of more than 100 characters cut to its start
+    and end, and the whole cut to :data:`MESSAGE_MAX` characters, its start and end kept (a 100 MB line
+    or a 5 MB SGF value must not make a message of that size)."""
     if len(message) < 200:
         return message
-    return _LONG_QUOTE.sub(lambda m: f"'{m.group(1)[:60]}...{m.group(1)[-20:]}' ({len(m.group(1))} characters)",
-                           message)
+    message = _LONG_QUOTE.sub(_cut_piece, message)
+    if len(message) > MESSAGE_MAX:
+        message = f"{message[:MESSAGE_MAX - 400]}... ({len(message)} characters) ...{message[-300:]}"
+    return message
+
+
+def cut_text(text: str | None, limit: int = TEXT_MAX) -> str | None:
+    """A record's text as a finding quotes it: at most ``limit`` characters, its start and end kept."""
+    if text is None or len(text) <= limit:
+        return text
+    return f"{text[:limit - 60]}...{text[-20:]} ({len(text)} characters)"
+
+
+def message_line(message: str) -> str:
+    """A message as a command reports it: one line, control characters escaped
+    (:func:`notation._term.safe_line`), what it quotes cut to a bound (:func:`cut_quotes`)."""
+    from ._term import safe_line
+
+    return safe_line(cut_quotes(message))
 
 
 class NotationError(ValueError):
@@ -39,7 +69,7 @@ class NotationError(ValueError):
         self.file = file
         self.line = line
         self.column = column
-        self.text = text
+        self.text = cut_text(text)
 
     def located(self, *, file: str | None = None, line: int | None = None,
                 column_offset: int = 0) -> NotationError:
@@ -68,6 +98,10 @@ class NotationError(ValueError):
 
 class ParseError(NotationError):
     """Text that does not follow the format's syntax."""
+
+
+class InputTooLargeError(NotationError):
+    """An input larger than the bound its reader sets (see :mod:`notation._input`)."""
 
 
 class InvalidPositionError(NotationError):

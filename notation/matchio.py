@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import os
 import re
-import sys
+from typing import NamedTuple
 
+from . import _input
+from ._input import MAX_RECORD_BYTES
 from .errors import ParseError
 from .record import Match
 
@@ -32,13 +34,11 @@ _TEXT_RECORD = re.compile(rb"Game \d+\r?\nThe score \(after \d+ games?\) is: ")
 _TEXT_BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 
 
-def read_bytes(path: str | os.PathLike[str]) -> bytes:
+def read_bytes(path: str | os.PathLike[str], *, limit: int = MAX_RECORD_BYTES) -> bytes:
     """The bytes of ``path``; ``"-"`` is standard input.  Raises :class:`OSError` (missing file,
-    directory, no permission) as the operating system says it."""
-    if str(path) == "-":
-        return sys.stdin.buffer.read()
-    with open(path, "rb") as f:  # works for FIFOs and /dev/stdin too: read as a stream
-        return f.read()
+    directory, no permission) as the operating system says it, and
+    :class:`~notation.errors.InputTooLargeError` past ``limit`` bytes (see :mod:`notation._input`)."""
+    return _input.read_bytes(path, limit=limit, what="a record")
 
 
 def detect_format(path: str | None, data: bytes | str | None = None) -> str:
@@ -164,14 +164,34 @@ def parse_match(text: str | bytes, *, name: str | None = None) -> Match:
     return _first(parse_any(text, name=name), name)
 
 
-def expand_inputs(args: tuple[str, ...] | list[str]) -> tuple[list[str], list[str]]:
-    """Command-line inputs as files: directories are walked (records recognised by content, in
-    sorted order), a pattern that the shell did not expand is expanded here, ``-`` stays.  Returns
-    (files, problems) where each problem is a one-line message."""
+RECORD_EXTENSIONS = (".mat", ".sgf", ".json", ".xg", ".xgp", ".gam")
+"""File name extensions that say a file is a match record: such a file found in a directory or by a
+pattern is always read (and reported, however damaged), whatever its content."""
+
+
+class Inputs(NamedTuple):
+    """Command-line inputs as files (:func:`find_inputs`)."""
+
+    files: list[str]
+    """The files to read, in order (``-`` is standard input)."""
+    problems: list[str]
+    """One-line messages: a directory with no record, a pattern that matches nothing ..."""
+    skipped: list[tuple[str, str]]
+    """(path, why) for each file found by walking a directory or by a pattern and not read: a FIFO, a
+    device or a socket (never opened), or a file that is neither named nor made like a record."""
+
+
+def find_inputs(args: tuple[str, ...] | list[str]) -> Inputs:
+    """Command-line inputs as files: a directory is walked (in sorted order), a pattern that the shell
+    did not expand is expanded here, ``-`` and a file named on the command line (a FIFO too: read as a
+    stream) stay.  A file found by walking or by a pattern is read when its extension says it is a
+    record (:data:`RECORD_EXTENSIONS`) or its content does; anything else is skipped, with the reason:
+    a FIFO or a device is never opened there."""
     import glob
 
     files: list[str] = []
     problems: list[str] = []
+    skipped: list[tuple[str, str]] = []
     for arg in args:
         if arg == "-":
             files.append(arg)
@@ -196,13 +216,11 @@ def expand_inputs(args: tuple[str, ...] | list[str]) -> tuple[list[str], list[st
                 files.append(arg)
             continue
         if os.path.isdir(arg):
-            found = []
+            found: list[str] = []
             for root, dirs, names in os.walk(arg):
                 dirs.sort()
                 for n in sorted(names):
-                    f = os.path.join(root, n)
-                    if _looks_like_record(f):
-                        found.append(f)
+                    _sort_found(os.path.join(root, n), found, skipped)
             if not found:
                 problems.append(f"{arg}: no match records in this directory")
             files.extend(found)
@@ -210,10 +228,29 @@ def expand_inputs(args: tuple[str, ...] | list[str]) -> tuple[list[str], list[st
             matched = sorted(glob.glob(arg, recursive=True))
             if not matched:
                 problems.append(f"{arg}: no file matches this pattern")
-            files.extend(m for m in matched if not os.path.isdir(m))
+            for m in matched:
+                if not os.path.isdir(m):
+                    _sort_found(m, files, skipped)
         else:
             files.append(arg)
-    return files, problems
+    return Inputs(files, problems, skipped)
+
+
+def expand_inputs(args: tuple[str, ...] | list[str]) -> tuple[list[str], list[str]]:
+    """(files, problems) of :func:`find_inputs` (the files it skipped are left out)."""
+    found = find_inputs(args)
+    return found.files, found.problems
+
+
+def _sort_found(path: str, files: list[str], skipped: list[tuple[str, str]]) -> None:
+    """A file found by walking or by a pattern: into ``files`` or, with its reason, ``skipped``."""
+    readable, what = _input.is_readable_file(path)
+    if not readable:
+        skipped.append((path, f"{what}, not opened"))
+    elif os.path.splitext(path)[1].lower() in RECORD_EXTENSIONS or _looks_like_record(path):
+        files.append(path)
+    else:
+        skipped.append((path, "not a match record"))
 
 
 def _looks_like_record(path: str) -> bool:
@@ -221,9 +258,9 @@ def _looks_like_record(path: str) -> bool:
         with open(path, "rb") as f:
             head = f.read(4096)
     except OSError:
-        return False
+        return True  # its reading says why it cannot be read
     try:
-        detect_format(path, head)
+        detect_format(None, head)  # by its content alone: the extension was looked at before
     except ParseError:
         return False
     return True

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import errno
 import os
-import sys
 from typing import TYPE_CHECKING
 
 from .errors import ParseError
@@ -46,13 +45,10 @@ def maybe_export(text: str) -> bool:
 
 def read_position(path: str | os.PathLike[str]) -> PositionRecord:
     """A position from the file at ``path`` (``"-"``: standard input)."""
-    if str(path) == "-":
-        data = sys.stdin.buffer.read()
-        name = "<stdin>"
-    else:
-        with open(path, "rb") as f:
-            data = f.read(16 << 20)
-        name = str(path)
+    from ._input import MAX_POSITION_BYTES, read_bytes
+
+    name = "<stdin>" if str(path) == "-" else str(path)
+    data = read_bytes(path, limit=MAX_POSITION_BYTES, what="a position")
     if data[:4] == b"RGMH":  # an eXtreme Gammon position file (.xgp), recognised by its content
         from .formats.xg import read_xgp
 
@@ -67,9 +63,10 @@ def read_position(path: str | os.PathLike[str]) -> PositionRecord:
 
 
 def position_source(arg: str) -> PositionRecord:
-    """The command line's POSITION: ``-`` (standard input), an existing file, or the ID itself.  A file
+    """The command line's POSITION: ``-`` (standard input), an existing file (a FIFO or a device too, read
+    as a stream within the bound of a position), or the ID itself.  A file
     name that names no file is FileNotFoundError (:func:`refuse_missing_file`), not a puzzling ID error."""
-    if arg == "-" or (len(arg) < 4096 and "\n" not in arg and os.path.isfile(arg)):
+    if arg == "-" or (len(arg) < 4096 and "\n" not in arg and os.path.exists(arg) and not os.path.isdir(arg)):
         return read_position(arg)
     refuse_missing_file(arg)
     return parse_position_text(arg)

@@ -47,16 +47,19 @@ class Finding:
     legal: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, object]:
+        """Plain data; the texts a record gave are cut to a bound (:func:`~notation.errors.cut_quotes`)."""
+        from .errors import cut_quotes, cut_text
+
         return {
             "severity": self.severity,
             "line": self.line,
             "column": self.column,
             "game": self.game,
             "move": self.move,
-            "player": self.player,
-            "roll": self.roll,
-            "text": self.text,
-            "message": self.message,
+            "player": cut_text(self.player),
+            "roll": cut_text(self.roll),
+            "text": cut_text(self.text),
+            "message": cut_quotes(self.message),
             "xgid": self.xgid,
         }
 
@@ -68,9 +71,10 @@ class Finding:
             ctx.append(f"game {self.game}")
         if self.move is not None:
             ctx.append(f"move {self.move}")
-        who = " ".join(x for x in (self.player, self.roll) if x)
+        from .errors import cut_quotes, cut_text
+
+        who = " ".join(cut_text(x) or "" for x in (self.player, self.roll) if x)
         head = " ".join(ctx) + (f" ({who})" if who else "")
-        from .errors import cut_quotes
 
         return f"{loc}: {self.severity}: {head + ': ' if head else ''}{cut_quotes(self.message)}"
 

@@ -33,7 +33,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, cast
 
-from .errors import NotationError
+from .errors import NotationError, message_line
 from .record import Action, Game, Match
 from .replay import GameReplay, MatchReplay, Replayer
 
@@ -191,16 +191,17 @@ def convert_sgf(data: bytes, src: str, target: str, fmt: str, *, force: bool = F
 def _convert(data: bytes, src: str, target: str, fmt: str, *, force: bool, strict: bool, quiet: bool,
              canonical: bool, inputs: Any, options: dict[str, Any], batch: OutputBatch | None
              ) -> dict[str, Any]:
-    from ._term import safe_line
     from .convert import write_error
     from .formats.sgf import iter_sgf
 
     name = src
     out: dict[str, Any] = {"file": src, "target": target, "status": 0, "messages": [], "text": None}
-    say = out["messages"].append
+
+    def say(message: str) -> None:
+        out["messages"].append(message_line(message))
 
     def failed(message: str) -> dict[str, Any]:
-        say(safe_line(message))
+        say(message)
         out["status"] = 2
         return out
 
@@ -242,12 +243,12 @@ def _convert(data: bytes, src: str, target: str, fmt: str, *, force: bool, stric
         raise
     for f in findings:
         if f.severity != "note":
-            say(safe_line(f.format()))
+            say(f.format())
     if canonical and changed and not quiet:
-        say(safe_line(f"{name}: {changed} plays rewritten in canonical form (--canonical)"))
+        say(f"{name}: {changed} plays rewritten in canonical form (--canonical)")
     if strict or not quiet:
         for d in dropped:
-            say(safe_line(f"{name}: {'error' if strict else 'dropped'}: {d}"))
+            say(f"{name}: {'error' if strict else 'dropped'}: {d}")
 
     def write_failed(e: BaseException) -> None:
         failed(write_error(target, e))

@@ -12,6 +12,7 @@ indentation, lists of plain values on one line, UTF-8 text not escaped.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, get_args
 
@@ -484,17 +485,72 @@ def _type_name(v: object) -> str:
             float: "a number", type(None): "null"}.get(type(v), type(v).__name__)
 
 
+COUNT_MAX = 999_999_999
+"""The largest count the document may hold (a match length, a score, a cube value, a game or line
+number): nine digits, the bound of the transcript and SGF readers."""
+
+
 def _int(v: Any, path: str) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
         raise _Bad(path, f"expected an integer, found {_type_name(v)}")
     return v
 
 
+def _shown(n: int) -> str:
+    """An out-of-range number as a message quotes it: at most a short piece of a long one."""
+    if abs(n) < 10 ** 30:
+        return str(n)
+    return f"a {'negative ' if n < 0 else ''}number of {len(str(abs(n)))} digits"
+
+
+def _ranged(lo: int, hi: int, what: str = "") -> Callable[[Any, str], int]:
+    """An integer from ``lo`` to ``hi`` (``what`` names it in the message)."""
+    def check(v: Any, path: str) -> int:
+        n = _int(v, path)
+        if not lo <= n <= hi:
+            raise _Bad(path, f"{what or 'the value'} must be {lo} to {hi:,}, not {_shown(n)}")
+        return n
+    return check
+
+
+_count = _ranged(0, COUNT_MAX, "a count")
+_signed = _ranged(-COUNT_MAX, COUNT_MAX, "a number of points")
+_place = _ranged(0, COUNT_MAX, "a line or column")
+_die = _ranged(1, 6, "a die")
+_side = _ranged(0, 1, "a player")
+_checkers = _ranged(0, 15, "a number of checkers")
+
+
 def _player(v: Any, path: str) -> int:
     p = _int(v, path)
     if p not in (0, 1):
-        raise _Bad(path, f"a player is 0 or 1, not {p}")
+        raise _Bad(path, f"a player is 0 or 1, not {_shown(p)}")
     return p
+
+
+def _number(v: Any, path: str) -> float:
+    """A finite number (an equity, a chance, luck): an integer or a fraction, never NaN or infinite."""
+    if isinstance(v, bool) or not isinstance(v, int | float):
+        raise _Bad(path, f"expected a number, found {_type_name(v)}")
+    try:
+        f = float(v)
+    except OverflowError:
+        f = math.inf
+    if not math.isfinite(f) or abs(f) > EQUITY_MAX:
+        raise _Bad(path, f"a figure must be a finite number from {-EQUITY_MAX:,} to {EQUITY_MAX:,}")
+    return f
+
+
+EQUITY_MAX = 10_000
+"""The largest equity (or luck) the document may hold, either sign: far beyond any producer's figure
+(a money-equivalent equity is within 3), so that every figure prints and sorts."""
+
+
+def _chance(v: Any, path: str) -> float:
+    f = _number(v, path)
+    if not 0.0 <= f <= 1.0:
+        raise _Bad(path, f"a chance must be 0 to 1, not {f:g}")
+    return f
 
 
 def _variant(v: Any, path: str) -> str:
@@ -550,8 +606,8 @@ def _list_of(check: Callable[[Any, str], Any]) -> Callable[[Any, str], list[Any]
 
 def _span_of(v: Any, path: str) -> Span:
     d = _obj(v, path)
-    return Span(_get(d, "line", path, _int), _get(d, "column", path, _int),
-                _get(d, "end_line", path, _opt(_int), None), _get(d, "end_column", path, _opt(_int), None))
+    return Span(_get(d, "line", path, _place), _get(d, "column", path, _place),
+                _get(d, "end_line", path, _opt(_place), None), _get(d, "end_column", path, _opt(_place), None))
 
 
 def _props(v: Any, path: str) -> dict[str, list[str]]:
@@ -560,7 +616,12 @@ def _props(v: Any, path: str) -> dict[str, list[str]]:
 
 
 def _board(v: Any, path: str) -> tuple[int, ...]:
-    return tuple(_list_of(_int)(v, path))
+    board = tuple(_list_of(_checkers)(v, path))
+    if len(board) != 26:
+        raise _Bad(path, f"a board has 26 counts (off, points 1 to 24, bar), not {len(board)}")
+    if sum(board) > 15:
+        raise _Bad(path, f"a side has at most 15 checkers, not {sum(board)}")
+    return board
 
 
 def _position(v: Any, path: str) -> Position:
@@ -568,21 +629,21 @@ def _position(v: Any, path: str) -> Position:
     boards = _get(d, "boards", path, _pair_of(_board))
     return Position(
         boards=boards,
-        turn=_get(d, "turn", path, _int, 0),
-        dice=_get(d, "dice", path, _opt(_pair_of(_int)), None),
-        cube=_get(d, "cube", path, _int, 1),
-        cube_owner=_get(d, "cube_owner", path, _opt(_int), None),
+        turn=_get(d, "turn", path, _side, 0),
+        dice=_get(d, "dice", path, _opt(_pair_of(_die)), None),
+        cube=_get(d, "cube", path, _ranged(1, COUNT_MAX, "a cube value"), 1),
+        cube_owner=_get(d, "cube_owner", path, _opt(_side), None),
         double_offered=_get(d, "double_offered", path, _bool, False),
-        beaver=_get(d, "beaver", path, _int, 0),
-        resign_offered=_get(d, "resign_offered", path, _int, 0),
-        resigner=_get(d, "resigner", path, _opt(_int), None),
-        match_length=_get(d, "match_length", path, _int, 0),
-        score=_get(d, "score", path, _pair_of(_int), (0, 0)),
+        beaver=_get(d, "beaver", path, _ranged(0, 2, "beaver"), 0),
+        resign_offered=_get(d, "resign_offered", path, _ranged(0, 3, "a resignation"), 0),
+        resigner=_get(d, "resigner", path, _opt(_side), None),
+        match_length=_get(d, "match_length", path, _count, 0),
+        score=_get(d, "score", path, _pair_of(_count), (0, 0)),
         crawford=_get(d, "crawford", path, _bool, False),
         jacoby=_get(d, "jacoby", path, _bool, False),
         beavers=_get(d, "beavers", path, _bool, False),
-        max_cube=_get(d, "max_cube", path, _int, 10),
-        game_state=_get(d, "game_state", path, _int, Position().game_state),
+        max_cube=_get(d, "max_cube", path, _ranged(0, 30, "the cube limit (log2)"), 10),
+        game_state=_get(d, "game_state", path, _ranged(0, 4, "the game state"), Position().game_state),
         names=_get(d, "names", path, _pair_of(_str), ("", "")),
         variant=_get(d, "variant", path, _str, "standard"),
         extras=tuple(_get(d, "extras", path, _list_of(_pair_of(_str)), ())),
@@ -601,13 +662,13 @@ def _action(v: Any, path: str) -> Action:
     return Action(
         kind=_get(d, "kind", path, _kind),
         player=_get(d, "player", path, _player),
-        dice=_get(d, "dice", path, _opt(_pair_of(_int)), None),
+        dice=_get(d, "dice", path, _opt(_pair_of(_die)), None),
         play=_get(d, "play", path, _opt(_str), None),
         no_move=_get(d, "no_move", path, _opt(_str), None),
-        value=_get(d, "value", path, _opt(_int), None),
+        value=_get(d, "value", path, _opt(_count), None),
         text=_get(d, "text", path, _str, ""),
         span=_get(d, "span", path, _opt(_span_of), None),
-        move_number=_get(d, "move_number", path, _opt(_int), None),
+        move_number=_get(d, "move_number", path, _opt(_count), None),
         comment=_get(d, "comment", path, _opt(_str), None),
         setup=_get(d, "setup", path, _opt(_position), None),
         properties=_get(d, "properties", path, _props, dict),
@@ -616,27 +677,67 @@ def _action(v: Any, path: str) -> Action:
 
 
 def _analysis_of(v: Any, path: str) -> Analysis:
+    """An analysis: every figure finite and in range, every word a string, ``played`` an index into the
+    candidates (the schema of :func:`~notation.analysis.analysis_to_dict`)."""
     d = _obj(v, path)
-    for key in ("checker", "cube"):
-        if d.get(key) is not None:
-            _obj(d[key], f"{path}.{key}")
     if d.get("checker") is not None:
-        for i, c in enumerate(_list(d["checker"].get("candidates", []), f"{path}.checker.candidates")):
-            _str(_obj(c, f"{path}.checker.candidates[{i}]").get("play"), f"{path}.checker.candidates[{i}].play")
-        played = d["checker"].get("played")
-        if played is not None:
-            _int(played, f"{path}.checker.played")
-    try:
-        return analysis_from_dict(d)
-    except (KeyError, TypeError, ValueError, AttributeError) as e:
-        raise _Bad(path, f"bad analysis: {e}") from None
+        cp = f"{path}.checker"
+        c = _obj(d["checker"], cp)
+        candidates = _get(c, "candidates", cp, _list, list)
+        for i, cand in enumerate(candidates):
+            _candidate(cand, f"{cp}.candidates[{i}]")
+        played = _get(c, "played", cp, _opt(_ranged(0, max(len(candidates) - 1, 0), "the index of the play made")),
+                      None)
+        if played is not None and not candidates:
+            raise _Bad(f"{cp}.played", "no candidates to index")
+    if d.get("cube") is not None:
+        cp = f"{path}.cube"
+        c = _obj(d["cube"], cp)
+        for key in ("no_double", "double_take", "double_pass", "cubeless_equity"):
+            _get(c, key, cp, _opt(_number), None)
+        for key in ("verdict", "level"):
+            _get(c, key, cp, _opt(_str), None)
+        _get(c, "probabilities", cp, _opt(_probabilities), None)
+    _get(d, "luck", path, _opt(_number), None)
+    for key in ("luck_rating", "producer"):
+        _get(d, key, path, _opt(_str), None)
+    extra = _get(d, "extra", path, _opt(_obj), None) or {}
+    for k, x in extra.items():
+        _str(x, f"{path}.extra.{k}")
+    return analysis_from_dict(d)
+
+
+def _candidate(v: Any, path: str) -> None:
+    c = _obj(v, path)
+    _get(c, "play", path, _str)
+    for key in ("equity", "cubeless_equity"):
+        _get(c, key, path, _opt(_number), None)
+    _get(c, "level", path, _opt(_str), None)
+    _get(c, "probabilities", path, _opt(_probabilities), None)
+
+
+def _probabilities(v: Any, path: str) -> None:
+    d = _obj(v, path)
+    _get(d, "win", path, _chance)
+    for key in ("win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon"):
+        _get(d, key, path, _chance, 0.0)
+
+
+_SEVERITIES = ("error", "warning", "note")
+
+
+def _severity(v: Any, path: str) -> str:
+    s = _str(v, path)
+    if s not in _SEVERITIES:
+        raise _Bad(path, f"a severity is error, warning or note, not {s[:40]!r}")
+    return s
 
 
 def _game(v: Any, path: str) -> Game:
     d = _obj(v, path)
     return Game(
-        number=_get(d, "number", path, _int),
-        score=_get(d, "score", path, _opt(_pair_of(_int)), None),
+        number=_get(d, "number", path, _count),
+        score=_get(d, "score", path, _opt(_pair_of(_count)), None),
         names=_get(d, "names", path, _opt(_pair_of(_str)), None),
         ratings=_get(d, "ratings", path, _pair_of(_opt(_str)), (None, None)),
         actions=_get(d, "actions", path, _list_of(_action), list),
@@ -658,16 +759,16 @@ def _rules(v: Any, path: str) -> MatchRules:
         jacoby=_get(d, "jacoby", path, _bool, dflt.jacoby),
         beavers=_get(d, "beavers", path, _bool, dflt.beavers),
         raccoons=_get(d, "raccoons", path, _bool, dflt.raccoons),
-        auto_doubles=_get(d, "auto_doubles", path, _int, dflt.auto_doubles),
+        auto_doubles=_get(d, "auto_doubles", path, _ranged(0, 30, "automatic doubles"), dflt.auto_doubles),
         cube=_get(d, "cube", path, _bool, dflt.cube),
-        cube_limit=_get(d, "cube_limit", path, _opt(_int), dflt.cube_limit),
+        cube_limit=_get(d, "cube_limit", path, _opt(_ranged(1, COUNT_MAX, "a cube limit")), dflt.cube_limit),
     )
 
 
 def _normalisation(v: Any, path: str) -> Normalisation:
     d = _obj(v, path)
-    return Normalisation(_get(d, "message", path, _str), _get(d, "line", path, _opt(_int), None),
-                         _get(d, "column", path, _opt(_int), None))
+    return Normalisation(_get(d, "message", path, _str), _get(d, "line", path, _opt(_place), None),
+                         _get(d, "column", path, _opt(_place), None))
 
 
 def match_from_dict(d: Mapping[str, Any], path: str = "match") -> Match:
@@ -681,7 +782,7 @@ def match_from_dict(d: Mapping[str, Any], path: str = "match") -> Match:
 def _match(v: Any, path: str) -> Match:
     d = _obj(v, path)
     return Match(
-        length=_get(d, "length", path, _int, 0),
+        length=_get(d, "length", path, _count, 0),
         names=_get(d, "names", path, _pair_of(_str), ("", "")),
         games=_get(d, "games", path, _list_of(_game), list),
         tags=[tuple(t) for t in _get(d, "tags", path, _list_of(_pair_of(_str)), list)],
@@ -738,13 +839,13 @@ def findings_from_json(text: str) -> list[Finding]:
             path = f"findings[{i}]"
             d = _obj(v, path)
             out.append(Finding(
-                severity=_get(d, "severity", path, _str),
+                severity=_get(d, "severity", path, _severity),
                 message=_get(d, "message", path, _str),
                 file=_get(d, "file", path, _opt(_str), None),
-                line=_get(d, "line", path, _opt(_int), None),
-                column=_get(d, "column", path, _opt(_int), None),
-                game=_get(d, "game", path, _opt(_int), None),
-                move=_get(d, "move", path, _opt(_int), None),
+                line=_get(d, "line", path, _opt(_place), None),
+                column=_get(d, "column", path, _opt(_place), None),
+                game=_get(d, "game", path, _opt(_count), None),
+                move=_get(d, "move", path, _opt(_count), None),
                 player=_get(d, "player", path, _opt(_str), None),
                 roll=_get(d, "roll", path, _opt(_str), None),
                 text=_get(d, "text", path, _str, ""),

@@ -299,9 +299,10 @@ def _load(source: Source) -> tuple[str | bytes, str | None]:
 
 
 def _read_bytes(path: str | os.PathLike[str]) -> bytes:
-    """The bytes of the file ``path`` (without :mod:`pathlib`, which costs a command 3 ms to import)."""
-    with open(path, "rb") as f:
-        return f.read()
+    """The bytes of the file ``path``, within the bound of a record (:mod:`notation._input`)."""
+    from .._input import read_bytes
+
+    return read_bytes(path, what="a record")
 
 
 def _where(text: str, index: int) -> tuple[int, int]:

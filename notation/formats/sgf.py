@@ -74,7 +74,6 @@ import math
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .._struct import field, struct
@@ -254,8 +253,10 @@ class _Node:
 def _load(source: str | bytes | os.PathLike[str], name: str | None
           ) -> tuple[str, str | None, list[Normalisation]]:
     if isinstance(source, os.PathLike):
+        from .._input import read_bytes
+
         name = name if name is not None else os.fspath(source)
-        source = Path(source).read_bytes()
+        source = read_bytes(source, what="a record", name=name)
     if isinstance(source, bytes):
         text, notes = _decode(source)
         return text, name, notes
@@ -1235,6 +1236,8 @@ class _Reader:
             self.note(f"result RE[{v}] is not W+n or B+n; kept as a game property", p.span)
             return
         winner = "WB".index(m.group(1).upper())
+        if len(m.group(2)) > 9:
+            raise self.error(f"RE: a result of {len(m.group(2))} digits (at most 9)", p)
         points = int(m.group(2)) if m.group(2) else None
         suffix = m.group(3)
         resigned = suffix[:1].upper() == "R"

@@ -1,0 +1,116 @@
+"""Reading an input's bytes with a bound on its size: a file, standard input, a device or a FIFO.
+
+Every reader of the library and every command takes its bytes through :func:`read_bytes`, so that no
+input (``/dev/zero``, ``yes | gammon show -``, a runaway pipe) can take all the memory: past the bound
+the reading stops with :class:`~notation.errors.InputTooLargeError`, one line naming the input.
+
+A regular file is measured before it is read (its size alone refuses it); anything else (standard
+input, a FIFO, a device) is read as a stream, a FIFO waiting for its writer as ``cat`` does, and
+refused as soon as it has given more than the bound.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import stat
+import sys
+from typing import BinaryIO
+
+from .errors import InputTooLargeError
+
+MAX_RECORD_BYTES = 64 << 20
+"""The most a match record (``.mat``, SGF, JSON, ``.xg``) or a list of positions may hold: 64 MiB, about
+a hundred thousand games of ``.mat`` text (the largest real records are well under 1 MiB; reading and
+replaying one takes several times its size in memory)."""
+
+MAX_POSITION_BYTES = 1 << 20
+"""The most a file or standard input holding one position (an ID, an XG or BGBlitz text export, an
+``.xgp`` file) may hold: 1 MiB (a text export is a few kilobytes)."""
+
+_CHUNK = 1 << 20
+
+
+def size_text(n: int) -> str:
+    """``64 MiB``, ``1 MiB``, ``512 KiB``: a bound as the messages and the README say it."""
+    if n >= 1 << 20 and n % (1 << 20) == 0:
+        return f"{n >> 20} MiB"
+    if n >= 1 << 10 and n % (1 << 10) == 0:
+        return f"{n >> 10} KiB"
+    return f"{n} bytes"
+
+
+def too_large(name: str, limit: int, what: str = "an input") -> InputTooLargeError:
+    """The error of an input past ``limit`` bytes."""
+    return InputTooLargeError(f"larger than {size_text(limit)}, the limit for {what}: not read", file=name)
+
+
+def read_bytes(path: str | os.PathLike[str], *, limit: int = MAX_RECORD_BYTES, what: str = "an input",
+               name: str | None = None) -> bytes:
+    """The bytes of ``path`` (``"-"`` is standard input), at most ``limit`` of them.
+
+    Raises :class:`OSError` as the operating system says it (a missing file, a directory, no
+    permission) and :class:`~notation.errors.InputTooLargeError` for an input of more than ``limit``
+    bytes (``what`` names the kind of input in its message, ``name`` the input; by default ``path``, or
+    ``<stdin>``)."""
+    if name is None:
+        name = "<stdin>" if str(path) == "-" else os.fspath(path)
+    if str(path) == "-":
+        return read_stream(sys.stdin.buffer, name, limit=limit, what=what)
+    with open(path, "rb") as f:  # a FIFO waits here for its writer, as cat does
+        return read_stream(f, name, limit=limit, what=what)
+
+
+def read_stream(f: BinaryIO, name: str, *, limit: int = MAX_RECORD_BYTES, what: str = "an input") -> bytes:
+    """The bytes of the open binary file ``f``, at most ``limit`` of them (see :func:`read_bytes`)."""
+    try:
+        st: os.stat_result | None = os.fstat(f.fileno())
+    except (OSError, AttributeError, ValueError, io.UnsupportedOperation):
+        st = None  # a stream with no file behind it (io.BytesIO, a test's standard input)
+    chunks: list[bytes] = []
+    n = 0
+    if st is not None and stat.S_ISREG(st.st_mode):
+        if st.st_size > limit:
+            raise too_large(name, limit, what)
+        data = f.read(st.st_size + 1)  # (one read of the right size, as f.read() does)
+        if len(data) <= st.st_size:
+            return data
+        chunks.append(data)  # it grew while it was read (or says no size, as /proc's files): held to the bound
+        n = len(data)
+        if n > limit:
+            raise too_large(name, limit, what)
+    while True:
+        chunk = f.read(min(_CHUNK, limit + 1 - n))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        n += len(chunk)
+        if n > limit:
+            raise too_large(name, limit, what)
+    return b"".join(chunks)
+
+
+def is_readable_file(path: str) -> tuple[bool, str | None]:
+    """Whether ``path`` (found by walking a directory or by a pattern) may be opened: (True, None) for a
+    regular file (or a link to one); (False, what it is) for a FIFO, a device or a socket, which are
+    never opened there (a FIFO would wait for a writer, a device never end); (True, None) too for a
+    path that cannot be examined, so that its reading says why."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return True, None
+    if stat.S_ISREG(mode):
+        return True, None
+    if stat.S_ISFIFO(mode):
+        return False, "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return False, "a device"
+    if stat.S_ISSOCK(mode):
+        return False, "a socket"
+    if stat.S_ISDIR(mode):
+        return False, "a directory"
+    return False, "not a regular file"
+
+
+__all__ = ["MAX_RECORD_BYTES", "MAX_POSITION_BYTES", "read_bytes", "read_stream", "is_readable_file", "too_large",
+           "size_text"]

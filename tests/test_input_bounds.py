@@ -1,0 +1,176 @@
+"""Every input has a bound, and a walk opens only files (issue 26, items 1 and 4).
+
+A file, standard input, a device and a FIFO are each read within a size bound: past it the reading
+stops with one line naming the input (``/dev/zero`` and ``yes XGID... | gammon show -`` no longer take
+all the memory).  A FIFO named on the command line is read as a stream, waiting for its writer; a FIFO
+or a device found by walking a directory or by a pattern is never opened, it is listed as skipped.  A
+file whose extension or content says it is a record is always read and reported, however damaged.
+
+The commands that could grow without end before are run in a child with an address-space limit and a
+timeout, so that a regression fails the test instead of taking the machine's memory.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import resource
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from notation._input import MAX_POSITION_BYTES, MAX_RECORD_BYTES, read_bytes, read_stream
+from notation.batch import validate_file
+from notation.errors import InputTooLargeError
+from notation.matchio import find_inputs, read_any
+
+ROOT = Path(__file__).resolve().parents[1]
+CLEAN = ROOT / "tests" / "data" / "gnubg_7p_crawford.mat"
+XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10"
+MEMORY = 1 << 30
+"""The address space a command run here may take (the bounds keep each far below it)."""
+
+
+def _limited() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+
+
+def gammon(*args: str, **kw: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "notation", *args], capture_output=True, text=True, cwd=ROOT,
+                          timeout=120, preexec_fn=_limited, **kw)  # type: ignore[call-overload]
+
+
+# ---------------------------------------------------------------- the bound itself
+
+
+def test_a_stream_is_read_to_its_bound_and_no_further() -> None:
+    assert read_stream(io.BytesIO(b"x" * 1000), "s", limit=1000) == b"x" * 1000
+    with pytest.raises(InputTooLargeError) as e:
+        read_stream(io.BytesIO(b"x" * 1001), "s", limit=1000, what="a position")
+    assert str(e.value) == "s: larger than 1000 bytes, the limit for a position: not read"
+
+
+def test_a_regular_file_is_refused_by_its_size(tmp_path: Path) -> None:
+    big = tmp_path / "big.mat"
+    with open(big, "wb") as f:
+        f.truncate(MAX_RECORD_BYTES + 1)  # sparse: refused before a byte is read
+    with pytest.raises(InputTooLargeError, match="larger than 64 MiB, the limit for a record"):
+        read_any(big)
+    res = validate_file(str(big))
+    assert res["unreadable"] and "larger than 64 MiB" in res["findings"][0]["message"]
+    assert read_bytes(CLEAN) == CLEAN.read_bytes()
+
+
+def in_child(code: str) -> str:
+    """What ``code`` prints, run in a child held to :data:`MEMORY` (never read a device in this process:
+    without a bound, that reading takes all the memory)."""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120,
+                       preexec_fn=_limited)
+    assert r.returncode == 0, r.stderr[-2000:]
+    return r.stdout.strip()
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+def test_devices_named_on_the_command_line_end_with_one_line(device: str) -> None:
+    if not os.path.exists(device):
+        pytest.skip(f"no {device}")
+    got = in_child(f"from notation.batch import validate_file\nr = validate_file({device!r})\n"
+                   "print(r['unreadable'], r['findings'][0]['message'])")
+    assert got == "True larger than 64 MiB, the limit for a record: not read"
+    r = gammon("validate", device)
+    assert r.returncode == 2 and f"{device}: error: larger than 64 MiB" in r.stdout and "Traceback" not in r.stderr
+
+
+def test_convert_of_a_device(tmp_path: Path) -> None:
+    target = tmp_path / "z.sgf"
+    got = in_child(f"from notation.batch import convert_file\nr = convert_file('/dev/zero', {str(target)!r}, 'sgf')\n"
+                   "print(r['status'], r['messages'])")
+    assert got == "2 ['/dev/zero: larger than 64 MiB, the limit for a record: not read']"
+    assert not target.exists()
+    r = gammon("convert", "/dev/zero", str(target))
+    assert r.returncode == 2 and "larger than 64 MiB" in r.stderr and not target.exists()
+
+
+def test_an_endless_position_on_standard_input() -> None:
+    """``yes XGID... | gammon show -``: refused at the bound of a position."""
+    writer = subprocess.Popen(["yes", XGID], stdout=subprocess.PIPE)
+    try:
+        r = gammon("show", "-", stdin=writer.stdout)
+    finally:
+        writer.kill()
+        writer.wait()
+    assert r.returncode == 2 and "larger than 1 MiB, the limit for a position" in r.stderr
+    assert MAX_POSITION_BYTES == 1 << 20
+
+
+def test_a_position_file_is_held_to_the_bound_of_a_position(tmp_path: Path) -> None:
+    from notation.positionio import position_source
+
+    p = tmp_path / "p.txt"
+    p.write_text((XGID + "\n") * (MAX_POSITION_BYTES // len(XGID) + 1))
+    with pytest.raises(InputTooLargeError, match="the limit for a position"):
+        position_source(str(p))
+    got = in_child("from notation.positionio import position_source\ntry:\n    position_source('/dev/zero')\n"
+                   "except ValueError as e:\n    print(e)")
+    assert got == "/dev/zero: larger than 1 MiB, the limit for a position: not read"  # read, not taken for an ID
+
+
+# ---------------------------------------------------------------- FIFOs
+
+
+def _fifo(path: Path, data: bytes) -> threading.Thread:
+    os.mkfifo(path)
+
+    def write() -> None:
+        with open(path, "wb") as f:
+            f.write(data)
+
+    t = threading.Thread(target=write, daemon=True)
+    t.start()
+    return t
+
+
+def test_a_fifo_named_on_the_command_line_is_read_as_a_stream(tmp_path: Path) -> None:
+    t = _fifo(tmp_path / "pipe.mat", CLEAN.read_bytes())
+    res = validate_file(str(tmp_path / "pipe.mat"))
+    t.join(10)
+    assert not res["unreadable"] and res["games"] == 5
+
+
+def test_a_fifo_or_device_found_by_a_walk_is_never_opened(tmp_path: Path) -> None:
+    d = tmp_path / "d"
+    d.mkdir()
+    (d / "good.mat").write_bytes(CLEAN.read_bytes())
+    os.mkfifo(d / "pipe.mat")  # opening it would wait for a writer that never comes
+    os.symlink("/dev/zero", d / "zero.sgf")
+    found = find_inputs([str(d), str(tmp_path / "d" / "*.*")])
+    assert found.files == [str(d / "good.mat")] * 2
+    assert (str(d / "pipe.mat"), "a FIFO, not opened") in found.skipped
+    assert (str(d / "zero.sgf"), "a device, not opened") in found.skipped
+    r = gammon("validate", str(d))
+    assert r.returncode == 0 and "good.mat: 5 games" in r.stdout
+
+
+# ---------------------------------------------------------------- damaged files in a walk
+
+
+def test_damaged_records_in_a_directory_are_reported(tmp_path: Path) -> None:
+    d = tmp_path / "d"
+    d.mkdir()
+    (d / "good.mat").write_bytes(CLEAN.read_bytes())
+    (d / "truncated.mat").write_bytes(b"")
+    (d / "corrupt.sgf").write_bytes(bytes(range(256)) * 8)
+    (d / "garbled.mat").write_bytes(b"\x93\x11garbage\x00" * 50)
+    (d / "notes.txt").write_text("hello\n")
+    (d / "picture.png").write_bytes((ROOT / "samples" / "figures" / "fig1_start.png").read_bytes())
+    (d / "m.txt").write_bytes(CLEAN.read_bytes())  # a record by its content
+    found = find_inputs([str(d)])
+    assert [Path(f).name for f in found.files] == ["corrupt.sgf", "garbled.mat", "good.mat", "m.txt", "truncated.mat"]
+    assert sorted((Path(f).name, why) for f, why in found.skipped) == [
+        ("notes.txt", "not a match record"), ("picture.png", "not a match record")]
+    for f in found.files:
+        if not f.endswith(("good.mat", "m.txt")):
+            assert validate_file(f)["unreadable"], f
