@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import stat
 import sys
 from typing import BinaryIO
@@ -112,5 +113,62 @@ def is_readable_file(path: str) -> tuple[bool, str | None]:
     return False, "not a regular file"
 
 
+_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32-LE"), (b"\x00\x00\xfe\xff", "UTF-32-BE"), (b"\xef\xbb\xbf", "UTF-8"),
+         (b"\xff\xfe", "UTF-16-LE"), (b"\xfe\xff", "UTF-16-BE"))
+
+
+def byte_order_mark(data: bytes) -> tuple[str, int] | None:
+    """(encoding, length) of the byte order mark ``data`` starts with (UTF-8, UTF-16 or UTF-32, either
+    byte order), or None: how every reader of text knows a file's encoding before anything else."""
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            return encoding, len(bom)
+    return None
+
+
+def decode_bom(data: bytes) -> tuple[str, str] | None:
+    """The text of ``data`` that starts with a UTF-16 or UTF-32 byte order mark, and its encoding; a unit
+    that is not text (an odd byte at the end, a lone surrogate) is read as U+FFFD.  None for any other
+    ``data`` (a UTF-8 mark included: the reader decodes UTF-8 its own way)."""
+    bom = byte_order_mark(data)
+    if bom is None or bom[0] == "UTF-8":
+        return None
+    encoding, n = bom
+    return data[n:].decode(encoding, "replace"), encoding[:6]
+
+
+def bad_bytes(data: bytes, encoding: str, most: int = 5) -> tuple[str, list[tuple[int, int, int]], int]:
+    """``data`` read as ``encoding`` with each byte that is not ``encoding`` read as U+FFFD; where the
+    first ``most`` of them are (offset, line, column: the column counts characters as read); and how
+    many places there are in all."""
+    places: list[tuple[int, int, int]] = []
+    pos = 0
+    while len(places) < most:
+        try:
+            data[pos:].decode(encoding)
+            break
+        except UnicodeDecodeError as e:
+            bad = pos + e.start
+            pos += e.end
+            start = data.rfind(b"\n", 0, bad) + 1
+            places.append((bad, data.count(b"\n", 0, bad) + 1, len(data[start:bad].decode(encoding, "replace")) + 1))
+    text = data.decode(encoding, "replace")
+    count = text.count("\ufffd") - data.count("\ufffd".encode(encoding)) if places else 0
+    return text, places, max(count, len(places))
+
+
+_UTF8_SEQUENCE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee\xef][\x80-\xbf]{2}"
+                            rb"|\xed[\x80-\x9f][\x80-\xbf]|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}"
+                            rb"|\xf4[\x80-\x8f][\x80-\xbf]{2}")
+
+
+def mostly_utf8(data: bytes, bad: int) -> bool:
+    """Whether ``data``, with ``bad`` places that are not UTF-8, is UTF-8 with stray bytes (it holds at
+    least as many well-formed UTF-8 characters beyond ASCII) rather than text in a one-byte encoding
+    such as Windows-1252 (whose letters beyond ASCII are never well-formed UTF-8)."""
+    return len(_UTF8_SEQUENCE.findall(data)) >= bad
+
+
 __all__ = ["MAX_RECORD_BYTES", "MAX_POSITION_BYTES", "read_bytes", "read_stream", "is_readable_file", "too_large",
-           "size_text"]
+           "size_text", "byte_order_mark", "decode_bom", "bad_bytes",
+           "mostly_utf8"]

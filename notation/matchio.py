@@ -31,7 +31,6 @@ XG_MAGIC = b"RGMH"
 _MAT_SIGNATURE = re.compile(rb"^[ \t]*\d+[ \t]+point[ \t]+match|^[ \t]*Game[ \t]+\d+|^[ \t]*[;#][ \t]*\[",
                             re.I | re.M)
 _TEXT_RECORD = re.compile(rb"Game \d+\r?\nThe score \(after \d+ games?\) is: ")
-_TEXT_BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 
 
 def read_bytes(path: str | os.PathLike[str], *, limit: int = MAX_RECORD_BYTES) -> bytes:
@@ -53,14 +52,10 @@ def detect_format(path: str | None, data: bytes | str | None = None) -> str:
     if raw[:4] == XG_MAGIC:
         return "xg"
     head = raw[:4096]
-    for bom in _TEXT_BOMS:
-        if head.startswith(bom):
-            if bom != b"\xef\xbb\xbf":  # UTF-16: look at the text itself
-                enc = "utf-16"
-                head = head.decode(enc, "ignore").encode("utf-8")
-            else:
-                head = head[len(bom):]
-            break
+    bom = _input.byte_order_mark(head)
+    if bom is not None:  # UTF-16 or UTF-32: look at the text itself
+        enc, n = bom
+        head = head[n:].decode(enc, "ignore").encode("utf-8") if enc != "UTF-8" else head[n:]
     stripped = head.lstrip(b" \t\r\n\x00")
     if not stripped and not raw[4096:].strip():
         raise ParseError("empty file", file=path, line=1, column=1)
@@ -88,16 +83,16 @@ def _decode(data: bytes, name: str | None = None) -> str:
     """A JSON document's text: UTF-8 (as JSON requires; a UTF-8 BOM is skipped), or UTF-16 / UTF-32
     with a byte order mark.  A byte that is not UTF-8 is an error naming its line, column and byte
     offset, never a silent Latin-1 reading of the whole file."""
-    boms = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"), (b"\xef\xbb\xbf", "utf-8-sig"),
-            (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
-    enc = next((e for bom, e in boms if data.startswith(bom)), "utf-8")
+    bom = _input.byte_order_mark(data)
+    enc, n = bom if bom is not None else ("UTF-8", 0)
     try:
-        return data.decode(enc)
+        return data[n:].decode(enc)
     except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
-        raise ParseError(f"byte 0x{data[e.start]:02x} (offset {e.start}) is not {enc.upper().replace('-SIG', '')}: "
-                         "a JSON document is UTF-8", file=name, line=line, column=col) from None
+        at = n + e.start
+        line = data.count(b"\n", 0, at) + 1
+        col = at - (data.rfind(b"\n", 0, at) + 1) + 1
+        raise ParseError(f"byte 0x{data[at]:02x} (offset {at}) is not {enc[:6]}: a JSON document is UTF-8",
+                         file=name, line=line, column=col) from None
 
 
 def parse_any(data: str | bytes, *, name: str | None = None, packed: bool = False) -> list[Match]:

@@ -55,8 +55,11 @@ def read_position(path: str | os.PathLike[str]) -> PositionRecord:
         return read_xgp(data, name)
     if not data.strip():
         raise ParseError("empty file", file=name, line=1, column=1)
+    from ._input import decode_bom
+
+    wide = decode_bom(data)  # UTF-16 or UTF-32, with a byte order mark
     try:
-        text = data.decode("utf-8-sig")
+        text = wide[0] if wide is not None else data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise ParseError(f"not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start})", file=name) from None
     return parse_position_text(text, name=name)

@@ -311,36 +311,57 @@ def _where(text: str, index: int) -> tuple[int, int]:
 
 
 def _decode(data: str | bytes) -> tuple[str, list[Normalisation]]:
+    """The transcript's text: UTF-8 (a byte order mark skipped), UTF-16 or UTF-32 with a byte order
+    mark; UTF-8 with stray bytes read as U+FFFD, each place reported; text that is no UTF-8 at all
+    (no well-formed character beyond ASCII) as Windows-1252, said so.  Line ends made LF."""
+    from .._input import bad_bytes, byte_order_mark, decode_bom, mostly_utf8
+
     notes: list[Normalisation] = []
     if isinstance(data, bytes):
-        if data.startswith(b"\xef\xbb\xbf"):
-            data = data[3:]
-            notes.append(Normalisation("UTF-8 byte order mark skipped", 1, 1))
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as e:
+        wide = decode_bom(data)
+        if wide is not None:
+            text, enc = wide
+            notes.append(Normalisation(f"{enc} text (byte order mark) read", 1, 1))
+            if "\ufffd" in text:
+                line, col = _where(text, text.index("\ufffd"))
+                notes.append(Normalisation(f"bytes that are not {enc}: read as U+FFFD", line, col))
+        else:
+            if byte_order_mark(data) is not None:
+                data = data[3:]
+                notes.append(Normalisation("UTF-8 byte order mark skipped", 1, 1))
             try:
-                text = data.decode("cp1252")
-                enc = "Windows-1252"
+                text = data.decode("utf-8")
             except UnicodeDecodeError:
-                text = data.decode("latin-1")
-                enc = "Latin-1"
-            line = data.count(b"\n", 0, e.start) + 1
-            col = len(data[data.rfind(b"\n", 0, e.start) + 1:e.start].decode("utf-8", "replace")) + 1
-            notes.append(Normalisation(f"the text is not UTF-8 (byte 0x{data[e.start]:02x}); read as {enc}",
-                                       line, col))
+                text, places, count = bad_bytes(data, "utf-8")
+                if mostly_utf8(data, count):
+                    for offset, line, col in places:
+                        notes.append(Normalisation(f"byte 0x{data[offset]:02x} is not UTF-8: read as U+FFFD",
+                                                   line, col))
+                    if count > len(places):
+                        notes.append(Normalisation(f"{count - len(places)} more places that are not UTF-8: read "
+                                                   "as U+FFFD", None, None))
+                else:
+                    try:
+                        text = data.decode("cp1252")
+                        enc = "Windows-1252"
+                    except UnicodeDecodeError:
+                        text = data.decode("latin-1")
+                        enc = "Latin-1"
+                    offset, line, col = places[0]
+                    notes.append(Normalisation(f"the text is not UTF-8 (byte 0x{data[offset]:02x}); read as {enc}",
+                                               line, col))
     else:
         text = data
         if text.startswith("\ufeff"):
             text = text[1:]
             notes.append(Normalisation("byte order mark skipped", 1, 1))
     if "\n\ufeff" in text:  # files concatenated with their byte order marks
-        i = text.find("\n\ufeff")
-        while i >= 0:
-            line, col = _where(text, i + 1)
-            notes.append(Normalisation("byte order mark at the start of a line removed", line, col))
-            text = text[:i + 1] + text[i + 2:]
-            i = text.find("\n\ufeff", i + 1)
+        parts = text.split("\n\ufeff")
+        line = 1
+        for part in parts[:-1]:
+            line += part.count("\n") + 1
+            notes.append(Normalisation("byte order mark at the start of a line removed", line, 1))
+        text = "\n".join(parts)
     if "\r" in text:
         i = text.find("\r")
         line, _ = _where(text, i)

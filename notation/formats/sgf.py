@@ -267,9 +267,14 @@ def _decode(data: bytes) -> tuple[str, list[Normalisation]]:
     """The SGF text, decoded as its ``CA[]`` declares (UTF-8 when it declares none; UTF-16 with a byte
     order mark).  A byte the declared charset does not allow is read as U+FFFD and reported with its
     line and column; the rest of the file keeps its charset (never a silent Latin-1 reading of all)."""
+    from .._input import decode_bom
+
     notes: list[Normalisation] = []
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16"), notes
+    wide = decode_bom(data)  # UTF-16 or UTF-32
+    if wide is not None:
+        if "\ufffd" in wide[0]:
+            notes.append(Normalisation(f"bytes that are not {wide[1]}: read as U+FFFD", None, None))
+        return wide[0], notes
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     m = re.search(rb"CA\[([^\]]*)\]", data[:4096])
