@@ -530,9 +530,10 @@ class _GameRunner:
         on_roll = setup.turn
         names = self.names
         if setup.names[0] and setup.names[0] in names and setup.names[0] != setup.names[1]:
-            # Orient by name: setup.names = (player 0's, player 1's) of the setup's own numbering.
-            on_roll_name = setup.names[setup.turn]
-            on_roll = names.index(on_roll_name)
+            # Orient by name: setup.names = (player 0's, player 1's) of the setup's own numbering (its
+            # player 0 is ours named so; its other name need not be ours at all)
+            first = names.index(setup.names[0])
+            on_roll = first if setup.turn == 0 else 1 - first
         elif action.dice is not None:
             on_roll = 1 - action.player
         boards = [setup.opponent, setup.opponent]
@@ -1047,6 +1048,13 @@ class Replayer:
                 match.source, game.span.line if game.span else None, None, game.number))
         if game.start is not None:
             start = game.start.replace(match_length=length, score=score, crawford=crawford)
+            span = game.span
+            # the board alone (its score and cube are the match's, checked as such): more checkers than the
+            # variant has, two colours on a point ...
+            for problem in Position(boards=start.boards, variant=start.variant).problems():
+                rep.findings.append(Finding("error", f"game {game.number} starts from an impossible position: "
+                                                     f"{problem}", match.source, span.line if span else None,
+                                            span.column if span else None, game.number))
             if start.cube > 1 and start.boards == Position.initial(start.variant).boards:
                 _check_auto_start(rep, game, start.cube)
         else:

@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 from notation.batch import DATASET_COLUMNS, convert_file, decision_rows, validate_file
 from notation.errors import MESSAGE_MAX, TEXT_MAX, NotationError
 from notation.formats.json_format import to_json
-from notation.matchio import read_any
+from notation.matchio import parse_any, read_any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -74,6 +74,11 @@ def check_file(data: bytes, suffix: str) -> None:
                 assert len(m) <= MESSAGE_MAX + len(path) + 40, m[:300]
             if res["unreadable"]:
                 assert out["status"] == 2
+            elif out["status"] == 0 and fmt in ("mat", "sgf", "json"):  # a writer writes what its reader reads
+                try:
+                    parse_any(out["text"], name=f"written.{fmt}")
+                except NotationError as e:
+                    raise AssertionError(f"the {fmt} writer wrote what its reader refuses: {e}") from None
         rows = decision_rows(path)
         said.append(rows["error"] or "")
         for name, kind in DATASET_COLUMNS:

@@ -22,14 +22,14 @@ from notation.rules import variant_names
 # --------------------------------------------------------------------------- generated matches
 
 text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
-small = st.integers(-3, 70)
+small = st.integers(0, 70)  # every count the document holds is 0 to 999,999,999 (see the ranges below)
 maybe_int = st.none() | small
 pair_int = st.tuples(small, small)
 dice = st.none() | st.tuples(st.integers(1, 6), st.integers(1, 6))
 spans = st.none() | st.builds(Span, st.integers(1, 9999), st.integers(1, 300), maybe_int, maybe_int)
 props = st.dictionaries(st.text(alphabet="ABCDEFGHLMRUW", min_size=1, max_size=3), st.lists(text, max_size=3),
                         max_size=3)
-boards = st.tuples(st.integers(-1, 15), *[st.integers(0, 15)] * 25)
+boards = st.tuples(*[st.integers(0, 15)] * 26)
 positions = st.builds(
     Position,
     boards=st.tuples(boards, boards),
@@ -83,7 +83,7 @@ games = st.builds(
 )
 rules = st.builds(MatchRules, variant=st.sampled_from(variant_names()), crawford=st.booleans(),
                   jacoby=st.booleans(), beavers=st.booleans(), raccoons=st.booleans(),
-                  auto_doubles=st.integers(0, 3), cube=st.booleans(), cube_limit=maybe_int)
+                  auto_doubles=st.integers(0, 3), cube=st.booleans(), cube_limit=st.none() | st.integers(1, 70))
 matches = st.builds(
     Match,
     length=st.integers(0, 25),
@@ -214,3 +214,81 @@ def test_mat_corpus_round_trips(corpus: Path) -> None:
             assert to_json(from_json(j)) == j, f.name
             count += 1
     assert count >= 100
+
+
+# ---------------------------------------------------------------- every number within its range (issue 26, item 7)
+
+_MOVE = {"kind": "move", "player": 0, "dice": [3, 1], "play": "8/5 6/5"}
+_BOARDS = {"boards": [[0] * 6 + [5] + [0] + [3] + [0] * 4 + [5] + [0] * 10 + [2, 0]] * 2}
+
+
+def _game(**changes: object) -> dict[str, object]:
+    return {"number": 1, "actions": [dict(_MOVE)], **changes}
+
+
+def _action(**changes: object) -> dict[str, object]:
+    return {"games": [_game(actions=[{**_MOVE, **changes}])]}
+
+
+@pytest.mark.parametrize(("match", "where"), [
+    (_action(dice=[7, 0]), "match.games[0].actions[0].dice[0]: a die must be 1 to 6, not 7"),
+    (_action(dice=[-1, -2]), "match.games[0].actions[0].dice[0]: a die must be 1 to 6, not -1"),
+    (_action(dice=[1 << 40, 1]), "dice[0]: a die must be 1 to 6, not 1099511627776"),
+    (_action(dice=[3, 0]), "dice[1]: a die must be 1 to 6, not 0"),
+    ({"length": 10 ** 30}, "match.length: a count must be 0 to 999,999,999, not a number of 31 digits"),
+    ({"length": -3}, "match.length: a count must be 0 to 999,999,999, not -3"),
+    ({"games": [_game(number=10 ** 12)]}, "match.games[0].number"),
+    ({"games": [_game(score=[10 ** 12, 0])]}, "match.games[0].score[0]: a count"),
+    (_action(kind="double", value=1 << 40, dice=None), "actions[0].value: a count"),
+    (_action(move_number=-1), "actions[0].move_number: a count"),
+    (_action(span={"line": -5, "column": 1}), "actions[0].span.line: a line or column"),
+    ({"rules": {"auto_doubles": 10 ** 9}}, "match.rules.auto_doubles: automatic doubles must be 0 to 30"),
+    ({"rules": {"cube_limit": -3}}, "match.rules.cube_limit: a cube limit must be 1 to"),
+    ({"games": [_game(start={**_BOARDS, "turn": 5})]}, "match.games[0].start.turn: a player must be 0 to 1, not 5"),
+    ({"games": [_game(start={**_BOARDS, "dice": [9, 99]})]}, "match.games[0].start.dice[0]: a die must be 1 to 6"),
+    ({"games": [_game(start={**_BOARDS, "match_length": 10 ** 30})]}, "match.games[0].start.match_length: a count"),
+    ({"games": [_game(start={**_BOARDS, "cube": 0})]}, "match.games[0].start.cube: a cube value must be 1 to"),
+    ({"games": [_game(start={"boards": [[0] * 25 + [10 ** 8], [0] * 26]})]},
+     "match.games[0].start.boards[0][25]: a number of checkers must be 0 to 15, not 100000000"),
+    ({"games": [_game(start={"boards": [[0] * 25, [0] * 26]})]}, "start.boards[0]: a board has 26 counts"),
+    (_action(kind="setup", dice=None, setup={"boards": [[0] * 24 + [10 ** 8, 0], [0] * 26]}),
+     "match.games[0].actions[0].setup.boards[0][24]: a number of checkers must be 0 to 15"),
+    (_action(analysis={"luck": float("nan")}), "actions[0].analysis.luck: a figure must be a finite number"),
+    (_action(analysis={"checker": {"candidates": [{"play": "8/5 6/5", "equity": 1e308}]}}),
+     "analysis.checker.candidates[0].equity: a figure must be a finite number"),
+    (_action(analysis={"checker": {"candidates": [{"play": "8/5 6/5"}], "played": 3}}),
+     "analysis.checker.played: the index of the play made must be 0 to 0, not 3"),
+    (_action(analysis={"cube": {"probabilities": {"win": 2.0}}}), "analysis.cube.probabilities.win: a chance"),
+    (_action(analysis={"cube": {"level": 3}}), "analysis.cube.level: expected a string"),
+])
+def test_every_number_is_checked_against_its_range(match: dict[str, object], where: str) -> None:
+    with pytest.raises(ParseError) as e:
+        from_json(json.dumps({"format": FORMAT, "version": 2, "match": match}))
+    assert where in e.value.message
+
+
+def test_more_checkers_than_the_variant_has_is_the_replays_finding() -> None:
+    doc = {"format": FORMAT, "version": 2, "match": {"games": [_game(start={"boards": [[15] * 26, [0] * 26]})]}}
+    m = from_json(json.dumps(doc))
+    assert any("starts from an impossible position: O has 390 checkers" in f.message for f in replay(m).findings)
+
+
+def test_dice_of_1e20_are_refused_not_an_internal_error(tmp_path: Path) -> None:
+    from notation.batch import convert_file, validate_file
+
+    p = tmp_path / "m.json"
+    p.write_text('{"format": "gammon-notation", "version": 2, "match": {"games": [{"number": 1, "actions": '
+                 '[{"kind": "move", "player": 0, "dice": [1e20, 1], "play": "8/5"}]}]}}')
+    res = validate_file(str(p))
+    assert res["unreadable"] and "dice[0]: expected an integer" in res["findings"][0]["message"]
+    out = convert_file(str(p), str(tmp_path / "m.sgf"), "sgf")
+    assert out["status"] == 2 and "internal error" not in out["messages"][0]
+
+
+def test_chouette_points_are_bounded() -> None:
+    from notation.chouette import read_chouette_json
+
+    doc = json.loads((Path(__file__).resolve().parents[1] / "samples" / "chouette_4players.json").read_text())
+    doc["chouette"]["totals"] = {k: 10 ** 40 for k in doc["chouette"]["players"]}
+    with pytest.raises(ParseError, match=r"chouette.totals.\w+: a number of points must be"):
+        read_chouette_json(json.dumps(doc))
