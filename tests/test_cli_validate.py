@@ -156,3 +156,37 @@ def test_quick_command_line_runs_as_click_runs_it(tmp_path: Path) -> None:
         p.stdout.close()  # before anything is written: every write fails
         piped.append((p.stderr.read(), p.wait()))
     assert piped[0] == piped[1] and piped[0][1] != 0
+
+
+# ------------------------------------------------------- records with no games, long fields (issue 26, item 11)
+
+
+def test_a_record_with_no_games_is_an_error(tmp_path: Path) -> None:
+    from xg_container import container, records
+
+    header_only_xg = container(records((DATA / "xg_ronde3.xg").read_bytes())[0])  # the match header alone
+    files = {"header.mat": b" 7 point match\n",
+             "empty.json": b'{"format": "gammon-notation", "version": 2, "match": {"length": 7, "games": []}}',
+             "header.xg": header_only_xg}
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+        code, out, _ = run(str(tmp_path / name))
+        assert code == 1 and f"{name}: error: the record holds no games" in out, (name, out)
+        assert out.splitlines()[-1].endswith("0 games, 0 plays, 1 error, 0 warnings, 0 notes") or "note" in out
+        r = CliRunner().invoke(main, ["convert", str(tmp_path / name), str(tmp_path / f"{name}.sgf")])
+        assert r.exit_code == 2 and "the record holds no games: nothing to convert" in r.stderr
+        assert not (tmp_path / f"{name}.sgf").exists()
+
+
+def test_every_quoted_field_is_cut(tmp_path: Path) -> None:
+    long_line = tmp_path / "long.mat"
+    long_line.write_text(" 1 point match\n\n Game 1\n a : 0    b : 0\n  1) 52: 13/8 13/11 " + "x" * 1_000_000 + "\n")
+    long_value = tmp_path / "long.sgf"
+    long_value.write_text("(;FF[4]GM[6]CA[UTF-8]MI[length:1]PW[a]PB[b];B[52lqlq];CV[" + "7" * 5_000_000 + "])\n")
+    for path in (long_line, long_value):
+        code, out, _ = run("--format", "json", str(path))
+        assert code == 2 and len(out) < 3000, len(out)
+        (finding,) = json.loads(out)["findings"]
+        assert "characters" in finding["message"] and len(finding["text"]) <= 200
+        code, out, _ = run(str(path))
+        assert code == 2 and len(out) < 3000

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import DATA
@@ -266,3 +267,65 @@ def test_map_batches_loses_nothing_when_a_worker_fails(tmp_path: Path) -> None:
 def test_map_batches_refuses_a_short_answer(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="results"):
         parallel.map_batches(lambda fs: fs[:-1], _files(tmp_path, 5), 1, 2)
+
+
+# ---------------------------------------------------------------- one bad file in a batch (issue 26, item 3)
+
+_BAD_SGF = "(;FF[4]GM[6]CA[UTF-8]MI[length:1]PW[a]PB[b]RE[B+" + "9" * 5000 + "];B[52lqlq])\n"
+
+
+def _batch_with_one_bad_file(d: Path, bad: str) -> None:
+    d.mkdir()
+    for i in range(9):
+        (d / f"m{i}.mat").write_bytes((DATA / "gnubg_7p_crawford.mat").read_bytes())
+    (d / bad).write_text(_BAD_SGF if bad.endswith(".sgf") else
+                         '{"format": "gammon-notation", "version": 2, "match": {"games": [{"number": 1, "actions": '
+                         '[{"kind": "move", "player": 0, "dice": [7, 0], "play": "8/1"}]}]}}')
+
+
+def test_an_internal_error_in_one_file_is_that_files_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from notation import batch
+
+    _batch_with_one_bad_file(tmp_path / "in", "bad.sgf")
+    (tmp_path / "in" / "bad.sgf").unlink()
+    (tmp_path / "in" / "bug.mat").write_bytes((DATA / "gnubg_7p_crawford.mat").read_bytes())
+    srcs = sorted(str(p) for p in (tmp_path / "in").iterdir())
+    out = tmp_path / "out"
+    out.mkdir()
+    real = batch.replay
+
+    def replay(m: Any, *args: Any, **kw: Any) -> Any:  # a bug met in one file only
+        if m.source.endswith("bug.mat"):
+            raise IndexError("list index out of range")
+        return real(m, *args, **kw)
+
+    monkeypatch.setattr(batch, "replay", replay)
+    res = convert_files(srcs, [str(out / (Path(s).stem + ".sgf")) for s in srcs], "sgf")
+    assert [r["status"] for r in res] == [2 if s.endswith("bug.mat") else 0 for s in srcs]
+    (failed,) = [r for r in res if r["status"]]
+    assert failed["messages"][-1] == (f"{failed['file']}: internal error while converting (IndexError: list index "
+                                      "out of range); please report it with this file")
+    assert len(os.listdir(out)) == 9
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("bad", ["bad.sgf", "bad.json"])
+def test_one_bad_file_does_not_stop_a_convert_batch(tmp_path: Path, bad: str, jobs: str) -> None:
+    _batch_with_one_bad_file(tmp_path / "in", bad)
+    (tmp_path / "out").mkdir()
+    r = subprocess.run([sys.executable, "-m", "notation", "convert", "--jobs", jobs, "-q", "--to", "sgf",
+                        str(tmp_path / "in"), str(tmp_path / "out")], capture_output=True, text=True, cwd=ROOT,
+                       timeout=300)
+    assert r.returncode == 2 and "internal error" not in r.stderr, r.stderr[-2000:]
+    assert r.stderr.count("\n") == 1 and str(tmp_path / "in" / bad) in r.stderr
+    assert sorted(os.listdir(tmp_path / "out")) == [f"m{i}.sgf" for i in range(9)]
+
+
+def test_parquet_rows_of_a_batch_with_one_bad_file(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    _batch_with_one_bad_file(tmp_path / "in", "bad.sgf")
+    r = subprocess.run([sys.executable, "-m", "notation", "convert", "--jobs", "1", "--to", "parquet",
+                        str(tmp_path / "in"), str(tmp_path / "ds")], capture_output=True, text=True, cwd=ROOT,
+                       timeout=300)
+    assert r.returncode == 2 and "bad.sgf:1:" in r.stderr and "internal error" not in r.stderr
+    assert "from 10 files in 1 part" in r.stderr and " 0 rows" not in r.stderr

@@ -690,3 +690,12 @@ def test_odd_analysis_properties_never_break_reading_or_writing(props: str) -> N
         bare = without_analysis_properties(back)
         again = read_sgf(write_sgf(bare)[0]).games[0].actions[0]
         assert again.analysis == a.analysis
+
+
+def test_a_result_of_5000_digits_is_an_error_at_its_place() -> None:
+    """Issue 26, item 8: RE[B+<5000 digits>] raised Python's ValueError (the int digit limit)."""
+    text = "(;FF[4]GM[6]CA[UTF-8]MI[length:1]PW[a]PB[b]RE[B+" + "9" * 5000 + "];B[52lqlq])"
+    with pytest.raises(ParseError) as e:
+        read_sgf(text, name="re.sgf")
+    assert e.value.message == "RE: a result of 5000 digits (at most 9)" and (e.value.line, e.value.column) == (1, 44)
+    assert read_sgf(text.replace("9" * 5000, "9" * 9)).games[0].actions[-1].value == 999_999_999
