@@ -38,7 +38,7 @@ def format_for(path: str | None, to: str | None) -> str:
 
 
 def _mat_losses(match: Match) -> list[str]:
-    from .formats.mat import mat_name, one_line
+    from .formats.mat import mat_name, mat_rating, one_line
 
     out: list[str] = []
     broken = [f"tag {k}" for k, v in match.tags if one_line(v) != v]
@@ -49,6 +49,10 @@ def _mat_losses(match: Match) -> list[str]:
         if mat_name(n) != n:
             out.append(f"the name {n!r} is written {mat_name(n)!r} (a .mat score line holds one line, no ':', "
                        "no blanks around a name, and no empty name)")
+    odd = sorted({r for g in match.games for r in (g.ratings or ()) if r and mat_rating(r) is None})
+    if odd:
+        out.append(f"ratings that are not numbers ({', '.join(repr(r) for r in odd[:3])}"
+                   f"{', ...' if len(odd) > 3 else ''}): .mat holds a rating as a number after the name")
     multi = sum(1 for c in [*match.comments, *(c for g in match.games for c in g.comments)] if "\n" in c.strip())
     if multi:
         out.append(f"{multi} comments of several lines: written as one ';' line each, read back as separate comments")

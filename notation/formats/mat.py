@@ -1096,6 +1096,13 @@ def mat_name(name: str) -> str:
     return n or "-"
 
 
+def mat_rating(rating: str | None) -> str | None:
+    """A player's rating as a score line can hold it after the name (``1650`` or ``1650.5``: what the
+    reader splits off a name), or None: anything else is not written (:func:`notation.convert.render_match`
+    reports it)."""
+    return rating if rating and re.fullmatch(r"\d{1,9}(?:[.,]\d+)?", rating) else None
+
+
 def _escape(value: str) -> str:
     return one_line(value).replace("\\", "\\\\").replace('"', '\\"')
 
@@ -1222,7 +1229,7 @@ class _Writer:
         out = []
         for i in (0, 1):
             n = mat_name(names[i])
-            r = game.ratings[i] if game.ratings else None
+            r = mat_rating(game.ratings[i]) if game.ratings else None
             out.append(f"{n},{r}" if r else n)
         return out[0], out[1]
 
