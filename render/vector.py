@@ -8,15 +8,22 @@ time stamps, no counters, numbers rounded to two decimals, attributes in a fixed
 from __future__ import annotations
 
 import math
+import re
 
 from ._font import default_font
 from .display import Circle, Color, Drawing, Glyphs, Group, Item, Polygon, Polyline, Rect
 
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+"""The characters XML 1.0 does not allow in a document at all, even as references."""
+
 
 def escape(text: str) -> str:
     """``&``, ``<`` and ``>`` as XML entities (what ``xml.sax.saxutils.escape`` does; importing that
-    module imports ``urllib.request``, ``http.client`` and ``email``: about 20 ms of every command)."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    module imports ``urllib.request``, ``http.client`` and ``email``: about 20 ms of every command), and
+    each character XML cannot hold (a control character, U+FFFE, a lone surrogate) as U+FFFD, so that
+    the document stays well-formed whatever a title or a name holds."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _NOT_XML.sub("\ufffd", text) if _NOT_XML.search(text) else text
 
 
 class SvgString(str):

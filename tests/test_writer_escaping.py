@@ -74,3 +74,28 @@ def test_a_comment_holding_a_row_stays_a_comment() -> None:
     assert sum(len(g.actions) for g in again.games) == sum(len(g.actions) for g in m.games)
     assert "; note\n;   3)   31: 8/5 6/5\n" in text
     assert any("comments of several lines" in d for d in dropped)
+
+
+def test_a_rating_that_is_not_a_number_never_makes_a_row() -> None:
+    """Issue 26 (found by tests/test_extreme_values.py): a rating "\\r" was written raw after the name."""
+    m = parse_match(BASE)
+    m.games[0].ratings = ("\r", "1650\n Game 9")
+    text, dropped = render_match(m, "mat")
+    again = parse_match(text)
+    assert _shape(again) == _shape(m) and again.games[0].ratings == (None, None)
+    assert any("ratings that are not numbers" in d for d in dropped)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)) | st.sampled_from(
+    ["\x00", "\x01", "\x1b", "\ufffe", "\uffff", "\ud800", "&", "<", ">"]), max_size=30))
+def test_svg_titles_stay_well_formed(title: str) -> None:
+    """Issue 26: ``render --title $'\\x01'`` (or U+FFFE) made an SVG that no XML parser reads."""
+    import xml.dom.minidom
+
+    import render
+    from notation.ids import parse_position
+
+    svg = render.svg(parse_position("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10"), heading=title,
+                     names=(title, "b"))
+    xml.dom.minidom.parseString(svg.encode("utf-8"))
