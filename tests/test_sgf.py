@@ -699,3 +699,16 @@ def test_a_result_of_5000_digits_is_an_error_at_its_place() -> None:
         read_sgf(text, name="re.sgf")
     assert e.value.message == "RE: a result of 5000 digits (at most 9)" and (e.value.line, e.value.column) == (1, 44)
     assert read_sgf(text.replace("9" * 5000, "9" * 9)).games[0].actions[-1].value == 999_999_999
+
+
+def test_a_truncated_last_game_with_a_bracket_in_a_value_is_placed_where_it_ends() -> None:
+    """Issue 26 (low): the ')' inside a comment was taken for the collection's end, the rest blanked as
+    trailing text, and the error put at the comment."""
+    text = (DATA / "sgf_gnubg_resign.sgf").read_text(encoding="utf-8").rstrip()[:-1]
+    text += "\n;B[54lqlq]C[well played :) really]\n;W[31hefe]\n;B[62"
+    with pytest.raises(ParseError) as e:
+        read_sgf(text, name="t.sgf")
+    assert "ends inside a property value" in e.value.message
+    assert (e.value.line, e.value.column) == (text.count("\n") + 1, 3)
+    junk = read_sgf((DATA / "sgf_gnubg_resign.sgf").read_text(encoding="utf-8") + "\nsaved by hand, 2026\n")
+    assert any("text after the last game tree was ignored" in n.message for n in junk.normalisations)

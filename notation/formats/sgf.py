@@ -312,7 +312,9 @@ def _blank_outside(text: str, notes: list[Normalisation]) -> str:
     if i < 0:
         return text
     head, tail = text[:i], text[j + 1:] if j >= i else ""
-    if re.search(r"\(\s*;", tail):  # a game tree starts there: truncated, not trailing junk
+    if re.search(r"\(\s*;", tail) or "[" in tail or "]" in tail:
+        # a game tree starts there, or property values go on (the last ')' was inside a value): the file
+        # is truncated, not followed by junk; the reader says where it ends
         return text
     if head.strip():
         notes.append(Normalisation("text before the first game tree was ignored", 1, 1))
