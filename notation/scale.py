@@ -84,8 +84,10 @@ def dask_imap(fn: Callable[[str], T], files: Sequence[str], address: str,
     cluster = None
     if n is not None:
         try:
+            # (its logs silenced: a worker's traceback, "Worker process died", are said by the command as
+            # one line for the file that caused them, or not at all)
             cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
-                                   silence_logs=logging.ERROR)
+                                   silence_logs=logging.CRITICAL)
             client = Client(cluster)
         except Exception as e:  # noqa: BLE001 - said in one line by the command
             raise OSError(f"--dask {address}: the local cluster did not start ({type(e).__name__}: {e})") from None

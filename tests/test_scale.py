@@ -359,3 +359,21 @@ def test_urls_are_read_through_fsspec() -> None:
     assert [line.split(":")[0] for line in out.splitlines() if "games," in line][:2] == ["memory", "memory"]
     code, _, err = run("validate", "memory://archive/none*.mat")
     assert code == 2 and "no file matches" in err
+
+
+def test_a_dying_worker_prints_no_traceback(dask_ok: None, capfd: pytest.CaptureFixture[str]) -> None:
+    """Issue 26 (low): ``--dask`` printed the workers' tracebacks and the nanny's complaints on stderr;
+    the file is reported as not checked, in one line, by the command."""
+    import cloudpickle
+    import dask
+
+    from notation.scale import dask_map
+
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    files = [str(SAMPLES / n) for n in ("dutch_5point.mat", "illegal_plays.mat")]
+    capfd.readouterr()
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+        got = dask_map(_always_dies, files, "local:2", _failed)
+    assert "failed" in got[1]
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "Worker process" not in err, err[-2000:]
