@@ -353,7 +353,8 @@ def test_json_values_long_lines_and_tag_numbers(tmp_path: Path) -> None:
 
 
 def test_json_is_decoded_as_utf8_or_with_its_bom(tmp_path: Path) -> None:
-    doc = {"format": "gammon-notation", "version": 1, "match": {"length": 3, "names": ["Kévin", "b"]}}
+    doc = {"format": "gammon-notation", "version": 1, "match": {"length": 3, "names": ["Kévin", "b"], "games": [
+        {"number": 1, "actions": [{"kind": "move", "player": 0, "dice": [3, 1], "play": "8/5 6/5"}]}]}}
     text = json.dumps(doc, ensure_ascii=False)
     (tmp_path / "latin.json").write_bytes(text.encode("latin-1"))
     code, out, _ = run("validate", str(tmp_path / "latin.json"))
