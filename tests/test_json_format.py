@@ -254,11 +254,13 @@ def _action(**changes: object) -> dict[str, object]:
     (_action(kind="setup", dice=None, setup={"boards": [[0] * 24 + [10 ** 8, 0], [0] * 26]}),
      "match.games[0].actions[0].setup.boards[0][24]: a number of checkers must be 0 to 15"),
     (_action(analysis={"luck": float("nan")}), "actions[0].analysis.luck: a figure must be a finite number"),
-    (_action(analysis={"checker": {"candidates": [{"play": "8/5 6/5", "equity": 1e308}]}}),
+    (_action(analysis={"checker": {"candidates": [{"play": "8/5 6/5", "equity": float("-inf")}]}}),
      "analysis.checker.candidates[0].equity: a figure must be a finite number"),
     (_action(analysis={"checker": {"candidates": [{"play": "8/5 6/5"}], "played": 3}}),
      "analysis.checker.played: the index of the play made must be 0 to 0, not 3"),
-    (_action(analysis={"cube": {"probabilities": {"win": 2.0}}}), "analysis.cube.probabilities.win: a chance"),
+    (_action(analysis={"cube": {"probabilities": {"win": float("inf")}}}),
+     "analysis.cube.probabilities.win: a figure must be a finite number"),
+    (_action(analysis={"luck": 10 ** 400}), "analysis.luck: a figure must be a finite number"),
     (_action(analysis={"cube": {"level": 3}}), "analysis.cube.level: expected a string"),
 ])
 def test_every_number_is_checked_against_its_range(match: dict[str, object], where: str) -> None:
