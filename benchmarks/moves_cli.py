@@ -76,8 +76,8 @@ def main() -> int:
                 theirs.append(t)
                 their_plays = int(out.decode().strip())
     sys.path.insert(0, str(ROOT))
-    from notation.commands import _moves_run as moves
-    from notation.commands._moves_run import listed, written_plays
+    from notation.commands import moves
+    from notation.commands.moves import listed, written_plays
     from notation.ids import parse_position
     from notation.rules import ALL_ROLLS, clear_caches
 

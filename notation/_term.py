@@ -1,4 +1,5 @@
-"""Terminal output helpers: control characters made visible, colour, plural words.
+"""Terminal output helpers: control characters made visible, colour, plural words, and the one-line
+endings of the ``gammon`` commands (:func:`fail`, :func:`stdout_failed`).
 
 Record text (player names, comments, cells) may hold escape sequences; written raw, they would move the
 cursor or change the terminal's colours.  :func:`safe` shows every control character as an escape
@@ -10,17 +11,9 @@ from __future__ import annotations
 import os
 import re
 import sys
-from typing import IO
+from typing import IO, NoReturn
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-
-
-def echo(message: str = "", *, err: bool = False) -> None:
-    """``message`` and a line break on standard output (standard error with ``err``), flushed: what
-    ``click.echo`` writes for plain text, for the commands that run without importing click."""
-    stream = sys.stderr if err else sys.stdout
-    stream.write(message + "\n")
-    stream.flush()
 
 
 def safe(text: str) -> str:
@@ -56,3 +49,26 @@ def use_colour(choice: str, stream: IO[str]) -> bool:
 
 COLOURS = {"error": "\x1b[1;31m", "warning": "\x1b[1;35m", "note": "\x1b[1;36m", "bold": "\x1b[1m",
            "caret": "\x1b[1;32m", "reset": "\x1b[0m"}
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """End a command: ``message`` as one line on stderr (``gammon: ...``) and exit status ``code``
+    (2 = bad input)."""
+    import click
+
+    click.echo(f"gammon: {safe_line(message)}", err=True)
+    sys.exit(code)
+
+
+def stdout_failed(e: OSError) -> NoReturn:
+    """End a command whose standard output failed (a full disk, ``> /dev/full``): one line on stderr and
+    status 2; standard output is pointed at the null device so that nothing fails again at exit."""
+    import click
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except OSError:
+        pass
+    click.echo(f"gammon: cannot write to standard output: {e.strerror or e}", err=True)
+    sys.exit(2)

@@ -55,6 +55,16 @@ def _workers(address: str) -> int | None:
     return None
 
 
+def check_cluster(address: str, paths: Sequence[str]) -> None:
+    """Refuse at once, before any work, what a cluster cannot do (``--dask``): :class:`ExtraMissing`
+    without Dask, ValueError for a bad number of local workers or standard input among ``paths`` (every
+    worker must see the files)."""
+    need("dask.distributed", "--dask")
+    _workers(address)
+    if "-" in paths:
+        raise ValueError("--dask cannot read standard input: give the files' paths (every worker must see them)")
+
+
 def dask_map(fn: Callable[[str], T], files: Sequence[str], address: str,
              on_failure: Callable[[str, str], T], on_result: Callable[[], None] | None = None) -> list[T]:
     """``[fn(f) for f in files]`` computed on the Dask cluster at ``address`` (``local``: a new local

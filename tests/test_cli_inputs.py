@@ -234,14 +234,14 @@ def test_python_dash_m_and_failing_stdout() -> None:
                             stderr=subprocess.PIPE, text=True, timeout=120)
     assert r2.returncode == 2
     assert r2.stderr.strip() == "gammon: cannot write to standard output: No space left on device"
-    for extra in ([], ["--bar", "25"]):  # read without click, and by click
+    for extra in ([], ["--bar", "25"]):  # the default options, and one given
         with open("/dev/full", "w") as full:
             r3 = subprocess.run([sys.executable, "-m", "notation", "convert", "-q", str(SAMPLE), "-", "--to", "json",
                                  *extra],
                                 stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
         assert (r3.returncode, r3.stderr) == (2, "gammon: cannot write to standard output: No space left on device\n")
     xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10"
-    for tail in ([xgid], ["--", xgid]):  # render's diagram to standard output, read without click and by click
+    for tail in ([xgid], ["--", xgid]):  # render's diagram to standard output (the source after '--' too)
         with open("/dev/full", "w") as full:
             r4 = subprocess.run([sys.executable, "-m", "notation", "render", "-o", "-", "--format", "svg", *tail],
                                 stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)

@@ -97,6 +97,16 @@ def test_show_impossible_position() -> None:
     assert err == "gammon: impossible position: O has 16 checkers (at most 15)\n"
 
 
+def test_show_json_of_unreadable_input_is_an_error_object() -> None:
+    """With --json, text that cannot be read is still one JSON object on standard output (what is wrong,
+    the input, where) besides the one line on stderr."""
+    code, out, err = run("show", "--json", "XGID=bad")
+    assert code == 2 and err.count("\n") == 1 and err.startswith("gammon: XGID position 'bad'")
+    assert json.loads(out) == {"error": err[len("gammon: "):-1], "input": "XGID=bad", "line": None, "column": 9}
+    code, out, _ = run("show", "--json", "-", stdin="XGID=bad\n")
+    assert code == 2 and json.loads(out)["input"] == "<stdin>"
+
+
 # =========================================================================== moves
 
 
@@ -191,7 +201,7 @@ def test_python_m_notation_cli() -> None:
 
 def test_moves_fast_paths_equal_the_general_ones() -> None:
     """The remembered notation and the board-only Position ID give what the general code gives."""
-    from notation.commands._moves_run import written_plays
+    from notation.commands.moves import written_plays
     from notation.ids import boards_position_id, parse_position, position_id
     from notation.play import _format_play, play_result
     from notation.rules import ALL_ROLLS

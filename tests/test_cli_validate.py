@@ -100,62 +100,14 @@ def test_parallel_by_default_same_output(tmp_path: Path) -> None:
     assert run("--jobs", "3", *files)[:2] == one[:2]
 
 
-# --------------------------------------------------------------------------- without click
-QUICK_ARGV = [
-    ["a.mat"], ["-q", "a.mat"], ["a.mat", "--quiet", "b.mat"], ["--json", "a.mat"], ["a.mat", "--json", "--json"],
-    ["--jobs", "1", "a.mat"], ["-j", "2", "a.mat", "b.mat"], ["--jobs=0", "a.mat"], ["--jobs", "64", "a.mat"],
-    ["--jobs", "05", "-q", "--json", "a.mat"], ["-", "--quiet"], ["", "a b.mat"], ["a.mat", "-j", "1", "-j", "3"],
-]
-CLICK_ARGV = [
-    [], ["--quiet"], ["--jobs", "65", "a.mat"], ["--jobs", "-1", "a.mat"], ["--jobs", "+1", "a.mat"], ["--jobs"],
-    ["a.mat", "-j"], ["-j2", "a.mat"], ["-qj", "2", "a.mat"], ["--", "-q.mat"], ["-x.mat"], ["--help"],
-    ["--format", "json", "a.mat"], ["--color", "never", "a.mat"], ["--jobs", "1_0", "a.mat"], ["--jobs", "٣", "a.mat"],
-    ["--jobs=", "a.mat"], ["--quie", "a.mat"], ["--variant", "dutch", "a.mat"], ["--no-excerpt", "a.mat"],
-]
-
-
-def test_quick_args_are_clicks() -> None:
-    """The common command lines are read without click (start-up time): exactly as click reads them; any
-    other command line is left to click."""
-    from notation.commands import _validate_run
-    from notation.commands.validate import command
-
-    for argv in QUICK_ARGV:
-        quick = _validate_run.quick_args(argv)
-        assert quick is not None, argv
-        params = command.make_context("validate", list(argv)).params
-        assert {**params, **quick} == params, argv  # the same values ...
-        assert {k: v for k, v in params.items() if k not in quick} == {  # ... and click's defaults for the rest
-            "variant": None, "auto_doubles": None, "colour": "auto", "excerpt": None, "html_report": None,
-            "dask_address": None}, argv
-    for argv in CLICK_ARGV:
-        assert _validate_run.quick_args(argv) is None, argv
-
-
-def test_quick_command_line_runs_as_click_runs_it(tmp_path: Path) -> None:
-    """Output, errors and exit statuses are the same read without click and with it (an option only
-    click reads, ``--color auto``, is the default); so is a closed standard output (a broken pipe)."""
-    bad = tmp_path / "bad.mat"
-    bad.write_text(" 1 point match\n\n Game 1\n x\n")
-    cases = [[SAMPLE], ["-q", str(DATA / "mat_gnubg_selfplay_1p.mat"), str(bad)],
-             ["--json", "--jobs", "2", *[str(p) for p in sorted(DATA.glob("mat_gnubg_*.mat"))]],
-             [str(tmp_path / "missing.mat"), str(DATA / "mat_gnubg_selfplay_1p.mat")]]
-    for argv in cases:
-        runs = []
-        for extra in ([], ["--color", "auto"]):
-            r = subprocess.run([sys.executable, "-m", "notation.cli", "validate", *extra, *argv], cwd=ROOT,
-                               capture_output=True, text=True, timeout=120)
-            runs.append((r.returncode, r.stdout, r.stderr))
-        assert runs[0] == runs[1], argv
+def test_a_closed_standard_output_ends_quietly() -> None:
+    """A reader that went away (``| head``, a closed pipe): no traceback, no message, a failing status."""
     files = [str(p) for p in sorted(DATA.glob("mat_*.mat"))] + [SAMPLE]
-    piped = []
-    for extra in ([], ["--color", "auto"]):
-        p = subprocess.Popen([sys.executable, "-m", "notation.cli", "validate", "--json", *extra, *files], cwd=ROOT,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        assert p.stdout is not None and p.stderr is not None
-        p.stdout.close()  # before anything is written: every write fails
-        piped.append((p.stderr.read(), p.wait()))
-    assert piped[0] == piped[1] and piped[0][1] != 0
+    p = subprocess.Popen([sys.executable, "-m", "notation.cli", "validate", "--json", *files], cwd=ROOT,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.stdout is not None and p.stderr is not None
+    p.stdout.close()  # before anything is written: every write fails
+    assert (p.stderr.read(), p.wait() != 0) == (b"", True)
 
 
 # ------------------------------------------------------- records with no games, long fields (issue 26, item 11)

@@ -107,6 +107,15 @@ def test_stdout_and_several_inputs(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["gnubg_7p_crawford.sgf", "gnubg_larger_die.sgf"]
 
 
+def test_command_line_refusals(tmp_path: Path) -> None:
+    """--to in any case; an output is needed, and its format must be known."""
+    code, out, _ = invoke(str(MAT), "-", "--to", "JSON")
+    assert code == 0 and '"format": "gammon-notation"' in out
+    assert invoke(str(MAT)) == (2, "", "gammon: convert needs at least one input and an output (IN... OUT)\n")
+    code, _, err = invoke(str(MAT), str(tmp_path / "x.unknown"))
+    assert code == 2 and err.endswith("x.unknown' from its extension; use --to\n") and not list(tmp_path.iterdir())
+
+
 def test_lossy_conversion_is_reported_and_strict_refuses(tmp_path: Path) -> None:
     src = tmp_path / "tagged.mat"
     src.write_text('; [Player 1 "Alice Example"]\n; [TimeControl "*0"]\n' + MAT.read_text())

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from notation import parallel
 from notation.cli import main
-from notation.commands import _moves_run as moves
+from notation.commands import moves
 from notation.errors import NotationError
 from notation.ids import parse_position
 

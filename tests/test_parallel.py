@@ -231,7 +231,7 @@ def test_validate_reports_the_file_that_killed_its_worker(tmp_path: Path, monkey
     import signal
 
     from notation import cli
-    from notation.commands import _validate_run
+    from notation.commands import validate
 
     src = Path(__file__).resolve().parent / "data"
     files = []
@@ -239,7 +239,7 @@ def test_validate_reports_the_file_that_killed_its_worker(tmp_path: Path, monkey
         files.append(str(tmp_path / f"m{i:02d}.mat"))
         shutil.copyfile(src / name, files[-1])
     killer = _killer_in_a_child(files, 2)
-    check = _validate_run.check_file
+    check = validate.check_file
 
     def crashing(path: str, *args: object, **kwargs: object) -> object:
         if path == killer and os.getpid() != PARENT:
@@ -249,7 +249,7 @@ def test_validate_reports_the_file_that_killed_its_worker(tmp_path: Path, monkey
             os.kill(os.getpid(), signal.SIGSEGV)
         return check(path, *args, **kwargs)
 
-    monkeypatch.setattr(_validate_run, "check_file", crashing)
+    monkeypatch.setattr(validate, "check_file", crashing)
     with pytest.raises(SystemExit) as e:
         cli.run(["validate", "--jobs", "2", "--quiet", *files])
     out, err = capfd.readouterr()

@@ -87,6 +87,15 @@ def test_options_reach_the_renderer(tmp_path: Path) -> None:
     assert im.width == 900 and im.info["dpi"] == pytest.approx((300, 300), abs=0.01)
 
 
+def test_move_0_draws_the_final_position(tmp_path: Path) -> None:
+    out = tmp_path / "end.svg"
+    code, _, err = run(str(MATCH), "--game", "1", "--move", "0", "-o", str(out))
+    rep = replay(read_match(MATCH))
+    assert code == 0 and err == ""
+    assert out.read_text(encoding="utf-8") == render.svg(rep.games[0].end, caption="Game 1: final position",
+                                                         names=True, pips=True, score=True)
+
+
 @pytest.mark.parametrize("args, message", [
     (["--game", "9"], "no game 9"),
     (["--game", "1", "--move", "999"], "has"),

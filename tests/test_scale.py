@@ -279,7 +279,7 @@ def _part_or_die(item: tuple[int, list[str]], out: str) -> dict[str, object]:
     """The command's part writer, killing its worker when the part holds the killer file."""
     if any(p.endswith("illegal_plays.mat") for p in item[1]):
         os._exit(1)
-    from notation.commands._convert_run import _part
+    from notation.commands.convert import _part
 
     return _part(item, out)
 
@@ -300,7 +300,7 @@ def test_a_file_that_kills_its_workers_loses_only_itself_from_the_dataset(arrow_
     import dask
 
     from notation import dataset
-    from notation.commands._convert_run import _failed_part, salvage_part
+    from notation.commands.convert import _failed_part, salvage_part
     from notation.scale import dask_imap
 
     cloudpickle.register_pickle_by_value(sys.modules[__name__])

@@ -1,16 +1,28 @@
-"""``gammon convert IN... OUT``: convert match records between .mat, SGF, JSON and a text record.
-
-The command line is read here, by click; the work is :func:`notation.commands._convert_run.run` (which
-the ``gammon`` entry point also calls directly for the common command lines, without click)."""
+"""``gammon convert IN... OUT``: convert match records between .mat, SGF, JSON, a text record, a web page and
+a decision dataset, validating them on the way."""
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
 import click
 
-from . import _convert_run
-from ._convert_run import TARGETS
+from .._term import fail
+from ..batch import BATCH, convert_file, convert_files
+from ..convert import EXTENSIONS, InputSet, check_target, format_for
+from ..matchio import expand_inputs
+from ..parallel import auto_jobs, collect_if_piled, collector_paused, map_batches, map_files
 
 __all__ = ["command", "TARGETS"]
+
+TARGETS = ("mat", "sgf", "json", "txt", "text", "html", "parquet")
+"""What --to takes (``text`` is ``txt``)."""
+
+HTML_EXTENSIONS = (".html", ".htm")
 
 
 @click.command("convert")
@@ -51,4 +63,219 @@ def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, q
     docs/dataset.md; needs the [scale] extra).
     Exit status: 0 written, 1 --strict refused a lossy conversion, 2 bad input or a refused output.
     """
-    _convert_run.run(paths, to, force, strict, quiet, bar, off, hit_marks, canonical, dask_address, jobs)
+    if len(paths) < 2:
+        fail("convert needs at least one input and an output (IN... OUT)")
+    expanded, problems = expand_inputs(paths[:-1])
+    inputs = InputSet(expanded)  # every output is checked against every input: their identities once
+    out = paths[-1]
+    for p in problems:
+        fail(p)
+    if dask_address is not None:
+        from ..scale import ExtraMissing, check_cluster
+
+        try:
+            check_cluster(dask_address, inputs)
+        except (ExtraMissing, ValueError) as e:
+            fail(str(e))
+    if jobs == 0:
+        jobs = auto_jobs(len(inputs))
+    if "-" in inputs:
+        jobs = 1
+    if to is not None and to.lower() == "parquet":
+        _parquet(inputs, out, force=force, quiet=quiet, jobs=jobs, dask_address=dask_address)
+        return
+    several = len(inputs) > 1 or Path(out).is_dir()
+    if several and (out == "-" or not Path(out).is_dir()):
+        fail(f"{out}: with several inputs the output must be an existing directory")
+    try:
+        fmt = "html" if _wants_html("" if several else out, to) else format_for(None if several else out, to)
+    except ValueError as e:
+        fail(str(e))
+    # every target is known and checked before any work: refusals come first, alone
+    targets: dict[str, str] = {}
+    seen: dict[str, str] = {}
+    for src in inputs:
+        stem = "stdin" if src == "-" else Path(src).stem
+        target = str(Path(out) / (stem + EXTENSIONS.get(fmt, ".html"))) if several else out
+        if target in seen:
+            fail(f"{seen[target]} and {src} would both be written to {target}: convert them separately "
+                 "or rename one")
+        seen[target] = src
+        targets[src] = target
+        if target != "-":
+            try:
+                check_target(target, force=force, inputs=inputs)
+            except FileExistsError as e:
+                fail(str(e))
+    options = {"bar": bar, "off": off, "hit_marks": hit_marks} if fmt == "mat" else {}
+    page: Callable[..., str] | None = None
+    if fmt == "html":  # the page writer (render/ imports notation/; only the command joins the two)
+        from render.html import match_page
+
+        page = match_page
+    # Every output was checked against every input above; as it is written, it is checked again against
+    # the inputs here (forked workers share them), or on a cluster against its own input only (the
+    # whole list would travel with every task).
+    settings: dict[str, Any] = dict(fmt=fmt, force=force, strict=strict, quiet=quiet, canonical=canonical,
+                                    inputs=() if dask_address is not None else inputs, options=options,
+                                    page=page)
+    if dask_address is not None:
+        from ..scale import dask_imap
+
+        one = partial(_convert_one, work=partial(convert_file, **settings), targets=targets)
+        results: Any = dask_imap(one, inputs, dask_address, _failed_file)
+    else:
+        # Here, BATCH files at a time, their outputs synced together (batch.convert_files); in order,
+        # each batch reported as soon as it is done with one process, all at the end with several.
+        some = partial(_convert_some, settings=settings, targets=targets)
+        if jobs > 1:  # (started below, with the collector paused)
+            results = _later(partial(map_batches, some, inputs, jobs, BATCH, lost=_failed_file))
+        else:
+            results = (res for lo in range(0, len(inputs), BATCH) for res in some(inputs[lo:lo + BATCH]))
+    status = 0
+    # As ``gammon validate`` does: a file's many small objects are freed by their reference counts, so
+    # the cycle collector runs between files when objects pile up (_convert_some), not during them, and
+    # never re-scans what the imports left.
+    with collector_paused():
+        it = iter(results)
+        while True:  # a bad input is reported and the others are still converted
+            try:
+                res = next(it)
+            except StopIteration:
+                break
+            except OSError as e:  # the cluster cannot be reached or did not start
+                fail(str(e))
+            # (a standard output that fails here is the command's: one line from gammon's entry point)
+            status = max(status, _report(res))
+    sys.exit(status)
+
+
+def _later(run: Any) -> Any:
+    yield from run()
+
+
+def _convert_some(srcs: list[str], settings: dict[str, Any], targets: dict[str, str]) -> list[dict[str, Any]]:
+    results = convert_files(srcs, [targets[s] for s in srcs], **settings)
+    collect_if_piled()
+    return results
+
+
+def _convert_one(src: str, work: Any, targets: dict[str, str]) -> dict[str, Any]:
+    result = work(src, targets[src])
+    collect_if_piled()
+    return result  # type: ignore[no-any-return]
+
+
+def _parquet(inputs: list[str], out: str, *, force: bool, quiet: bool, jobs: int, dask_address: str | None) -> None:
+    """``--to parquet``: the decision dataset of every input under the directory ``out``, each part
+    written where it is computed (here, a forked worker, or a Dask worker: ``out`` must be shared)."""
+    from .._term import plural, safe_line
+    from ..dataset import parts, prepare
+    from ..scale import ExtraMissing, need
+
+    try:
+        need("pyarrow", "--to parquet")
+    except ExtraMissing as e:
+        fail(str(e))
+    if out == "-" or (Path(out).exists() and not Path(out).is_dir()):
+        fail(f"{out}: --to parquet writes a dataset: the output must be a directory")
+    try:
+        prepare(out, force=force)
+    except FileExistsError as e:
+        fail(str(e))
+    except OSError as e:
+        fail(f"{out}: cannot write: {e.strerror or e}")
+    items = [(k, inputs[lo:hi]) for k, (lo, hi) in enumerate(parts(len(inputs)))]
+    work = partial(_part, out=out)
+    if dask_address is not None:
+        from ..scale import dask_imap
+
+        results: Any = dask_imap(work, items, dask_address, _failed_part,  # type: ignore[arg-type]
+                                 salvage=partial(salvage_part, out=out))
+    else:
+        results = map_files(work, items, min(jobs, len(items)))  # type: ignore[arg-type]
+    counts = {"files": 0, "rows": 0, "parts": 0}
+    unreadable = 0
+    try:
+        for res in results:
+            for e in res["errors"]:
+                click.echo(safe_line(e), err=True)
+            unreadable += len(res["errors"])
+            counts["files"] += res["files"]
+            counts["rows"] += res["rows"]
+            counts["parts"] += 1 if res.get("part") is not None else 0
+    except OSError as e:  # the cluster cannot be reached or did not start
+        fail(str(e))
+    if not quiet:
+        click.echo(f"{safe_line(out)}: {plural(counts['rows'], 'row')} from {plural(counts['files'], 'file')} "
+                   f"in {plural(counts['parts'], 'part')}", err=True)
+    sys.exit(2 if unreadable else 0)
+
+
+def _part(item: tuple[int, list[str]], out: str) -> dict[str, Any]:
+    from ..dataset import write_part
+
+    k, paths = item
+    try:
+        return write_part(paths, out, k)
+    except OSError as e:
+        return {"part": None, "files": len(paths), "rows": 0,
+                "errors": [f"{out}: cannot write part {k}: {e.strerror or e}"]}
+
+
+def _probe(path: str) -> int:
+    """The rows of one file, computed and dropped: a task that fails only where the file kills its worker."""
+    from ..batch import decision_rows
+
+    return int(decision_rows(path)["rows"])
+
+
+def salvage_part(client: Any, item: tuple[int, list[str]], reason: str, *, out: str,
+                 probe: Callable[[str], Any] = _probe, write: Callable[..., dict[str, Any]] = _part) -> dict[str, Any]:
+    """A part whose task stopped every Dask worker that tried it (``reason``): each of its files is read
+    alone, as its own task, and the part is written from the files that were read; each other file is
+    reported (``--to parquet`` on a cluster: a file that kills its workers no longer loses its part)."""
+    from ..scale import task_results
+
+    k, paths = item
+    checked = task_results(client, probe, paths)
+    # A task can fail beside the killer (it was on the worker that died): each file that failed is
+    # tried again alone, so that only a file that kills its workers by itself is left out.
+    for i, (ok, _) in enumerate(checked):
+        if not ok:
+            checked[i] = task_results(client, probe, [paths[i]])[0]
+    good = [p for p, (ok, _) in zip(paths, checked, strict=True) if ok]
+    errors = [f"{p}: not in the dataset: {why}" for p, (ok, why) in zip(paths, checked, strict=True) if not ok]
+    res: dict[str, Any] = {"part": None, "files": len(paths), "rows": 0, "errors": errors}
+    if good:
+        ((ok, written),) = task_results(client, partial(write, out=out), [(k, good)])
+        if not ok:
+            return _failed_part(item, written)
+        res = {**written, "files": len(paths), "errors": list(written["errors"]) + errors}
+    return res
+
+
+def _failed_part(item: Any, reason: str) -> dict[str, Any]:
+    k, paths = item
+    return {"part": None, "files": len(paths), "rows": 0,
+            "errors": [f"part {k} ({paths[0]}, ... {len(paths)} files): not written: {reason}"]}
+
+
+def _report(res: dict[str, Any]) -> int:
+    if res["messages"]:  # a file's lines at once (each is one line: batch.convert_file made them so)
+        click.echo("\n".join(res["messages"]), err=True)
+    if res["text"] is not None:
+        sys.stdout.write(res["text"])
+    return int(res["status"])
+
+
+def _failed_file(path: str, reason: str) -> dict[str, Any]:
+    return {"file": path, "target": None, "status": 2, "messages": [f"{path}: not converted: {reason}"],
+            "text": None}
+
+
+def _wants_html(out: str, to: str | None) -> bool:
+    """True when ``convert`` should write a page: ``--to html`` or an output named ``*.html``."""
+    if to:
+        return to.lower().lstrip(".") in ("html", "htm")
+    return Path(out).suffix.lower() in HTML_EXTENSIONS

@@ -1,16 +1,196 @@
 """``gammon render``: board diagrams (PNG or SVG) of a position, of a move in a match, or of a whole match.
 
-The command line is read here, by click; the work is :func:`notation.commands._render_run.run` (which the
-``gammon`` entry point also calls directly for the common command lines, without click)."""
+* ``gammon render POSITION -o fig.png`` draws a position given as an ID (XGID, gnubg ID, ...).
+* ``gammon render MATCH --game G --move M -o fig.svg`` draws the position before the M-th action of
+  game G (both counted from 1), with its play drawn as arrows.
+* ``gammon render MATCH --all -o DIR/`` draws the position before every action of every game, and
+  each game's final position.
+* ``--play "24/21 21/16"`` draws a given play; repeat it for boards side by side ("two ways to play").
+"""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+from typing import Any
+
 import click
 
-from . import _render_run
-from ._render_run import CONVENTION, MAX_DPI, MAX_WIDTH, SHOW_NAMES, SIZES, THEMES, _describe, step_labels
+from .._term import fail, stdout_failed
+from ..errors import NotationError
+from ..position import Position
 
-__all__ = ["command", "step_labels", "_describe"]
+__all__ = ["command", "step_labels"]
+
+SIZES = ("small", "medium", "large", "print")
+THEMES = ("print", "classic", "contrast")
+MAX_WIDTH = 8000
+"""Wider images take gigabytes to draw (the PNG is drawn large and reduced) and no page needs them."""
+MAX_DPI = 1200
+"""The print size (120 mm) at 1200 dpi is 5,669 pixels wide."""
+
+
+def _check_plays(position: Position, plays: tuple[str, ...], dice: tuple[int, int] | None,
+                 option: str = "--play") -> None:
+    """Each --play resolved before drawing, so that an error names the option and its own column."""
+    from ..play import resolve_play
+
+    roll = dice if dice is not None else position.dice
+    for k, text in enumerate(plays, 1):
+        which = f"{option} {text!r}" + (f" (the {k}{'st' if k == 1 else 'nd' if k == 2 else 'rd' if k == 3 else 'th'}"
+                                       " of the --play options)" if len(plays) > 1 else "")
+        if roll is None:
+            fail(f"{which}: the position has no dice: give --dice AB")
+        try:
+            resolve_play(position, text, roll)
+        except NotationError as e:
+            where = f", column {e.column}" if e.column else ""
+            fail(f"{which}{where}: {e.message}")
+
+
+def _looks_like_file(source: str) -> bool:
+    return Path(source).is_file()
+
+
+def _write(path: Path, data: bytes | str, force: bool = False, inputs: tuple[str, ...] = ()) -> None:
+    """Write one diagram: ``-`` is standard output; a file goes through a temporary file and a rename,
+    never over an input (not even through a link), over an existing file only with ``force``."""
+    from ..convert import atomic_write
+
+    if str(path) == "-":
+        raw = data.encode("utf-8") if isinstance(data, str) else data
+        try:
+            sys.stdout.buffer.write(raw)
+            sys.stdout.buffer.flush()
+        except BrokenPipeError:
+            raise  # the reader went away: the command's entry point ends quietly
+        except OSError as e:  # a full disk, /dev/full: said as every command says it
+            stdout_failed(e)
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, data, force=force, inputs=inputs)
+    except FileExistsError as e:
+        fail(str(e))
+    except OSError as e:
+        fail(f"{path}: cannot write: {e.strerror or e}")
+
+
+def _render(position: Position, fmt: str, options: dict[str, Any]) -> bytes | str:
+    import render
+
+    if fmt == "svg":
+        return str(render.svg(position, **options))
+    return render.png(position, **options)
+
+
+def _format_for(path: str, override: str | None) -> str:
+    if override:
+        return override
+    if path == "-":
+        return "png"  # standard output: PNG unless --format svg
+    ext = Path(path).suffix.lower()
+    if ext == ".svg":
+        return "svg"
+    if ext == ".png":
+        return "png"
+    fail(f"cannot tell the format of {path!r}: name it .png or .svg, or give --format")
+    return ""
+
+
+def _who(position: Position, player: int) -> str:
+    name = position.names[player] if player < len(position.names) else ""
+    return name or ("White", "Black")[player]
+
+
+def step_labels(steps: list[Any]) -> list[str]:
+    """Each step's name in the record's own numbering, as `gammon validate` prints it: the move number
+    (the ``.mat`` row, the SGF node) for the first action of that move, ``14-2`` for its second ...;
+    ``s5`` (the fifth action) where the record numbers none."""
+    seen: dict[int, int] = {}
+    out = []
+    for k, step in enumerate(steps, 1):
+        n = step.action.move_number
+        if n is None:
+            out.append(f"s{k}")
+            continue
+        seen[n] = seen.get(n, 0) + 1
+        out.append(str(n) if seen[n] == 1 else f"{n}-{seen[n]}")
+    return out
+
+
+def _describe(step: Any, game_no: int, move_no: int | str) -> str:
+    """A caption for the position before an action: 'Game 2, move 14: Alice to play 5-3: 13/8 13/10'."""
+    a = step.action
+    who = _who(step.before, a.player)
+    head = f"Game {game_no}, move {move_no}: {who}"
+    if a.kind == "move" and a.dice:
+        what = f"to play {a.dice[0]}-{a.dice[1]}"
+        if step.play is not None and step.play.steps:
+            what += f": {step.play.notation()}" + ("" if step.legal else " (illegal, as recorded)")
+        elif step.play is not None:
+            what += ": no move"
+        return f"{head} {what}"
+    from ..record import action_phrase
+
+    return f"{head} {action_phrase(a)}"
+
+
+def _step_options(step: Any, base: dict[str, Any], caption: str | None) -> dict[str, Any]:
+    opts = dict(base)
+    a = step.action
+    if a.kind == "move" and step.play is not None and step.play.steps and "play" not in opts:
+        opts["arrows"] = [tuple(s) for s in step.play.steps]
+        if a.dice and "dice" not in opts:
+            opts["dice"] = a.dice
+    if caption is not None and "caption" not in opts:
+        opts["caption"] = caption
+    return opts
+
+
+SHOW_NAMES = "\0show"
+"""``--names`` given without a value: show the names the source has (else White and Black)."""
+
+CONVENTION = """\b
+Players, as in `gammon show`: White is O, player 0 (the white checkers, lower case in an XGID, the
+left column of a .mat score line); Black is X, player 1 (the black checkers, yellow in the contrast
+theme; upper case in an XGID, the right column). The player on roll sits at the bottom unless
+--bottom says otherwise (`show` prints gnubg's board, X always at the bottom). Points are numbered
+for the bottom player; in `show`, for the player on roll: by default the same numbering."""
+
+
+class _Request:
+    """What the command line asks for (see :func:`run`)."""
+
+    __slots__ = ("source", "output", "fmt", "game_no", "move_no", "at", "draw_all", "plays", "dice", "caption",
+                 "no_caption", "names", "show_names", "candidate", "force", "jobs", "base")
+
+    def __init__(self, source: str, output: str, fmt: str | None, game_no: int | None, move_no: int | None,
+                 at: str | None, draw_all: bool, plays: tuple[str, ...], dice: str | None, caption: str | None,
+                 no_caption: bool, names: tuple[str, str] | None, show_names: bool | None, candidate: int | None,
+                 force: bool, jobs: int, base: dict[str, Any] | None = None) -> None:
+        self.source, self.output, self.fmt = source, output, fmt
+        self.game_no, self.move_no, self.at, self.draw_all = game_no, move_no, at, draw_all
+        self.plays, self.dice, self.caption, self.no_caption = plays, dice, caption, no_caption
+        self.names, self.show_names, self.candidate = names, show_names, candidate
+        self.force, self.jobs, self.base = force, jobs, {} if base is None else base
+
+
+def _names_option(value: str | None, no_names: bool) -> tuple[tuple[str, str] | None, bool | None]:
+    """(the names to use, whether to show names) from --names [WHITE,BLACK] and --no-names."""
+    if no_names:
+        if value is not None and value != SHOW_NAMES:
+            fail("--names and --no-names: give one of them")
+        return None, False
+    if value is None:
+        return None, None
+    if value == SHOW_NAMES:
+        return None, True
+    parts = value.split(",")
+    if len(parts) != 2 or not any(p.strip() for p in parts):
+        fail(f"--names {value!r}: give two names separated by a comma, White's (O) first, e.g. "
+             "--names 'Ann,Ben' (one may be empty: ',Ben')")
+    return (parts[0].strip(), parts[1].strip()), True
 
 
 @click.command("render", epilog=CONVENTION)
@@ -95,9 +275,354 @@ def command(source: str | None, output: str, fmt: str | None, game_no: int | Non
     gammon render match.mat --at 98:38 -o fig.png     (a place `gammon validate` printed)
     gammon render match.mat --all -o figures/
     """
-    _render_run.run(source=source, output=output, fmt=fmt, game_no=game_no, move_no=move_no, at=at,
-                    draw_all=draw_all, plays=plays, dice=dice, size=size, width=width, dpi=dpi, home=home,
-                    bottom=bottom, numbers=numbers, theme=theme, names_opt=names_opt, pips=pips, score=score,
-                    caption=caption, no_caption=no_caption, direction=direction, no_ghosts=no_ghosts,
-                    columns=columns, force=force, fonts=fonts, no_names=no_names, title=title,
-                    candidate=candidate, jobs=jobs)
+    from render import _font
+
+    if source is None:
+        # `render --names FILE ...` as it worked when --names was a plain flag
+        if names_opt not in (None, SHOW_NAMES) and "," not in names_opt:
+            source, names_opt = names_opt, SHOW_NAMES
+        else:
+            fail("missing SOURCE: a position ID, a position file, a match file or '-'")
+    names, show_names = _names_option(names_opt, no_names)
+    for f in fonts:
+        try:
+            _font.add_font(f)
+        except (ValueError, OSError) as e:
+            fail(f"--font {f}: {e}")
+    _font.MISSING.clear()
+    base: dict[str, Any] = {
+        "size": size, "home": home, "bottom": {"o": "white", "x": "black"}.get(bottom.lower(), bottom.lower())
+        .replace("-", "_"), "numbers": numbers, "theme": theme, "ghosts": not no_ghosts, "direction": direction,
+    }
+    if width is not None:
+        base["width"] = width
+    if dpi is not None:
+        base["dpi"] = dpi
+    if columns is not None:
+        base["columns"] = columns
+    if title is not None:
+        base["heading"] = title
+    req = _Request(source, output, fmt, game_no, move_no, at, draw_all, plays, dice, caption, no_caption,
+                   names, show_names, candidate, force, jobs, base)
+    try:
+        _command(req, pips, score)
+    finally:
+        if _font.MISSING:
+            chars = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in sorted(_font.MISSING)[:12])
+            click.echo(f"gammon: warning: no font in use has {chars}: drawn as '?'; give --font FILE with a "
+                       "font that has them", err=True)
+
+
+def _read_source(source: str) -> tuple[Any, Any]:
+    """(a match, None) or (None, a PositionRecord) for SOURCE: '-', a file, or an ID."""
+    from ..matchio import parse_any
+    from ..positionio import parse_position_text
+
+    if source == "-" or _looks_like_file(source):
+        name = "<stdin>" if source == "-" else source
+        from ..matchio import read_bytes
+
+        data = read_bytes(source)
+        if data[:4] == b"RGMH" and source.lower().endswith(".xgp"):  # an eXtreme Gammon position file
+            from ..formats.xg import read_xgp
+
+            return None, read_xgp(data, name)
+        text = data.decode("utf-8-sig", "replace") if data[:4] != b"RGMH" else ""
+        from ..formats.xgtext import looks_like_export
+
+        if text and looks_like_export(text):
+            return None, parse_position_text(text, name=name)
+        try:
+            return parse_any(data, name=name)[0], None
+        except (NotationError, IndexError) as e:
+            first = text.strip().splitlines()[0] if text.strip() else ""
+            try:
+                if first and len(text.strip().splitlines()) <= 3:  # a file or a paste holding an ID
+                    return None, parse_position_text(text.strip(), name=name)
+            except NotationError:
+                pass
+            if source == "-":
+                msg = e.message if isinstance(e, NotationError) else "no games"
+                fail(f"<stdin>: neither a match record nor a position ({msg})")
+            if isinstance(e, NotationError):
+                raise
+            fail(f"{source}: no games")
+    from ..ids import parse_position
+    from ..positionio import refuse_missing_file
+    from ..record import PositionRecord
+
+    refuse_missing_file(source)  # a file name that names nothing: not read as an ID
+    return None, PositionRecord(position=parse_position(source), format="id", source=source)
+
+
+def _candidate(record: Any, req: _Request) -> tuple[str | None, str | None]:
+    """The play to draw from the record's analysis (--candidate N, or the best by default) and its
+    caption; (None, None) when nothing is asked and there is no analysis."""
+    checker = record.analysis.checker if record is not None and record.analysis is not None else None
+    cands = checker.candidates if checker is not None else ()
+    n = req.candidate
+    if n == 0:  # the position alone
+        return None, None
+    if n is None:
+        if req.plays or not cands:
+            return None, None
+        n = 1
+    elif req.plays:
+        fail(f"--candidate {n} and --play: give one of them")
+    if not cands:
+        what = "a cube decision" if record is not None and record.analysis is not None and \
+            record.analysis.cube is not None else "no analysis"
+        fail(f"--candidate {n}: {req.source} holds {what}, not ranked checker plays")
+    if n > len(cands):
+        fail(f"--candidate {n}: {req.source} ranks {len(cands)} play{'s' if len(cands) != 1 else ''} "
+             f"(give 1 to {len(cands)})")
+    c = cands[n - 1]
+    head = "Best play" if n == 1 else f"Play {n} of {len(cands)}"
+    if c.level:
+        head += f" ({c.level})"
+    text = f"{head}: {c.play or 'no move'}"
+    if c.equity is not None:
+        text += f", equity {c.equity:+.3f}"
+        best = cands[0].equity
+        if n > 1 and best is not None:
+            text += f" ({c.equity - best:+.3f})"
+    return c.play, text
+
+
+def _command(req: _Request, pips: bool | None, score: bool | None) -> None:
+    base = req.base
+    try:
+        match, record = _read_source(req.source)
+    except NotationError as e:
+        fail(str(e))
+    except OSError as e:
+        fail(f"{req.source}: cannot read: {e.strerror or e}")
+    is_match = match is not None
+    if req.candidate is not None and is_match and (req.draw_all or (req.move_no in (None, 0) and req.at is None)):
+        fail(f"--candidate {req.candidate}: {req.source} is a match; give the move with --move or --at "
+             "(a move the record analyses, as .xg files and analysed gnubg SGF do)")
+    named = is_match or (record is not None and record.names is not None and any(record.names))
+    if req.names is not None:
+        base["names"] = req.names
+    elif req.show_names if req.show_names is not None else named:
+        base["names"] = True
+    for key, flag in (("pips", pips), ("score", score)):
+        value = flag if flag is not None else is_match
+        if value:
+            base[key] = True
+    if req.caption is not None and not req.no_caption:
+        base["caption"] = req.caption
+    try:
+        if req.dice is not None:
+            from render.layout import parse_dice
+
+            base["dice"] = parse_dice(req.dice)
+        if not is_match:
+            if req.game_no is not None or req.move_no is not None or req.draw_all or req.at is not None:
+                fail(f"{req.source!r} is a position, not a match: --game, --move, --at and --all need a match "
+                     "file")
+            position = record.position
+            if record.names is not None and any(record.names):
+                position = position.replace(names=tuple(record.names))
+            play, cap = _candidate(record, req)
+            plays = req.plays if play is None else (play,)
+            if play is not None:
+                base["play"] = [play]
+            elif plays:
+                base["play"] = list(plays)
+            if cap is not None and req.caption is None and not req.no_caption:
+                base["caption"] = cap
+            _check_plays(position, plays, base.get("dice"), "--candidate" if play is not None else "--play")
+            out_fmt = _format_for(req.output, req.fmt)
+            _write(Path(req.output), _render(position, out_fmt, base), req.force)
+            return
+        if req.plays:
+            base["play"] = list(req.plays)
+        fixed_caption = req.no_caption or req.caption is not None
+        _render_match(req.source, req.output, req.fmt, req.game_no, req.move_no, req.draw_all, base,
+                      fixed_caption, req.at, req.force, match, req.jobs,
+                      req if req.candidate is not None else None)
+    except NotationError as e:
+        fail(str(e))
+    except BrokenPipeError:
+        raise
+    except (ValueError, OSError) as e:
+        fail(str(e))
+
+
+def _find_at(rep: Any, at: str, source: str) -> tuple[int, int]:
+    """(game, action index from 1) of the action at LINE[:COL] of the file."""
+    try:
+        parts = [int(x) for x in at.split(":")]
+    except ValueError:
+        fail(f"--at {at!r}: expected LINE or LINE:COL")
+    line, col = parts[0], (parts[1] if len(parts) > 1 else None)
+    best = None
+    for gi, g in enumerate(rep.games, 1):
+        for si, step in enumerate(g.steps, 1):
+            span = step.action.span
+            if span is None or span.line != line:
+                continue
+            if col is None or span.column <= col:
+                best = (gi, si)
+            if col is None:
+                return best
+    if best is None:
+        fail(f"{source}: no action at line {at}")
+    return best
+
+
+def _render_match(source: str, output: str, fmt: str | None, game_no: int | None, move_no: int | None,
+                  draw_all: bool, base: dict[str, Any], fixed_caption: bool, at: str | None = None,
+                  force: bool = False, given: Any = None, jobs: int = 0, candidate: Any = None) -> None:
+    from ..matchio import read_match
+    from ..replay import replay
+
+    match = given if given is not None else read_match(source)
+    rep = replay(match)
+    if not rep.games:
+        fail(f"{source}: no games")
+    at_index = 0
+    if at is not None:
+        game_no, at_index = _find_at(rep, at, source)
+        move_no = -1  # the action found, by its index
+    if draw_all:
+        if game_no is not None or move_no is not None:
+            fail("--all draws every position: leave out --game and --move")
+        _render_all(rep, source, output, fmt, base, fixed_caption, force, jobs)
+        return
+    if game_no is None:
+        game_no = 1
+    if game_no > len(rep.games):
+        fail(f"{source}: there is no game {game_no} (the match has {len(rep.games)})")
+    g = rep.games[game_no - 1]
+    out_fmt = _format_for(output, fmt)
+    if move_no is None:
+        position, opts = g.start, dict(base)
+        if not fixed_caption:
+            opts["caption"] = f"Game {game_no}: starting position"
+    elif move_no == 0:
+        position, opts = g.end, dict(base)
+        if not fixed_caption:
+            opts["caption"] = f"Game {game_no}: final position"
+    elif move_no == -1:  # --at
+        step = g.steps[at_index - 1]
+        position = step.before
+        label = step_labels(g.steps)[at_index - 1]
+        opts = _step_options(step, base, None if fixed_caption else _describe(step, game_no, label))
+    else:
+        labels = step_labels(g.steps)
+        want = str(move_no)
+        if want not in labels:
+            numbered = [x for x in labels if x[0].isdigit() and "-" not in x]
+            fail(f"{source}: game {game_no} has no move {move_no} (its moves are numbered "
+                 f"{numbered[0] if numbered else '-'} to {numbered[-1] if numbered else '-'}, as validate "
+                 "prints them)")
+        step = g.steps[labels.index(want)]
+        position = step.before
+        opts = _step_options(step, base, None if fixed_caption else _describe(step, game_no, want))
+    if candidate is not None:  # --candidate N: the N-th play of the analysis the record holds for this move
+        from types import SimpleNamespace
+
+        play, cap = _candidate(SimpleNamespace(analysis=step.action.analysis), candidate)
+        if play is not None:
+            _check_plays(position, (play,), opts.get("dice"), "--candidate")
+            opts["play"] = [play]
+            if cap is not None and not fixed_caption:
+                opts["caption"] = cap
+    _write(Path(output), _render(position, out_fmt, opts), force, (source,))
+
+
+_ALL_JOBS: list[tuple[Path, Position, dict[str, Any]]] = []
+"""The diagrams of ``render --all``, read by the worker processes (inherited when they are forked)."""
+
+
+ALL_BATCH = 16
+"""``render --all`` writes its diagrams this many at a time (:class:`notation.convert.OutputBatch`): their
+data is synced together while the next ones are drawn, then they are put in place together."""
+
+
+def _draw_batch(keys: list[str]) -> list[tuple[str, ...]]:
+    """Draw the diagrams ``_ALL_JOBS[int(key)]`` and write them together, each as :func:`_write`
+    writes one (checked, through a temporary file, on disk before its rename); for each, the
+    characters no font had."""
+    from render import _font
+
+    from ..convert import OutputBatch
+
+    force, inputs = _ALL_FORCE
+    out: list[tuple[str, ...]] = []
+    with OutputBatch() as batch:
+        for key in keys:
+            path, position, opts = _ALL_JOBS[int(key)]
+            _font.MISSING.clear()
+            data = _render(position, path.suffix[1:], opts)
+            out.append(tuple(sorted(_font.MISSING)))
+            try:
+                batch.add(path, data, force=force, inputs=inputs)
+            except FileExistsError as e:
+                fail(str(e))
+            except OSError as e:
+                fail(f"{path}: cannot write: {e.strerror or e}")
+        try:
+            batch.finish()
+        except FileExistsError as e:
+            fail(str(e))
+        except OSError as e:
+            fail(f"{getattr(e, 'filename', None) or 'a diagram'}: cannot write: {e.strerror or e}")
+    return out
+
+
+_ALL_FORCE: list[Any] = [False, ()]
+
+
+def _render_all(rep: Any, source: str, output: str, fmt: str | None, base: dict[str, Any], fixed_caption: bool,
+                force: bool, jobs: int) -> None:
+    """Every position of every game into the directory ``output``: checked for existing files first,
+    drawn in ``jobs`` processes (0: automatic), with a progress bar on a terminal."""
+    from render import _font
+
+    from ..parallel import auto_jobs, can_fork, map_batches
+
+    out_fmt = fmt or "png"
+    out_dir = Path(output)
+    if output == "-" or (out_dir.exists() and not out_dir.is_dir()) or \
+            (not out_dir.is_dir() and out_dir.suffix.lower() in (".png", ".svg")):
+        fail(f"{output}: with --all, -o names a directory (one file is written for each position)")
+    todo: list[tuple[Path, Position, dict[str, Any]]] = []
+    for gi, g in enumerate(rep.games, 1):
+        for label, step in zip(step_labels(g.steps), g.steps, strict=True):
+            cap = None if fixed_caption else _describe(step, gi, label)
+            num, dash, rest = label.partition("-")
+            name = num.zfill(3) + dash + rest if label[0].isdigit() else label
+            todo.append((out_dir / f"game{gi:02d}_move{name}.{out_fmt}", step.before,
+                         _step_options(step, base, cap)))
+        end_opts = dict(base)
+        if not fixed_caption:
+            end_opts["caption"] = f"Game {gi}: final position"
+        todo.append((out_dir / f"game{gi:02d}_end.{out_fmt}", g.end, end_opts))
+    existing = [str(p) for p, _, _ in todo if p.exists()]
+    if existing and not force:
+        more = f" and {len(existing) - 1} more" if len(existing) > 1 else ""
+        fail(f"{existing[0]}{more} exist (use --force to overwrite them)")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        fail(f"{out_dir}: cannot make the directory: {e.strerror or e}")
+    _ALL_JOBS[:] = todo
+    _ALL_FORCE[:] = [force, (source,)]
+    n = jobs if jobs > 0 else auto_jobs(len(todo))
+    if not can_fork():
+        n = 1  # the workers read the list of diagrams from this process's memory: forked ones only
+    try:
+        if sys.stderr.isatty():
+            with click.progressbar(length=len(todo), label=f"Rendering {len(todo)} diagrams", file=sys.stderr,
+                                   show_pos=True) as bar:
+                missing = map_batches(_draw_batch, [str(i) for i in range(len(todo))], n, ALL_BATCH,
+                                      lambda: bar.update(1))
+        else:
+            missing = map_batches(_draw_batch, [str(i) for i in range(len(todo))], n, ALL_BATCH)
+    finally:
+        _ALL_JOBS.clear()
+    _font.MISSING.update(c for chars in missing for c in chars)
+    click.echo(f"{len(todo)} diagrams written to {out_dir}" + (f" ({n} processes)" if n > 1 else ""), err=True)

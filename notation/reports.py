@@ -6,7 +6,7 @@ import json
 from typing import Any
 from xml.sax.saxutils import quoteattr
 
-from .._term import safe_line
+from ._term import safe_line
 
 _GITHUB_LEVEL = {"error": "error", "warning": "warning", "note": "notice"}
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "note": "note"}
@@ -43,7 +43,7 @@ def github(results: list[dict[str, Any]], quiet: bool = False) -> str:
 
 def sarif(results: list[dict[str, Any]]) -> str:
     """One SARIF 2.1.0 document for the whole batch."""
-    from .. import __version__
+    from . import __version__
 
     items = []
     for res in results:
