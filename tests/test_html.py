@@ -224,8 +224,7 @@ def test_report_pages_are_readable_by_others(tmp_path: Path):
     import os
     import stat
 
-    from notation.commands.validate import write_report
-    from notation.commands.validate import check_file
+    from notation.commands.validate import check_file, write_report
 
     old = os.umask(0o022)
     try:

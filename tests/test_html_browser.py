@@ -208,8 +208,7 @@ def test_policy_stops_what_escaping_would_miss(browser: Any, tmp_path: Path) -> 
 
 
 def test_report_sorts_and_links(browser: Any, tmp_path: Path) -> None:
-    from notation.commands.validate import write_report
-    from notation.commands.validate import check_file
+    from notation.commands.validate import check_file, write_report
 
     files = [str(SAMPLES / n) for n in ("dutch_5point.mat", "illegal_plays.mat", "hyper1_5point.mat")]
     report = tmp_path / "report.html"
