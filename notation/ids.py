@@ -39,8 +39,10 @@ Where formats disagree the readers keep what was written and the writers say wha
 
 from __future__ import annotations
 
+import binascii
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 from ._struct import fields, struct
@@ -283,9 +285,17 @@ def _b64_to_int(chars: str, nbytes: int) -> tuple[int, int]:
     return int.from_bytes(data, "little"), stream & ((1 << extra_bits) - 1)
 
 
-def _int_to_b64(key: int, nbytes: int, nchars: int) -> str:
-    stream = int.from_bytes(key.to_bytes(nbytes, "little"), "big") << (6 * nchars - 8 * nbytes)
-    return "".join(_B64[(stream >> (6 * (nchars - 1 - i))) & 63] for i in range(nchars))
+def b64_keys(keys: Iterable[int], nbytes: int = 10, nchars: int = 14) -> list[str]:
+    """gnubg's Base64 text of each key: its ``nbytes`` little-endian bytes in standard Base64, the first
+    ``nchars`` characters (a Position ID: 10 bytes, 14 characters; a Match ID: 9 bytes, 12).  The one
+    encoder of Position and Match IDs; many keys cost one encoding (``gammon moves`` encodes the IDs of
+    all the plays of a roll at once): each key is widened to whole groups of three bytes, so that it
+    starts its own group of four characters."""
+    width = -(-nbytes // 3) * 3
+    step = width // 3 * 4
+    text = binascii.b2a_base64(b"".join(map(int.to_bytes, keys, repeat(width), repeat("little"))),
+                               newline=False).decode("ascii")
+    return [text[i:i + nchars] for i in range(0, len(text), step)]
 
 
 def _char_of_bit(bit: int) -> int:
@@ -345,15 +355,13 @@ def _board_key_loop(on_roll: Board, opponent: Board) -> int:
 
 def position_id(position: Position) -> str:
     """The 14-character gnubg Position ID (the player on roll is ``position.turn``)."""
-    return _int_to_b64(position_key(position), 10, 14)
+    return b64_keys((position_key(position),))[0]
 
 
 def boards_position_id(on_roll: Board, opponent: Board) -> str:
     """The Position ID of two boards (the first on roll), without making a :class:`Position`: the
     same as :func:`position_id` for a position with no checker waiting to enter (Acey-Deucey)."""
-    import base64
-
-    return base64.b64encode(_board_key(on_roll, opponent).to_bytes(10, "little")).decode("ascii")[:14]
+    return b64_keys((_board_key(on_roll, opponent),))[0]
 
 
 def _decode_boards(key: int, checkers: int, text: str, column: int) -> tuple[Board, Board]:
@@ -563,7 +571,7 @@ def match_id(position: Position, *, dice_as_rolled: bool = False) -> str:
 
     gnubg writes the higher die first; so does this unless ``dice_as_rolled`` (BGBlitz's habit).
     """
-    return _int_to_b64(match_key(position, dice_as_rolled=dice_as_rolled), 9, 12)
+    return b64_keys((match_key(position, dice_as_rolled=dice_as_rolled),), 9, 12)[0]
 
 
 def gnubg_id(position: Position, *, dice_as_rolled: bool = False) -> str:
