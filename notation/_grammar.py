@@ -167,7 +167,7 @@ def derive_regexes(built: Lark) -> dict[str, str]:
     for rule in built.rules:
         alternatives.setdefault(str(rule.origin.name), []).append(
             [(sym.is_term, str(sym.name)) for sym in rule.expansion])
-    out: dict[str, str] = {name: pattern for name, pattern in terms.items() if name not in ignored}
+    out: dict[str, str] = dict(terms)
     done: dict[str, str | None] = {}
 
     def rule(name: str, active: frozenset[str]) -> str | None:
