@@ -211,9 +211,8 @@ _ROLLS = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}
 _DICE_WORDS = frozenset(f"{r}:" for r in _ROLLS)
 """The dice of a cell as a word (``52:``)."""
 _NUMBER = re.compile(r"\d{1,9}")
-_TAG = re.compile(r'[;#][ \t]*\[(?P<name>[^"\]\n]+?)[ \t]*"(?P<value>.*)"\][ \t]*$')
-_SCORE = re.compile(r"(?P<n0>.*?)[ \t]*:[ \t]*(?P<s0>\d{1,9})[ \t]+(?P<n1>.*?)[ \t]*:[ \t]*(?P<s1>\d{1,9})[ \t]*$")
-_RATING = re.compile(r"(?P<name>.*?)[ \t]*,[ \t]*(?P<rating>\d{1,9}(?:[.,]\d+)?)$")
+_RATING = re.compile(r",[ \t]*(\d{1,9}(?:[.,]\d+)?)$")
+"""A rating after a name (``zoonk,1666``): the first comma that the rating follows to the end."""
 _UNESCAPE = re.compile(r'\\([\\"])')
 _SNOWIE = re.compile(r"Illegal[ \t]+play[ \t]*\((?P<pos>[^()\n]*)\)", re.I)
 
@@ -309,12 +308,12 @@ def _decode(data: str | bytes) -> tuple[str, list[Normalisation]]:
             text = text[1:]
             notes.append(Normalisation("byte order mark skipped", 1, 1))
     if "\n\ufeff" in text:  # files concatenated with their byte order marks
-        i = text.find("\n\ufeff")
-        while i >= 0:
-            line, col = _where(text, i + 1)
-            notes.append(Normalisation("byte order mark at the start of a line removed", line, col))
-            text = text[:i + 1] + text[i + 2:]
-            i = text.find("\n\ufeff", i + 1)
+        parts = text.split("\n\ufeff")
+        line = 1
+        for part in parts[:-1]:
+            line += part.count("\n") + 1
+            notes.append(Normalisation("byte order mark at the start of a line removed", line, 1))
+        text = "\n".join(parts)
     if "\r" in text:
         i = text.find("\r")
         line, _ = _where(text, i)
@@ -338,17 +337,22 @@ def _decode(data: str | bytes) -> tuple[str, list[Normalisation]]:
 class _Tok:
     """A line token made by :func:`_line_tree`: what the reader uses of lark's ``Token``.  ``value`` is
     the line from its first character, then one line break for each line break lark's token would take
-    (its own and the blank lines after it); a ``ROWS`` token keeps its lines in ``rows`` (line, column,
-    text), and in ``value`` only the line breaks after the last one."""
+    (its own and the blank lines after it: ``breaks``); a ``ROWS`` token keeps its lines in ``rows``
+    (line, column, text), and in ``value`` only the line breaks after the last one."""
 
-    __slots__ = ("type", "value", "line", "column", "rows")
+    __slots__ = ("type", "text", "breaks", "line", "column", "rows")
 
-    def __init__(self, type: str, value: str, line: int, column: int) -> None:
+    def __init__(self, type: str, text: str, line: int, column: int) -> None:
         self.type = type
-        self.value = value
+        self.text = text
+        self.breaks = 1
         self.line = line
         self.column = column
         self.rows: list[tuple[int, int, str]] = []
+
+    @property
+    def value(self) -> str:
+        return self.text + "\n" * self.breaks
 
 
 Tokenlike = Any
@@ -381,37 +385,37 @@ def _line_tree(text: str) -> Tree | None:
         s = line.lstrip(" \t")
         if not s:  # a blank line: one more line break for the token before it
             if last is not None:
-                last.value += "\n"
+                last.breaks += 1
             continue
         c = s[0]
         column = len(line) - len(s) + 1
         if state == _AT_GAME and (c in "0123456789" or c in "WLDBRTCAFwldbrtcaf") and rows_start.match(s):
             if rows is None:
-                rows = _Tok("ROWS", "\n", number, column)
+                rows = _Tok("ROWS", "", number, column)
                 game.append(rows)
                 last = rows
             rows.rows.append((number, column, s))
-            rows.value = "\n"
+            rows.breaks = 1
             continue
         rows = None
         if c == ";" or c == "#":
             if state == _AT_SCORE:
                 return None
-            last = _Tok("TAG" if tag.fullmatch(s) else "COMMENT", s + "\n", number, column)
+            last = _Tok("TAG" if tag.fullmatch(s) else "COMMENT", s, number, column)
             (game if state == _AT_GAME else match if state == _AT_MATCH else top).append(last)
         elif state == _AT_SCORE:
             if not score_line.fullmatch(s):
                 return None
-            last = _Tok("SCORE_LINE", s + "\n", number, column)
+            last = _Tok("SCORE_LINE", s, number, column)
             game.append(last)
             state = _AT_GAME
         elif (c in "0123456789" or c == "m" or c == "M") and match_line.fullmatch(s):
-            last = _Tok("MATCH_LINE", s + "\n", number, column)
+            last = _Tok("MATCH_LINE", s, number, column)
             match = [last]
             top.append(match)
             state = _AT_MATCH
         elif (c == "G" or c == "g") and state != _AT_PRE and game_line.fullmatch(s):
-            last = _Tok("GAME_LINE", s + "\n", number, column)
+            last = _Tok("GAME_LINE", s, number, column)
             game = [last]
             match.append(game)
             state = _AT_SCORE
@@ -429,7 +433,7 @@ def _rows_of(tok: Tokenlike) -> tuple[list[tuple[int, int, str]], int]:
     """The lines of a ``ROWS`` token (line, column, text from the first character to the line break) and
     the number of line breaks after the last one."""
     if isinstance(tok, _Tok):
-        return tok.rows, len(tok.value)
+        return tok.rows, tok.breaks
     line, column = tok.line, tok.column
     rows = []
     breaks = 1
@@ -568,13 +572,13 @@ class _Reader:
 
     def _header_line(self, m: Match, tok: Tokenlike) -> None:
         text = _line_of(tok)
-        if tok.type == "TAG":
-            t = _TAG.match(text)
-            if t is not None:
-                key, value = t.group("name").strip(), _UNESCAPE.sub(r"\1", t.group("value"))
-                m.tags.append((key, value))
-                self._rule_tag(m.rules, key, value, tok)
-                return
+        if tok.type == "TAG":  # '; [Name "value"]' (the grammar's TAG): the name to the first '"'
+            body = text[1:].strip(" \t")
+            quote = body.index('"')
+            key, value = body[1:quote].strip(), _UNESCAPE.sub(r"\1", body[quote + 1:-2])
+            m.tags.append((key, value))
+            self._rule_tag(m.rules, key, value, tok)
+            return
         m.comments.append(_comment_text(text))
 
     def _rule_tag(self, r: MatchRules, key: str, value: str, tok: Tokenlike) -> None:
@@ -652,28 +656,30 @@ class _Reader:
                     f"last row)", tok.line, tok.column))
 
     def _score_line(self, game: Game, tok: Tokenlike) -> None:
+        """``name : score   name : score`` (the grammar's SCORE_LINE: names hold no ``:``), split at its two
+        colons; a rating after a name (``zoonk,1666``) is split off."""
         text = _line_of(tok)
-        s = _SCORE.match(text)
-        if s is None:  # pragma: no cover - the grammar guarantees the shape
-            raise ParseError("expected a score line 'name : score   name : score'", line=tok.line,
-                             column=tok.column, text=text)
+        first, middle, last = text.split(":")
+        rest = middle.lstrip(" \t")
+        digits = len(rest) - len(rest.lstrip("0123456789"))
+        raw = (first.rstrip(" \t"), rest[digits:].strip(" \t"))
+        starts = (0, len(first) + 1 + len(middle) - len(rest[digits:].lstrip(" \t")))
         names = []
         ratings: list[str | None] = []
         for i in (0, 1):
-            raw = s.group(f"n{i}")
-            r = _RATING.match(raw)
-            if r is not None and r.group("name"):
-                names.append(r.group("name"))
-                ratings.append(r.group("rating"))
+            r = _RATING.search(raw[i])
+            name = raw[i][:r.start()].rstrip(" \t") if r is not None else ""
+            if r is not None and name:
+                names.append(name)
+                ratings.append(r.group(1))
                 self.notes.append(Normalisation(
-                    f"rating {r.group('rating')} split off the name {raw!r}", tok.line,
-                    tok.column + s.start(f"n{i}")))
+                    f"rating {r.group(1)} split off the name {raw[i]!r}", tok.line, tok.column + starts[i]))
             else:
-                names.append(raw)
+                names.append(raw[i])
                 ratings.append(None)
         game.names = (names[0], names[1])
         game.ratings = (ratings[0], ratings[1])
-        game.score = (int(s.group("s0")), int(s.group("s1")))
+        game.score = (int(rest[:digits]), int(last.strip(" \t")))
         game.score_span = Span(tok.line, tok.column, tok.line, tok.column + len(text))
 
     # ----------------------------------------------------------------- rows
