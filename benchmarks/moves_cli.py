@@ -78,7 +78,7 @@ def main() -> int:
     sys.path.insert(0, str(ROOT))
     from notation.commands import moves
     from notation.commands.moves import listed, written_plays
-    from notation.ids import parse_position
+    from notation.ids import b64_keys, parse_position
     from notation.rules import ALL_ROLLS, clear_caches
 
     t = time.perf_counter()
@@ -103,7 +103,7 @@ def main() -> int:
         k16, table = moves._id_table(pos.on_roll, pos.opponent)
         for roll in ALL_ROLLS:
             entries = listed(pos.on_roll, pos.opponent, roll, pos.rules, moves._json_entry)
-            list(moves._encode_ids(moves._result_keys(k16, table, entries)))
+            b64_keys(moves._result_keys(k16, table, entries))
     inproc_json = time.perf_counter() - t
     print(f"{len(rows)} positions x 21 rolls = {len(rows) * 21} pairs, {plays} plays listed")
     print(f"gammon moves --all-rolls (whole process): best {min(ours):.2f} s, median {statistics.median(ours):.2f} s")

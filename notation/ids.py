@@ -11,8 +11,10 @@ Every format has a python-chess style pair: a reader ``parse_<format>(text) -> P
 * ``parse_snowie`` / ``snowie`` (alias ``snowie_id``)
 * ``parse_ascii_board`` / ``ascii_board``
 
-The readers tokenise with the lark grammars ``grammars/ids_*.lark`` (LALR) and then give each field its
-meaning.  Bad text raises :class:`~notation.errors.ParseError` whose ``column`` is the 1-based column of
+The syntax of each ID is defined once, in its lark grammar ``grammars/ids_*.lark``.  A reader matches the
+ID against the grammar's start rule made a regular expression (:func:`notation._grammar.regexes`, derived
+from the grammar and cached, so reading an ID never imports lark), splits it into its fields and gives
+each field its meaning.  Bad text raises :class:`~notation.errors.ParseError` whose ``column`` is the 1-based column of
 the offending character and whose message names the field (``XGID field 5 (dice): '7x' at column 39
 is not a roll``).  A well-formed ID of a position that cannot exist raises
 :class:`~notation.errors.InvalidPositionError` listing :meth:`Position.problems` (pass
@@ -37,9 +39,11 @@ Where formats disagree the readers keep what was written and the writers say wha
 
 from __future__ import annotations
 
+import binascii
 import re
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Sequence
+from itertools import repeat
+from typing import TYPE_CHECKING
 
 from ._struct import fields, struct
 from .errors import InvalidPositionError, NotationError, ParseError
@@ -56,29 +60,44 @@ from .position import (
 from .rules import get_rules
 
 if TYPE_CHECKING:  # pragma: no cover
-    from lark import Lark, Token, Tree
     from lark.exceptions import UnexpectedInput
 
-# lark is imported only when a grammar is needed: well-formed XGIDs and GNU Backgammon IDs are read by
-# a regular expression with the same tokens (their fast paths, held equal to the grammar's in
-# tests/test_ids.py), so that `gammon show` and `gammon moves` start without it.
+
+_SHAPES: dict[tuple[str, str], re.Pattern[str]] = {}
 
 
-def parser(name: str, start: str | tuple[str, ...] = "start", **options: Any) -> Lark:
-    """:func:`notation._grammar.parser`, imported on first use."""
-    from ._grammar import parser as load
+def _shape(grammar: str, rule: str = "start") -> re.Pattern[str]:
+    """The rule ``rule`` of ``grammars/<grammar>.lark`` as a compiled regular expression, derived from the
+    grammar (:func:`notation._grammar.regexes`)."""
+    key = (grammar, rule)
+    pattern = _SHAPES.get(key)
+    if pattern is None:
+        from ._grammar import regexes
 
-    return load(name, start, **options)
+        pattern = _SHAPES[key] = re.compile(regexes(grammar, _STARTS.get(grammar, "start"))[rule])
+    return pattern
 
 
-def _unexpected_input() -> type[UnexpectedInput]:
+_STARTS: dict[str, str | tuple[str, ...]] = {"ids_gnubg": ("gnubg_id", "position_id", "match_id")}
+"""The start symbols of the grammars that have several."""
+
+
+def _grammar_error(text: str, grammar: str, rule: str = "start") -> UnexpectedInput | None:
+    """Where ``text``, which the grammar's regular expression does not match, goes wrong: lark's parser of
+    the grammar says (imported only here, for bad input).  None if the parser reads it after all."""
     from lark.exceptions import UnexpectedInput
 
-    return UnexpectedInput
+    from ._grammar import parser
+
+    try:
+        parser(grammar, _STARTS.get(grammar, "start")).parse(text, start=rule)
+    except UnexpectedInput as e:
+        return e
+    return None  # pragma: no cover - the regular expression is the grammar's own
 
 
 class _Tok(str):
-    """A token read without lark: its text, and ``start_pos`` as a lark ``Token`` has it."""
+    """A token of an ID: its text, and ``start_pos``, its 0-based position in the line."""
 
     __slots__ = ("start_pos",)
     start_pos: int
@@ -87,6 +106,17 @@ class _Tok(str):
         tok = super().__new__(cls, text)
         tok.start_pos = start_pos
         return tok
+
+
+def _tokens(text: str, sep: str, at: int = 0) -> list[_Tok]:
+    """The fields of ``text`` between the separators ``sep``, each with its position (``text`` starting
+    at ``at``)."""
+    toks = []
+    for part in text.split(sep):
+        toks.append(_Tok(part, at))
+        at += len(part) + 1
+    return toks
+
 
 __all__ = [
     "FORMATS",
@@ -255,9 +285,17 @@ def _b64_to_int(chars: str, nbytes: int) -> tuple[int, int]:
     return int.from_bytes(data, "little"), stream & ((1 << extra_bits) - 1)
 
 
-def _int_to_b64(key: int, nbytes: int, nchars: int) -> str:
-    stream = int.from_bytes(key.to_bytes(nbytes, "little"), "big") << (6 * nchars - 8 * nbytes)
-    return "".join(_B64[(stream >> (6 * (nchars - 1 - i))) & 63] for i in range(nchars))
+def b64_keys(keys: Iterable[int], nbytes: int = 10, nchars: int = 14) -> list[str]:
+    """gnubg's Base64 text of each key: its ``nbytes`` little-endian bytes in standard Base64, the first
+    ``nchars`` characters (a Position ID: 10 bytes, 14 characters; a Match ID: 9 bytes, 12).  The one
+    encoder of Position and Match IDs; many keys cost one encoding (``gammon moves`` encodes the IDs of
+    all the plays of a roll at once): each key is widened to whole groups of three bytes, so that it
+    starts its own group of four characters."""
+    width = -(-nbytes // 3) * 3
+    step = width // 3 * 4
+    text = binascii.b2a_base64(b"".join(map(int.to_bytes, keys, repeat(width), repeat("little"))),
+                               newline=False).decode("ascii")
+    return [text[i:i + nchars] for i in range(0, len(text), step)]
 
 
 def _char_of_bit(bit: int) -> int:
@@ -317,15 +355,13 @@ def _board_key_loop(on_roll: Board, opponent: Board) -> int:
 
 def position_id(position: Position) -> str:
     """The 14-character gnubg Position ID (the player on roll is ``position.turn``)."""
-    return _int_to_b64(position_key(position), 10, 14)
+    return b64_keys((position_key(position),))[0]
 
 
 def boards_position_id(on_roll: Board, opponent: Board) -> str:
     """The Position ID of two boards (the first on roll), without making a :class:`Position`: the
     same as :func:`position_id` for a position with no checker waiting to enter (Acey-Deucey)."""
-    import base64
-
-    return base64.b64encode(_board_key(on_roll, opponent).to_bytes(10, "little")).decode("ascii")[:14]
+    return b64_keys((_board_key(on_roll, opponent),))[0]
 
 
 def _decode_boards(key: int, checkers: int, text: str, column: int) -> tuple[Board, Board]:
@@ -357,32 +393,15 @@ def _decode_boards(key: int, checkers: int, text: str, column: int) -> tuple[Boa
 _GNUBG_SPEC = {"position_id": ("Position ID", 14), "match_id": ("Match ID", 12)}
 
 
-_B64_SHAPES = {
-    "position_id": re.compile(r"([A-Za-z0-9+/]{14})"),
-    "match_id": re.compile(r"([A-Za-z0-9+/]{12})"),
-    "gnubg_id": re.compile(r"([A-Za-z0-9+/]{14}):([A-Za-z0-9+/]{12})"),
-}
-"""``grammars/ids_gnubg.lark``'s start rules as regular expressions (one group per ID)."""
-
-
 def _b64_pieces(text: str, start: str, column: int) -> tuple[str, ...]:
     """The Base64 characters of each ID in ``text`` (a Position ID, a Match ID, or both for
-    ``gnubg_id``): by a regular expression when ``text`` is well formed, else by the grammar, which
-    says where it is not."""
-    m = _B64_SHAPES[start].fullmatch(text)
-    if m is not None:
-        return m.groups()
-    return _b64_pieces_lark(text, start, column)
-
-
-def _b64_pieces_lark(text: str, start: str, column: int) -> tuple[str, ...]:
-    try:
-        tree = parser("ids_gnubg", start=start).parse(text)
-    except _unexpected_input() as e:
-        raise _b64_error(text, start, _lark_pos(e, text), column) from None
-    if start == "gnubg_id":
-        return tuple(_chars(t) for t in tree.children)  # type: ignore[arg-type]
-    return (_chars(tree),)
+    ``gnubg_id``): the start rule ``start`` of ``grammars/ids_gnubg.lark``; where ``text`` does not
+    follow it, an error saying where."""
+    if _shape("ids_gnubg", start).fullmatch(text) is not None:
+        return tuple(text.split(":"))
+    e = _grammar_error(text, "ids_gnubg", start)
+    pos = len(text) if e is None else _lark_pos(e, text)
+    raise _b64_error(text, start, pos, column)
 
 
 def _b64_error(text: str, start: str, pos: int, column: int) -> ParseError:
@@ -411,10 +430,6 @@ def _b64_error(text: str, start: str, pos: int, column: int) -> ParseError:
                           column=col, text=text)
     return ParseError(f"{what} {piece!r} has {len(piece)} characters, {size} needed (column {col}: character "
                       f"{len(piece) + 1} is missing)", column=col, text=text)
-
-
-def _chars(tree: Tree) -> str:
-    return "".join(str(t) for t in tree.children)
 
 
 def parse_position_id(text: str, *, turn: int = 0, variant: str = "standard",
@@ -556,7 +571,7 @@ def match_id(position: Position, *, dice_as_rolled: bool = False) -> str:
 
     gnubg writes the higher die first; so does this unless ``dice_as_rolled`` (BGBlitz's habit).
     """
-    return _int_to_b64(match_key(position, dice_as_rolled=dice_as_rolled), 9, 12)
+    return b64_keys((match_key(position, dice_as_rolled=dice_as_rolled),), 9, 12)[0]
 
 
 def gnubg_id(position: Position, *, dice_as_rolled: bool = False) -> str:
@@ -578,59 +593,30 @@ _SLOT_LETTERS_X = "ABCDEFGHIJKLMNOP"
 _SLOT_LETTERS_O = _SLOT_LETTERS_X.lower()
 
 
-_XGID_SHAPE_FULL = re.compile(
-    r"(?:[Xx][Gg][Ii][Dd]=)?([-A-Pa-p]{26}):([0-9]+):([-+]?[0-9]+):([-+]?[0-9]+):([0-9][0-9]|[DBR])"
-    r":([0-9]+):([0-9]+):([0-9]+):([0-9]+):([0-9]+)")
-"""``grammars/ids_xgid.lark`` as a regular expression: a group per field."""
-
-
-def _xgid_tokens(line: str) -> tuple[list[_Tok], list[_Tok]] | None:
-    """(the 26 slot tokens, the 9 field tokens) of a well-formed XGID line, as the grammar gives
-    them (text and position), without lark; None when ``line`` is not well formed."""
-    m = _XGID_SHAPE_FULL.fullmatch(line)
-    if m is None:
-        return None
-    a = m.start(1)
-    slots = [_Tok(ch, a + i) for i, ch in enumerate(m.group(1))]
-    return slots, [_Tok(m.group(g), m.start(g)) for g in range(2, 11)]
-
-
-def _xgid_tokens_lark(line: str, start: int, column: int, fields: _Fields) -> tuple[list[Token], list[Token]]:
-    """:func:`_xgid_tokens` by the grammar, which says where an XGID is not well formed."""
-    from lark import Token, Tree
-
-    try:
-        tree = parser("ids_xgid", maybe_placeholders=True).parse(line)
-    except _unexpected_input() as e:
-        pos = _lark_pos(e, line)
-        if fields.index(pos) == 0:
-            col = column + pos
-            if pos - start >= 26:
-                board = line[start:].split(":", 1)[0]
-                raise ParseError(f"XGID position {board!r} at column {column + start} has more than 26 "
-                                 f"points (column {col})",
-                                 column=col, text=line) from None
-            if pos < len(line) and line[pos] not in ":":
-                raise ParseError(f"XGID position: {line[pos]!r} at column {col} is not '-', A-P or a-p",
-                                 column=col, text=line) from None
-            got = pos - start
-            raise ParseError(f"XGID position {line[start:pos]!r} at column {column + start} has {got} "
-                             f"point{'s' if got != 1 else ''}, 26 needed (column {col})",
-                             column=col, text=line) from None
-        raise fields.from_lark(e) from None
-    _prefix, slots, *rest = tree.children
-    assert isinstance(slots, Tree)
-    toks: list[Token] = []
-    for sub in rest:
-        assert isinstance(sub, Tree)
-        tok = sub.children[0]
-        assert isinstance(tok, Token)
-        toks.append(tok)
-    out: list[Token] = []
-    for tok in slots.children:
-        assert isinstance(tok, Token)
-        out.append(tok)
-    return out, toks
+def _xgid_tokens(line: str, start: int, column: int, fields: _Fields) -> tuple[list[_Tok], list[_Tok]]:
+    """(the 26 slot tokens, the 9 field tokens) of an XGID line (``start``: where its position begins,
+    after an ``XGID=``), each with its position; where the line does not follow ``grammars/ids_xgid.lark``,
+    an error saying where."""
+    if _shape("ids_xgid").fullmatch(line) is not None:
+        board, *toks = _tokens(line[start:], ":", start)
+        return [_Tok(ch, start + i) for i, ch in enumerate(board)], toks
+    e = _grammar_error(line, "ids_xgid")
+    if e is None:  # pragma: no cover - the regular expression is the grammar's own
+        raise ParseError("not an XGID", column=column, text=line)
+    pos = _lark_pos(e, line)
+    if fields.index(pos) == 0:
+        col = column + pos
+        if pos - start >= 26:
+            board = line[start:].split(":", 1)[0]
+            raise ParseError(f"XGID position {board!r} at column {column + start} has more than 26 "
+                             f"points (column {col})", column=col, text=line)
+        if pos < len(line) and line[pos] not in ":":
+            raise ParseError(f"XGID position: {line[pos]!r} at column {col} is not '-', A-P or a-p",
+                             column=col, text=line)
+        got = pos - start
+        raise ParseError(f"XGID position {line[start:pos]!r} at column {column + start} has {got} "
+                         f"point{'s' if got != 1 else ''}, 26 needed (column {col})", column=col, text=line)
+    raise fields.from_lark(e)
 
 
 def parse_xgid(text: str, *, variant: str = "standard", validate: bool = True) -> Position:
@@ -638,13 +624,10 @@ def parse_xgid(text: str, *, variant: str = "standard", validate: bool = True) -
     line, column = _one_line(text, "XGID")
     start = 5 if line[:5].lower() == "xgid=" else 0
     fields = _Fields("XGID", ":", _XGID_NAMES, _XGID_DESCS, _XGID_CHARS, line, start, column)
-    tokens = _xgid_tokens(line)
-    if tokens is None:
-        tokens = _xgid_tokens_lark(line, start, column, fields)
-    slots, toks = tokens
+    slots, toks = _xgid_tokens(line, start, column, fields)
     cube_t, owner_t, turn_t, dice_t, s1_t, s2_t, rules_t, len_t, max_t = toks
 
-    def num(tok: Token | _Tok, k: int, lo: int | None = None, hi: int | None = None,
+    def num(tok: _Tok, k: int, lo: int | None = None, hi: int | None = None,
             allowed: Sequence[int] | None = None) -> int:
         v = int(tok)
         if ((lo is not None and v < lo) or (hi is not None and v > hi)
@@ -763,7 +746,7 @@ def parse_fibs(text: str, *, variant: str = "standard", validate: bool = True) -
     """
     line, column = _one_line(text, "FIBS board")
     fields = _Fields("FIBS board", ":", _FIBS_NAMES, _FIBS_DESCS, _FIBS_CHARS, line, 0, column)
-    read = _split_fields(line, ":", _FIBS_FULL, (1, 2)) or _fibs_fields_lark(line, fields)
+    read = _split_fields(line, ":", "ids_fibs", (1, 2), fields)
     (name_you, name_opp), toks = read
     def bad(n: int, desc: str | None = None) -> ParseError:
         tok = toks[n - 4]
@@ -851,80 +834,26 @@ def parse_fibs(text: str, *, variant: str = "standard", validate: bool = True) -
 assert len(_FIBS_NAMES) == len(_FIBS_DESCS) == len(_FIBS_CHARS) == 53
 
 
-_INT = r"[ \t]*[-+]?[0-9]+[ \t]*"
-_FIBS_FULL = re.compile(rf"[Bb][Oo][Aa][Rr][Dd]:[^:\r\n]*:[^:\r\n]*(?::{_INT}){{50}}")
-"""``grammars/ids_fibs.lark`` as a regular expression."""
-_SNOWIE_FULL = re.compile(rf"(?:{_INT};){{5}}[^;\r\n]*;[^;\r\n]*;(?:{_INT};){{32}}{_INT};?")
-"""``grammars/ids_snowie.lark`` as a regular expression."""
-
-
-def _split_fields(line: str, sep: str, shape: re.Pattern[str], name_fields: tuple[int, ...]
-                  ) -> tuple[list[str], list[_Tok]] | None:
-    """(the names, the number tokens) of a well-formed FIBS or Snowie line, as the grammar gives them
-    (text and position), without lark; None when ``line`` is not well formed (``shape``)."""
-    if shape.fullmatch(line) is None:
-        return None
+def _split_fields(line: str, sep: str, grammar: str, name_fields: tuple[int, ...], fields: _Fields
+                  ) -> tuple[list[str], list[_Tok]]:
+    """(the names, the number tokens) of a FIBS or Snowie line, each token with its position; where the
+    line does not follow ``grammars/<grammar>.lark``, an error saying where."""
+    if _shape(grammar).fullmatch(line) is None:
+        e = _grammar_error(line, grammar)
+        if e is None:  # pragma: no cover - the regular expression is the grammar's own
+            raise ParseError(f"not a {fields.fmt} line", column=fields.column, text=line)
+        raise fields.from_lark(e)
     names: list[str] = []
     toks: list[_Tok] = []
-    at = 0
-    parts = line.split(sep)
+    parts = _tokens(line, sep)
     if sep == ";" and parts[-1] == "":  # Snowie's last ';' (optional)
         parts.pop()
     for k, part in enumerate(parts):
         if k in name_fields:
-            names.append(part)
+            names.append(str(part))
         elif sep == ";" or k:  # FIBS's field 0 is the keyword
-            toks.append(_Tok(part, at))
-        at += len(part) + 1
+            toks.append(part)
     return names, toks
-
-
-def _fibs_fields_lark(line: str, fields: _Fields) -> tuple[list[str], list[Token]]:
-    """:func:`_split_fields` of a FIBS line by the grammar, which says where it is not well formed."""
-    from lark import Token, Tree
-
-    try:
-        tree = parser("ids_fibs", maybe_placeholders=True).parse(line)
-    except _unexpected_input() as e:
-        raise fields.from_lark(e) from None
-    kids = tree.children
-    toks: list[Token] = []
-    for sub in kids[3:]:
-        assert isinstance(sub, Tree)
-        tok = sub.children[0]
-        assert isinstance(tok, Token)
-        toks.append(tok)
-    return [_name_of(kids[1]), _name_of(kids[2])], toks
-
-
-def _snowie_fields_lark(line: str, fields: _Fields) -> tuple[list[str], list[Token]]:
-    """:func:`_split_fields` of a Snowie line by the grammar, which says where it is not well formed."""
-    from lark import Token, Tree
-
-    try:
-        tree = parser("ids_snowie", maybe_placeholders=True).parse(line)
-    except _unexpected_input() as e:
-        raise fields.from_lark(e) from None
-    names: list[str] = []
-    toks: list[Token] = []
-    for sub in tree.children:
-        if not isinstance(sub, Tree):
-            continue
-        if sub.data == "name":
-            names.append(_name_of(sub))
-        else:
-            tok = sub.children[0]
-            assert isinstance(tok, Token)
-            toks.append(tok)
-    return names, toks
-
-
-def _name_of(node: object) -> str:
-    from lark import Tree
-
-    assert isinstance(node, Tree)
-    tok = node.children[0]
-    return "" if tok is None else str(tok)
 
 
 def _gnubg_post_crawford(p: Position) -> bool:
@@ -1019,9 +948,9 @@ def parse_snowie(text: str, *, variant: str = "standard", validate: bool = True)
     """A Snowie text position: 40 ``;``-terminated fields, as gnubg's ``export position snowietxt``."""
     line, column = _one_line(text, "Snowie position")
     fields = _Fields("Snowie", ";", _SNOWIE_NAMES, _SNOWIE_DESCS, _SNOWIE_CHARS, line, 0, column)
-    read = _split_fields(line, ";", _SNOWIE_FULL, (5, 6)) or _snowie_fields_lark(line, fields)
+    read = _split_fields(line, ";", "ids_snowie", (5, 6), fields)
     names = {5: read[0][0], 6: read[0][1]}
-    toks: dict[int, Token | _Tok] = dict(zip((k for k in range(40) if k not in (5, 6)), read[1], strict=True))
+    toks: dict[int, _Tok] = dict(zip((k for k in range(40) if k not in (5, 6)), read[1], strict=True))
 
     def f(k: int) -> int:
         return int(str(toks[k]).strip())

@@ -5,7 +5,9 @@ Reading is in two stages:
 * :func:`parse_play` is context-free: it turns ``"bar/22 13/8(2) 6/1*"`` (or ``24/18/13``,
   ``6/4*(2)``, ``17-21``, ``Bar/24, 13/Off`` ...) into :class:`Segment` objects, each one checker's
   path as written, and raises :class:`~notation.errors.ParseError` with the column of the offending
-  character.
+  character.  The syntax is ``grammars/play.lark``: its terminals are the tokens read here, and its
+  rules the states of the reading (``tests/test_play_notation.py`` holds :func:`parse_play` to lark's
+  parser of the grammar).
 * :func:`resolve_play` needs the position and roll: it splits compressed moves (``24/15*`` with 63)
   into single-die steps along open points, executes them under the rules and either returns the
   legal :class:`~notation.rules.Play` it denotes or raises :class:`~notation.errors.IllegalPlayError`
@@ -187,16 +189,21 @@ class ParsedPlay:
     image when the play as written is illegal."""
 
 
-_TOKEN = re.compile(
-    r"""
-    (?P<space>[\s,;]+)
-  | (?P<point>bar|off|b(?![a-z])|o(?![a-z])|\d{1,2})
-  | (?P<slash>[/\-])
-  | (?P<star>\*)
-  | (?P<count>\(\s*(?P<n>\d)\s*\))
-    """,
-    re.VERBOSE | re.IGNORECASE,
-)
+_token_re: re.Pattern[str] | None = None
+
+
+def _tokens() -> re.Pattern[str]:
+    """One token of play notation: the terminals of ``grammars/play.lark`` as lark compiles them
+    (:func:`notation._grammar.regexes`), each a named group (``space``, ``point``, ``slash``, ``star``,
+    ``count``)."""
+    global _token_re
+    if _token_re is None:
+        from ._grammar import regexes
+
+        t = regexes("play")
+        _token_re = re.compile("|".join(f"(?P<{group}>{t[name]})" for group, name in (
+            ("space", "SEP"), ("point", "POINT"), ("slash", "SLASH"), ("star", "STAR"), ("count", "COUNT"))))
+    return _token_re
 
 
 def _point_value(tok: str) -> int:
@@ -230,19 +237,20 @@ def parse_play(text: str, *, column: int = 1) -> ParsedPlay:
                                     text[seg_start:pos].strip()))
         pts, marks, count = [], [], 0
 
+    token = _tokens().match
     while pos < n:
-        m = _TOKEN.match(text, pos)
+        m = token(text, pos)
         if m is None:
             raise ParseError(f"unexpected character {text[pos]!r} in play {text.strip()!r}",
                              column=column + pos, text=text)
-        kind = m.lastgroup if m.lastgroup != "n" else "count"
+        kind = m.lastgroup
         if kind == "space":
             if pts and not expect_point:
                 # a space ends a move unless a '/', '*' or '(n)' continues it; a '*' right before
                 # a point ('24/23 *13/10') marks that point instead
-                nxt = _TOKEN.match(text, m.end())
-                if nxt is not None and nxt.lastgroup in ("slash", "star", "count", "n"):
-                    after = _TOKEN.match(text, nxt.end()) if nxt.lastgroup == "star" else None
+                nxt = token(text, m.end())
+                if nxt is not None and nxt.lastgroup in ("slash", "star", "count"):
+                    after = token(text, nxt.end()) if nxt.lastgroup == "star" else None
                     if after is None or after.lastgroup != "point":
                         pos = m.end()
                         continue
@@ -278,7 +286,7 @@ def parse_play(text: str, *, column: int = 1) -> ParsedPlay:
                 raise ParseError("a repeat count '(n)' must follow a move", column=column + pos, text=text)
             if count:
                 raise ParseError("a second repeat count for one move", column=column + pos, text=text)
-            count = int(m.group("n"))
+            count = int(m.group()[1:-1])
             if not 1 <= count <= 4:
                 raise ParseError(f"repeat count {count} is not 1..4", column=column + pos, text=text)
         pos = m.end()

@@ -212,6 +212,8 @@ class _GameRunner:
         self.ended: str | None = None  # "bearoff", "drop", "resign"
         self.end_points: int | None = None  # points the end implies (before any match cap)
         self.end_winner: int | None = None
+        self.resigned: tuple[int, int | None] | None = None
+        """The resignation offered and not rejected: (who resigned, its value 1-3 or None when unknown)."""
         self.started = False
         self.beaver_roller: int | None = None
         self.acey_pending: int | None = None
@@ -697,7 +699,16 @@ class _GameRunner:
             values = {pos.cube * k: k for k in ks}
             self.ended = "resign"
             self.end_winner = winner
-            if n is not None and n >= 100 and n not in values:
+            resigned = self.resigned
+            if resigned is not None and resigned[0] == winner:
+                self.find("error", action, f"{self._name(winner)} resigned, but is recorded as the winner")
+            elif resigned is not None and resigned[1] is not None:
+                full = pos.cube * resigned[1]
+                if n is not None and n != full and not self._capped_ok(n, full, winner):
+                    self.find("error", action,
+                              f"the resignation of a {_value_word(resigned[1])} with the cube at {pos.cube} is worth "
+                              f"{full} point{'s' if full != 1 else ''}, not {n}")
+            elif n is not None and n >= 100 and n not in values:
                 self.find("warning", action, f"a result of {n} points cannot be played for; it looks like a "
                                              f"forfeit or abandonment marker")
             elif n is not None and n not in values and not self._capped_ok(n, max(values), winner):
@@ -730,6 +741,20 @@ class _GameRunner:
         self.gr.winner = winner
         self.gr.points = n if n is not None else self.end_points
         return True
+
+    def do_resign(self, action: Action) -> None:
+        """An offer to resign: a legal action of either player while the game goes on (the result that
+        follows is checked against it); its value, when the record gives one, is a single, gammon or
+        backgammon (or, where a game is scored by checkers, a number of them)."""
+        pos = self.pos
+        v = action.value
+        most = pos.rules.checkers if scoring_rule(self.match) == "checkers" else 3
+        if v is not None and not 1 <= v <= most:
+            self.find("error", action, f"a resignation of {v} {'checkers' if most > 3 else 'times the cube'}: "
+                                       f"it can be 1 to {most}")
+            v = None
+        self.resigned = (action.player, v)
+        self.record(action, pos.replace(resign_offered=v or 1, resigner=action.player))
 
     def _capped_ok(self, written: int, full: int, winner: int) -> bool:
         """Some producers cap the points at what the winner needed to win the match."""
@@ -1207,10 +1232,12 @@ def _run_game(r: _GameRunner) -> None:
         elif kind == "win":
             r.do_win(action)
         elif kind == "resign":
-            r.record(action, r.pos.replace(resign_offered=action.value or 1, resigner=action.player))
+            r.do_resign(action)
         elif kind == "setup":
             r.do_setup(action)
         else:  # loss, accept, reject: informative
+            if kind == "reject":
+                r.resigned = None
             r.record(action, r.pos)
         i += 1
     if r.ended is None and r.gr.verifiable and actions:

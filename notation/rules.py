@@ -16,7 +16,8 @@ of the first sequence gnubg's own search finds for it, in gnubg's order.
 Speed (``benchmarks/movegen.py``): the generator specialises by case instead of searching blindly.
 A non-double with two or more checkers outside the home board and none on the bar is a product of the
 single-die steps (:func:`_pairs_fast`); doubles with nothing to bear off are four nested loops with
-sources never rising (:func:`_doubles_plain`); the rest (the bar, bearing off) is a small search.  A
+sources never rising (:func:`_doubles_plain`); the rest (the bar, bearing off, Dutch backgammon's hits) is
+a small search.  A
 play is identified by an integer key built from per-point deltas, step tuples are shared, and the
 per-position set-up is cached for the other rolls (:func:`_setup`).  The results of the last few
 queries are cached (:func:`_cached_plays`; :func:`clear_caches` empties both caches).
@@ -115,140 +116,15 @@ class Rules:
     def _generate(self, mine: Board, theirs: Board, hi: int, lo: int) -> tuple[Play, ...]:
         """The legal plays, in the order GNU Backgammon's generator first finds each result, each with
         the single-die steps of that first sequence (a legal order)."""
-        if self.hit_needs_home_checker or len(mine) != 26 or len(theirs) != 26:
-            return self._generate_reference(mine, theirs, hi, lo)
-        return _build(mine, theirs, _found(mine, theirs, hi, lo))
+        return _build(mine, theirs, _found(mine, theirs, hi, lo, self.hit_needs_home_checker))
 
     def play_steps(self, mine: Board, theirs: Board, d1: int, d2: int) -> Collection[tuple[Step, ...]]:
         """The steps of each legal play, as :meth:`plays_for` gives them and in its order, without making
         the :class:`Play` objects and their boards (for listing plays: ``gammon moves``)."""
         hi, lo = (d1, d2) if d1 >= d2 else (d2, d1)
-        if (type(self).plays_for is not Rules.plays_for or type(self)._generate is not Rules._generate
-                or self.hit_needs_home_checker or len(mine) != 26 or len(theirs) != 26):
+        if type(self).plays_for is not Rules.plays_for or type(self)._generate is not Rules._generate:
             return [p.steps for p in self.plays_for(mine, theirs, hi, lo)]
-        return _found(mine, theirs, hi, lo).values()
-
-    def _generate_reference(self, mine: Board, theirs: Board, hi: int, lo: int) -> tuple[Play, ...]:
-        """The plain generator: a depth-first search over single-die steps, as GNU Backgammon
-        generates moves, keeping the first sequence found for each resulting position.  Used for
-        variants with special movement rules, and by the tests as a second opinion on
-        :meth:`_generate`."""
-        blocked = [False] * 26
-        blot = [False] * 26
-        for p in range(1, 25):
-            n = theirs[25 - p]
-            if n >= 2:
-                blocked[p] = True
-            elif n == 1:
-                blot[p] = True
-        m = list(mine)
-        outside = sum(m[7:26])
-        best = [0]
-        dutch = self.hit_needs_home_checker
-
-        hits_now = [0]
-        outside_now = [outside]
-        first_die = [0]
-
-        def options(die: int, lowest_src: int) -> list[Step]:
-            res: list[Step] = []
-            srcs: range | tuple[int, ...] = (25,) if m[25] else range(min(lowest_src, 24), 0, -1)
-            for s in srcs:
-                if not m[s]:
-                    continue
-                t = s - die
-                if t >= 1:
-                    if blocked[t]:
-                        continue
-                    hit = blot[t] and not (hits_now[0] >> t) & 1
-                    if hit and dutch and not any(m[1:7]):
-                        continue
-                    res.append((s, t, hit))
-                elif outside_now[0] == 0 and (t == 0 or not any(m[s + 1:7])):
-                    res.append((s, 0, False))
-            return res
-
-        def apply(s: int, t: int, hit: bool) -> None:
-            m[s] -= 1
-            m[t] += 1
-            if s >= 7 and t <= 6:
-                outside_now[0] -= 1
-            if hit:
-                hits_now[0] |= 1 << t
-
-        def undo(s: int, t: int, hit: bool) -> None:
-            m[s] += 1
-            m[t] -= 1
-            if s >= 7 and t <= 6:
-                outside_now[0] += 1
-            if hit:
-                hits_now[0] &= ~(1 << t)
-
-        found: dict[tuple[tuple[int, ...], int], tuple[tuple[Step, ...], int]] = {}
-
-        def record(steps: tuple[Step, ...]) -> None:
-            n = len(steps)
-            if n < best[0]:
-                return
-            if n > best[0]:
-                best[0] = n
-                found.clear()
-            key = (tuple(m), hits_now[0])
-            if key not in found:
-                found[key] = (steps, first_die[0])
-
-        if hi == lo:
-            def rec(depth: int, lowest: int, steps: tuple[Step, ...]) -> None:
-                opts = options(hi, lowest) if depth < 4 else None
-                if not opts:
-                    record(steps)
-                    return
-                for s, t, hit in opts:
-                    apply(s, t, hit)
-                    # Later checkers move from no higher point than this one (a complete search for
-                    # the standard rules); in Dutch backgammon a checker reaching home first may
-                    # enable a hit further back, so every order is searched.
-                    rec(depth + 1, 25 if dutch else s, steps + ((s, t, hit),))
-                    undo(s, t, hit)
-
-            rec(0, 25, ())
-            rec = None  # type: ignore[assignment]  # a recursive closure is a reference cycle: broken here
-        else:
-            for first, second in ((hi, lo), (lo, hi)):
-                first_die[0] = first
-                for s, t, hit in options(first, 25):
-                    apply(s, t, hit)
-                    opts2 = options(second, 25)
-                    if opts2:
-                        for s2, t2, hit2 in opts2:
-                            apply(s2, t2, hit2)
-                            record(((s, t, hit), (s2, t2, hit2)))
-                            undo(s2, t2, hit2)
-                    else:
-                        record(((s, t, hit),))
-                    undo(s, t, hit)
-            if best[0] == 1:
-                # Either die but not both can be played: the larger one when it can be.
-                larger = {k: v for k, v in found.items() if v[1] == hi}
-                if larger:
-                    found = larger
-
-        plays = []
-        for (board, hits), (steps, _die) in found.items():
-            if not steps:
-                continue
-            if hits:
-                th = list(theirs)
-                for p in range(1, 25):
-                    if (hits >> p) & 1:
-                        th[25 - p] -= 1
-                        th[25] += 1
-                theirs_after = tuple(th)
-            else:
-                theirs_after = theirs
-            plays.append(Play(steps, board, theirs_after))
-        return tuple(plays)
-
+        return _found(mine, theirs, hi, lo, self.hit_needs_home_checker).values()
 
 @lru_cache(maxsize=32)
 def _cached_plays(rules: Rules, mine: Board, theirs: Board, hi: int, lo: int) -> tuple[Play, ...]:
@@ -335,13 +211,15 @@ def _setup(mine: Board, theirs: Board) -> _Setup:
 _Found = dict[int, tuple[Step, ...]]
 
 
-def _found(mine: Board, theirs: Board, hi: int, lo: int) -> _Found:
-    """The fast generator's plays (key → steps) of a standard board, ``hi`` >= ``lo``."""
+def _found(mine: Board, theirs: Board, hi: int, lo: int, dutch: bool = False) -> _Found:
+    """The fast generator's plays (key → steps), ``hi`` >= ``lo``.  ``dutch``: a blot may be hit only by a
+    player with a checker in the home board (Dutch backgammon), so that one step can allow the next
+    one's hit: the searches that try every order."""
     su = _setup(mine, theirs)
     if hi == lo:
-        return _doubles(su, hi)
-    if su.bar or su.outside < 2:
-        return _pairs_generic(su, hi, lo)
+        return _doubles(su, hi, dutch)
+    if su.bar or su.outside < 2 or dutch:
+        return _pairs_generic(su, hi, lo, dutch)
     return _pairs_fast(su, hi, lo)
 
 
@@ -415,8 +293,9 @@ def _pairs_fast(su: _Setup, hi: int, lo: int) -> _Found:
     return found
 
 
-def _pairs_generic(su: _Setup, hi: int, lo: int) -> _Found:
-    """A non-double in general (checkers on the bar, bearing off), by trying both orders."""
+def _pairs_generic(su: _Setup, hi: int, lo: int, dutch: bool = False) -> _Found:
+    """A non-double in general (checkers on the bar, bearing off, Dutch backgammon's hits), by trying both
+    orders."""
     mine, opn, blot = su.mine, su.opn, su.blot
     m = list(mine)
     outside = su.outside
@@ -429,6 +308,8 @@ def _pairs_generic(su: _Setup, hi: int, lo: int) -> _Found:
                 if not opn[t1]:
                     continue
                 h1 = blot[t1]
+                if h1 and dutch and not any(m[1:7]):
+                    continue
             else:
                 if outside or (t1 < 0 and any(m[s1 + 1:7])):
                     continue
@@ -454,6 +335,8 @@ def _pairs_generic(su: _Setup, hi: int, lo: int) -> _Found:
                     if not opn[t2]:
                         continue
                     h2 = blot[t2] and not (h1 and t2 == t1)
+                    if h2 and dutch and not any(m[1:7]):
+                        continue
                 else:
                     if out1 or (t2 < 0 and any(m[s2 + 1:7])):
                         continue
@@ -470,9 +353,10 @@ def _pairs_generic(su: _Setup, hi: int, lo: int) -> _Found:
     return both or singles[0] or singles[1]
 
 
-def _doubles(su: _Setup, d: int) -> _Found:
+def _doubles(su: _Setup, d: int, dutch: bool = False) -> _Found:
     """A double: every sequence of up to four steps with the sources never rising (which reaches
-    every play once), keeping those that use the most dice."""
+    every play once), keeping those that use the most dice.  ``dutch``: every order (a checker reaching
+    home first may allow a hit by one from further back)."""
     mine, opn, blot = su.mine, su.opn, su.blot
     m = list(mine)
     found: _Found = {}
@@ -482,7 +366,7 @@ def _doubles(su: _Setup, d: int) -> _Found:
     left = 4
     if m[25]:
         e = 25 - d
-        if not opn[e]:
+        if not opn[e] or (dutch and blot[e] and not any(m[1:7])):  # (entering never reaches the home board)
             return found
         n = min(m[25], 4)
         if blot[e]:
@@ -499,7 +383,7 @@ def _doubles(su: _Setup, d: int) -> _Found:
             found[key] = pre
             return found
     outside = sum(m[7:26])
-    if left == 4 and outside >= 4:
+    if left == 4 and outside >= 4 and not dutch:
         plain = _doubles_plain(m, opn, blot, d)
         if plain is not None:
             return plain
@@ -525,7 +409,7 @@ def _doubles(su: _Setup, d: int) -> _Found:
 
     def rec(i0: int, left: int, key: int, hm: int, steps: tuple[Step, ...], outside: int) -> None:
         moved = False
-        for i in range(i0, ncand):
+        for i in range(0 if dutch else i0, ncand):
             s, t, bl, dk, hk, over, one_hit, one = cand[i]
             if not m[s]:
                 continue
@@ -535,6 +419,8 @@ def _doubles(su: _Setup, d: int) -> _Found:
                 h = False
             else:
                 h = bl and not (hm >> t) & 1
+                if h and dutch and not any(m[1:7]):
+                    continue
             moved = True
             m[s] -= 1
             m[t] += 1

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from notation import __version__
@@ -19,6 +20,16 @@ PROBE = ("import sys, atexit\n"
          f"heavy = {HEAVY!r}\n"
          "atexit.register(lambda: sys.stderr.write(' '.join(m for m in heavy if m in sys.modules)))\n"
          "from notation.cli import run\nrun()\n")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _grammars_cached() -> None:
+    """The first process derives the grammars' regular expressions with lark and caches them; the runs
+    below are the later ones."""
+    for args in (["validate", "samples/gnubg_selfplay_7p.mat"],
+                 ["show", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10"],
+                 ["show", "4HPwATDgc/ABMA:cIkqAAAAAAAA"]):
+        subprocess.run([sys.executable, "-m", "notation", *args], capture_output=True, cwd=ROOT, timeout=120)
 
 
 def _modules(*args: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:

@@ -1,6 +1,6 @@
 """``gammon convert``'s fast paths against the general ones: the JSON writer's value-by-value layout
-(:func:`notation.formats.json_format._dump`) against :func:`_dump_reference` (``json.dumps`` for every
-value), and the output checks with the inputs' identities gathered once (:class:`notation.convert.InputSet`)
+(:func:`notation.formats.json_format._dump`) against the oracle ``tests/json_reference.py`` (``json.dumps``
+for every value), and the output checks with the inputs' identities gathered once (:class:`notation.convert.InputSet`)
 against the check of each input in turn."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import pytest
 from conftest import CORPUS
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from json_reference import dump_reference
 
 from notation.convert import InputSet, check_target
 from notation.formats import json_format
@@ -24,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _reference_json(value: object) -> str:
     out: list[str] = []
-    json_format._dump_reference(value, 0, out)
+    dump_reference(value, 0, out)
     return "".join(out)
 
 

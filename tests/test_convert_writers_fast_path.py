@@ -25,6 +25,7 @@ import pytest
 from conftest import CORPUS, DATA
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from json_reference import dump_reference
 from test_mat_writer import matches
 
 from notation.batch import convert_file
@@ -253,7 +254,7 @@ def _reference_doc(match: Match) -> str:
     doc = {"format": json_format.FORMAT, "version": json_format.VERSION,
            "match": json_format.match_to_dict(match)}
     out: list[str] = []
-    json_format._dump_reference(doc, 0, out)
+    dump_reference(doc, 0, out)
     return "".join(out) + "\n"
 
 

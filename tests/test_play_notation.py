@@ -9,6 +9,8 @@ a test says otherwise.
 from __future__ import annotations
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from notation.errors import AmbiguousPlayError, IllegalPlayError, NotationError, ParseError
 from notation.play import (
@@ -366,3 +368,90 @@ def test_play_result_passes_the_turn() -> None:
     assert after.turn == 1 and after.dice is None
     assert after.boards[0] == r.play.mine and after.boards[1] == r.play.theirs
     assert after.boards[1][25] == 1
+
+
+# --------------------------------------------------------------------------- the grammar
+
+_SAMPLES = {"POINT": ["13", "8", "24", "bar", "Off", "b", "o", "0", "25"], "SLASH": ["/", "-"], "STAR": ["*"],
+            "COUNT": ["(2)", "( 3 )"], "SEP": [" ", ",", "; ", "\t"]}
+_OTHER = ["x", "(", ")", "1", "**", "//"]
+
+
+@st.composite
+def _plays_and_edits(draw: st.DrawFn) -> list[str]:
+    """Up to eight points, slashes and counts (points most often) with up to three blanks or marks between
+    any two, then up to two tokens of any kind (or characters of none) inserted, removed or replaced."""
+    def some(kind: str) -> str:
+        return draw(st.sampled_from(_SAMPLES[kind]))
+
+    def glue() -> list[str]:
+        return [some(k) for k in draw(st.lists(st.sampled_from(["SEP", "STAR"]), max_size=3))]
+
+    tokens: list[str] = glue()
+    for kind in draw(st.lists(st.sampled_from(["POINT"] * 3 + ["SLASH"] * 2 + ["COUNT"]), max_size=8)):
+        tokens += [some(kind)] + glue()
+    for _ in range(draw(st.integers(0, 2))):
+        at = draw(st.integers(0, len(tokens)))
+        edit = draw(st.integers(0, 2))
+        kind = draw(st.sampled_from([*_SAMPLES, "OTHER"]))
+        piece = draw(st.sampled_from(_SAMPLES.get(kind, _OTHER)))
+        if edit == 0:
+            tokens.insert(at, piece)
+        elif at < len(tokens):
+            tokens[at:at + 1] = [] if edit == 1 else [piece]
+    return tokens
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_plays_and_edits().map("".join))
+def test_parse_play_reads_what_the_grammar_reads(text: str) -> None:
+    """:func:`parse_play` accepts exactly the plays lark's parser of ``grammars/play.lark`` accepts (apart
+    from what the syntax does not say: points above 25, counts outside 1..4)."""
+    from lark.exceptions import UnexpectedInput
+
+    from notation._grammar import parser
+
+    try:
+        parse_play(text)
+        ours = True
+    except ParseError as e:
+        assume("is not 0..25" not in e.message and "is not 1..4" not in e.message)
+        ours = False
+    try:
+        parser("play").parse(text)
+        theirs = True
+    except UnexpectedInput:
+        theirs = False
+    assert ours == theirs, text
+
+
+def test_parse_play_reads_what_the_grammar_reads_exhaustively() -> None:
+    """Every sequence of up to seven tokens (a point, a slash, a mark, a count, a blank, in any order):
+    :func:`parse_play` accepts exactly what lark's parser of ``grammars/play.lark`` accepts."""
+    import itertools
+
+    from lark.exceptions import UnexpectedInput
+
+    from notation._grammar import parser
+
+    grammar = parser("play")
+    texts = {"POINT": "13", "SLASH": "/", "STAR": "*", "COUNT": "(2)", "SEP": " "}
+    checked = 0
+    for n in range(8):
+        for kinds in itertools.product(texts, repeat=n):
+            if any(a == b == "SEP" for a, b in itertools.pairwise(kinds)):
+                continue  # (two blanks are one token)
+            text = "".join(texts[k] for k in kinds)
+            try:
+                parse_play(text)
+                ours = True
+            except ParseError:
+                ours = False
+            try:
+                grammar.parse(text)
+                theirs = True
+            except UnexpectedInput:
+                theirs = False
+            assert ours == theirs, (kinds, text)
+            checked += 1
+    assert checked > 50_000

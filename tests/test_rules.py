@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from movegen_reference import generate_reference
 
 from notation.errors import IllegalPlayError
 from notation.play import resolve_play
@@ -255,7 +256,7 @@ def test_hypergammon_uses_the_same_rules_with_three_checkers() -> None:
     start = h.start_board()
     ps = h.plays_for(start, start, 3, 1)
     assert ps and all(sum(p.mine) == 3 for p in ps)
-    assert {p.notation() for p in ps} == {p.notation() for p in h._generate_reference(start, start, 3, 1)}
+    assert {p.notation() for p in ps} == {p.notation() for p in generate_reference(h, start, start, 3, 1)}
 
 
 def test_dutch_hits_need_a_checker_in_the_home_board() -> None:
@@ -330,8 +331,7 @@ def test_checkers_are_conserved_and_pips_add_up(pos: tuple[Board, Board], roll: 
 def test_the_fast_generator_is_the_plain_search(pos: tuple[Board, Board], roll: tuple[int, int]) -> None:
     mine, theirs = pos
     clear_caches()
-    assert R._generate(mine, theirs, max(roll), min(roll)) == R._generate_reference(mine, theirs, max(roll),
-                                                                                      min(roll))
+    assert R._generate(mine, theirs, max(roll), min(roll)) == generate_reference(R, mine, theirs, max(roll), min(roll))
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -340,7 +340,27 @@ def test_the_fast_generator_is_the_plain_search_for_hypergammon(pos: tuple[Board
                                                                roll: tuple[int, int]) -> None:
     h = get_rules("hypergammon3")
     mine, theirs = pos
-    assert h._generate(mine, theirs, max(roll), min(roll)) == h._generate_reference(mine, theirs, max(roll),
+    assert h._generate(mine, theirs, max(roll), min(roll)) == generate_reference(h, mine, theirs, max(roll), min(roll))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(), ROLLS, st.booleans())
+def test_the_fast_generator_is_the_plain_search_for_dutch(pos: tuple[Board, Board], roll: tuple[int, int],
+                                                          home: bool) -> None:
+    """Dutch backgammon: a blot may be hit only with a checker in the home board, so one checker reaching
+    home can allow another's hit (with or without a checker at home already)."""
+    dutch = get_rules("dutch")
+    mine, theirs = pos
+    if not home and any(mine[1:7]):  # half of the positions with none at home: hits wait for one
+        m = list(mine)
+        for p in range(1, 7):
+            m[p + 6] += m[p]
+            m[p] = 0
+        mine = tuple(m)
+        if any(mine[q] and theirs[25 - q] for q in range(7, 13)):
+            return
+    clear_caches()
+    assert dutch._generate(mine, theirs, max(roll), min(roll)) == generate_reference(dutch, mine, theirs, max(roll),
                                                                                       min(roll))
 
 

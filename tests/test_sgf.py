@@ -712,3 +712,69 @@ def test_a_truncated_last_game_with_a_bracket_in_a_value_is_placed_where_it_ends
     assert (e.value.line, e.value.column) == (text.count("\n") + 1, 3)
     junk = read_sgf((DATA / "sgf_gnubg_resign.sgf").read_text(encoding="utf-8") + "\nsaved by hand, 2026\n")
     assert any("text after the last game tree was ignored" in n.message for n in junk.normalisations)
+
+
+# --------------------------------------------------------------------------- the grammar
+
+
+def _lark_main_lines(text: str) -> list[list[list[tuple[str, list[str]]]]] | str:
+    """Each game tree's main line as lark's parser of grammars/sgf.lark reads it: nodes of (identifier,
+    values); or ``"error"``."""
+    from lark import Token, Tree
+    from lark.exceptions import UnexpectedInput
+
+    from notation._grammar import parser
+
+    try:
+        tree = parser("sgf").parse(text)
+    except UnexpectedInput:
+        return "error"
+    out = []
+    for gametree in tree.children:
+        nodes: list[list[tuple[str, list[str]]]] = []
+        t: Tree | None = gametree  # type: ignore[assignment]
+        while t is not None:
+            sequence = next(c for c in t.children if isinstance(c, Tree) and c.data == "sequence")
+            for node in sequence.children:
+                props = []
+                for prop in node.children:  # type: ignore[union-attr]
+                    if isinstance(prop, Tree):
+                        ident, *values = prop.children
+                        props.append((str(ident), [str(v)[1:-1] for v in values if isinstance(v, Token)]))
+                nodes.append(props)
+            t = next((c for c in t.children if isinstance(c, Tree) and c.data == "gametree"), None)
+        out.append(nodes)
+    return out
+
+
+def _scanned_main_lines(text: str) -> list[list[list[tuple[str, list[str]]]]] | str:
+    from notation.formats.sgf import _Scanner
+
+    try:
+        return [[[(p.ident, p.raw) for p in node.props] for node in nodes]
+                for nodes in _Scanner(text, None, []).trees()]
+    except ParseError:
+        return "error"
+
+
+SGF_TEXTS = [p.read_text(encoding="utf-8") for p in sorted(DATA.glob("sgf_*.sgf"))]
+
+
+def test_the_scanner_reads_as_the_grammar() -> None:
+    """The streaming scanner follows grammars/sgf.lark: on every SGF file here, the main line of each
+    game tree is the one lark's parser of the grammar gives (identifiers and values as written)."""
+    assert len(SGF_TEXTS) >= 5
+    for text in SGF_TEXTS:
+        assert _scanned_main_lines(text) == _lark_main_lines(text)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(SGF_TEXTS).flatmap(lambda t: st.tuples(
+    st.just(t), st.lists(st.tuples(st.integers(0, len(t)), st.sampled_from("()[];\\ \nAbz]")), max_size=3))))
+def test_the_scanner_reads_edited_files_as_the_grammar(case: tuple[str, list[tuple[int, str]]]) -> None:
+    """Files with a few characters inserted: the scanner reads what the grammar reads, the same way,
+    and refuses what it refuses."""
+    text, edits = case
+    for at, ch in sorted(edits, reverse=True):
+        text = text[:at] + ch + text[at:]
+    assert _scanned_main_lines(text) == _lark_main_lines(text)

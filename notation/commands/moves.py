@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from itertools import repeat
 from operator import itemgetter
 from typing import Any
 
@@ -19,7 +18,7 @@ import click
 
 from .._term import fail
 from ..errors import NotationError
-from ..ids import boards_position_id, parse_position, position_id
+from ..ids import b64_keys, boards_position_id, parse_position, position_id
 from ..play import _format_default, play_result
 from ..position import Board, Position
 from ..rules import ALL_ROLLS, Play, Rules, Step, boards_after, get_rules
@@ -201,22 +200,6 @@ def _id_table(mine: Board, theirs: Board) -> tuple[int, _IdTerms]:
     return (v[50] - 1) << 4, _IdTerms(v)
 
 
-_SLICES: list[slice] = []
-"""The ID in each 16 characters of the Base64 of 12-byte keys."""
-
-
-def _encode_ids(keys: list[int]) -> Iterator[str]:
-    """The Position ID of each key (80 bits), in one Base64 encoding."""
-    import binascii
-
-    n = len(keys)
-    if len(_SLICES) < n:
-        _SLICES.extend(slice(16 * k, 16 * k + 14) for k in range(len(_SLICES), n + 64))
-    text = binascii.b2a_base64(b"".join(map(int.to_bytes, keys, repeat(12), repeat("little"))),
-                               newline=False).decode("ascii")
-    return map(text.__getitem__, _SLICES[:n])
-
-
 def _result_keys(k16: int, table: _IdTerms, entries: list[JsonEntry]) -> list[int]:
     """The key after each play of ``entries`` (the opponent on roll)."""
     keys = []
@@ -235,7 +218,7 @@ def result_ids(mine: Board, theirs: Board, entries: list[Entry] | list[JsonEntry
     :func:`result_boards` (``tests/test_moves_fast_path.py``), where no checker waits off the board
     and no side has more than 15 checkers."""
     k16, table = _id_table(mine, theirs)
-    return list(_encode_ids(_result_keys(k16, table, [_json_entry(e[2]) for e in entries])))
+    return b64_keys(_result_keys(k16, table, [_json_entry(e[2]) for e in entries]))
 
 
 def result_boards(mine: Board, theirs: Board, steps: tuple[Step, ...]) -> tuple[Board, Board]:
@@ -362,7 +345,7 @@ class _Listing:
                         if jentries:
                             out.append(head + roll_s + '", "plays": [' + '"}, '.join(
                                 map(str.__add__, map(_FRAG, jentries),
-                                    _encode_ids(_result_keys(k16, table, jentries)))) + '"}]}\n')
+                                    b64_keys(_result_keys(k16, table, jentries)))) + '"}]}\n')
                         else:
                             out.append(head + roll_s + '", "plays": []}\n')
                         continue

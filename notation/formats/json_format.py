@@ -213,7 +213,9 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
 
 
 def _dump(v: object, level: int, out: list[str]) -> None:
-    """Append the JSON text of ``v`` (the layout of :func:`_dump_reference`)."""
+    """Append the JSON text of ``v``: ``json.dumps``'s text of every value, laid out with two spaces a
+    level; a dict of at most four plain values (a span, a normalisation) and a list of plain values on
+    one line (``tests/json_reference.py`` writes the same layout with ``json.dumps`` for every value)."""
     out.append(_text(v, level))
 
 
@@ -419,33 +421,6 @@ def _action_template(level: int, *, cell: bool = False) -> str:
 
 _ACTION_TEMPLATES: list[str] = []
 """:func:`_action_template` of each level, made when first needed."""
-
-
-def _dump_reference(v: object, level: int, out: list[str]) -> None:
-    """:func:`_dump` as first written, with :func:`json.dumps` for every value: the general path that
-    ``tests/test_json_format.py`` holds :func:`_dump` equal to."""
-    pad = "  " * (level + 1)
-    if isinstance(v, dict):
-        if len(v) <= 4 and all(map(_is_scalar, v.values())):  # spans, normalisations: one line
-            items = (json.dumps(k, ensure_ascii=False) + ": " + json.dumps(x, ensure_ascii=False)
-                     for k, x in v.items())
-            out.append("{" + ", ".join(items) + "}")
-            return
-        out.append("{\n")
-        for i, (k, x) in enumerate(v.items()):
-            out.append(pad + json.dumps(k, ensure_ascii=False) + ": ")
-            _dump_reference(x, level + 1, out)
-            out.append(",\n" if i < len(v) - 1 else "\n")
-        out.append("  " * level + "}")
-    elif isinstance(v, list) and v and not _flat(v):
-        out.append("[\n")
-        for i, x in enumerate(v):
-            out.append(pad)
-            _dump_reference(x, level + 1, out)
-            out.append(",\n" if i < len(v) - 1 else "\n")
-        out.append("  " * level + "]")
-    else:
-        out.append(json.dumps(v, ensure_ascii=False, separators=(", ", ": ")))
 
 
 def to_json(match: Match, findings: Iterable[Finding] | None = None) -> str:

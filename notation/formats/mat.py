@@ -99,75 +99,48 @@ _PARSER_OPTIONS: dict[str, Any] = {"lexer": "contextual", "propagate_positions":
 
 
 def _file_parser() -> Any:
-    """The lark parser of the three start symbols: ``start`` reads files, ``cells`` and ``fast_row`` hold the
-    terminals of cells (one parser to load, not three).  lark is imported here, when a file is first left
-    to it (see :data:`FAST_LINES`): reading the common files imports no parser library at all."""
+    """lark's parser of ``grammars/mat.lark`` with its three start symbols (``start`` reads the file
+    structure; ``cells`` and ``fast_row`` hold the terminals of rows): one parser to load, not three.  lark
+    is imported here, when a file is first left to it: reading the common files imports no parser library."""
     from .._grammar import parser
 
-    return parser("mat", start=("start", "cells", "fast_row"), **_PARSER_OPTIONS)
+    return parser("mat", start=_STARTS, **_PARSER_OPTIONS)
+
+
+_STARTS = ("start", "cells", "fast_row")
+
+
+def _terminals() -> dict[str, str]:
+    """The regular expression of each terminal of ``grammars/mat.lark``, exactly as lark compiles it
+    (:func:`notation._grammar.regexes`: derived from the built parser, cached)."""
+    from .._grammar import regexes
+
+    return regexes("mat", _STARTS, **_PARSER_OPTIONS)
 
 
 def build_parsers() -> None:
     """Compile the regular expressions the reader uses, ahead of time: before forking workers, so that
-    none compiles them again.  (lark's parser is built, or loaded, by the first file that needs it.)"""
+    none derives or compiles them again.  (lark's parser is loaded by the first file that needs it.)"""
     _cell_regex()
     _line_regexes()
 
 
-TERMINALS: dict[str, str] = {
-    'TAG': '[;#][ \t]*\\[[^"\\]\n]+"[^\n]*"\\][ \t]*(?:\n[ \t]*)+',
-    'MATCH_LINE': '(?i:\\d{1,9}[ \t]+point[ \t]+match[ \t]*(?:\n[ \t]*)+)',
-    'GAME_LINE': '(?i:Game[ \t]+\\d{1,9}[ \t]*(?:\n[ \t]*)+)',
-    'SCORE_LINE': ('[^\\s:](?:[^:\n]*[^\\s:])?[ \t]*:[ \t]*\\d{1,9}[ \t]+[^\\s:](?:[^:\n]*[^\\s:])?[ \t'
-                   ']*:[ \t]*\\d{1,9}[ \t]*(?:\n[ \t]*)+'),
-    'ROWS': ('(?:(?:\\d{1,9}\\)|(?i:Wins|Losses|Doubles|Beavers|Raccoons|Takes|Drops|Con'
-             'cedes|Accepts|Rejects)\\b)[^\n]*(?:\n[ \t]*)+)+'),
-    'PLAIN_CELL': ('\\d\\d:(?:[ \t]+(?:2[0-5]|1[0-9]|0?[0-9]|bar|off|Bar|Off)\\*?(?:\\/(?:2[0-5]|'
-                   '1[0-9]|0?[0-9]|bar|off|Bar|Off)\\*?)+(?:\\(\\d\\)\\*?)?)*'),
-    'MOVE': ('(?i:\\d\\d:(?:[ \t]*+(?:(?:2[0-5]|1[0-9]|0?[0-9]|bar|off|b|o)\\*?(?:[\\/\\-](?'
-             ':2[0-5]|1[0-9]|0?[0-9]|bar|off|b|o)\\*?)++(?:\\(\\d\\)\\*?)?+(?:(?:[ \t]*,[ \t]'
-             '*|[ \t]+)(?:2[0-5]|1[0-9]|0?[0-9]|bar|off|b|o)\\*?(?:[\\/\\-](?:2[0-5]|1[0-9'
-             ']|0?[0-9]|bar|off|b|o)\\*?)++(?:\\(\\d\\)\\*?)?+)*+|Cannot[ \t]+Move|\\?+|Illeg'
-             'al[ \t]+play[ \t]*\\([^()\n]*\\)))?)'),
-    'ROWNUM': '\\d{1,9}\\)',
-    'DOUBLE': '(?i:Doubles[ \t]*=>[ \t]*\\d{1,9})',
-    'TAKE': '(?i:Takes)',
-    'DROP': '(?i:Drops)',
-    'WIN': '(?i:Wins[ \t]+\\d{1,9}[ \t]+points?(?:[ \t]+and[ \t]+the[ \t]+match)?)',
-    'QMARKS': '\\?+',
-    'BEAVER': '(?i:Beavers[ \t]*=>[ \t]*\\d{1,9})',
-    'RACCOON': '(?i:Raccoons[ \t]*=>[ \t]*\\d{1,9})',
-    'CONCEDE': '(?i:Concedes)',
-    'ACCEPT': '(?i:Accepts)',
-    'REJECT': '(?i:Rejects)',
-    'LOSS': '(?i:Losses[ \t]+\\d{1,9}[ \t]+points?)',
-    'SETUP': '(?i:Illegal[ \t]+play[ \t]*\\([^()\n]*\\))',
-}
-"""The regular expressions of grammars/mat.lark's terminals that the reader runs itself, exactly as lark
-compiles them (``Lark.get_terminal(name).pattern.to_regexp()``; tests/test_mat_reader.py checks each
-against the grammar, so a change to the grammar that is not made here fails the tests)."""
-
 # (No two of these match at the same place; the most frequent come first.)
 _CELL_TERMINALS = ("MOVE", "ROWNUM", "DOUBLE", "TAKE", "DROP", "WIN", "QMARKS", "BEAVER", "RACCOON",
-                   "CONCEDE", "ACCEPT", "REJECT", "LOSS", "SETUP")
+                   "CONCEDE", "RESIGN", "FORFEIT", "ACCEPT", "REJECT", "LOSS", "SETUP")
 _cell_re: re.Pattern[str] | None = None
 
 
 def _cell_regex() -> re.Pattern[str]:
-    """One regular expression made of the grammar's cell terminals (``cells`` in mat.lark)."""
+    """One regular expression made of the grammar's cell terminals (``cells`` in mat.lark), each a named
+    group, after the blanks before a cell."""
     global _cell_re
     if _cell_re is None:
-        alts = [f"(?P<{name}>{TERMINALS[name]})" for name in _CELL_TERMINALS]
+        terminals = _terminals()
+        alts = [f"(?P<{name}>{terminals[name]})" for name in _CELL_TERMINALS]
         _cell_re = re.compile(r"[ \t]*(?:" + "|".join(alts) + r")")
     return _cell_re
 
-
-FAST_ROWS = True
-"""Read the common row shape (a number and one or two cells of plain moves) word by word; tests turn
-this off to check that the general path (:meth:`_Reader._row`) reads every file the same."""
-FAST_LINES = True
-"""Split a file into its line tokens without lark (:func:`_line_tree`), which leaves to lark any file
-it is not sure of; tests turn this off to check that lark's tree reads every file the same."""
 
 _GAP = "(?:\n[ \t]*)+"
 """How every line terminal ends: its line break, blank lines and the next line's indentation."""
@@ -176,12 +149,13 @@ _GAP = "(?:\n[ \t]*)+"
 class _LineRegexes:
     """The line terminals as :func:`_line_tree` runs them on one line (without the line break and
     what follows, :data:`_GAP`): ``tag``, ``match``, ``game`` and ``score`` must match a whole line,
-    ``rows`` (the head of a ``ROWS`` line) its start; ``move`` is one word of plain moves (a
-    ``PLAIN_CELL`` after its dice)."""
+    ``rows`` (the head of a ``ROWS`` line) its start; ``plain_cell`` is the grammar's ``PLAIN_CELL``."""
 
     def __init__(self) -> None:
+        terminals = _terminals()
+
         def line(name: str) -> re.Pattern[str]:
-            pattern = TERMINALS[name]
+            pattern = terminals[name]
             assert pattern.count(_GAP) == 1, name
             return re.compile(pattern.replace(_GAP, ""))
 
@@ -195,7 +169,7 @@ class _LineRegexes:
         tail = "[^\n]*)+"  # (a line break itself in the class, as the grammar writes it)
         assert rows.pattern.startswith("(?:") and rows.pattern.endswith(tail), rows.pattern
         self.rows = re.compile(rows.pattern[3:-len(tail)])
-        self.plain_cell = re.compile(TERMINALS["PLAIN_CELL"])
+        self.plain_cell = re.compile(terminals["PLAIN_CELL"])
 
 
 _line_res: _LineRegexes | None = None
@@ -228,7 +202,8 @@ def _is_move_word(word: str) -> bool:
 
 _CELL_KINDS: dict[str, ActionKind] = {
     "DOUBLE": "double", "BEAVER": "beaver", "RACCOON": "raccoon", "TAKE": "take", "DROP": "drop",
-    "CONCEDE": "resign", "ACCEPT": "accept", "REJECT": "reject", "WIN": "win", "LOSS": "loss",
+    "CONCEDE": "resign", "RESIGN": "resign", "FORFEIT": "resign", "ACCEPT": "accept", "REJECT": "reject",
+    "WIN": "win", "LOSS": "loss",
 }
 """The action kind of each cube, resignation and result cell."""
 _ROLLS = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}
@@ -236,9 +211,8 @@ _ROLLS = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}
 _DICE_WORDS = frozenset(f"{r}:" for r in _ROLLS)
 """The dice of a cell as a word (``52:``)."""
 _NUMBER = re.compile(r"\d{1,9}")
-_TAG = re.compile(r'[;#][ \t]*\[(?P<name>[^"\]\n]+?)[ \t]*"(?P<value>.*)"\][ \t]*$')
-_SCORE = re.compile(r"(?P<n0>.*?)[ \t]*:[ \t]*(?P<s0>\d{1,9})[ \t]+(?P<n1>.*?)[ \t]*:[ \t]*(?P<s1>\d{1,9})[ \t]*$")
-_RATING = re.compile(r"(?P<name>.*?)[ \t]*,[ \t]*(?P<rating>\d{1,9}(?:[.,]\d+)?)$")
+_RATING = re.compile(r",[ \t]*(\d{1,9}(?:[.,]\d+)?)$")
+"""A rating after a name (``zoonk,1666``): the first comma that the rating follows to the end."""
 _UNESCAPE = re.compile(r'\\([\\"])')
 _SNOWIE = re.compile(r"Illegal[ \t]+play[ \t]*\((?P<pos>[^()\n]*)\)", re.I)
 
@@ -385,17 +359,22 @@ def _decode(data: str | bytes) -> tuple[str, list[Normalisation]]:
 class _Tok:
     """A line token made by :func:`_line_tree`: what the reader uses of lark's ``Token``.  ``value`` is
     the line from its first character, then one line break for each line break lark's token would take
-    (its own and the blank lines after it); a ``ROWS`` token keeps its lines in ``rows`` (line, column,
-    text), and in ``value`` only the line breaks after the last one."""
+    (its own and the blank lines after it: ``breaks``); a ``ROWS`` token keeps its lines in ``rows``
+    (line, column, text), and in ``value`` only the line breaks after the last one."""
 
-    __slots__ = ("type", "value", "line", "column", "rows")
+    __slots__ = ("type", "text", "breaks", "line", "column", "rows")
 
-    def __init__(self, type: str, value: str, line: int, column: int) -> None:
+    def __init__(self, type: str, text: str, line: int, column: int) -> None:
         self.type = type
-        self.value = value
+        self.text = text
+        self.breaks = 1
         self.line = line
         self.column = column
         self.rows: list[tuple[int, int, str]] = []
+
+    @property
+    def value(self) -> str:
+        return self.text + "\n" * self.breaks
 
 
 Tokenlike = Any
@@ -428,37 +407,37 @@ def _line_tree(text: str) -> Tree | None:
         s = line.lstrip(" \t")
         if not s:  # a blank line: one more line break for the token before it
             if last is not None:
-                last.value += "\n"
+                last.breaks += 1
             continue
         c = s[0]
         column = len(line) - len(s) + 1
-        if state == _AT_GAME and (c in "0123456789" or c in "WLDBRTCAwldbrtca") and rows_start.match(s):
+        if state == _AT_GAME and (c in "0123456789" or c in "WLDBRTCAFwldbrtcaf") and rows_start.match(s):
             if rows is None:
-                rows = _Tok("ROWS", "\n", number, column)
+                rows = _Tok("ROWS", "", number, column)
                 game.append(rows)
                 last = rows
             rows.rows.append((number, column, s))
-            rows.value = "\n"
+            rows.breaks = 1
             continue
         rows = None
         if c == ";" or c == "#":
             if state == _AT_SCORE:
                 return None
-            last = _Tok("TAG" if tag.fullmatch(s) else "COMMENT", s + "\n", number, column)
+            last = _Tok("TAG" if tag.fullmatch(s) else "COMMENT", s, number, column)
             (game if state == _AT_GAME else match if state == _AT_MATCH else top).append(last)
         elif state == _AT_SCORE:
             if not score_line.fullmatch(s):
                 return None
-            last = _Tok("SCORE_LINE", s + "\n", number, column)
+            last = _Tok("SCORE_LINE", s, number, column)
             game.append(last)
             state = _AT_GAME
-        elif c in "0123456789" and match_line.fullmatch(s):
-            last = _Tok("MATCH_LINE", s + "\n", number, column)
+        elif (c in "0123456789" or c == "m" or c == "M") and match_line.fullmatch(s):
+            last = _Tok("MATCH_LINE", s, number, column)
             match = [last]
             top.append(match)
             state = _AT_MATCH
         elif (c == "G" or c == "g") and state != _AT_PRE and game_line.fullmatch(s):
-            last = _Tok("GAME_LINE", s + "\n", number, column)
+            last = _Tok("GAME_LINE", s, number, column)
             game = [last]
             match.append(game)
             state = _AT_SCORE
@@ -476,7 +455,7 @@ def _rows_of(tok: Tokenlike) -> tuple[list[tuple[int, int, str]], int]:
     """The lines of a ``ROWS`` token (line, column, text from the first character to the line break) and
     the number of line breaks after the last one."""
     if isinstance(tok, _Tok):
-        return tok.rows, len(tok.value)
+        return tok.rows, tok.breaks
     line, column = tok.line, tok.column
     rows = []
     breaks = 1
@@ -526,14 +505,15 @@ class _Reader:
         self.notes: list[Normalisation] = notes
         self.blank_after_last_row = False
         self.variant = "standard"
+        self.length = 0
         self.game_names: tuple[str, str] | None = None
         self.right_columns: Counter[int] = Counter()
         self.splits: list[tuple[int, int, int]] = []
 
     # ----------------------------------------------------------------- structure
     def read(self) -> list[Match]:
-        tree = _line_tree(self.text) if FAST_LINES else None
-        if tree is None:
+        tree = _line_tree(self.text)
+        if tree is None:  # a file of an unusual shape: lark's parser reads it, or says where it is wrong
             from lark.exceptions import UnexpectedInput
 
             try:
@@ -575,7 +555,11 @@ class _Reader:
         for tok in header:
             self._header_line(m, tok)
         text = _line_of(mline)
-        m.length = int(_NUMBER.match(text).group())  # type: ignore[union-attr]
+        number = _NUMBER.match(text)
+        if number is None:  # GammonView's "money game"
+            self.notes.append(Normalisation(f"{text!r} read as a money session (a match of length 0)",
+                                            mline.line, mline.column))
+        m.length = self.length = int(number.group()) if number is not None else 0
         m.span = Span(mline.line, mline.column, mline.line, mline.column + len(text))
         games: list[Tree] = []
         for child in children[1:]:
@@ -610,13 +594,13 @@ class _Reader:
 
     def _header_line(self, m: Match, tok: Tokenlike) -> None:
         text = _line_of(tok)
-        if tok.type == "TAG":
-            t = _TAG.match(text)
-            if t is not None:
-                key, value = t.group("name").strip(), _UNESCAPE.sub(r"\1", t.group("value"))
-                m.tags.append((key, value))
-                self._rule_tag(m.rules, key, value, tok)
-                return
+        if tok.type == "TAG":  # '; [Name "value"]' (the grammar's TAG): the name to the first '"'
+            body = text[1:].strip(" \t")
+            quote = body.index('"')
+            key, value = body[1:quote].strip(), _UNESCAPE.sub(r"\1", body[quote + 1:-2])
+            m.tags.append((key, value))
+            self._rule_tag(m.rules, key, value, tok)
+            return
         m.comments.append(_comment_text(text))
 
     def _rule_tag(self, r: MatchRules, key: str, value: str, tok: Tokenlike) -> None:
@@ -675,9 +659,9 @@ class _Reader:
                     notes = []
                 # a run of row and result lines: each with its line, column and text
                 rows, breaks = _rows_of(tok)
-                fast_row = self._fast_row if FAST_ROWS else None
-                for line, column, text in rows:
-                    if fast_row is None or not fast_row(game, line, column, text):
+                fast_row = self._fast_row
+                for line, column, text in rows:  # the common row at once, any other by its cells
+                    if not fast_row(game, line, column, text):
                         self._row(game, text.rstrip(), line, column)
                 self.blank_after_last_row = breaks > 1
             else:
@@ -694,43 +678,48 @@ class _Reader:
                     f"last row)", tok.line, tok.column))
 
     def _score_line(self, game: Game, tok: Tokenlike) -> None:
+        """``name : score   name : score`` (the grammar's SCORE_LINE: names hold no ``:``), split at its two
+        colons; a rating after a name (``zoonk,1666``) is split off."""
         text = _line_of(tok)
-        s = _SCORE.match(text)
-        if s is None:  # pragma: no cover - the grammar guarantees the shape
-            raise ParseError("expected a score line 'name : score   name : score'", line=tok.line,
-                             column=tok.column, text=text)
+        first, middle, last = text.split(":")
+        rest = middle.lstrip(" \t")
+        digits = len(rest) - len(rest.lstrip("0123456789"))
+        raw = (first.rstrip(" \t"), rest[digits:].strip(" \t"))
+        starts = (0, len(first) + 1 + len(middle) - len(rest[digits:].lstrip(" \t")))
         names = []
         ratings: list[str | None] = []
         for i in (0, 1):
-            raw = s.group(f"n{i}")
-            r = _RATING.match(raw)
-            if r is not None and r.group("name"):
-                names.append(r.group("name"))
-                ratings.append(r.group("rating"))
+            r = _RATING.search(raw[i])
+            name = raw[i][:r.start()].rstrip(" \t") if r is not None else ""
+            if r is not None and name:
+                names.append(name)
+                ratings.append(r.group(1))
                 self.notes.append(Normalisation(
-                    f"rating {r.group('rating')} split off the name {raw!r}", tok.line,
-                    tok.column + s.start(f"n{i}")))
+                    f"rating {r.group(1)} split off the name {raw[i]!r}", tok.line, tok.column + starts[i]))
             else:
-                names.append(raw)
+                names.append(raw[i])
                 ratings.append(None)
         game.names = (names[0], names[1])
         game.ratings = (ratings[0], ratings[1])
-        game.score = (int(s.group("s0")), int(s.group("s1")))
+        game.score = (int(rest[:digits]), int(last.strip(" \t")))
         game.score_span = Span(tok.line, tok.column, tok.line, tok.column + len(text))
 
     # ----------------------------------------------------------------- rows
     def _scan(self, text: str, line: int, col0: int) -> list[_Cell]:
-        """The cells of one row line (its number included, as a ROWNUM cell)."""
+        """The cells of one row line (its number included, as a ROWNUM cell), each matched where the
+        last one ended (so that the time is linear in the line, however long its runs of blanks)."""
         cells: list[_Cell] = []
         pos, n = 0, len(text)
-        for m in _cell_regex().finditer(text):
-            if m.start() != pos or (pos and text[pos] not in " \t" and cells[-1].kind != "ROWNUM"):
+        match = _cell_regex().match
+        while pos < n:
+            m = match(text, pos)
+            if m is None or (pos and text[pos] not in " \t" and cells[-1].kind != "ROWNUM"):
+                if m is None and not text[pos:].strip():
+                    break  # blanks at the end of the line
                 raise self._cell_error(text, pos, cells, line, col0)
             kind = m.lastgroup or ""
             cells.append(_Cell(kind, m.group(kind), line, col0 + m.start(kind), col0 + m.end()))
             pos = m.end()
-        if pos < n and text[pos:].strip():
-            raise self._cell_error(text, pos, cells, line, col0)
         return cells
 
     def _cell_error(self, text: str, pos: int, cells: list[_Cell], line: int, col0: int) -> ParseError:
@@ -917,7 +906,12 @@ class _Reader:
             a.value = int(text.rsplit(">", 1)[1])
         elif kind in ("WIN", "LOSS"):
             a.kind = _CELL_KINDS[kind]
-            a.value = int(text.split()[1])
+            words = text.split()
+            a.value = int(words[1]) if len(words) > 1 and words[1].isdigit() else None  # GammonView: "Wins"
+        elif kind == "FORFEIT":
+            a.kind = "resign"
+            self.notes.append(Normalisation("'Forfeits' (GammonView) read as a resignation", cell.line,
+                                            cell.column))
         elif kind in _CELL_KINDS:
             a.kind = _CELL_KINDS[kind]
         return a
@@ -952,6 +946,7 @@ class _Reader:
 
     def _finish_game(self, game: Game) -> None:
         actions = game.actions
+        self._resignation_values(game)
         if self.packed:
             # The last play of each run made an ordinary action: what follows a run reads it (an empty
             # cell before the other player's 'Wins', below), and so do the replay's end-of-game findings.
@@ -1000,6 +995,34 @@ class _Reader:
                         f"{a.text} with no move right before the other player's 'Wins' read as a roll "
                         f"that was not played (a resignation)",
                         where.line if where else None, where.column if where else None))
+
+    def _resignation_values(self, game: Game) -> None:
+        """GammonView's ``Resigns`` cell says no value: it is the points of the other player's ``Wins``
+        line that follows, over the cube (the value of the last double taken, beaver or raccoon), when
+        that is a single, gammon or backgammon, and the points are not exactly what the winner needed
+        to win the match (some producers cut them to that).  Otherwise it stays unknown, and the replay checks the
+        points against the cube as for any resignation."""
+        actions = game.actions
+        cube = 1
+        offered: int | None = None
+        for i, a in enumerate(actions):
+            kind = a.kind
+            if kind == "double":
+                offered = a.value
+            elif kind == "take":
+                cube, offered = offered or cube, None
+            elif kind in ("beaver", "raccoon"):
+                cube, offered = a.value or cube, None
+            elif kind == "drop":
+                offered = None
+            elif kind == "resign" and a.value is None and (a.text or "").lower() == "resigns":
+                win = next((b for b in actions[i + 1:] if b.kind == "win"), None)
+                if win is None or win.player == a.player or not win.value or win.value % cube:
+                    continue
+                if self.length > 0 and (game.score is None or game.score[win.player] + win.value == self.length):
+                    continue
+                if 1 <= win.value // cube <= 3:
+                    a.value = win.value // cube
 
     def _overflow_notes(self) -> None:
         if not self.right_columns:

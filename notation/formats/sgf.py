@@ -331,16 +331,27 @@ MAX_DEPTH = 10_000
 """Game trees nested deeper than this are refused with a :class:`ParseError` (gnubg writes depth 1;
 editors that nest every move as a variation stay far below)."""
 
-_WS = re.compile(r"[ \t\f\r\n]*")
-_IDENT = re.compile(r"[A-Za-z]+")
-_VALUE = re.compile(r"\[[^\]\\]*(?:\\.[^\]\\]*)*\]", re.S)
+_lexemes: tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]] | None = None
+
+
+def _tokens() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """(blanks, possibly none; a property name; a property value): the terminals ``WS``, ``PROP_IDENT``
+    and ``VALUE`` of ``grammars/sgf.lark``, as lark compiles them (:func:`notation._grammar.regexes`)."""
+    global _lexemes
+    if _lexemes is None:
+        from .._grammar import regexes
+
+        t = regexes("sgf")
+        _lexemes = (re.compile(f"(?:{t['WS']})?"), re.compile(t["PROP_IDENT"]), re.compile(t["VALUE"]))
+    return _lexemes
 
 
 class _Scanner:
     """A streaming reader of an SGF collection: one game tree at a time, only its main line kept.
 
     It follows ``grammars/sgf.lark`` (Collection = GameTree+; GameTree = "(" Node+ GameTree* ")";
-    Node = ";" Property*; Property = PropIdent PropValue+) with an explicit stack instead of recursion,
+    Node = ";" Property*; Property = PropIdent PropValue+), with the grammar's terminals (:func:`_tokens`)
+    and an explicit stack instead of recursion,
     so memory stays with the current game and nesting is bounded by :data:`MAX_DEPTH`.  Line and
     column are counted incrementally (positions only move forward), never by splitting the text.
     """
@@ -352,6 +363,7 @@ class _Scanner:
         self.line = 1
         self.line_start = 0
         self.counted = 0
+        self.ws, self.ident, self.value = (p.match for p in _tokens())
 
     def loc(self, pos: int) -> tuple[int, int]:
         """1-based line and column of ``pos`` (never before the last position asked for)."""
@@ -378,13 +390,13 @@ class _Scanner:
             return self.eof()
         c = text[pos]
         if c == "[":
-            if _VALUE.match(text, pos) is None:
+            if self.value(text, pos) is None:
                 return self.error("SGF syntax: the file ends inside a property value (a ']' is missing)", pos)
-            what, tok = "a property value", _VALUE.match(text, pos).group()  # type: ignore[union-attr]
+            what, tok = "a property value", self.value(text, pos).group()  # type: ignore[union-attr]
         elif c in "();":
             what, tok = f"'{c}'", c
         elif "a" <= c.lower() <= "z":
-            what, tok = "a property name", _IDENT.match(text, pos).group()  # type: ignore[union-attr]
+            what, tok = "a property name", self.ident(text, pos).group()  # type: ignore[union-attr]
         else:
             return self.error(f"SGF syntax: unexpected character {c!r}", pos)
         return self.error(f"SGF syntax: unexpected {what} {tok[:20]!r}", pos)
@@ -393,19 +405,19 @@ class _Scanner:
         """The main line of each game tree, in file order."""
         text = self.text
         end = len(text)
-        pos = _WS.match(text, 0).end()  # type: ignore[union-attr]
+        pos = self.ws(text, 0).end()  # type: ignore[union-attr]
         while pos < end:
             if text[pos] != "(":
                 raise self.unexpected(pos)
             nodes, pos = self.tree(pos)
             yield nodes
-            pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+            pos = self.ws(text, pos).end()  # type: ignore[union-attr]
 
     def tree(self, pos: int) -> tuple[list[_Node], int]:
         """Read the game tree whose ``(`` is at ``pos``; return its main-line nodes and the position
         after its ``)``."""
         text = self.text
-        ws = _WS.match
+        ws = self.ws
         nodes: list[_Node] = []
         # One frame per open game tree: [on the main line, sub-trees seen, where the 2nd sub-tree starts]
         stack: list[list[Any]] = []
@@ -450,8 +462,8 @@ class _Scanner:
         """Read the node whose ``;`` is at ``pos`` (kept in ``nodes`` unless None); return the
         position of what follows it (white space skipped)."""
         text = self.text
-        ws = _WS.match
-        value = _VALUE.match
+        ws = self.ws
+        value = self.value
         keep = nodes is not None
         if keep:
             semi_line, semi_col = self.loc(pos)
@@ -459,7 +471,7 @@ class _Scanner:
         last_end = pos + 1
         pos = ws(text, pos + 1).end()  # type: ignore[union-attr]
         while True:
-            m = _IDENT.match(text, pos)
+            m = self.ident(text, pos)
             if m is None:
                 break
             start = pos

@@ -31,16 +31,63 @@ _XGID = re.compile(r"XGID=[^\s]+")
 _POSID = re.compile(r"Position-ID:\s*([A-Za-z0-9+/]{14})")
 _MATCHID = re.compile(r"Match-ID:\s*([A-Za-z0-9+/]{12})")
 _NUM = r"[+-]?\d+(?:[.,]\d+)?"
-_XG_CAND = re.compile(rf"^\s*(\d+)\.\s+(\S.*?)\s{{2,}}(\S.*?)\s+[eé]q:\s*({_NUM})", re.I)
+_WORDS = r"\S(?:\s*+\S)*"
+"""Words and the blanks between them, never ending in a blank: a run of blanks is taken at once (a lazy
+``.*?`` before ``\\s+`` tries each blank of a run again: quadratic time in a long run)."""
+_XG_CAND_HEAD = re.compile(r"\s*(\d+)\.\s")
+_XG_EQ = re.compile(rf"\s[eé]q:\s*({_NUM})", re.I)
 _XG_PCT = re.compile(rf"^\s*[^:\d][^:]*:\s*({_NUM})%\s*\(G:\s*({_NUM})%\s*B:\s*({_NUM})%\)")
-_XG_NAMES = re.compile(r"^X:(.*?)\s{2,}O:(.*)$")
 _XG_CUBE_ROW = re.compile(rf"^\s+[^:\s][^:]*:\s+({_NUM})(?:\s+\(({_NUM})\))?\s*$")
 _XG_LEVEL = re.compile(r"^\s*\S.*?\b(XG Roller\+*|\d+-ply|Rollout|Book)\s*$", re.I)
-_BB_CAND = re.compile(rf"^\s*(\d+)\.\s+({_NUM})\s+mwp\s*/\s*({_NUM})(?:\s+\(({_NUM})\))?\s+(\S.*?)\s*$")
+_BB_CAND = re.compile(rf"^\s*(\d+)\.\s+({_NUM})\s+mwp\s*/\s*({_NUM})(?:\s+\(({_NUM})\))?\s+({_WORDS})\s*$")
 _BB_CHANCES = re.compile(rf"^\s*({_NUM})\s+({_NUM})\s+({_NUM})\s+-\s+({_NUM})\s+({_NUM})\s+({_NUM})\s*$")
-_BB_NAME = re.compile(r"\s([OX]):\s*(.*?)\s+\d+\s*$")
-_BB_CUBE = re.compile(rf"^\s*(\S.*?\S)\s*:\s*({_NUM})\s+\(\s*({_NUM})\)\s+({_NUM})\s+\(\s*({_NUM})\)\s*$")
-_BB_VERDICT = re.compile(r"^\s*[^:]+:\s*:\s*(\S.*?)\s{2,}EMG\s*$")
+_BB_NAME = re.compile(r"\s([OX]):")
+_BB_CUBE = re.compile(rf"^\s*(\S(?:\s*+\S)+?)\s*:\s*({_NUM})\s+\(\s*({_NUM})\)\s+({_NUM})\s+\(\s*({_NUM})\)\s*$")
+_BB_VERDICT = re.compile(r"^\s*[^:]+:\s*:\s*(\S(?:\s*+\S)*?)\s{2,}EMG\s*$")
+_BLANKS = re.compile(r"\s{2,}")
+
+
+def _xg_candidate(line: str) -> tuple[str, str, str] | None:
+    """(level, play, equity) of an XG candidate line (``1. XG Roller+   24/18 13/9   eq:+0.123``): the
+    level and the play are separated by two blanks or more, the play ends before the first ``eq:``."""
+    head = _XG_CAND_HEAD.match(line)
+    if head is None:
+        return None
+    eq = _XG_EQ.search(line, head.end() - 1)
+    if eq is None:
+        return None
+    parts = _BLANKS.split(line[head.end():eq.start()].strip(), maxsplit=1)
+    if len(parts) < 2 or not parts[0] or not parts[1]:
+        return None
+    return parts[0], parts[1], eq.group(1)
+
+
+def _xg_names(line: str) -> tuple[str, str] | None:
+    """(X's name, O's name) of XG's ``X:name   O:name`` line: O's name after the first ``O:`` that two
+    blanks or more come before."""
+    s = line.strip()
+    if not s.startswith("X:"):
+        return None
+    i = s.find("O:", 2)
+    while i >= 0:
+        if i >= 4 and s[i - 2:i].isspace():
+            return s[2:i].strip(), s[i + 2:].strip()
+        i = s.find("O:", i + 1)
+    return None
+
+
+def _bb_name(line: str) -> tuple[str, str] | None:
+    """(``O`` or ``X``, the name) of a BGBlitz board line ``... X: Rot  111``: the name after the first
+    ``X:`` or ``O:`` that a blank comes before, without the pip count after it."""
+    body = line.rstrip()
+    digits = len(body) - len(body.rstrip("0123456789"))
+    head = body[:len(body) - digits]
+    if not digits or not head[-1:].isspace():
+        return None
+    m = _BB_NAME.search(head)
+    if m is None:
+        return None
+    return m.group(1), head[m.end():].strip()
 
 
 _BOARD_FRAME = re.compile(r"\+(?:13-14-15|24-23-22|12-11-10|1--2--3)")
@@ -113,15 +160,15 @@ def _names(lines: list[str], bgblitz: bool) -> tuple[str, str] | None:
     (without the pip count printed after them)."""
     if not bgblitz:
         for ln in lines[:6]:
-            m = _XG_NAMES.match(ln.strip())
-            if m:
-                return (m.group(2).strip(), m.group(1).strip())
+            xo = _xg_names(ln)
+            if xo:
+                return (xo[1], xo[0])
         return None
     found: dict[str, str] = {}
     for ln in lines[:20]:
-        m = _BB_NAME.search(ln)
-        if m and ("+" in ln or "|" in ln):
-            found[m.group(1)] = m.group(2).strip()
+        who = _bb_name(ln)
+        if who and ("+" in ln or "|" in ln):
+            found[who[0]] = who[1]
     if "O" in found and "X" in found:
         return (found["O"], found["X"])
     return None
@@ -131,7 +178,7 @@ def _xg_analysis(lines: list[str]) -> Analysis | None:
     cands: list[Candidate] = []
     i = 0
     while i < len(lines):
-        m = _XG_CAND.match(lines[i])
+        m = _xg_candidate(lines[i])
         if not m:
             i += 1
             continue
@@ -143,8 +190,7 @@ def _xg_analysis(lines: list[str]) -> Analysis | None:
                                   win_backgammon=round(_f(a.group(3)) / 100, 6),
                                   lose_gammon=round(_f(b.group(2)) / 100, 6),
                                   lose_backgammon=round(_f(b.group(3)) / 100, 6))
-        cands.append(Candidate(play=_play(m.group(3)), equity=_f(m.group(4)), probabilities=probs,
-                               level=m.group(2).strip()))
+        cands.append(Candidate(play=_play(m[1]), equity=_f(m[2]), probabilities=probs, level=m[0]))
         i += 3 if probs else 1
     if cands:
         return Analysis(checker=CheckerAnalysis(candidates=tuple(cands)))
