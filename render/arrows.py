@@ -18,7 +18,7 @@ from typing import Protocol
 from notation.position import Position
 
 from ._font import Font
-from .display import Circle, Color, Glyphs, Item, Point, Polygon, Polyline, Rect
+from .display import Circle, Color, Glyphs, Group, Part, Point, Polygon, Polyline, Rect, close_group
 from .geometry import ARROW_HEAD, ARROW_WIDTH, BAR_MAX, POINT_MAX, Box, Geo, pos_checkers
 from .themes import Theme
 
@@ -52,15 +52,15 @@ class Board(Protocol):
     t: Text
     u: float
     lw: float
-    items: list[Item]
+    items: list[Part]
 
     def side(self, player: int) -> bool: ...
 
     def to_bottom_numbering(self, player: int, p: int) -> int: ...
 
-    def checker(self, out: list[Item], x: float, y: float, player: int, *, r: float | None = None) -> None: ...
+    def checker(self, out: list[Part], x: float, y: float, player: int, *, r: float | None = None) -> None: ...
 
-    def count(self, out: list[Item], x: float, y: float, n: int, player: int) -> None: ...
+    def count(self, out: list[Part], x: float, y: float, n: int, player: int) -> None: ...
 
     def dice_box(self) -> Box | None: ...
 
@@ -87,7 +87,7 @@ class Arrows:
         self.chained: set[Point] = set()
         """Where a step of a chain starts (where the step before it landed)."""
 
-    def draw(self, out: list[Item], checkers_at: int, show_ghosts: bool) -> None:
+    def draw(self, out: list[Part], checkers_at: int, show_ghosts: bool) -> None:
         """Add the arrows, the ghosts (with ``show_ghosts``) and, under the checkers (which start at index
         ``checkers_at`` of ``out``), a burst behind each blot hit."""
         if not self.arrows:
@@ -131,24 +131,9 @@ class Arrows:
             slab = g.slab_h(total)
             w = (g.tray_box(True)[2] - g.tray_box(True)[0]) - 0.14 * u
             for kind, x, y, label in ghosts:
-                if kind == "slab":  # a checker borne off: a dashed slab where it lands in the tray
-                    sw, sh = w - self.lw, slab - self.lw
-                    r = min(slab / 2, 0.12 * u)
-                    perimeter = 2 * (sw + sh - 4 * r) + 2 * math.pi * r
-                    out.append(Rect(x - w / 2 + self.lw / 2, y - slab / 2 + self.lw / 2, sw, sh, None, th.arrow,
-                                    self.lw * 1.2, radius=r, dashes=max(6, round(perimeter / (0.22 * u)))))
-                    continue
-                if kind == "over":  # no room beyond the stack: the count after the play, ringed
-                    self.checker(out, x, y, mover)
-                    self.count(out, x, y, int(label), mover)
-                    out.append(Circle(x, y, u / 2 + self.lw, None, th.arrow, self.lw * 1.3, dashes=12))
-                    continue
-                if label:  # beyond a stack of five: the checker in the gap, with the count after the play
-                    out.append(Circle(x, y, u / 2 - self.lw, th.field, None))
-                out.append(Circle(x, y, u / 2 - self.lw, None, th.arrow, self.lw * 1.3, dashes=12))
-                if label:
-                    size = 0.5 * u if len(label) < 2 else 0.46 * u
-                    out.append(self.t.glyphs(label, x, y, size, th.text, bold=0.03 * u))
+                start = len(out)
+                self.ghost(out, kind, x, y, label, w, slab)
+                close_group(out, start)
         # the bursts go under the checkers, above the board
         for k, (x, y) in enumerate(hits):
             out.insert(checkers_at + k, self.hit_mark(x, y))
@@ -158,10 +143,32 @@ class Arrows:
                 t = 1.0 - _param_at_distance(p1, c, p0, 1.0, 0.36 * u)
                 p0, c = _quad(p0, c, p1, t), (c[0] + (p1[0] - c[0]) * t, c[1] + (p1[1] - c[1]) * t)
             line, curve, head = self.arrow_shape(p0, c, p1, stop, scale)
-            out.append(Polyline(line, th.arrow_halo, lw + 2 * halo))
-            out.append(Polygon(head, th.arrow_halo, th.arrow_halo, 2 * halo))
-            out.append(Polyline(line, th.arrow, lw, curve=curve))
-            out.append(Polygon(head, th.arrow, th.arrow, lw * 0.5))
+            out.append(Group(0.0, 0.0, (Polyline(line, th.arrow_halo, lw + 2 * halo, curve=curve),
+                                        Polygon(head, th.arrow_halo, th.arrow_halo, 2 * halo),
+                                        Polyline(line, th.arrow, lw, curve=curve),
+                                        Polygon(head, th.arrow, th.arrow, lw * 0.5))))
+
+    def ghost(self, out: list[Part], kind: str, x: float, y: float, label: str, w: float, slab: float) -> None:
+        """Where a moved checker lands (see :data:`_Ghost`); ``w``, ``slab``: a tray slab's size."""
+        th, u, mover = self.th, self.u, self.mover
+        if kind == "slab":  # a checker borne off: a dashed slab where it lands in the tray
+            sw, sh = w - self.lw, slab - self.lw
+            r = min(slab / 2, 0.12 * u)
+            perimeter = 2 * (sw + sh - 4 * r) + 2 * math.pi * r
+            out.append(Rect(x - w / 2 + self.lw / 2, y - slab / 2 + self.lw / 2, sw, sh, None, th.arrow,
+                            self.lw * 1.2, radius=r, dashes=max(6, round(perimeter / (0.22 * u)))))
+            return
+        if kind == "over":  # no room beyond the stack: the count after the play, ringed
+            self.checker(out, x, y, mover)
+            self.count(out, x, y, int(label), mover)
+            out.append(Circle(x, y, u / 2 + self.lw, None, th.arrow, self.lw * 1.3, dashes=12))
+            return
+        if label:  # beyond a stack of five: the checker in the gap, with the count after the play
+            out.append(Circle(x, y, u / 2 - self.lw, th.field, None))
+        out.append(Circle(x, y, u / 2 - self.lw, None, th.arrow, self.lw * 1.3, dashes=12))
+        if label:
+            size = 0.5 * u if len(label) < 2 else 0.46 * u
+            out.append(self.t.glyphs(label, x, y, size, th.text, bold=0.03 * u))
 
     def _simulate(self, paths: list[list[Arrow]], order: Sequence[int], mine: list[int], theirs: list[int],
                   mover: int, mside: bool, total: int

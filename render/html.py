@@ -7,9 +7,11 @@ holds one.  The board is the SVG backend's output of the same display list as ``
 (:func:`render.layout.layout`), so a page position and a ``render`` diagram of the same step look
 alike.
 
-Size: every position's SVG is cut into elements; each distinct element is stored once in a table and
-a position is the list of its elements' numbers (the empty board and the glyph outlines are shared by
-all).  A small script joins the elements of the position shown.  Every text from the record is
+Size: the page holds one board, drawn by a small script from compact data (:class:`_Boards`): the empty
+board and the glyph outlines once, each unit on the board (a stack, an arrow, the dice, a line of text)
+once as a shape and the coordinates that place it, and each position as the list of its units.  A
+17-point match of 743 positions is about 370 KB (1.6 MB when each position's SVG was stored).  Every
+text from the record is
 escaped: in HTML with :func:`html.escape`; the data block is JSON with ``<``, ``>`` and ``&`` written as
 ``\\u`` escapes; names on the board are drawn as glyph outlines, never as SVG text.
 
@@ -26,6 +28,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 from collections.abc import Iterable, Sequence
 from html import escape
 from typing import Any
@@ -35,6 +38,7 @@ from notation.record import Action, Match, action_phrase
 from notation.replay import Finding, MatchReplay, ReplayStep, replay
 
 from ._font import default_font
+from .display import Glyphs, Group
 from .layout import layout
 from .vector import _glyph_id, _Writer
 
@@ -94,40 +98,130 @@ def _board_options(step: ReplayStep | None) -> dict[str, Any]:
 
 
 class _Boards:
-    """Positions' SVG cut into shared elements."""
+    """Each position's display list, stored compactly.  The empty board is stored once.  Every unit on it
+    (a top-level item of the board's group: a stack, the dice, an arrow, a line of text; see
+    :func:`render.display.close_group`) is the SVG backend's text for it, stored once however many
+    positions show it, and a position is the list of its units' numbers.  A unit's SVG is cut into a
+    *shape* (what it looks like, with placeholders ``$0``, ``$1`` ... for its coordinates), stored once,
+    and the coordinates that place it (:func:`_shape`); a line of text is the list of its characters'
+    units.  The page's script puts the coordinates back into the shape: the SVG it shows is the SVG
+    backend's, element for element."""
 
     def __init__(self) -> None:
         self.table: dict[str, int] = {}
+        """Units by first use: ``shape:coordinates`` or ``*`` and the numbers of the units it joins."""
+        self.shapes: dict[str, int] = {}
         self.statics: dict[str, int] = {}
         self.glyphs: dict[str, None] = {}
         self.size = (0, 0)
         self.background = "none"
+        self._units: dict[Any, int] = {}
+        """A unit (a display-list item, hashable) -> its number in ``table``."""
 
-    def add(self, position: Any, options: dict[str, Any]) -> tuple[int, list[int]]:
+    def add(self, position: Any, options: dict[str, Any]) -> tuple[int, str]:
+        """The position's empty board's number and its units' numbers (:func:`_toks`)."""
         d = layout(position, **options)
         self.size = (d.width, d.height)
         if d.background is not None:
             self.background = "#{:02x}{:02x}{:02x}".format(*d.background)
         root = d.root
-        w = _Writer()
         if root.dx or root.dy:  # pragma: no cover - one board is never shifted
-            w.group(root, "")
-            static = ""
-        else:
-            for it in root.items[:root.static]:
-                w.group(it, "") if hasattr(it, "items") else w.item(it, "")  # type: ignore[arg-type]
-            static = "".join(x.strip() for x in w.out)
-            w.out = []
-            for it in root.items[root.static:]:
-                w.group(it, "") if hasattr(it, "items") else w.item(it, "")  # type: ignore[arg-type]
+            raise ValueError("a page board is one board")
+        s = self.statics.setdefault("".join(self._svg(it) for it in root.items[:root.static]), len(self.statics))
+        return s, _toks(self._unit(it) for it in root.items[root.static:])
+
+    def _svg(self, it: Any) -> str:
+        return "".join(self._lines(it))
+
+    def _lines(self, it: Any) -> list[str]:
+        w = _Writer()
+        w.group(it, "") if isinstance(it, Group) else w.item(it, "")
         self.glyphs.update(w.used)
-        s = self.statics.setdefault(_compact(static), len(self.statics))
-        table = self.table
-        return s, [table.setdefault(_compact(x), len(table)) for x in w.out]
+        return [x.strip().replace("xlink:href=", "href=") for x in w.out]
+
+    def _unit(self, it: Any) -> int:
+        k = self._units.get(it)
+        if k is None:
+            if isinstance(it, Glyphs):  # a line of text: its characters' units (a digit in one place: one unit)
+                entry = "*" + _toks(self._add(self._entry(x)) for x in self._lines(it))
+            elif isinstance(it, Group):
+                entry = self._group(it)
+            else:
+                entry = self._entry(self._svg(it))
+            k = self._units[it] = self._add(entry)
+        return k
+
+    def _group(self, g: Group) -> str:
+        """A group whose items repeat one another's coordinates (a checker's rim and ring, an arrow's halo
+        and shaft: drawn twice, placed once) is one shape; any other group (a stack, the dice, the
+        tray) is the list of its items' units, each stored once."""
+        placed = [_shape(self._svg(it))[1] for it in g.items]
+        if len({c for c in placed if c}) < len([c for c in placed if c]):
+            return self._entry(self._svg(g))
+        return "*" + _toks(self._unit(it) for it in g.items)
+
+    def _add(self, entry: str) -> int:
+        return self.table.setdefault(entry, len(self.table))
+
+    def _entry(self, svg: str) -> str:
+        """A table entry: the shape's number and the coordinates."""
+        shape, coords = _shape(svg)
+        return f"{_b36(self.shapes.setdefault(shape, len(self.shapes)))}:{coords}"
 
 
-def _compact(svg: str) -> str:
-    return svg.strip().replace("xlink:href=", "href=")
+_PLACED = re.compile(r' (?:(cx|cy|x|y)="([^"]*)"|(d|points)="([^"]*)"|transform="matrix\(([^ ]+ [^ ]+ [^ ]+ [^ ]+) '
+                     r'([^ ]+) ([^ )]+)\)")')
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_B64 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
+_ORIGIN = 64 ** 3 // 2
+"""A coordinate is stored as hundredths of a pixel plus this, in three digits of :data:`_B64`: -1310.72 to
+1310.71 (a page board is 600 pixels wide)."""
+
+
+def _shape(svg: str) -> tuple[str, str]:
+    """SVG text cut into its shape and its coordinates: each coordinate (``x``, ``y``, ``cx``, ``cy``, the
+    numbers of ``d`` and ``points``, a glyph's place in its ``matrix``) replaced by ``$k``, equal values
+    sharing one ``k`` (an arrow's halo and its shaft share theirs); the coordinates in three characters
+    each, read back by the page's script as the number the SVG backend wrote."""
+    coords: list[str] = []
+    slot: dict[str, str] = {}
+
+    def place(v: str) -> str:
+        k = slot.get(v)
+        if k is None:
+            k = slot[v] = f"${len(coords)}"
+            h = round(float(v) * 100) + _ORIGIN
+            if not 0 <= h < 64 ** 3 or _num(h) != v:
+                raise ValueError(f"coordinate {v} does not fit a page board")
+            coords.append(_B64[h >> 12] + _B64[(h >> 6) & 63] + _B64[h & 63])
+        return k
+
+    def sub(m: re.Match[str]) -> str:
+        if m.group(1):
+            return f' {m.group(1)}="{place(m.group(2))}"'
+        if m.group(3):
+            return f' {m.group(3)}="{_NUMBER.sub(lambda n: place(n.group()), m.group(4))}"'
+        return f' transform="matrix({m.group(5)} {place(m.group(6))} {place(m.group(7))})"'
+
+    return _PLACED.sub(sub, svg), "".join(coords)
+
+
+def _num(h: int) -> str:
+    """A stored coordinate as the page's script writes it (JavaScript's ``String(v / 100)``), which is
+    the SVG backend's writing of the number (shortest form, at most two decimals)."""
+    v = h - _ORIGIN
+    if v % 100 == 0:
+        return str(v // 100)
+    return repr(v / 100)
+
+
+def _b36(n: int) -> str:
+    out = ""
+    while True:
+        n, r = divmod(n, 36)
+        out = _B36[r] + out
+        if not n:
+            return out
 
 
 def step_anchor(game: int, action: Action, index: int, seen: set[str]) -> str:
@@ -263,7 +357,7 @@ def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | Non
             an = _analysis_html(st)
             if an:
                 analyses.append(f'<div class=an data-i="{i}" hidden>{an}</div>')
-            steps.append([gi, s, _toks(toks), _xgid(st.before), text, loc, 1 if an else 0])
+            steps.append([gi, s, toks, _xgid(st.before), text, loc, 1 if an else 0])
             num = a.move_number if a.move_number is not None else ""
             comment = f'<div class=comment>{_e(a.comment)}</div>' if a.comment else ""
             row_of[i] = len(rows)
@@ -276,7 +370,7 @@ def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | Non
         res = ""
         if g.winner is not None:
             res = f": {_who(gnames, g.winner)} wins {g.points or ''} point{'s' if g.points != 1 else ''}"
-        steps.append([gi, s, _toks(toks), _xgid(g.end), f"Game {gno}: final position{res}", "", 0])
+        steps.append([gi, s, toks, _xgid(g.end), f"Game {gno}: final position{res}", "", 0])
         row_of[i] = len(rows)
         rows.append(f'<tr data-a="{anchor}" data-i="{i}"><td class=n></td><td class=loc></td>'
                     f'<td class=a>Final position{_e(res)}<!--f{i}--></td></tr>')
@@ -305,8 +399,9 @@ def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | Non
     w, h = boards.size
     statics = sorted(boards.statics, key=boards.statics.__getitem__)
     table = sorted(boards.table, key=boards.table.__getitem__)
+    shapes = sorted(boards.shapes, key=boards.shapes.__getitem__)
     data = {"steps": steps, "anchors": anchors, "games": game_starts, "findings": sorted(set(fsteps)),
-            "captions": {str(k): v for k, v in caps.items()}, "table": table, "statics": statics}
+            "captions": {str(k): v for k, v in caps.items()}, "shapes": shapes, "table": table, "statics": statics}
     event = ""
     for k, v in match.tags:
         if k.lower() in ("event", "tournament"):
@@ -473,7 +568,8 @@ nav.games a{white-space:nowrap}main{flex-direction:column;padding:0 .5em}.view{p
 """
 
 _JS = r"""(function(){
-var D=JSON.parse(document.getElementById('data').textContent),S=D.steps,T=D.table,F=D.findings;
+var D=JSON.parse(document.getElementById('data').textContent),S=D.steps,T=D.table,F=D.findings,U=[];
+var SH=D.shapes.map(function(t){return t.split(/\$(\d+)/);});
 var board=document.getElementById('board'),dyn=document.getElementById('dyn'),st=document.getElementById('static');
 var rows=document.querySelectorAll('#moves tr[data-i]'),games=document.querySelectorAll('nav.games a');
 var cur=-1,curStatic=-1,an=null;
@@ -483,10 +579,16 @@ var box=document.querySelector('.moves');
 function into(r){var a=r.getBoundingClientRect(),b=box.getBoundingClientRect();
  var top=Math.max(b.top,0),bot=Math.min(b.bottom,window.innerHeight);
  if(a.top<top||a.bottom>bot)box.scrollTop+=a.top-top-Math.max(0,(bot-top)/3);}
+var B={},B64='0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_';for(var b=0;b<64;b++)B[B64[b]]=b;
+function units(t){var h='';for(var k=0;k<t.length;k+=3)h+=unit(parseInt(t.substr(k,3),36));return h;}
+function unit(n){var u=U[n];if(u!=null)return u;var e=T[n];if(e[0]==='*')return U[n]=units(e.slice(1));
+ var c=e.indexOf(':'),sh=SH[parseInt(e.slice(0,c),36)];u=sh[0];
+ for(var j=1;j<sh.length;j+=2){var k=c+1+3*sh[j];
+  u+=String(((B[e[k]]*64+B[e[k+1]])*64+B[e[k+2]]-131072)/100)+sh[j+1];}return U[n]=u;}
 function show(i,scroll){
  if(!(i>=0&&i<S.length))return;var s=S[i];
  if(s[1]!==curStatic){st.innerHTML=D.statics[s[1]];curStatic=s[1];}
- var t=s[2],h=[];for(var k=0;k<t.length;k+=3)h.push(T[parseInt(t.substr(k,3),36)]);dyn.innerHTML=h.join('');
+ dyn.innerHTML=units(s[2]);
  board.setAttribute('data-xgid',s[3]);document.getElementById('xgid').textContent=s[3];board.setAttribute('aria-label',s[4]);board.setAttribute('data-step',String(i));
  if(cur>=0&&rows[cur])rows[cur].classList.remove('cur');cur=i;var r=rows[i];
  if(r){r.classList.add('cur');if(scroll!==false)into(r);}

@@ -17,7 +17,7 @@ from notation.position import Position
 
 from ._font import Font, default_font
 from .arrows import Arrow, Arrows
-from .display import Circle, Color, Drawing, Glyphs, Group, Item, Point, Polygon, Polyline, Rect
+from .display import Circle, Color, Drawing, Glyphs, Group, Item, Part, Point, Polygon, Polyline, Rect, close_group
 from .geometry import (
     ARROW_HEAD,
     ARROW_WIDTH,
@@ -239,8 +239,8 @@ class _Board:
         self.caption = caption
         self.arrows = arrows
         self.mover = mover
-        self.static: list[Item] = []
-        self.items: list[Item] = []
+        self.static: list[Part] = []
+        self.items: list[Part] = []
         self.checkers_at = 0
 
     # ------------------------------------------------------------ helpers
@@ -251,14 +251,16 @@ class _Board:
     def to_bottom_numbering(self, player: int, p: int) -> int:
         return p if player == self.bottom else 25 - p
 
-    def checker(self, out: list[Item], x: float, y: float, player: int, *, r: float | None = None) -> None:
+    def checker(self, out: list[Part], x: float, y: float, player: int, *, r: float | None = None) -> None:
         th, u = self.th, self.u
         r = u / 2 - self.lw * 0.3 if r is None else r
-        out.append(Circle(x, y, r - self.lw / 2, th.checker[player], th.checker_line[player], self.lw * 1.1))
-        if th.checker_ring is not None:
-            out.append(Circle(x, y, r * 0.66, None, th.checker_ring[player], self.lw * 0.9))
+        rim = Circle(x, y, r - self.lw / 2, th.checker[player], th.checker_line[player], self.lw * 1.1)
+        if th.checker_ring is None:
+            out.append(rim)
+        else:
+            out.append(Group(0.0, 0.0, (rim, Circle(x, y, r * 0.66, None, th.checker_ring[player], self.lw * 0.9))))
 
-    def count(self, out: list[Item], x: float, y: float, n: int, player: int) -> None:
+    def count(self, out: list[Part], x: float, y: float, n: int, player: int) -> None:
         size = 0.5 * self.u if n < 10 else 0.46 * self.u
         out.append(self.t.glyphs(str(n), x, y, size, self.th.checker_text[player], bold=0.03 * self.u))
 
@@ -316,22 +318,30 @@ class _Board:
                     continue
                 bp = self.to_bottom_numbering(player, p)
                 shown = min(n, POINT_MAX)
+                start = len(out)
                 for k in range(shown):
                     x, y = g.slot(bp, k)
                     self.checker(out, x, y, player)
                 if n > POINT_MAX:
                     x, y = g.slot(bp, POINT_MAX - 1)
                     self.count(out, x, y, n, player)
+                close_group(out, start)
             n = board[25]
             if n > 0:
+                start = len(out)
                 for k in range(min(n, BAR_MAX)):
                     x, y = g.bar_slot(bside, k)
                     self.checker(out, x, y, player)
                 if n > BAR_MAX:
                     x, y = g.bar_slot(bside, BAR_MAX - 1)
                     self.count(out, x, y, n, player)
+                close_group(out, start)
+            start = len(out)
             self.borne_off(player, board[0])
+            close_group(out, start)
+            start = len(out)
             self.waiting(player, self.pos.rules.checkers - sum(board))
+            close_group(out, start)
 
     def waiting(self, player: int, n: int) -> None:
         """Checkers not yet entered (Acey-Deucey): round checkers standing in the tray, with the count.
@@ -572,15 +582,21 @@ class _Board:
         self.items.append(Circle(pts[0][0], pts[0][1], 1.6 * lw, th.arrow, th.arrow_halo, halo))
 
     def build(self) -> Group:
+        """The board's items: the empty board first (``static``), then each unit of what is on it (a
+        stack, the cube, the dice, an arrow, a line of text) as one item or one :class:`Group`."""
         self.board()
         self.position()
-        self.cube()
-        self.dice()
-        if self.o.direction:
-            self.direction_items()
-        Arrows(self, self.arrows, self.mover).draw(self.items, self.checkers_at, self.o.ghosts)
+        out = self.items
+        for part in (self.cube, self.dice, self.direction_items if self.o.direction else None):
+            if part is not None:
+                start = len(out)
+                part()
+                close_group(out, start)
+        Arrows(self, self.arrows, self.mover).draw(out, self.checkers_at, self.o.ghosts)
         self.info()
+        start = len(out)
         self.caption_items()
+        close_group(out, start)
         return Group(0.0, 0.0, tuple(self.static) + tuple(self.items), static=len(self.static))
 
 
@@ -707,7 +723,7 @@ def layout(position: Position, **options: Any) -> Drawing:
         groups.append(Group(dx, dy, grp.items, grp.static))
     width = geo.width + (columns - 1) * (geo.width + GRID_GAP * u0 - 2 * MARGIN * u0)
     height = geo.height + (rows - 1) * (geo.height - MARGIN * u0)
-    extra: list[Item] = []
+    extra: list[Part] = []
     if boards > 1 and opts.caption:
         size = CAPTION_SIZE * u0
         lines = text.wrap(_ascii(opts.caption), size, width - 2 * MARGIN * u0)

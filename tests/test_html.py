@@ -29,10 +29,30 @@ def _data(page: str) -> dict:
     return json.loads(m.group(1))
 
 
+B64 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
+
+
+def _units(data: dict, toks: str) -> str:
+    """What the page's script draws for a list of units (written again here, from the page's data)."""
+    out = []
+    for k in range(0, len(toks), 3):
+        entry = data["table"][int(toks[k:k + 3], 36)]
+        if entry.startswith("*"):
+            out.append(_units(data, entry[1:]))
+            continue
+        shape, coords = entry.split(":", 1)
+        parts = re.split(r"\$(\d+)", data["shapes"][int(shape, 36)])
+        for j in range(1, len(parts), 2):
+            c = coords[3 * int(parts[j]):3 * int(parts[j]) + 3]
+            v = (B64.index(c[0]) * 64 + B64.index(c[1])) * 64 + B64.index(c[2]) - 64 ** 3 // 2
+            parts[j] = str(v // 100) if v % 100 == 0 else repr(v / 100)  # JavaScript's String(v / 100)
+        out.append("".join(parts))
+    return "".join(out)
+
+
 def _board_svg(data: dict, i: int) -> str:
     s = data["steps"][i]
-    toks = s[2]
-    return data["statics"][s[1]] + "".join(data["table"][int(toks[k:k + 3], 36)] for k in range(0, len(toks), 3))
+    return data["statics"][s[1]] + _units(data, s[2])
 
 
 def expected_steps(rep):

@@ -110,6 +110,42 @@ def test_keyboard_through_a_whole_match(browser: Any, tmp_path: Path) -> None:
     page.close()
 
 
+def _elements(svg: str) -> list[tuple[str, dict[str, str]]]:
+    """Every element of an SVG fragment in document order: its tag and attributes (``xlink:href`` read as
+    ``href``)."""
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">'
+                         f"{svg}</svg>")
+    out = []
+    for el in root.iter():
+        attrs = {k.replace("{http://www.w3.org/1999/xlink}", ""): v for k, v in el.attrib.items()}
+        out.append((el.tag.split("}")[-1], attrs))
+    return out[1:]
+
+
+def test_the_board_drawn_is_the_render_svg(browser: Any, tmp_path: Path) -> None:
+    """What the page's script draws from its compact data is ``render.svg`` of the same step with the same
+    options, element for element and attribute for attribute (the arrows, the texts, the stacks)."""
+    import render
+    from render.html import _board_options
+
+    url, rep = _write(tmp_path, read_match(SAMPLES / "illegal_plays.mat"))
+    page, errors = _open(browser, url)
+    steps = [x for g in rep.games for x in [(s.before, s) for s in g.steps] + [(g.end, None)]]
+    for i in sorted({0, 1, 2, 5, 17, len(rep.games[0].steps), len(steps) // 2, len(steps) - 1}):
+        pos, st = steps[i]
+        page.evaluate(f"location.hash = '#' + JSON.parse(document.getElementById('data').textContent).anchors[{i}]")
+        page.wait_for_function(f"document.getElementById('board').dataset.step === '{i}'")
+        drawn = page.evaluate("document.getElementById('static').innerHTML + document.getElementById('dyn').innerHTML")
+        doc = str(render.svg(pos, **_board_options(st)))
+        body = doc.split("</defs>", 1)[1].rsplit("</svg>", 1)[0]
+        body = "".join(ln for ln in body.split("\n") if not ln.strip().startswith("<rect width="))
+        assert _elements(drawn) == _elements(body), i
+    assert errors == []
+    page.close()
+
+
 def test_findings_click_keys_and_deep_links(browser: Any, tmp_path: Path) -> None:
     match = read_match(SAMPLES / "illegal_plays.mat")
     url, rep = _write(tmp_path, match)
