@@ -1,11 +1,13 @@
 """Benchmark: the match page (``gammon convert MATCH out.html``): size, write time, browser time to the
 first position; GNU Backgammon's ``export match html`` in the same run.
 
-    python benchmarks/html.py [MATCH_FILE] [--runs 3] [--screenshots]
+    python benchmarks/html.py [MATCH_FILE] [--runs 3] [--screenshots] [--against REF]
 
 Default match: a 25-point match of 865 actions (791 plays, 22 games) from ../shared/corpus.
 
-* page size in bytes (target: at most 3 MB);
+* page size in bytes, of that match and of a 17-point match of 717 actions (743 positions; target: at
+  most 400 KB); with ``--against REF`` (a git revision, e.g. ``main``), the pages the code of REF writes
+  for the same matches, side by side (REF is unpacked with ``git archive`` into a temporary folder);
 * ``gammon convert MATCH out.html`` as a whole process (start-up, read, replay, layout of every
   position, write), best and median of ``--runs`` (target: under 2 s); the same work in this process;
 * headless Chromium (Debian's, driven by Playwright): from ``goto`` to the board carrying the first
@@ -40,6 +42,8 @@ from notation.replay import replay  # noqa: E402
 from render.html import match_page  # noqa: E402
 
 DEFAULT = ROOT.parent / "shared" / "corpus" / "mat" / "bglib_nori" / "srv_Kaneko-nori-2009Jan142040.txt"
+SEVENTEEN = ROOT.parent / "shared" / "corpus" / "mat" / "historic" / "seidel-dwek_florida-1981_17p.txt"
+"""A 17-point match of 717 actions in 26 games (743 page positions): the issue's size target."""
 GNUBG = os.environ.get("GNUBG", "/usr/games/gnubg")
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -68,6 +72,40 @@ def time_in_process(src: Path, out: Path, runs: int) -> list[float]:
         out.write_text(match_page(m, replay(m)), encoding="utf-8")
         times.append(time.perf_counter() - t)
     return times
+
+
+_PAGE = """import sys, time
+from notation.matchio import read_match
+from notation.replay import replay
+from render.html import match_page
+m = read_match(sys.argv[1]); rep = replay(m)
+best = None
+for _ in range(int(sys.argv[2])):
+    t = time.process_time(); page = match_page(m, rep); t = time.process_time() - t
+    best = t if best is None else min(best, t)
+print(len(page.encode("utf-8")), best)
+"""
+
+
+def page_sizes(srcs: list[Path], runs: int, against: str | None, tmp: Path) -> list[str]:
+    """For each match: the page's size and the CPU time of ``match_page`` (best of ``runs``) with this
+    tree's code and, with ``against``, with the code of that git revision (both in this run)."""
+    trees = [("this tree", ROOT)]
+    if against is not None:
+        ref = tmp / "against"
+        ref.mkdir()
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", against], capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(ref)], input=archive, check=True)
+        trees.append((against, ref))
+    rows = []
+    for src in srcs:
+        cells = []
+        for _name, tree in trees:
+            out = subprocess.run([sys.executable, "-c", _PAGE, str(src), str(runs)], capture_output=True, text=True,
+                                 check=True, cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)}).stdout.split()
+            cells.append(f"{int(out[0]) / 1e3:,.0f} KB ({float(out[1]):.2f} s)")
+        rows.append(f"  {src.name}: " + " | ".join(cells))
+    return ["page size (match_page CPU time, best of the runs): " + " | ".join(name for name, _ in trees), *rows]
 
 
 def browser_times(page_path: Path, runs: int, shots: Path | None) -> dict[str, float] | str:
@@ -179,6 +217,7 @@ def main() -> None:
     ap.add_argument("match", nargs="?", default=str(DEFAULT))
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--screenshots", action="store_true", help="write samples/figures/html_*.png")
+    ap.add_argument("--against", metavar="REF", help="also the pages of git revision REF (e.g. main), side by side")
     a = ap.parse_args()
     src = Path(a.match)
     if not src.is_file():
@@ -198,6 +237,8 @@ def main() -> None:
         if shots is not None and not isinstance(br, str):
             more_screenshots(shots, tmp)
         gn = gnubg_time(src, tmp)
+        sizes = page_sizes([src] + ([SEVENTEEN] if SEVENTEEN.is_file() and SEVENTEEN != src else []), a.runs,
+                           a.against, tmp)
     print(f"page size:            {size / 1e6:.2f} MB (target <= 3 MB)")
     print(f"convert (process):    best {min(proc):.2f} s, median {statistics.median(proc):.2f} s (target < 2 s)")
     print(f"convert (in-process): best {min(inproc):.2f} s, median {statistics.median(inproc):.2f} s")
@@ -211,6 +252,7 @@ def main() -> None:
     else:
         print(f"gnubg export match html: {gn[0]:.2f} s (process minus import-only process), "
               f"{gn[2]} files, {gn[1] / 1e6:.2f} MB")
+    print("\n".join(sizes) + " (target for the 17-point match: <= 400 KB)")
     print("(one run on a shared, loaded machine: compare columns of the same run)")
 
 

@@ -258,3 +258,20 @@ def test_report_pages_are_readable_by_others(tmp_path: Path):
         assert stat.S_IMODE(os.stat(w).st_mode) == 0o644
     page = Path(written[-1]).read_text(encoding="utf-8")
     assert "missing.mat" in page and 'class="unreadable"' in page
+
+
+SEVENTEEN = ROOT.parent / "shared" / "corpus" / "mat" / "historic" / "seidel-dwek_florida-1981_17p.txt"
+
+
+def test_pages_are_compact():
+    """Each position is carried compactly (units stored once, placed by coordinates): a 17-point match of
+    743 positions in at most 400 KB (1.6 MB when each position's SVG was stored whole); the 7-point
+    sample (265 positions) in at most 200 KB (730 KB before)."""
+    m = read_match(SAMPLES / "gnubg_selfplay_7p.mat")
+    assert len(match_page(m).encode("utf-8")) <= 200_000
+    if not SEVENTEEN.is_file():
+        pytest.skip("the 17-point match is in ../shared/corpus, which is not here")
+    m = read_match(SEVENTEEN)
+    rep = replay(m)
+    assert sum(len(g.steps) + 1 for g in rep.games) == 743
+    assert len(match_page(m, rep).encode("utf-8")) <= 400_000
