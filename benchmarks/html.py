@@ -17,7 +17,10 @@ Default match: a 25-point match of 865 actions (791 plays, 22 games) from ../sha
   same process without the export; its output size (the HTML files and the images it writes beside them).
 
 ``--screenshots`` also writes samples/figures/html_desktop.png, html_phone.png, html_desktop_dark.png,
-html_findings.png (a page with findings) and html_analysis.png (a candidate table: made-up figures).
+html_findings.png (a page with findings) and html_analysis.png (a candidate table: made-up figures), and
+each kind of page at each width the pages are made to fit (360, 390, 768 and 1400 px, the top 800 px):
+html_fit_match_W.png (a finding), html_fit_analysed_W.png (an eXtreme Gammon match's own analysis),
+html_fit_report_W.png (``validate --html``); each is checked for a horizontal scroll.
 The machine may be loaded by other work: compare the columns of one run, not runs of different days.
 """
 
@@ -150,6 +153,9 @@ def more_screenshots(shots: Path, tmp: Path) -> None:
     from playwright.sync_api import sync_playwright
 
     from notation.analysis import Analysis, Candidate, CheckerAnalysis, Probabilities
+    from notation.commands.html_page import write_report
+    from notation.commands.validate import check_file
+    from notation.matchio import read_any
 
     pages = []
     m = read_match(ROOT / "samples" / "illegal_plays.mat")
@@ -166,6 +172,15 @@ def more_screenshots(shots: Path, tmp: Path) -> None:
         luck=0.12, luck_rating="lucky", producer="made-up figures (a screenshot fixture)")
     (tmp / "a.html").write_text(match_page(m, rep), encoding="utf-8")
     pages.append(("analysis", tmp / "a.html", f"#{_anchor_of(rep, st)}"))
+    fit = [("match", tmp / "f.html", "#L98:38")]
+    m = read_any(str(ROOT / "tests" / "data" / "xg_ronde3.xg"))[0]
+    rep = replay(m)
+    st = next(s for s in rep.games[0].steps[8:] if s.action.analysis is not None and s.action.analysis.checker)
+    (tmp / "x.html").write_text(match_page(m, rep), encoding="utf-8")
+    fit.append(("analysed", tmp / "x.html", f"#{_anchor_of(rep, st)}"))
+    files = [str(ROOT / "samples" / n) for n in ("dutch_5point.mat", "illegal_plays.mat", "hyper1_5point.mat")]
+    write_report(str(tmp / "report.html"), [check_file(f) for f in files + [str(ROOT / "tests/data/xg_ronde3.xg")]])
+    fit.append(("report", tmp / "report.html", ""))
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         for name, path, frag in pages:
@@ -174,6 +189,16 @@ def more_screenshots(shots: Path, tmp: Path) -> None:
             page.wait_for_function("document.getElementById('board').dataset.xgid !== ''")
             page.screenshot(path=str(shots / f"html_{name}.png"))
             page.close()
+        for name, path, frag in fit:
+            for width in (360, 390, 768, 1400):
+                page = b.new_page(viewport={"width": width, "height": 800})
+                page.goto(path.as_uri() + frag)
+                page.wait_for_load_state("load")
+                wide = page.evaluate("document.documentElement.scrollWidth")
+                if wide > width:
+                    print(f"html_fit_{name}_{width}.png: the page is {wide} px wide")
+                page.screenshot(path=str(shots / f"html_fit_{name}_{width}.png"))
+                page.close()
         b.close()
 
 

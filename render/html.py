@@ -272,7 +272,7 @@ def _analysis_html(step: ReplayStep) -> str:
             for k, c in enumerate(a.checker.candidates):
                 if c.play == made:
                     played = k
-        out.append(f"<table class=cand><caption>Candidates{by}</caption><thead><tr><th>#</th><th>Play</th>"
+        out.append(f"<div class=scroll><table class=cand><caption>Candidates{by}</caption><thead><tr><th>#</th><th>Play</th>"
                    "<th>Equity</th><th>Diff</th><th>Win %</th><th>Gammon %</th><th>Level</th></tr></thead><tbody>")
         best = a.checker.candidates[0].equity
         for k, c in enumerate(a.checker.candidates):
@@ -283,11 +283,11 @@ def _analysis_html(step: ReplayStep) -> str:
             cls = " class=played" if k == played else ""
             out.append(f"<tr{cls}><td>{k + 1}</td><td>{_e(c.play or 'no move')}</td><td>{_fmt_eq(c.equity)}</td>"
                        f"<td>{diff}</td><td>{win}</td><td>{gam}</td><td>{_e(c.level or '')}</td></tr>")
-        out.append("</tbody></table>")
+        out.append("</tbody></table></div>")
     if a.cube is not None:
         c = a.cube
         rows = [("No double", c.no_double), ("Double, take", c.double_take), ("Double, pass", c.double_pass)]
-        out.append(f"<table class=cube><caption>Cube{by}</caption><tbody>")
+        out.append(f"<div class=scroll><table class=cube><caption>Cube{by}</caption><tbody>")
         for label, v in rows:
             if v is not None:
                 out.append(f"<tr><td>{label}</td><td>{_fmt_eq(v)}</td></tr>")
@@ -295,7 +295,7 @@ def _analysis_html(step: ReplayStep) -> str:
             out.append(f"<tr><td>Verdict</td><td>{_e(c.verdict)}</td></tr>")
         if c.level:
             out.append(f"<tr><td>Level</td><td>{_e(c.level)}</td></tr>")
-        out.append("</tbody></table>")
+        out.append("</tbody></table></div>")
     if a.luck is not None or a.luck_rating:
         luck = " ".join(x for x in (_fmt_eq(a.luck), _e(a.luck_rating or "")) if x)
         out.append(f"<p class=luck>Luck: {luck}</p>")
@@ -516,9 +516,9 @@ def batch_page(results: Sequence[dict[str, Any]], links: dict[str, str] | None =
         f"<title>{_e(title)}</title><style>{_CSS}</style></head><body class=report>",
         f"<header><h1>{_e(title)}</h1><p class=summary>{len(results)} files, {tot['games']} games, "
         f"{tot['plays']} plays, {tot['errors']} errors, {tot['warnings']} warnings, {tot['notes']} notes</p>"
-        "</header><table id=files class=sortable><thead><tr><th data-t=s>File</th><th>Games</th><th>Plays</th>"
+        "</header><div class=scroll><table id=files class=sortable><thead><tr><th data-t=s>File</th><th>Games</th><th>Plays</th>"
         "<th>Errors</th><th>Warnings</th><th>Notes</th><th>Findings</th></tr></thead><tbody>",
-        "".join(rows), "</tbody></table>", "".join(details),
+        "".join(rows), "</tbody></table></div>", "".join(details),
         f"<script>{_SORT_JS}</script></body></html>\n",
     ])
 
@@ -557,11 +557,25 @@ body.report{padding:0 1em}#files{border-collapse:collapse;margin:1em 0}#files td
 border-bottom:1px solid var(--line);text-align:right}#files td:first-child,#files th:first-child{text-align:left}
 #files th{cursor:pointer;user-select:none}#files th[data-dir=asc]::after{content:" ▲"}
 #files th[data-dir=desc]::after{content:" ▼"}body.report header{padding-left:0;padding-right:0}
+body.report h2{font-size:1.15em}
 #files tr.errors td:nth-child(4),#files tr.unreadable td{color:var(--err)}
 a{color:var(--note)}
+.scroll{overflow-x:auto;max-width:100%}h1,h2,header p,#where,#xgid,.finding,.comment,.extra{overflow-wrap:anywhere}
 @media (max-width:760px){nav.games ol{flex-wrap:nowrap;overflow-x:auto;padding:.4em .5em}
 nav.games a{white-space:nowrap}main{flex-direction:column;padding:0 .5em}.view{position:static;flex:none;width:100%}
-.moves{max-height:45vh;position:static;width:100%;flex:none}header{padding:.5em}.keys{display:none}}
+.moves{max-height:45vh;position:static;width:100%;flex:none}header{padding:.5em}.keys{display:none}
+body.report{padding:0 .5em}}
+@media (max-width:480px){body{font-size:14px}table.cand,table.cube{font-size:.82em}
+table.cand td,table.cand th,table.cube td{padding:.1em .25em}#files{font-size:.85em}#files td,#files th{
+padding:.2em .3em}#moves td{padding:.12em .25em}#moves td.n{width:2em}}
+@media (max-width:560px){#files,#files thead,#files tbody{display:block}#files thead tr{display:flex;flex-wrap:wrap;
+gap:.3em;margin-bottom:.3em}#files th{border:1px solid var(--line);border-radius:4px;padding:.1em .4em;
+font-weight:400}#files tbody tr{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));padding:.3em 0;
+border-bottom:1px solid var(--line)}#files td,#files td:first-child{border:0;text-align:left;padding:.05em .2em}
+#files td:first-child{grid-column:1/-1;overflow-wrap:anywhere;font-weight:600}#files td:not(:first-child)::before{
+color:var(--mut)}#files td:nth-child(2)::before{content:"games "}#files td:nth-child(3)::before{content:"plays "}
+#files td:nth-child(4)::before{content:"errors "}#files td:nth-child(5)::before{content:"warnings "}
+#files td:nth-child(6)::before{content:"notes "}#files td:nth-child(7)::before{content:"findings "}}
 @media print{nav.games,.moves,.buttons,.keys,.loose{display:none}main{display:block}.view{position:static}
 #board svg{filter:none!important;max-width:17cm}body{background:#fff;color:#000}
 .view{break-inside:avoid;page-break-inside:avoid}header{break-after:avoid}}

@@ -215,6 +215,57 @@ def test_screenshots_desktop_and_phone(browser: Any, tmp_path: Path) -> None:
         assert hi - lo > 100
 
 
+WIDTHS = (360, 390, 768, 1400)
+
+
+def test_every_page_fits_every_width(browser: Any, tmp_path: Path) -> None:
+    """A match page, an analysed match page and the validation report fit a phone (360, 390 px), a tablet
+    and a desktop: no horizontal scroll (a table wider than the screen reflows or scrolls in its own box)."""
+    from notation.commands.html_page import write_report
+    from notation.commands.validate import check_file
+    from notation.matchio import read_any
+
+    pages = [(_write(tmp_path, read_match(SAMPLES / "illegal_plays.mat"), "m.html")[0], "#L98:38")]
+    xg = ROOT / "tests" / "data" / "xg_ronde3.xg"
+    analysed = read_any(str(xg))[0]
+    url, rep = _write(tmp_path, analysed, "a.html")
+    st = next(i for i, s in enumerate(rep.games[0].steps) if s.action.analysis is not None and
+              s.action.analysis.checker is not None and len(s.action.analysis.checker.candidates) > 2)
+    pages.append((url, "#" + page_anchor(rep, rep.games[0].steps[st])))
+    long_name = tmp_path / ("a_tournament_directors_archive_of_matches_" * 3 + "final.mat")
+    long_name.write_bytes((SAMPLES / "illegal_plays.mat").read_bytes())
+    files = [str(SAMPLES / "dutch_5point.mat"), str(long_name), str(xg)]
+    write_report(str(tmp_path / "report.html"), [check_file(f) for f in files])
+    pages.append(((tmp_path / "report.html").as_uri(), ""))
+    from test_html import hostile_match
+
+    pages.append((_write(tmp_path, hostile_match(), "h.html")[0], ""))
+    for url, frag in pages:
+        for width in WIDTHS:
+            page = browser.new_page(viewport={"width": width, "height": 800})
+            page.goto(url + frag)
+            page.wait_for_load_state("load")
+            if "report" not in url:
+                page.wait_for_function("document.getElementById('board').dataset.xgid !== ''")
+                if url.endswith("a.html"):
+                    assert page.is_visible("table.cand")
+            wide = page.evaluate("document.documentElement.scrollWidth")
+            assert wide <= page.evaluate("innerWidth"), f"{url.rsplit('/', 1)[1]} at {width} px is {wide} px wide"
+            page.close()
+
+
+def page_anchor(rep: Any, step: Any) -> str:
+    from render.html import step_anchor
+
+    seen: set[str] = set()
+    for g in rep.games:
+        for i, s in enumerate(g.steps, 1):
+            a = step_anchor(g.game.number, s.action, i, seen)
+            if s is step:
+                return a
+    raise AssertionError("no such step")
+
+
 def test_print_is_one_position_on_one_page(browser: Any, tmp_path: Path) -> None:
     url, rep = _write(tmp_path, read_match(SAMPLES / "illegal_plays.mat"))
     page, errors = _open(browser, url + "#L98:38")
