@@ -45,6 +45,8 @@ class Finding:
     text: str = ""
     xgid: str | None = None
     legal: list[str] = field(default_factory=list)
+    """For an illegal play: every legal play of the roll, sorted (all of them: a reader shows part of
+    the list only as "N of M")."""
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -445,8 +447,7 @@ class _GameRunner:
             return self.unverifiable(action)
         except IllegalPlayError as e:
             legal = pos.rules.plays_for(pos.on_roll, pos.opponent, dice[0], dice[1])
-            examples = sorted(p.notation() for p in legal)[:5]
-            self.find("error", action, e.message, column=col, legal=examples)
+            self.find("error", action, e.message, column=col, legal=sorted(p.notation() for p in legal))
             own = getattr(pos.rules, "as_recorded", None)
             recorded = own(pos, parsed) if own is not None else _as_recorded(pos, parsed.segments)
             if recorded is None:

@@ -255,6 +255,15 @@ def _finding_step(f: Finding, index: dict[int, list[tuple[int, int, int]]],
     return game_first.get(f.game)
 
 
+def _legal(plays: Sequence[str], shown: int = 5) -> str:
+    """The legal plays of a finding: all of them, or the first ``shown`` with how many there are."""
+    if not plays:
+        return ""
+    if len(plays) <= shown + 1:
+        return f" (legal: {', '.join(plays)})"
+    return f" ({shown} of {len(plays)} legal plays: {', '.join(plays[:shown])}, ...)"
+
+
 def _fmt_eq(v: float | None) -> str:
     return "" if v is None else f"{v:+.3f}"
 
@@ -272,8 +281,9 @@ def _analysis_html(step: ReplayStep) -> str:
             for k, c in enumerate(a.checker.candidates):
                 if c.play == made:
                     played = k
-        out.append(f"<div class=scroll><table class=cand><caption>Candidates{by}</caption><thead><tr><th>#</th><th>Play</th>"
-                   "<th>Equity</th><th>Diff</th><th>Win %</th><th>Gammon %</th><th>Level</th></tr></thead><tbody>")
+        out.append(f"<div class=scroll><table class=cand><caption>Candidates{by}</caption><thead><tr><th>#</th>"
+                   "<th>Play</th><th>Equity</th><th>Diff</th><th>Win %</th><th>Gammon %</th><th>Level</th></tr>"
+                   "</thead><tbody>")
         best = a.checker.candidates[0].equity
         for k, c in enumerate(a.checker.candidates):
             diff = "" if (k == 0 or c.equity is None or best is None) else f"{c.equity - best:+.3f}"
@@ -382,7 +392,7 @@ def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | Non
     for f in rep.findings:
         i = _finding_step(f, line_index, game_first)
         loc = ":".join(str(x) for x in (f.line, f.column) if x is not None)
-        msg = f.message + (f" (legal: {', '.join(f.legal[:6])})" if f.legal else "")
+        msg = f.message + _legal(f.legal)
         item = (f'<div class="finding {f.severity}" data-i="{"" if i is None else i}">'
                 f'<span class=sev>{f.severity}</span> <span class=loc>{_e(loc)}</span> {_e(msg)}</div>')
         if i is None:
@@ -516,8 +526,8 @@ def batch_page(results: Sequence[dict[str, Any]], links: dict[str, str] | None =
         f"<title>{_e(title)}</title><style>{_CSS}</style></head><body class=report>",
         f"<header><h1>{_e(title)}</h1><p class=summary>{len(results)} files, {tot['games']} games, "
         f"{tot['plays']} plays, {tot['errors']} errors, {tot['warnings']} warnings, {tot['notes']} notes</p>"
-        "</header><div class=scroll><table id=files class=sortable><thead><tr><th data-t=s>File</th><th>Games</th><th>Plays</th>"
-        "<th>Errors</th><th>Warnings</th><th>Notes</th><th>Findings</th></tr></thead><tbody>",
+        "</header><div class=scroll><table id=files class=sortable><thead><tr><th data-t=s>File</th><th>Games</th>"
+        "<th>Plays</th><th>Errors</th><th>Warnings</th><th>Notes</th><th>Findings</th></tr></thead><tbody>",
         "".join(rows), "</tbody></table></div>", "".join(details),
         f"<script>{_SORT_JS}</script></body></html>\n",
     ])

@@ -275,3 +275,20 @@ def test_pages_are_compact():
     rep = replay(m)
     assert sum(len(g.steps) + 1 for g in rep.games) == 743
     assert len(match_page(m, rep).encode("utf-8")) <= 400_000
+
+
+def test_legal_plays_are_all_or_n_of_m():
+    """A finding's list of legal plays is the whole list, or says how much of it is shown ("5 of 8"); it
+    never passes the first five of eight for the whole list."""
+    from notation.ids import parse_position
+
+    m = read_match(SAMPLES / "illegal_plays.mat")
+    rep = replay(m)
+    f = next(f for f in rep.findings if f.line == 98)  # 13/9 with a checker on the bar, roll 42
+    pos = parse_position(f.xgid)
+    every = sorted(p.notation() for p in pos.rules.plays_for(pos.on_roll, pos.opponent, 4, 2))
+    assert f.legal == every and len(every) == 8
+    page = match_page(m, rep)
+    assert "(5 of 8 legal plays: " + ", ".join(every[:5]) + ", ...)" in page
+    one = next(f for f in rep.findings if f.line == 51)
+    assert one.legal == ["1/off(2)"] and "(legal: 1/off(2))" in page
