@@ -15,7 +15,8 @@ Latin with accents, Greek, Cyrillic ...), not by a font engine and never from sy
 ``?`` and listed in ``render._font.MISSING``.
 
 All options are keyword-only; see :func:`render.layout.layout` for the full list (size, width, dpi,
-home, bottom, numbers, theme, dice, names, pips, score, caption, heading, title, play, arrows, ghosts, direction).
+home, bottom, numbers, theme, dice, on_roll, names, pips, score, caption, heading, title, play, arrows, ghosts,
+direction).
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ class RenderOptions(TypedDict, total=False):
     dice: tuple[int, int] | str | None
     show_dice: bool
     show_cube: bool
+    on_roll: bool
     names: bool | tuple[str, str]
     pips: bool
     score: bool
@@ -87,9 +89,9 @@ class RenderOptions(TypedDict, total=False):
 
 _DEFAULTS: dict[str, Any] = {
     "size": "medium", "u": None, "width": None, "dpi": None, "home": "right", "bottom": "on_roll",
-    "numbers": "viewer", "theme": "print", "dice": None, "show_dice": True, "show_cube": True, "names": False,
-    "pips": False, "score": False, "caption": None, "captions": None, "play": None, "plays": (), "arrows": (),
-    "ghosts": True, "direction": False, "columns": None, "title": None, "heading": None,
+    "numbers": "viewer", "theme": "print", "dice": None, "show_dice": True, "show_cube": True, "on_roll": False,
+    "names": False, "pips": False, "score": False, "caption": None, "captions": None, "play": None, "plays": (),
+    "arrows": (), "ghosts": True, "direction": False, "columns": None, "title": None, "heading": None,
     "transparent": False,
 }
 

@@ -44,8 +44,10 @@ from .vector import _glyph_id, _Writer
 
 __all__ = ["match_page", "batch_page", "step_anchor"]
 
-BOARD_OPTIONS: dict[str, Any] = {"size": "medium", "bottom": 0, "names": True, "pips": True, "score": True}
-"""How the page draws each position (white, player 0, always at the bottom: the board never flips)."""
+BOARD_OPTIONS: dict[str, Any] = {"size": "medium", "bottom": 0, "names": True, "pips": True, "score": True,
+                                 "on_roll": True}
+"""How the page draws each position (white, player 0, always at the bottom: the board never flips; the
+side on roll marked before a cube action, where no dice say it)."""
 
 
 def _e(s: object) -> str:

@@ -13,10 +13,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from notation.position import Position
+from notation.position import GAME_OVER, Position
 
 from ._font import Font, default_font
 from .arrows import Arrow, Arrows
+from .captions import latin_name
 from .display import Circle, Color, Drawing, Glyphs, Group, Item, Part, Point, Polygon, Polyline, Rect, close_group
 from .geometry import (
     ARROW_HEAD,
@@ -63,6 +64,7 @@ class Options:
     dice: tuple[int, int] | None = None
     show_dice: bool = True
     show_cube: bool = True
+    on_roll: bool = False
     names: bool | tuple[str, str] = False
     pips: bool = False
     score: bool = False
@@ -450,6 +452,24 @@ class _Board:
     def centre_is_taken(self) -> bool:
         return self.dice_box() is not None
 
+    def marks_turn(self) -> bool:
+        """``on_roll`` asks for the side on roll to be marked, and nothing else says it: no dice, no offered
+        cube, a game not over."""
+        return self.o.on_roll and not self.centre_is_taken() and self.pos.game_state < GAME_OVER
+
+    def turn_marker(self) -> None:
+        """The side on roll: a triangle in the middle of the tray rail, in that side's checker colours,
+        pointing at it."""
+        if not self.marks_turn():
+            return
+        g, th, u = self.g, self.th, self.u
+        player = self.pos.turn
+        x = (g.tray_rail[0] + g.tray_rail[1]) / 2
+        h = 0.5 * u if self.side(player) else -0.5 * u  # towards the player on roll
+        half = 0.36 * u
+        self.items.append(Polygon(((x - half, g.cy - h / 2), (x + half, g.cy - h / 2), (x, g.cy + h / 2)),
+                                  th.checker[player], th.checker_line[player], self.lw * 1.2))
+
     def die(self, cx: float, cy: float, value: int, player: int) -> None:
         th, u, out = self.th, self.u, self.items
         s = DIE * u
@@ -466,9 +486,9 @@ class _Board:
     def player_name(self, player: int) -> str:
         names = self.o.names
         if isinstance(names, tuple):
-            return _ascii(names[player]) or COLOUR_NAMES[player]
+            return _ascii(latin_name(names[player])) or COLOUR_NAMES[player]
         if names:
-            return _ascii(self.pos.names[player]) or COLOUR_NAMES[player]
+            return _ascii(latin_name(self.pos.names[player])) or COLOUR_NAMES[player]
         return COLOUR_NAMES[player]
 
     def match_label(self) -> str:
@@ -506,7 +526,8 @@ class _Board:
         name = self.player_name(player)
         if pos.turn == player and pos.double_offered:
             name += "  (doubles)"
-        elif pos.turn == player and (pos.dice is not None or self.o.dice is not None or self.arrows):
+        elif pos.turn == player and (pos.dice is not None or self.o.dice is not None or self.arrows
+                                     or self.marks_turn()):
             name += "  (on roll)"
         right: list[str] = []
         if self.o.score and pos.match_length:
@@ -587,7 +608,7 @@ class _Board:
         self.board()
         self.position()
         out = self.items
-        for part in (self.cube, self.dice, self.direction_items if self.o.direction else None):
+        for part in (self.cube, self.dice, self.turn_marker, self.direction_items if self.o.direction else None):
             if part is not None:
                 start = len(out)
                 part()
@@ -666,7 +687,9 @@ def layout(position: Position, **options: Any) -> Drawing:
       smaller) or ``"none"``.
     * ``theme``: ``"print"`` (black and white, default), ``"classic"``, ``"contrast"`` or a
       :class:`~render.themes.Theme`.
-    * ``dice``: the roll to show (default: the position's); ``show_dice``, ``show_cube``.
+    * ``dice``: the roll to show (default: the position's); ``show_dice``, ``show_cube``.  ``on_roll``:
+      mark the side on roll where no dice say it (a cube decision): a triangle in the tray rail pointing
+      at that side, and "(on roll)" on its player line.
     * ``names`` (True: the position's names, or a pair), ``pips``, ``score``: player lines above and
       below the board.  ``caption``: text under the figure.
     * ``play``: a play in any notation (``"13/8 13/10"``), drawn as arrows on the position before it;

@@ -64,11 +64,10 @@ def _analysis_rows(record: Any) -> list[tuple[str, str]]:
             level = f"  [{c.level}]" if c.level else ""
             rows.append((f"Play {i}" if i > 1 else "Best play", f"{c.play:<24} {eq}{level}"))
     if a.cube is not None:
+        from ..analysis import cube_equities
+
         c = a.cube
-        def f(v: float | None) -> str:
-            return "?" if v is None else f"{v:+.3f}"
-        rows.append(("Cube", f"no double {f(c.no_double)}, double/take {f(c.double_take)}, "
-                                   f"double/pass {f(c.double_pass)}" + (f": {c.verdict}" if c.verdict else "")))
+        rows.append(("Cube", cube_equities(c) + (f": {c.verdict}" if c.verdict else "")))
     return rows
 
 
