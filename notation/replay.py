@@ -163,6 +163,13 @@ class MatchReplay:
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity == severity)
 
+    def _repr_html_(self) -> str | None:
+        """Jupyter: the match page with this replay's findings, once the renderer is imported
+        (:mod:`notation.notebook`)."""
+        from .notebook import shown
+
+        return shown("match_html", self)
+
     @property
     def errors(self) -> int:
         return self.count("error")

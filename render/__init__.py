@@ -27,6 +27,7 @@ from typing import Any, TypedDict, TypeVar, Unpack
 
 from PIL import Image
 
+from notation import notebook
 from notation.position import Position
 
 from . import raster, vector
@@ -144,3 +145,18 @@ def png(position: Position | str, **options: Unpack[RenderOptions]) -> bytes:
 def svg(position: Position | str, **options: Unpack[RenderOptions]) -> SvgString:
     """The diagram as a standalone SVG document (no external fonts or images)."""
     return vector.svg(drawing(position, **options))
+
+
+def _position_svg(position: Position) -> str:
+    return str(svg(position, names=any(position.names), score=position.match_length > 0, on_roll=True))
+
+
+def _match_html(match: Any) -> str:
+    from .html import notebook_page
+
+    return notebook_page(match)
+
+
+# Jupyter shows a Position as this diagram and a Match or a replay as its page (see notation.notebook)
+notebook.register("position_svg", _position_svg)
+notebook.register("match_html", _match_html)

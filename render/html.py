@@ -42,7 +42,7 @@ from .display import Glyphs, Group
 from .layout import layout
 from .vector import _glyph_id, _Writer
 
-__all__ = ["match_page", "batch_page", "step_anchor"]
+__all__ = ["match_page", "batch_page", "step_anchor", "notebook_page"]
 
 BOARD_OPTIONS: dict[str, Any] = {"size": "medium", "bottom": 0, "names": True, "pips": True, "score": True,
                                  "on_roll": True}
@@ -462,6 +462,17 @@ def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | Non
     ])
 
 
+def notebook_page(obj: Match | MatchReplay, height: int = 720) -> str:
+    """The match page (of a Match, or of a replay with its findings) for a notebook's output: inside an
+    ``<iframe>`` of its own (``srcdoc``, scripts allowed and nothing else), so that its style, script and
+    keys stay in it and several pages can sit in one notebook."""
+    match, rep = (obj.match, obj) if isinstance(obj, MatchReplay) else (obj, None)
+    names = match.names
+    title = f"{_who(names, 0)} vs {_who(names, 1)}"
+    return (f'<iframe srcdoc="{_e(match_page(match, rep))}" sandbox="allow-scripts" title="{_e(title)}" '
+            f'style="width:100%;height:{height}px;border:1px solid #ccc"></iframe>')
+
+
 def _csp(script: str) -> str:
     """A Content-Security-Policy that lets only the page's own script run (by its hash): no network, no
     other script, no inline event handler, even if something in a record escaped the escaping."""
@@ -626,7 +637,7 @@ function show(i,scroll){
   d.appendChild(document.createTextNode(' '));d.appendChild(el('span','loc',cs[k2][1]));
   d.appendChild(document.createTextNode(' '+cs[k2][2]));c.appendChild(d);}
  if(an)an.hidden=true;an=s[6]?document.querySelector('.an[data-i="'+i+'"]'):null;if(an)an.hidden=false;
- var a='#'+D.anchors[i];if(location.hash!==a)history.replaceState(null,'',a);
+ var a='#'+D.anchors[i];try{if(location.hash!==a)history.replaceState(null,'',a);}catch(x){}
 }
 function game(d){var g=S[cur][0]+d;if(g>=0&&g<D.games.length)show(D.games[g]);}
 function finding(d){var i;if(d>0){for(i=0;i<F.length;i++)if(F[i]>cur)return show(F[i]);}

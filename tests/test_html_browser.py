@@ -266,6 +266,35 @@ def page_anchor(rep: Any, step: Any) -> str:
     raise AssertionError("no such step")
 
 
+def test_pages_in_a_notebook_work(browser: Any, tmp_path: Path) -> None:
+    """Two match pages as a notebook shows them (``_repr_html_``: each in its own iframe) in one document:
+    each draws, steps with its buttons and keys, and raises no error (the iframe cannot take a URL
+    fragment: the page keeps going without one)."""
+    import render  # noqa: F401 - registers the drawing of the reprs
+
+    reps = [replay(read_match(SAMPLES / n)) for n in ("illegal_plays.mat", "dutch_5point.mat")]
+    host = tmp_path / "notebook.html"
+    host.write_text("<!DOCTYPE html><html><body>" + "".join(f"<div class=cell>{r._repr_html_()}</div>" for r in reps)
+                    + "</body></html>", encoding="utf-8")
+    page = browser.new_page(viewport={"width": 1000, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(host.as_uri())
+    frames = page.frames[1:]
+    assert len(frames) == 2
+    for frame, rep in zip(frames, reps, strict=True):
+        frame.wait_for_function("document.getElementById('board').dataset.xgid !== ''")
+        exp = _expected(rep)
+        assert frame.get_attribute("#board", "data-xgid") == exp[0]
+        frame.click("#next")
+        assert frame.get_attribute("#board", "data-xgid") == exp[1]
+        frame.press("body", "ArrowRight")
+        assert frame.get_attribute("#board", "data-xgid") == exp[2]
+    assert errors == []
+    page.close()
+
+
 def test_print_is_one_position_on_one_page(browser: Any, tmp_path: Path) -> None:
     url, rep = _write(tmp_path, read_match(SAMPLES / "illegal_plays.mat"))
     page, errors = _open(browser, url + "#L98:38")
