@@ -20,7 +20,8 @@ Default match: a 25-point match of 865 actions (791 plays, 22 games) from ../sha
 html_findings.png (a page with findings) and html_analysis.png (a candidate table: made-up figures), and
 each kind of page at each width the pages are made to fit (360, 390, 768 and 1400 px, the top 800 px):
 html_fit_match_W.png (a finding), html_fit_analysed_W.png (an eXtreme Gammon match's own analysis),
-html_fit_report_W.png (``validate --html``); each is checked for a horizontal scroll.
+html_fit_report_W.png (``validate --html``), saved with 64 colours; each is checked for a horizontal
+scroll.
 The machine may be loaded by other work: compare the columns of one run, not runs of different days.
 """
 
@@ -197,8 +198,10 @@ def more_screenshots(shots: Path, tmp: Path) -> None:
                 wide = page.evaluate("document.documentElement.scrollWidth")
                 if wide > width:
                     print(f"html_fit_{name}_{width}.png: the page is {wide} px wide")
-                page.screenshot(path=str(shots / f"html_fit_{name}_{width}.png"))
+                shot = shots / f"html_fit_{name}_{width}.png"
+                page.screenshot(path=str(shot))
                 page.close()
+                few_colours(shot)
         b.close()
 
 
@@ -212,6 +215,16 @@ def _anchor_of(rep, step) -> str:  # type: ignore[no-untyped-def]
             if s is step:
                 return a
     return ""
+
+
+def few_colours(path: Path) -> None:
+    """A screenshot saved with 64 colours (a third of the bytes; it looks the same): twelve of them are
+    kept in the repository."""
+    from PIL import Image
+
+    with Image.open(path) as im:
+        q = im.convert("RGB").quantize(colors=64, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    q.save(path, optimize=True)
 
 
 def gnubg_time(src: Path, tmp: Path) -> tuple[float, int, int] | str:
