@@ -119,6 +119,8 @@ class _Boards:
         self.background = "none"
         self._units: dict[Any, int] = {}
         """A unit (a display-list item, hashable) -> its number in ``table``."""
+        self._empty: dict[tuple[Any, ...], int] = {}
+        """An empty board's items -> its number in ``statics``."""
 
     def add(self, position: Any, options: dict[str, Any]) -> tuple[int, str]:
         """The position's empty board's number and its units' numbers (:func:`_toks`)."""
@@ -129,7 +131,10 @@ class _Boards:
         root = d.root
         if root.dx or root.dy:  # pragma: no cover - one board is never shifted
             raise ValueError("a page board is one board")
-        s = self.statics.setdefault("".join(self._svg(it) for it in root.items[:root.static]), len(self.statics))
+        empty = root.items[:root.static]
+        s = self._empty.get(empty)
+        if s is None:
+            s = self._empty[empty] = self.statics.setdefault("".join(self._svg(it) for it in empty), len(self.statics))
         return s, _toks(self._unit(it) for it in root.items[root.static:])
 
     def _svg(self, it: Any) -> str:
