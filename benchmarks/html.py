@@ -1,11 +1,13 @@
 """Benchmark: the match page (``gammon convert MATCH out.html``): size, write time, browser time to the
 first position; GNU Backgammon's ``export match html`` in the same run.
 
-    python benchmarks/html.py [MATCH_FILE] [--runs 3] [--screenshots]
+    python benchmarks/html.py [MATCH_FILE] [--runs 3] [--screenshots] [--against REF]
 
 Default match: a 25-point match of 865 actions (791 plays, 22 games) from ../shared/corpus.
 
-* page size in bytes (target: at most 3 MB);
+* page size in bytes, of that match and of a 17-point match of 717 actions (743 positions; target: at
+  most 400 KB); with ``--against REF`` (a git revision, e.g. ``main``), the pages the code of REF writes
+  for the same matches, side by side (REF is unpacked with ``git archive`` into a temporary folder);
 * ``gammon convert MATCH out.html`` as a whole process (start-up, read, replay, layout of every
   position, write), best and median of ``--runs`` (target: under 2 s); the same work in this process;
 * headless Chromium (Debian's, driven by Playwright): from ``goto`` to the board carrying the first
@@ -15,7 +17,11 @@ Default match: a 25-point match of 865 actions (791 plays, 22 games) from ../sha
   same process without the export; its output size (the HTML files and the images it writes beside them).
 
 ``--screenshots`` also writes samples/figures/html_desktop.png, html_phone.png, html_desktop_dark.png,
-html_findings.png (a page with findings) and html_analysis.png (a candidate table: made-up figures).
+html_findings.png (a page with findings) and html_analysis.png (a candidate table: made-up figures), and
+each kind of page at each width the pages are made to fit (360, 390, 768 and 1400 px, the top 800 px):
+html_fit_match_W.png (a finding), html_fit_analysed_W.png (an eXtreme Gammon match's own analysis),
+html_fit_report_W.png (``validate --html``), saved with 64 colours; each is checked for a horizontal
+scroll.
 The machine may be loaded by other work: compare the columns of one run, not runs of different days.
 """
 
@@ -40,6 +46,8 @@ from notation.replay import replay  # noqa: E402
 from render.html import match_page  # noqa: E402
 
 DEFAULT = ROOT.parent / "shared" / "corpus" / "mat" / "bglib_nori" / "srv_Kaneko-nori-2009Jan142040.txt"
+SEVENTEEN = ROOT.parent / "shared" / "corpus" / "mat" / "historic" / "seidel-dwek_florida-1981_17p.txt"
+"""A 17-point match of 717 actions in 26 games (743 page positions): the issue's size target."""
 GNUBG = os.environ.get("GNUBG", "/usr/games/gnubg")
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -68,6 +76,40 @@ def time_in_process(src: Path, out: Path, runs: int) -> list[float]:
         out.write_text(match_page(m, replay(m)), encoding="utf-8")
         times.append(time.perf_counter() - t)
     return times
+
+
+_PAGE = """import sys, time
+from notation.matchio import read_match
+from notation.replay import replay
+from render.html import match_page
+m = read_match(sys.argv[1]); rep = replay(m)
+best = None
+for _ in range(int(sys.argv[2])):
+    t = time.process_time(); page = match_page(m, rep); t = time.process_time() - t
+    best = t if best is None else min(best, t)
+print(len(page.encode("utf-8")), best)
+"""
+
+
+def page_sizes(srcs: list[Path], runs: int, against: str | None, tmp: Path) -> list[str]:
+    """For each match: the page's size and the CPU time of ``match_page`` (best of ``runs``) with this
+    tree's code and, with ``against``, with the code of that git revision (both in this run)."""
+    trees = [("this tree", ROOT)]
+    if against is not None:
+        ref = tmp / "against"
+        ref.mkdir()
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", against], capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(ref)], input=archive, check=True)
+        trees.append((against, ref))
+    rows = []
+    for src in srcs:
+        cells = []
+        for _name, tree in trees:
+            out = subprocess.run([sys.executable, "-c", _PAGE, str(src), str(runs)], capture_output=True, text=True,
+                                 check=True, cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)}).stdout.split()
+            cells.append(f"{int(out[0]) / 1e3:,.0f} KB ({float(out[1]):.2f} s)")
+        rows.append(f"  {src.name}: " + " | ".join(cells))
+    return ["page size (match_page CPU time, best of the runs): " + " | ".join(name for name, _ in trees), *rows]
 
 
 def browser_times(page_path: Path, runs: int, shots: Path | None) -> dict[str, float] | str:
@@ -109,9 +151,12 @@ def browser_times(page_path: Path, runs: int, shots: Path | None) -> dict[str, f
 def more_screenshots(shots: Path, tmp: Path) -> None:
     """A page with findings (samples/illegal_plays.mat at 98:38) and one with a candidate table (made-up
     figures attached to one play of samples/gnubg_selfplay_7p.mat, labelled so)."""
+    from notation.commands.html_page import write_report
     from playwright.sync_api import sync_playwright
 
     from notation.analysis import Analysis, Candidate, CheckerAnalysis, Probabilities
+    from notation.commands.validate import check_file
+    from notation.matchio import read_any
 
     pages = []
     m = read_match(ROOT / "samples" / "illegal_plays.mat")
@@ -128,6 +173,15 @@ def more_screenshots(shots: Path, tmp: Path) -> None:
         luck=0.12, luck_rating="lucky", producer="made-up figures (a screenshot fixture)")
     (tmp / "a.html").write_text(match_page(m, rep), encoding="utf-8")
     pages.append(("analysis", tmp / "a.html", f"#{_anchor_of(rep, st)}"))
+    fit = [("match", tmp / "f.html", "#L98:38")]
+    m = read_any(str(ROOT / "tests" / "data" / "xg_ronde3.xg"))[0]
+    rep = replay(m)
+    st = next(s for s in rep.games[0].steps[8:] if s.action.analysis is not None and s.action.analysis.checker)
+    (tmp / "x.html").write_text(match_page(m, rep), encoding="utf-8")
+    fit.append(("analysed", tmp / "x.html", f"#{_anchor_of(rep, st)}"))
+    files = [str(ROOT / "samples" / n) for n in ("dutch_5point.mat", "illegal_plays.mat", "hyper1_5point.mat")]
+    write_report(str(tmp / "report.html"), [check_file(f) for f in files + [str(ROOT / "tests/data/xg_ronde3.xg")]])
+    fit.append(("report", tmp / "report.html", ""))
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         for name, path, frag in pages:
@@ -136,6 +190,18 @@ def more_screenshots(shots: Path, tmp: Path) -> None:
             page.wait_for_function("document.getElementById('board').dataset.xgid !== ''")
             page.screenshot(path=str(shots / f"html_{name}.png"))
             page.close()
+        for name, path, frag in fit:
+            for width in (360, 390, 768, 1400):
+                page = b.new_page(viewport={"width": width, "height": 800})
+                page.goto(path.as_uri() + frag)
+                page.wait_for_load_state("load")
+                wide = page.evaluate("document.documentElement.scrollWidth")
+                if wide > width:
+                    print(f"html_fit_{name}_{width}.png: the page is {wide} px wide")
+                shot = shots / f"html_fit_{name}_{width}.png"
+                page.screenshot(path=str(shot))
+                page.close()
+                few_colours(shot)
         b.close()
 
 
@@ -149,6 +215,16 @@ def _anchor_of(rep, step) -> str:  # type: ignore[no-untyped-def]
             if s is step:
                 return a
     return ""
+
+
+def few_colours(path: Path) -> None:
+    """A screenshot saved with 64 colours (a third of the bytes; it looks the same): twelve of them are
+    kept in the repository."""
+    from PIL import Image
+
+    with Image.open(path) as im:
+        q = im.convert("RGB").quantize(colors=64, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    q.save(path, optimize=True)
 
 
 def gnubg_time(src: Path, tmp: Path) -> tuple[float, int, int] | str:
@@ -179,6 +255,7 @@ def main() -> None:
     ap.add_argument("match", nargs="?", default=str(DEFAULT))
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--screenshots", action="store_true", help="write samples/figures/html_*.png")
+    ap.add_argument("--against", metavar="REF", help="also the pages of git revision REF (e.g. main), side by side")
     a = ap.parse_args()
     src = Path(a.match)
     if not src.is_file():
@@ -198,6 +275,8 @@ def main() -> None:
         if shots is not None and not isinstance(br, str):
             more_screenshots(shots, tmp)
         gn = gnubg_time(src, tmp)
+        sizes = page_sizes([src] + ([SEVENTEEN] if SEVENTEEN.is_file() and SEVENTEEN != src else []), a.runs,
+                           a.against, tmp)
     print(f"page size:            {size / 1e6:.2f} MB (target <= 3 MB)")
     print(f"convert (process):    best {min(proc):.2f} s, median {statistics.median(proc):.2f} s (target < 2 s)")
     print(f"convert (in-process): best {min(inproc):.2f} s, median {statistics.median(inproc):.2f} s")
@@ -211,6 +290,7 @@ def main() -> None:
     else:
         print(f"gnubg export match html: {gn[0]:.2f} s (process minus import-only process), "
               f"{gn[2]} files, {gn[1] / 1e6:.2f} MB")
+    print("\n".join(sizes) + " (target for the 17-point match: <= 400 KB)")
     print("(one run on a shared, loaded machine: compare columns of the same run)")
 
 

@@ -24,7 +24,7 @@ import render  # noqa: E402
 from notation.matchio import read_match  # noqa: E402
 from notation.replay import replay  # noqa: E402
 
-layout = importlib.import_module("render.layout")
+routing = importlib.import_module("render.arrows")
 
 
 def main() -> None:
@@ -36,16 +36,16 @@ def main() -> None:
     jobs = [(s.before, [tuple(x) for x in s.play.steps], s.action.dice) for g in rep.games for s in g.steps
             if s.action.kind == "move" and s.play is not None and s.play.steps]
     render.png(jobs[0][0])  # fonts and caches warm
-    routed = layout._Board.route
+    routed = routing.Arrows.route
     times: dict[str, list[float]] = {"routed": [], "plain arcs": []}
     for _ in range(args.rounds):
         for name in times:
-            layout._Board.route = routed if name == "routed" else (lambda self, shafts, ghosts: shafts)
+            routing.Arrows.route = routed if name == "routed" else (lambda self, shafts, ghosts: shafts)
             t = time.perf_counter()
             for pos, arrows, dice in jobs:
                 render.png(pos, arrows=arrows, dice=dice)
             times[name].append((time.perf_counter() - t) / len(jobs) * 1000)
-    layout._Board.route = routed
+    routing.Arrows.route = routed
     for name, v in times.items():
         print(f"{name:>10}: best {min(v):.2f} ms, median {statistics.median(v):.2f} ms per PNG "
               f"({len(jobs)} diagrams with arrows, {args.rounds} rounds)")

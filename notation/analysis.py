@@ -22,7 +22,7 @@ from typing import Any
 from ._struct import field, struct
 
 __all__ = ["Probabilities", "Candidate", "CheckerAnalysis", "CubeAnalysis", "Analysis",
-           "analysis_to_dict", "analysis_from_dict"]
+           "analysis_to_dict", "analysis_from_dict", "cube_equities"]
 
 
 @struct(frozen=True)
@@ -107,6 +107,15 @@ class Analysis:
     def is_empty(self) -> bool:
         return (self.checker is None and self.cube is None and self.luck is None and self.luck_rating is None
                 and not self.extra)
+
+
+def cube_equities(c: CubeAnalysis) -> str:
+    """The three equities of a cube decision as ``gammon show`` prints them (``?`` for one the producer
+    did not give): ``no double +0.580, double/take +0.689, double/pass +1.000``."""
+    def f(v: float | None) -> str:
+        return "?" if v is None else f"{v:+.3f}"
+
+    return f"no double {f(c.no_double)}, double/take {f(c.double_take)}, double/pass {f(c.double_pass)}"
 
 
 # --------------------------------------------------------------------------- plain data (JSON and others)

@@ -255,6 +255,12 @@ class Position:
 
         return ascii_board(self)
 
+    def _repr_svg_(self) -> str | None:
+        """Jupyter: the diagram, once the renderer is imported (:mod:`notation.notebook`)."""
+        from .notebook import shown
+
+        return shown("position_svg", self)
+
     def __repr__(self) -> str:
         from .ids import gnubg_id
 

@@ -258,6 +258,12 @@ class Match:
     def variant(self) -> str:
         return self.rules.variant
 
+    def _repr_html_(self) -> str | None:
+        """Jupyter: the match page, once the renderer is imported (:mod:`notation.notebook`)."""
+        from .notebook import shown
+
+        return shown("match_html", self)
+
 
 @struct
 class PositionRecord:

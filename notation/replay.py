@@ -45,6 +45,8 @@ class Finding:
     text: str = ""
     xgid: str | None = None
     legal: list[str] = field(default_factory=list)
+    """For an illegal play: every legal play of the roll, sorted (all of them: a reader shows part of
+    the list only as "N of M")."""
 
     def to_dict(self) -> dict[str, object]:
         """Plain data; the texts a record gave are cut to a bound (:func:`~notation.errors.cut_quotes`)."""
@@ -164,6 +166,13 @@ class MatchReplay:
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity == severity)
+
+    def _repr_html_(self) -> str | None:
+        """Jupyter: the match page with this replay's findings, once the renderer is imported
+        (:mod:`notation.notebook`)."""
+        from .notebook import shown
+
+        return shown("match_html", self)
 
     @property
     def errors(self) -> int:
@@ -451,8 +460,7 @@ class _GameRunner:
             return self.unverifiable(action)
         except IllegalPlayError as e:
             legal = pos.rules.plays_for(pos.on_roll, pos.opponent, dice[0], dice[1])
-            examples = sorted(p.notation() for p in legal)[:5]
-            self.find("error", action, e.message, column=col, legal=examples)
+            self.find("error", action, e.message, column=col, legal=sorted(p.notation() for p in legal))
             own = getattr(pos.rules, "as_recorded", None)
             recorded = own(pos, parsed) if own is not None else _as_recorded(pos, parsed.segments)
             if recorded is None:

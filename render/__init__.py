@@ -15,7 +15,8 @@ Latin with accents, Greek, Cyrillic ...), not by a font engine and never from sy
 ``?`` and listed in ``render._font.MISSING``.
 
 All options are keyword-only; see :func:`render.layout.layout` for the full list (size, width, dpi,
-home, bottom, numbers, theme, dice, names, pips, score, caption, heading, title, play, arrows, ghosts, direction).
+home, bottom, numbers, theme, dice, on_roll, names, pips, score, caption, heading, title, play, arrows, ghosts,
+direction).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from typing import Any, TypedDict, TypeVar, Unpack
 
 from PIL import Image
 
+from notation import notebook
 from notation.position import Position
 
 from . import raster, vector
@@ -69,6 +71,7 @@ class RenderOptions(TypedDict, total=False):
     dice: tuple[int, int] | str | None
     show_dice: bool
     show_cube: bool
+    on_roll: bool
     names: bool | tuple[str, str]
     pips: bool
     score: bool
@@ -87,9 +90,9 @@ class RenderOptions(TypedDict, total=False):
 
 _DEFAULTS: dict[str, Any] = {
     "size": "medium", "u": None, "width": None, "dpi": None, "home": "right", "bottom": "on_roll",
-    "numbers": "viewer", "theme": "print", "dice": None, "show_dice": True, "show_cube": True, "names": False,
-    "pips": False, "score": False, "caption": None, "captions": None, "play": None, "plays": (), "arrows": (),
-    "ghosts": True, "direction": False, "columns": None, "title": None, "heading": None,
+    "numbers": "viewer", "theme": "print", "dice": None, "show_dice": True, "show_cube": True, "on_roll": False,
+    "names": False, "pips": False, "score": False, "caption": None, "captions": None, "play": None, "plays": (),
+    "arrows": (), "ghosts": True, "direction": False, "columns": None, "title": None, "heading": None,
     "transparent": False,
 }
 
@@ -142,3 +145,18 @@ def png(position: Position | str, **options: Unpack[RenderOptions]) -> bytes:
 def svg(position: Position | str, **options: Unpack[RenderOptions]) -> SvgString:
     """The diagram as a standalone SVG document (no external fonts or images)."""
     return vector.svg(drawing(position, **options))
+
+
+def _position_svg(position: Position) -> str:
+    return str(svg(position, names=any(position.names), score=position.match_length > 0, on_roll=True))
+
+
+def _match_html(match: Any) -> str:
+    from .html import notebook_page
+
+    return notebook_page(match)
+
+
+# Jupyter shows a Position as this diagram and a Match or a replay as its page (see notation.notebook)
+notebook.register("position_svg", _position_svg)
+notebook.register("match_html", _match_html)

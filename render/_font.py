@@ -341,7 +341,37 @@ def _font_bytes(name: str) -> bytes:
 
 
 MISSING: set[str] = set()
-"""Characters no font in use has, drawn as ``?``: the command line reports them on stderr."""
+"""Characters no font in use has, drawn as ``?``: the command line reports them on stderr
+(:func:`missing_message`)."""
+
+_CJK = ((0x1100, 0x11FF), (0x2E80, 0x2FDF), (0x3000, 0x30FF), (0x3130, 0x318F), (0x31F0, 0x4DBF),
+        (0x4E00, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF), (0xFF00, 0xFFEF), (0x20000, 0x2FA1F))
+"""Chinese, Japanese and Korean: Han, kana, Hangul, their punctuation and full-width forms."""
+_CJK_FONTS = ("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
+              "/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf",
+              "/usr/share/fonts/truetype/fonts-japanese-gothic.ttf",
+              "/Library/Fonts/Arial Unicode.ttf", "/System/Library/Fonts/Supplemental/Arial Unicode.ttf")
+"""TrueType fonts with Chinese, Japanese and Korean (``--font`` reads TrueType outlines, not the CFF of
+Noto Sans CJK), where Debian (fonts-droid-fallback, fonts-ipafont-gothic) and macOS put them."""
+
+
+def missing_message(chars: set[str] | None = None) -> str:
+    """What the command line says of the characters no font in use has (``chars``, else
+    :data:`MISSING`): which, and a font to give with ``--font``, by name and, where one is on this
+    machine, by path."""
+    chars = MISSING if chars is None else chars
+    listed = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in sorted(chars)[:12])
+    more = f" and {len(chars) - 12} more" if len(chars) > 12 else ""
+    head = f"no font in use has {listed}{more}: drawn as '?'"
+    if any(lo <= ord(c) <= hi for c in chars for lo, hi in _CJK):
+        here = next((f for f in _CJK_FONTS if Path(f).is_file()), None)
+        if here is not None:
+            return f"{head}; give --font {here} (a TrueType font with Chinese, Japanese and Korean)"
+        return (f"{head}; give --font FILE with a TrueType font that has Chinese, Japanese and Korean, such "
+                "as Droid Sans Fallback (DroidSansFallbackFull.ttf, Debian's fonts-droid-fallback) or IPAGothic "
+                "(ipag.ttf, fonts-ipafont-gothic)")
+    return (f"{head}; give --font FILE with a TrueType font (.ttf) that has them, such as the Noto Sans font "
+            "of their script")
 
 
 @cache

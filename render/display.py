@@ -85,6 +85,18 @@ class Group:
     """The first ``static`` items do not depend on the position (the empty board); backends may cache them."""
 
 
+def close_group(out: list[Part], start: int) -> None:
+    """Make the items appended to ``out`` since index ``start`` one unit (a :class:`Group` in place, not
+    shifted) when there are several: one stack of checkers, one arrow, one die.  The backends draw it as
+    they drew the items; the page writer (:mod:`render.html`) stores a unit once and places it by name."""
+    if len(out) - start > 1:
+        out[start:] = [Group(0.0, 0.0, tuple(out[start:]))]
+
+
+Part = Item | Group
+"""What a group holds."""
+
+
 @dataclass(frozen=True, slots=True)
 class Drawing:
     width: int

@@ -7,9 +7,11 @@ holds one.  The board is the SVG backend's output of the same display list as ``
 (:func:`render.layout.layout`), so a page position and a ``render`` diagram of the same step look
 alike.
 
-Size: every position's SVG is cut into elements; each distinct element is stored once in a table and
-a position is the list of its elements' numbers (the empty board and the glyph outlines are shared by
-all).  A small script joins the elements of the position shown.  Every text from the record is
+Size: the page holds one board, drawn by a small script from compact data (:class:`_Boards`): the empty
+board and the glyph outlines once, each unit on the board (a stack, an arrow, the dice, a line of text)
+once as a shape and the coordinates that place it, and each position as the list of its units.  A
+17-point match of 743 positions is about 370 KB (1.6 MB when each position's SVG was stored).  Every
+text from the record is
 escaped: in HTML with :func:`html.escape`; the data block is JSON with ``<``, ``>`` and ``&`` written as
 ``\\u`` escapes; names on the board are drawn as glyph outlines, never as SVG text.
 
@@ -26,6 +28,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 from collections.abc import Iterable, Sequence
 from html import escape
 from typing import Any
@@ -35,13 +38,16 @@ from notation.record import Action, Match, action_phrase
 from notation.replay import Finding, MatchReplay, ReplayStep, replay
 
 from ._font import default_font
+from .display import Glyphs, Group
 from .layout import layout
 from .vector import _glyph_id, _Writer
 
-__all__ = ["match_page", "batch_page", "step_anchor"]
+__all__ = ["match_page", "batch_page", "step_anchor", "notebook_page"]
 
-BOARD_OPTIONS: dict[str, Any] = {"size": "medium", "bottom": 0, "names": True, "pips": True, "score": True}
-"""How the page draws each position (white, player 0, always at the bottom: the board never flips)."""
+BOARD_OPTIONS: dict[str, Any] = {"size": "medium", "bottom": 0, "names": True, "pips": True, "score": True,
+                                 "on_roll": True}
+"""How the page draws each position (white, player 0, always at the bottom: the board never flips; the
+side on roll marked before a cube action, where no dice say it)."""
 
 
 def _e(s: object) -> str:
@@ -94,40 +100,135 @@ def _board_options(step: ReplayStep | None) -> dict[str, Any]:
 
 
 class _Boards:
-    """Positions' SVG cut into shared elements."""
+    """Each position's display list, stored compactly.  The empty board is stored once.  Every unit on it
+    (a top-level item of the board's group: a stack, the dice, an arrow, a line of text; see
+    :func:`render.display.close_group`) is the SVG backend's text for it, stored once however many
+    positions show it, and a position is the list of its units' numbers.  A unit's SVG is cut into a
+    *shape* (what it looks like, with placeholders ``$0``, ``$1`` ... for its coordinates), stored once,
+    and the coordinates that place it (:func:`_shape`); a line of text is the list of its characters'
+    units.  The page's script puts the coordinates back into the shape: the SVG it shows is the SVG
+    backend's, element for element."""
 
     def __init__(self) -> None:
         self.table: dict[str, int] = {}
+        """Units by first use: ``shape:coordinates`` or ``*`` and the numbers of the units it joins."""
+        self.shapes: dict[str, int] = {}
         self.statics: dict[str, int] = {}
         self.glyphs: dict[str, None] = {}
         self.size = (0, 0)
         self.background = "none"
+        self._units: dict[Any, int] = {}
+        """A unit (a display-list item, hashable) -> its number in ``table``."""
+        self._empty: dict[tuple[Any, ...], int] = {}
+        """An empty board's items -> its number in ``statics``."""
 
-    def add(self, position: Any, options: dict[str, Any]) -> tuple[int, list[int]]:
+    def add(self, position: Any, options: dict[str, Any]) -> tuple[int, str]:
+        """The position's empty board's number and its units' numbers (:func:`_toks`)."""
         d = layout(position, **options)
         self.size = (d.width, d.height)
         if d.background is not None:
             self.background = "#{:02x}{:02x}{:02x}".format(*d.background)
         root = d.root
-        w = _Writer()
         if root.dx or root.dy:  # pragma: no cover - one board is never shifted
-            w.group(root, "")
-            static = ""
-        else:
-            for it in root.items[:root.static]:
-                w.group(it, "") if hasattr(it, "items") else w.item(it, "")  # type: ignore[arg-type]
-            static = "".join(x.strip() for x in w.out)
-            w.out = []
-            for it in root.items[root.static:]:
-                w.group(it, "") if hasattr(it, "items") else w.item(it, "")  # type: ignore[arg-type]
+            raise ValueError("a page board is one board")
+        empty = root.items[:root.static]
+        s = self._empty.get(empty)
+        if s is None:
+            s = self._empty[empty] = self.statics.setdefault("".join(self._svg(it) for it in empty), len(self.statics))
+        return s, _toks(self._unit(it) for it in root.items[root.static:])
+
+    def _svg(self, it: Any) -> str:
+        return "".join(self._lines(it))
+
+    def _lines(self, it: Any) -> list[str]:
+        w = _Writer()
+        w.group(it, "") if isinstance(it, Group) else w.item(it, "")
         self.glyphs.update(w.used)
-        s = self.statics.setdefault(_compact(static), len(self.statics))
-        table = self.table
-        return s, [table.setdefault(_compact(x), len(table)) for x in w.out]
+        return [x.strip().replace("xlink:href=", "href=") for x in w.out]
+
+    def _unit(self, it: Any) -> int:
+        k = self._units.get(it)
+        if k is None:
+            if isinstance(it, Glyphs):  # a line of text: its characters' units (a digit in one place: one unit)
+                entry = "*" + _toks(self._add(self._entry(x)) for x in self._lines(it))
+            elif isinstance(it, Group):
+                entry = self._group(it)
+            else:
+                entry = self._entry(self._svg(it))
+            k = self._units[it] = self._add(entry)
+        return k
+
+    def _group(self, g: Group) -> str:
+        """A group whose items repeat one another's coordinates (a checker's rim and ring, an arrow's halo
+        and shaft: drawn twice, placed once) is one shape; any other group (a stack, the dice, the
+        tray) is the list of its items' units, each stored once."""
+        placed = [_shape(self._svg(it))[1] for it in g.items]
+        if len({c for c in placed if c}) < len([c for c in placed if c]):
+            return self._entry(self._svg(g))
+        return "*" + _toks(self._unit(it) for it in g.items)
+
+    def _add(self, entry: str) -> int:
+        return self.table.setdefault(entry, len(self.table))
+
+    def _entry(self, svg: str) -> str:
+        """A table entry: the shape's number and the coordinates."""
+        shape, coords = _shape(svg)
+        return f"{_b36(self.shapes.setdefault(shape, len(self.shapes)))}:{coords}"
 
 
-def _compact(svg: str) -> str:
-    return svg.strip().replace("xlink:href=", "href=")
+_PLACED = re.compile(r' (?:(cx|cy|x|y)="([^"]*)"|(d|points)="([^"]*)"|transform="matrix\(([^ ]+ [^ ]+ [^ ]+ [^ ]+) '
+                     r'([^ ]+) ([^ )]+)\)")')
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_B64 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
+_ORIGIN = 64 ** 3 // 2
+"""A coordinate is stored as hundredths of a pixel plus this, in three digits of :data:`_B64`: -1310.72 to
+1310.71 (a page board is 600 pixels wide)."""
+
+
+def _shape(svg: str) -> tuple[str, str]:
+    """SVG text cut into its shape and its coordinates: each coordinate (``x``, ``y``, ``cx``, ``cy``, the
+    numbers of ``d`` and ``points``, a glyph's place in its ``matrix``) replaced by ``$k``, equal values
+    sharing one ``k`` (an arrow's halo and its shaft share theirs); the coordinates in three characters
+    each, read back by the page's script as the number the SVG backend wrote."""
+    coords: list[str] = []
+    slot: dict[str, str] = {}
+
+    def place(v: str) -> str:
+        k = slot.get(v)
+        if k is None:
+            k = slot[v] = f"${len(coords)}"
+            h = round(float(v) * 100) + _ORIGIN
+            if not 0 <= h < 64 ** 3 or _num(h) != v:
+                raise ValueError(f"coordinate {v} does not fit a page board")
+            coords.append(_B64[h >> 12] + _B64[(h >> 6) & 63] + _B64[h & 63])
+        return k
+
+    def sub(m: re.Match[str]) -> str:
+        if m.group(1):
+            return f' {m.group(1)}="{place(m.group(2))}"'
+        if m.group(3):
+            return f' {m.group(3)}="{_NUMBER.sub(lambda n: place(n.group()), m.group(4))}"'
+        return f' transform="matrix({m.group(5)} {place(m.group(6))} {place(m.group(7))})"'
+
+    return _PLACED.sub(sub, svg), "".join(coords)
+
+
+def _num(h: int) -> str:
+    """A stored coordinate as the page's script writes it (JavaScript's ``String(v / 100)``), which is
+    the SVG backend's writing of the number (shortest form, at most two decimals)."""
+    v = h - _ORIGIN
+    if v % 100 == 0:
+        return str(v // 100)
+    return repr(v / 100)
+
+
+def _b36(n: int) -> str:
+    out = ""
+    while True:
+        n, r = divmod(n, 36)
+        out = _B36[r] + out
+        if not n:
+            return out
 
 
 def step_anchor(game: int, action: Action, index: int, seen: set[str]) -> str:
@@ -161,6 +262,15 @@ def _finding_step(f: Finding, index: dict[int, list[tuple[int, int, int]]],
     return game_first.get(f.game)
 
 
+def _legal(plays: Sequence[str], shown: int = 5) -> str:
+    """The legal plays of a finding: all of them, or the first ``shown`` with how many there are."""
+    if not plays:
+        return ""
+    if len(plays) <= shown + 1:
+        return f" (legal: {', '.join(plays)})"
+    return f" ({shown} of {len(plays)} legal plays: {', '.join(plays[:shown])}, ...)"
+
+
 def _fmt_eq(v: float | None) -> str:
     return "" if v is None else f"{v:+.3f}"
 
@@ -178,8 +288,9 @@ def _analysis_html(step: ReplayStep) -> str:
             for k, c in enumerate(a.checker.candidates):
                 if c.play == made:
                     played = k
-        out.append(f"<table class=cand><caption>Candidates{by}</caption><thead><tr><th>#</th><th>Play</th>"
-                   "<th>Equity</th><th>Diff</th><th>Win %</th><th>Gammon %</th><th>Level</th></tr></thead><tbody>")
+        out.append(f"<div class=scroll><table class=cand><caption>Candidates{by}</caption><thead><tr><th>#</th>"
+                   "<th>Play</th><th>Equity</th><th>Diff</th><th>Win %</th><th>Gammon %</th><th>Level</th></tr>"
+                   "</thead><tbody>")
         best = a.checker.candidates[0].equity
         for k, c in enumerate(a.checker.candidates):
             diff = "" if (k == 0 or c.equity is None or best is None) else f"{c.equity - best:+.3f}"
@@ -189,11 +300,11 @@ def _analysis_html(step: ReplayStep) -> str:
             cls = " class=played" if k == played else ""
             out.append(f"<tr{cls}><td>{k + 1}</td><td>{_e(c.play or 'no move')}</td><td>{_fmt_eq(c.equity)}</td>"
                        f"<td>{diff}</td><td>{win}</td><td>{gam}</td><td>{_e(c.level or '')}</td></tr>")
-        out.append("</tbody></table>")
+        out.append("</tbody></table></div>")
     if a.cube is not None:
         c = a.cube
         rows = [("No double", c.no_double), ("Double, take", c.double_take), ("Double, pass", c.double_pass)]
-        out.append(f"<table class=cube><caption>Cube{by}</caption><tbody>")
+        out.append(f"<div class=scroll><table class=cube><caption>Cube{by}</caption><tbody>")
         for label, v in rows:
             if v is not None:
                 out.append(f"<tr><td>{label}</td><td>{_fmt_eq(v)}</td></tr>")
@@ -201,7 +312,7 @@ def _analysis_html(step: ReplayStep) -> str:
             out.append(f"<tr><td>Verdict</td><td>{_e(c.verdict)}</td></tr>")
         if c.level:
             out.append(f"<tr><td>Level</td><td>{_e(c.level)}</td></tr>")
-        out.append("</tbody></table>")
+        out.append("</tbody></table></div>")
     if a.luck is not None or a.luck_rating:
         luck = " ".join(x for x in (_fmt_eq(a.luck), _e(a.luck_rating or "")) if x)
         out.append(f"<p class=luck>Luck: {luck}</p>")
@@ -263,7 +374,7 @@ def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | Non
             an = _analysis_html(st)
             if an:
                 analyses.append(f'<div class=an data-i="{i}" hidden>{an}</div>')
-            steps.append([gi, s, _toks(toks), _xgid(st.before), text, loc, 1 if an else 0])
+            steps.append([gi, s, toks, _xgid(st.before), text, loc, 1 if an else 0])
             num = a.move_number if a.move_number is not None else ""
             comment = f'<div class=comment>{_e(a.comment)}</div>' if a.comment else ""
             row_of[i] = len(rows)
@@ -276,7 +387,7 @@ def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | Non
         res = ""
         if g.winner is not None:
             res = f": {_who(gnames, g.winner)} wins {g.points or ''} point{'s' if g.points != 1 else ''}"
-        steps.append([gi, s, _toks(toks), _xgid(g.end), f"Game {gno}: final position{res}", "", 0])
+        steps.append([gi, s, toks, _xgid(g.end), f"Game {gno}: final position{res}", "", 0])
         row_of[i] = len(rows)
         rows.append(f'<tr data-a="{anchor}" data-i="{i}"><td class=n></td><td class=loc></td>'
                     f'<td class=a>Final position{_e(res)}<!--f{i}--></td></tr>')
@@ -288,7 +399,7 @@ def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | Non
     for f in rep.findings:
         i = _finding_step(f, line_index, game_first)
         loc = ":".join(str(x) for x in (f.line, f.column) if x is not None)
-        msg = f.message + (f" (legal: {', '.join(f.legal[:6])})" if f.legal else "")
+        msg = f.message + _legal(f.legal)
         item = (f'<div class="finding {f.severity}" data-i="{"" if i is None else i}">'
                 f'<span class=sev>{f.severity}</span> <span class=loc>{_e(loc)}</span> {_e(msg)}</div>')
         if i is None:
@@ -305,8 +416,9 @@ def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | Non
     w, h = boards.size
     statics = sorted(boards.statics, key=boards.statics.__getitem__)
     table = sorted(boards.table, key=boards.table.__getitem__)
+    shapes = sorted(boards.shapes, key=boards.shapes.__getitem__)
     data = {"steps": steps, "anchors": anchors, "games": game_starts, "findings": sorted(set(fsteps)),
-            "captions": {str(k): v for k, v in caps.items()}, "table": table, "statics": statics}
+            "captions": {str(k): v for k, v in caps.items()}, "shapes": shapes, "table": table, "statics": statics}
     event = ""
     for k, v in match.tags:
         if k.lower() in ("event", "tournament"):
@@ -353,6 +465,17 @@ def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | Non
         f"<script type=application/json id=data>{_json(data)}</script>",
         f"<script>{_JS}</script></body></html>\n",
     ])
+
+
+def notebook_page(obj: Match | MatchReplay, height: int = 720) -> str:
+    """The match page (of a Match, or of a replay with its findings) for a notebook's output: inside an
+    ``<iframe>`` of its own (``srcdoc``, scripts allowed and nothing else), so that its style, script and
+    keys stay in it and several pages can sit in one notebook."""
+    match, rep = (obj.match, obj) if isinstance(obj, MatchReplay) else (obj, None)
+    names = match.names
+    title = f"{_who(names, 0)} vs {_who(names, 1)}"
+    return (f'<iframe srcdoc="{_e(match_page(match, rep))}" sandbox="allow-scripts" title="{_e(title)}" '
+            f'style="width:100%;height:{height}px;border:1px solid #ccc"></iframe>')
 
 
 def _csp(script: str) -> str:
@@ -421,9 +544,9 @@ def batch_page(results: Sequence[dict[str, Any]], links: dict[str, str] | None =
         f"<title>{_e(title)}</title><style>{_CSS}</style></head><body class=report>",
         f"<header><h1>{_e(title)}</h1><p class=summary>{len(results)} files, {tot['games']} games, "
         f"{tot['plays']} plays, {tot['errors']} errors, {tot['warnings']} warnings, {tot['notes']} notes</p>"
-        "</header><table id=files class=sortable><thead><tr><th data-t=s>File</th><th>Games</th><th>Plays</th>"
-        "<th>Errors</th><th>Warnings</th><th>Notes</th><th>Findings</th></tr></thead><tbody>",
-        "".join(rows), "</tbody></table>", "".join(details),
+        "</header><div class=scroll><table id=files class=sortable><thead><tr><th data-t=s>File</th><th>Games</th>"
+        "<th>Plays</th><th>Errors</th><th>Warnings</th><th>Notes</th><th>Findings</th></tr></thead><tbody>",
+        "".join(rows), "</tbody></table></div>", "".join(details),
         f"<script>{_SORT_JS}</script></body></html>\n",
     ])
 
@@ -462,18 +585,33 @@ body.report{padding:0 1em}#files{border-collapse:collapse;margin:1em 0}#files td
 border-bottom:1px solid var(--line);text-align:right}#files td:first-child,#files th:first-child{text-align:left}
 #files th{cursor:pointer;user-select:none}#files th[data-dir=asc]::after{content:" ▲"}
 #files th[data-dir=desc]::after{content:" ▼"}body.report header{padding-left:0;padding-right:0}
+body.report h2{font-size:1.15em}
 #files tr.errors td:nth-child(4),#files tr.unreadable td{color:var(--err)}
 a{color:var(--note)}
+.scroll{overflow-x:auto;max-width:100%}h1,h2,header p,#where,#xgid,.finding,.comment,.extra{overflow-wrap:anywhere}
 @media (max-width:760px){nav.games ol{flex-wrap:nowrap;overflow-x:auto;padding:.4em .5em}
 nav.games a{white-space:nowrap}main{flex-direction:column;padding:0 .5em}.view{position:static;flex:none;width:100%}
-.moves{max-height:45vh;position:static;width:100%;flex:none}header{padding:.5em}.keys{display:none}}
+.moves{max-height:45vh;position:static;width:100%;flex:none}header{padding:.5em}.keys{display:none}
+body.report{padding:0 .5em}}
+@media (max-width:480px){body{font-size:14px}table.cand,table.cube{font-size:.82em}
+table.cand td,table.cand th,table.cube td{padding:.1em .25em}#files{font-size:.85em}#files td,#files th{
+padding:.2em .3em}#moves td{padding:.12em .25em}#moves td.n{width:2em}}
+@media (max-width:560px){#files,#files thead,#files tbody{display:block}#files thead tr{display:flex;flex-wrap:wrap;
+gap:.3em;margin-bottom:.3em}#files th{border:1px solid var(--line);border-radius:4px;padding:.1em .4em;
+font-weight:400}#files tbody tr{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));padding:.3em 0;
+border-bottom:1px solid var(--line)}#files td,#files td:first-child{border:0;text-align:left;padding:.05em .2em}
+#files td:first-child{grid-column:1/-1;overflow-wrap:anywhere;font-weight:600}#files td:not(:first-child)::before{
+color:var(--mut)}#files td:nth-child(2)::before{content:"games "}#files td:nth-child(3)::before{content:"plays "}
+#files td:nth-child(4)::before{content:"errors "}#files td:nth-child(5)::before{content:"warnings "}
+#files td:nth-child(6)::before{content:"notes "}#files td:nth-child(7)::before{content:"findings "}}
 @media print{nav.games,.moves,.buttons,.keys,.loose{display:none}main{display:block}.view{position:static}
 #board svg{filter:none!important;max-width:17cm}body{background:#fff;color:#000}
 .view{break-inside:avoid;page-break-inside:avoid}header{break-after:avoid}}
 """
 
 _JS = r"""(function(){
-var D=JSON.parse(document.getElementById('data').textContent),S=D.steps,T=D.table,F=D.findings;
+var D=JSON.parse(document.getElementById('data').textContent),S=D.steps,T=D.table,F=D.findings,U=[];
+var SH=D.shapes.map(function(t){return t.split(/\$(\d+)/);});
 var board=document.getElementById('board'),dyn=document.getElementById('dyn'),st=document.getElementById('static');
 var rows=document.querySelectorAll('#moves tr[data-i]'),games=document.querySelectorAll('nav.games a');
 var cur=-1,curStatic=-1,an=null;
@@ -483,10 +621,16 @@ var box=document.querySelector('.moves');
 function into(r){var a=r.getBoundingClientRect(),b=box.getBoundingClientRect();
  var top=Math.max(b.top,0),bot=Math.min(b.bottom,window.innerHeight);
  if(a.top<top||a.bottom>bot)box.scrollTop+=a.top-top-Math.max(0,(bot-top)/3);}
+var B={},B64='0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_';for(var b=0;b<64;b++)B[B64[b]]=b;
+function units(t){var h='';for(var k=0;k<t.length;k+=3)h+=unit(parseInt(t.substr(k,3),36));return h;}
+function unit(n){var u=U[n];if(u!=null)return u;var e=T[n];if(e[0]==='*')return U[n]=units(e.slice(1));
+ var c=e.indexOf(':'),sh=SH[parseInt(e.slice(0,c),36)];u=sh[0];
+ for(var j=1;j<sh.length;j+=2){var k=c+1+3*sh[j];
+  u+=String(((B[e[k]]*64+B[e[k+1]])*64+B[e[k+2]]-131072)/100)+sh[j+1];}return U[n]=u;}
 function show(i,scroll){
  if(!(i>=0&&i<S.length))return;var s=S[i];
  if(s[1]!==curStatic){st.innerHTML=D.statics[s[1]];curStatic=s[1];}
- var t=s[2],h=[];for(var k=0;k<t.length;k+=3)h.push(T[parseInt(t.substr(k,3),36)]);dyn.innerHTML=h.join('');
+ dyn.innerHTML=units(s[2]);
  board.setAttribute('data-xgid',s[3]);document.getElementById('xgid').textContent=s[3];board.setAttribute('aria-label',s[4]);board.setAttribute('data-step',String(i));
  if(cur>=0&&rows[cur])rows[cur].classList.remove('cur');cur=i;var r=rows[i];
  if(r){r.classList.add('cur');if(scroll!==false)into(r);}
@@ -498,7 +642,7 @@ function show(i,scroll){
   d.appendChild(document.createTextNode(' '));d.appendChild(el('span','loc',cs[k2][1]));
   d.appendChild(document.createTextNode(' '+cs[k2][2]));c.appendChild(d);}
  if(an)an.hidden=true;an=s[6]?document.querySelector('.an[data-i="'+i+'"]'):null;if(an)an.hidden=false;
- var a='#'+D.anchors[i];if(location.hash!==a)history.replaceState(null,'',a);
+ var a='#'+D.anchors[i];try{if(location.hash!==a)history.replaceState(null,'',a);}catch(x){}
 }
 function game(d){var g=S[cur][0]+d;if(g>=0&&g<D.games.length)show(D.games[g]);}
 function finding(d){var i;if(d>0){for(i=0;i<F.length;i++)if(F[i]>cur)return show(F[i]);}

@@ -1,71 +1,52 @@
-"""The geometry of a diagram, computed once: a position and options in, a display list out.
+"""The layout of a diagram, computed once: a position and options in, a display list out.
 
-Every length is a multiple of ``u``, the checker diameter in output pixels.  Board, left to right
-(home board on the right): frame, cube rail, outer board (6 points), bar, home board (6 points),
-tray rail, frame.  Point numbers above and below, optional player lines (name, score, pips) and a
-caption.  See :func:`layout` for the options.
+:func:`layout` checks the options, sizes the figure (one board, or several side by side), and has
+:class:`_Board` draw each board: the empty board, the checkers, cube and dice, the player lines and
+the caption.  Where things are is :mod:`render.geometry`'s; the arrows of a play and their routing are
+:mod:`render.arrows`'s.  See :func:`layout` for the options.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
-from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from notation.position import Position
+from notation.position import GAME_OVER, Position
 
 from ._font import Font, default_font
-from .display import Circle, Color, Drawing, Glyphs, Group, Item, Point, Polygon, Polyline, Rect
+from .arrows import Arrow, Arrows
+from .captions import latin_name
+from .display import Circle, Color, Drawing, Glyphs, Group, Item, Part, Point, Polygon, Polyline, Rect, close_group
+from .geometry import (
+    ARROW_HEAD,
+    ARROW_WIDTH,
+    BAR_MAX,
+    CAPTION_LINE,
+    CAPTION_SIZE,
+    CUBE,
+    DIE,
+    GRID_GAP,
+    HEADING_LINE,
+    HEADING_SIZE,
+    INFO,
+    MARGIN,
+    NUMBERS_ALT_SIZE,
+    POINT_LEN,
+    POINT_MAX,
+    Box,
+    Geo,
+    numbers_band,
+    pos_checkers,
+)
 from .themes import Theme, get_theme
 
 SIZES: dict[str, float] = {"small": 24.0, "medium": 36.0, "large": 60.0}
 """Size presets: the checker diameter ``u`` in pixels."""
 PRINT_WIDTH_MM = 120.0
 """The ``print`` size preset: this wide at ``dpi`` (300 unless given)."""
-
-POINT_MAX = 5
-"""Checkers drawn on a point; with more, the count is written on the last one drawn."""
-BAR_MAX = 4
 COLOUR_NAMES = ("White", "Black")
-
-# geometry, in units of u
-MARGIN = 0.22
-FRAME = 0.16
-RAIL = 1.3
-BAR = 1.3
-GAP = 1.5
-POINT_LEN = 4.6
-NUMBERS = 0.62
-NUMBERS_BOTH = 1.05
-NUMBERS_ALT_SIZE = 0.36
-"""The other side's numbers (``numbers="both"``): 0.36 u is 7.3 pt at the print preset."""
-INFO = 0.7
-CAPTION_SIZE = 0.46
-CAPTION_LINE = 0.64
-HEADING_SIZE = 0.56
-HEADING_LINE = 0.78
-TRAY_INSET = 0.13
-CUBE = 0.9
-DIE = 0.82
-ARROW_WIDTH = 0.085
-ARROW_HEAD = 0.42
-GRID_GAP = 0.8
-
-
-Arrow = tuple[int, int, bool]
-"""(from, to, hit) in the mover's numbering: 25 = bar, 0 = off."""
-_Shaft = tuple[Point, Point, Point, float, float]
-"""An arrow's curve (start, control, end), how far short of the end its tip stops, its head's scale."""
-_Ghost = tuple[str, float, float, str]
-"""Where a moved checker lands: (kind, x, y, count), kind ``disc`` (a dashed checker), ``slab`` (a dashed
-slab in the tray), ``gap`` (beyond a full stack) or ``over`` (on a full stack's top checker); count:
-the checkers on the point after the play, for the last two."""
-_Sim = tuple[list[_Shaft], list[_Ghost], list[Point]]
-"""Arrows, ghosts, hit blots."""
-_Box = tuple[float, float, float, float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +64,7 @@ class Options:
     dice: tuple[int, int] | None = None
     show_dice: bool = True
     show_cube: bool = True
+    on_roll: bool = False
     names: bool | tuple[str, str] = False
     pips: bool = False
     score: bool = False
@@ -240,118 +222,13 @@ def _ascii(s: str) -> str:
     return "".join(c if c not in _ASCII or font.has_any(c) else _ASCII[c] for c in s)
 
 
-# --------------------------------------------------------------------------- board geometry
-
-
-@dataclass(slots=True)
-class _Geo:
-    u: float
-    home_right: bool
-    numbers: str
-    info: bool
-    caption_lines: int
-    # computed
-    width: float = 0.0
-    height: float = 0.0
-    bx0: float = 0.0
-    by0: float = 0.0
-    bx1: float = 0.0
-    by1: float = 0.0
-    fy0: float = 0.0
-    fy1: float = 0.0
-    cy: float = 0.0
-    left_field: float = 0.0
-    right_field: float = 0.0
-    bar_x: float = 0.0
-    cube_rail: tuple[float, float] = (0.0, 0.0)
-    tray_rail: tuple[float, float] = (0.0, 0.0)
-
-    def __post_init__(self) -> None:
-        u = self.u
-        nb = _numbers_band(self.numbers) * u
-        ib = INFO * u if self.info else 0.0
-        self.bx0 = MARGIN * u
-        self.by0 = MARGIN * u + ib + nb
-        board_w = 2 * FRAME * u + 2 * RAIL * u + 12 * u + BAR * u
-        board_h = 2 * FRAME * u + 10 * u + GAP * u
-        self.bx1 = self.bx0 + board_w
-        self.by1 = self.by0 + board_h
-        self.fy0 = self.by0 + FRAME * u
-        self.fy1 = self.by1 - FRAME * u
-        self.cy = (self.fy0 + self.fy1) / 2
-        rail_l = (self.bx0 + FRAME * u, self.bx0 + FRAME * u + RAIL * u)
-        rail_r = (self.bx1 - FRAME * u - RAIL * u, self.bx1 - FRAME * u)
-        self.left_field = rail_l[1]
-        self.bar_x = self.left_field + 6 * u
-        self.right_field = self.bar_x + BAR * u
-        if self.home_right:
-            self.cube_rail, self.tray_rail = rail_l, rail_r
-        else:
-            self.cube_rail, self.tray_rail = rail_r, rail_l
-        self.width = self.bx1 + MARGIN * u
-        cap = (0.25 * u + self.caption_lines * CAPTION_LINE * u) if self.caption_lines else 0.0
-        self.height = self.by1 + nb + ib + cap + MARGIN * u
-
-    @property
-    def bar_cx(self) -> float:
-        return self.bar_x + BAR * self.u / 2
-
-    def col_x(self, col: int) -> float:
-        """Centre x of screen column 0..11 (left to right)."""
-        u = self.u
-        if col < 6:
-            return self.left_field + (col + 0.5) * u
-        return self.right_field + (col - 6 + 0.5) * u
-
-    def point_col(self, p: int) -> tuple[int, bool]:
-        """Screen column and row (True = top) of the bottom player's point ``p``."""
-        if p <= 12:
-            col, top = 12 - p, False
-        else:
-            col, top = p - 13, True
-        if not self.home_right:
-            col = 11 - col
-        return col, top
-
-    def slot(self, p: int, k: int) -> Point:
-        """Centre of the k-th checker (0 = at the edge) on the bottom player's point ``p``."""
-        col, top = self.point_col(p)
-        k = min(k, POINT_MAX - 1)
-        y = self.fy0 + (k + 0.5) * self.u if top else self.fy1 - (k + 0.5) * self.u
-        return self.col_x(col), y
-
-    def bar_slot(self, bottom_side: bool, k: int) -> Point:
-        """Centre of the k-th bar checker; the bottom player's are in the upper half."""
-        k = min(k, BAR_MAX - 1)
-        off = GAP * self.u / 2 + (k + 0.5) * self.u + 0.1 * self.u
-        return self.bar_cx, self.cy - off if bottom_side else self.cy + off
-
-    def tray_box(self, bottom_side: bool) -> tuple[float, float, float, float]:
-        u = self.u
-        x0, x1 = self.tray_rail
-        ins = TRAY_INSET * u
-        if bottom_side:
-            return x0 + ins, self.fy1 - 5 * u, x1 - ins, self.fy1
-        return x0 + ins, self.fy0, x1 - ins, self.fy0 + 5 * u
-
-    def slab_h(self, checkers: int) -> float:
-        return 4.35 * self.u / max(checkers, 15)
-
-    def off_slot(self, bottom_side: bool, k: int, checkers: int) -> Point:
-        x0, y0, x1, y1 = self.tray_box(bottom_side)
-        t = self.slab_h(checkers)
-        if bottom_side:
-            return (x0 + x1) / 2, y1 - (k + 0.5) * t
-        return (x0 + x1) / 2, y0 + (k + 0.5) * t
-
-
 # --------------------------------------------------------------------------- the board builder
 
 
 class _Board:
     """Builds the items of one board."""
 
-    def __init__(self, position: Position, opts: Options, geo: _Geo, text: _Text,
+    def __init__(self, position: Position, opts: Options, geo: Geo, text: _Text,
                  caption: str | None, arrows: Sequence[Arrow], mover: int) -> None:
         self.pos = position
         self.o = opts
@@ -364,13 +241,9 @@ class _Board:
         self.caption = caption
         self.arrows = arrows
         self.mover = mover
-        self.static: list[Item] = []
-        self.items: list[Item] = []
+        self.static: list[Part] = []
+        self.items: list[Part] = []
         self.checkers_at = 0
-        self.counted: set[Point] = set()
-        """Checkers with a count on them that an arrow leaves from."""
-        self.chained: set[Point] = set()
-        """Where a step of a chain starts (where the step before it landed)."""
 
     # ------------------------------------------------------------ helpers
     def side(self, player: int) -> bool:
@@ -380,14 +253,16 @@ class _Board:
     def to_bottom_numbering(self, player: int, p: int) -> int:
         return p if player == self.bottom else 25 - p
 
-    def checker(self, out: list[Item], x: float, y: float, player: int, *, r: float | None = None) -> None:
+    def checker(self, out: list[Part], x: float, y: float, player: int, *, r: float | None = None) -> None:
         th, u = self.th, self.u
         r = u / 2 - self.lw * 0.3 if r is None else r
-        out.append(Circle(x, y, r - self.lw / 2, th.checker[player], th.checker_line[player], self.lw * 1.1))
-        if th.checker_ring is not None:
-            out.append(Circle(x, y, r * 0.66, None, th.checker_ring[player], self.lw * 0.9))
+        rim = Circle(x, y, r - self.lw / 2, th.checker[player], th.checker_line[player], self.lw * 1.1)
+        if th.checker_ring is None:
+            out.append(rim)
+        else:
+            out.append(Group(0.0, 0.0, (rim, Circle(x, y, r * 0.66, None, th.checker_ring[player], self.lw * 0.9))))
 
-    def count(self, out: list[Item], x: float, y: float, n: int, player: int) -> None:
+    def count(self, out: list[Part], x: float, y: float, n: int, player: int) -> None:
         size = 0.5 * self.u if n < 10 else 0.46 * self.u
         out.append(self.t.glyphs(str(n), x, y, size, self.th.checker_text[player], bold=0.03 * self.u))
 
@@ -445,22 +320,30 @@ class _Board:
                     continue
                 bp = self.to_bottom_numbering(player, p)
                 shown = min(n, POINT_MAX)
+                start = len(out)
                 for k in range(shown):
                     x, y = g.slot(bp, k)
                     self.checker(out, x, y, player)
                 if n > POINT_MAX:
                     x, y = g.slot(bp, POINT_MAX - 1)
                     self.count(out, x, y, n, player)
+                close_group(out, start)
             n = board[25]
             if n > 0:
+                start = len(out)
                 for k in range(min(n, BAR_MAX)):
                     x, y = g.bar_slot(bside, k)
                     self.checker(out, x, y, player)
                 if n > BAR_MAX:
                     x, y = g.bar_slot(bside, BAR_MAX - 1)
                     self.count(out, x, y, n, player)
+                close_group(out, start)
+            start = len(out)
             self.borne_off(player, board[0])
+            close_group(out, start)
+            start = len(out)
             self.waiting(player, self.pos.rules.checkers - sum(board))
+            close_group(out, start)
 
     def waiting(self, player: int, n: int) -> None:
         """Checkers not yet entered (Acey-Deucey): round checkers standing in the tray, with the count.
@@ -552,7 +435,7 @@ class _Board:
             cx = half_x + (i - 0.5) * (s + gap)
             self.die(cx, g.cy, d, roller)
 
-    def dice_box(self) -> tuple[float, float, float, float] | None:
+    def dice_box(self) -> Box | None:
         """The rectangle the dice (or an offered cube) take on the centre line, or None."""
         pos, g, u = self.pos, self.g, self.u
         if pos.double_offered and self.o.show_cube:
@@ -568,6 +451,24 @@ class _Board:
 
     def centre_is_taken(self) -> bool:
         return self.dice_box() is not None
+
+    def marks_turn(self) -> bool:
+        """``on_roll`` asks for the side on roll to be marked, and nothing else says it: no dice, no offered
+        cube, a game not over."""
+        return self.o.on_roll and not self.centre_is_taken() and self.pos.game_state < GAME_OVER
+
+    def turn_marker(self) -> None:
+        """The side on roll: a triangle in the middle of the tray rail, in that side's checker colours,
+        pointing at it."""
+        if not self.marks_turn():
+            return
+        g, th, u = self.g, self.th, self.u
+        player = self.pos.turn
+        x = (g.tray_rail[0] + g.tray_rail[1]) / 2
+        h = 0.5 * u if self.side(player) else -0.5 * u  # towards the player on roll
+        half = 0.36 * u
+        self.items.append(Polygon(((x - half, g.cy - h / 2), (x + half, g.cy - h / 2), (x, g.cy + h / 2)),
+                                  th.checker[player], th.checker_line[player], self.lw * 1.2))
 
     def die(self, cx: float, cy: float, value: int, player: int) -> None:
         th, u, out = self.th, self.u, self.items
@@ -585,9 +486,9 @@ class _Board:
     def player_name(self, player: int) -> str:
         names = self.o.names
         if isinstance(names, tuple):
-            return _ascii(names[player]) or COLOUR_NAMES[player]
+            return _ascii(latin_name(names[player])) or COLOUR_NAMES[player]
         if names:
-            return _ascii(self.pos.names[player]) or COLOUR_NAMES[player]
+            return _ascii(latin_name(self.pos.names[player])) or COLOUR_NAMES[player]
         return COLOUR_NAMES[player]
 
     def match_label(self) -> str:
@@ -604,7 +505,7 @@ class _Board:
             return
         g, th, u, out = self.g, self.th, self.u, self.items
         size = 0.4 * u
-        nb = _numbers_band(self.o.numbers) * u
+        nb = numbers_band(self.o.numbers) * u
         centre_label = self.match_label()
         for player in (0, 1):
             bside = self.side(player)
@@ -625,7 +526,8 @@ class _Board:
         name = self.player_name(player)
         if pos.turn == player and pos.double_offered:
             name += "  (doubles)"
-        elif pos.turn == player and (pos.dice is not None or self.o.dice is not None or self.arrows):
+        elif pos.turn == player and (pos.dice is not None or self.o.dice is not None or self.arrows
+                                     or self.marks_turn()):
             name += "  (on roll)"
         right: list[str] = []
         if self.o.score and pos.match_length:
@@ -663,432 +565,13 @@ class _Board:
             return
         g, th, u = self.g, self.th, self.u
         size = CAPTION_SIZE * u
-        nb = _numbers_band(self.o.numbers) * u
+        nb = numbers_band(self.o.numbers) * u
         ib = INFO * u if self.g.info else 0.0
         lines = self.t.wrap(text, size, g.bx1 - g.bx0)
         y = g.by1 + nb + ib + 0.25 * u + CAPTION_LINE * u / 2
         for line in lines:
             self.items.append(self.t.glyphs(line, (g.bx0 + g.bx1) / 2, y, size, th.text))
             y += CAPTION_LINE * u
-
-    # ------------------------------------------------------------ arrows
-    def arrow_items(self) -> None:
-        if not self.arrows:
-            return
-        pos, g, th, u = self.pos, self.g, self.th, self.u
-        mover = self.mover
-        mside = self.side(mover)
-        total = pos_checkers(pos)
-        # One path per checker: a step from where an earlier step of the play landed continues it.
-        paths: list[list[Arrow]] = []
-        for step in self.arrows:
-            for path in reversed(paths):
-                if path[-1][1] == step[0] and step[0] != 0:
-                    path.append(step)
-                    break
-            else:
-                paths.append([step])
-        # Which checker of a stack leaves first, and which slot of a point each arrival takes, decide
-        # whether arrows cross: try the orders (a play has at most four paths) and keep the first
-        # with the fewest crossings, starting from "shorter paths leave from the top and land lowest".
-        base = sorted(range(len(paths)), key=lambda i: (paths[i][0][0] - paths[i][-1][1], i))
-        orders = [tuple(base)]
-        if 1 < len(paths) <= 4:
-            orders += [tuple(base[k] for k in perm) for perm in itertools.permutations(range(len(paths)))][1:]
-        best: tuple[int, int] | None = None
-        chosen: _Sim | None = None
-        for n, order in enumerate(orders):
-            sim = self._simulate(paths, order, list(pos.boards[mover]), list(pos.boards[1 - mover]),
-                                 mover, mside, total)
-            score = (_crossings([(a, c, b) for a, c, b, _s, _k in sim[0]]), n)
-            if best is None or score < best:
-                best, chosen = score, sim
-            if score[0] == 0:
-                break
-        assert chosen is not None
-        shafts, ghosts, hits = chosen
-        shafts = self.route(shafts, ghosts)
-        out = self.items
-        lw = ARROW_WIDTH * u
-        halo = max(0.05 * u, 1.2 * self.lw)
-        if self.o.ghosts:
-            slab = g.slab_h(total)
-            w = (g.tray_box(True)[2] - g.tray_box(True)[0]) - 0.14 * u
-            for kind, x, y, label in ghosts:
-                if kind == "slab":  # a checker borne off: a dashed slab where it lands in the tray
-                    sw, sh = w - self.lw, slab - self.lw
-                    r = min(slab / 2, 0.12 * u)
-                    perimeter = 2 * (sw + sh - 4 * r) + 2 * math.pi * r
-                    out.append(Rect(x - w / 2 + self.lw / 2, y - slab / 2 + self.lw / 2, sw, sh, None, th.arrow,
-                                    self.lw * 1.2, radius=r, dashes=max(6, round(perimeter / (0.22 * u)))))
-                    continue
-                if kind == "over":  # no room beyond the stack: the count after the play, ringed
-                    self.checker(out, x, y, mover)
-                    self.count(out, x, y, int(label), mover)
-                    out.append(Circle(x, y, u / 2 + self.lw, None, th.arrow, self.lw * 1.3, dashes=12))
-                    continue
-                if label:  # beyond a stack of five: the checker in the gap, with the count after the play
-                    out.append(Circle(x, y, u / 2 - self.lw, th.field, None))
-                out.append(Circle(x, y, u / 2 - self.lw, None, th.arrow, self.lw * 1.3, dashes=12))
-                if label:
-                    size = 0.5 * u if len(label) < 2 else 0.46 * u
-                    out.append(self.t.glyphs(label, x, y, size, th.text, bold=0.03 * u))
-        # the bursts go under the checkers, above the board
-        for k, (x, y) in enumerate(hits):
-            out.insert(self.checkers_at + k, self.hit_mark(x, y))
-        # Each arrow with its own halo: where two cross, the one drawn later cuts a clean gap in the other.
-        for p0, c, p1, stop, scale in shafts:
-            if p0 in self.counted:  # start at the checker's rim, leaving its count readable
-                t = 1.0 - _param_at_distance(p1, c, p0, 1.0, 0.36 * u)
-                p0, c = _quad(p0, c, p1, t), (c[0] + (p1[0] - c[0]) * t, c[1] + (p1[1] - c[1]) * t)
-            line, curve, head = self.arrow_shape(p0, c, p1, stop, scale)
-            out.append(Polyline(line, th.arrow_halo, lw + 2 * halo))
-            out.append(Polygon(head, th.arrow_halo, th.arrow_halo, 2 * halo))
-            out.append(Polyline(line, th.arrow, lw, curve=curve))
-            out.append(Polygon(head, th.arrow, th.arrow, lw * 0.5))
-
-    def _simulate(self, paths: list[list[Arrow]], order: Sequence[int], mine: list[int], theirs: list[int],
-                  mover: int, mside: bool, total: int
-                  ) -> _Sim:
-        g, u = self.g, self.u
-        shafts: list[_Shaft] = []
-        ghosts: list[_Ghost] = []
-        hits: list[Point] = []
-        keys: list[tuple[int, int]] = []
-        raw: list[tuple[Point, Point, bool, float, float]] = []
-        beyond: dict[int, int] = {}  # index in ghosts of the ghost beyond a full stack, by point
-        n_off = 0
-        for i in order:
-            path = paths[i]
-            landed: Point | None = None
-            for j, (s, t, hit) in enumerate(path):
-                if landed is not None:  # a step of a chain leaves from where the one before landed
-                    src = landed
-                    self.chained.add(src)
-                elif s == 25:
-                    src = g.bar_slot(mside, max(mine[25] - 1, 0))
-                    if mine[25] > BAR_MAX:
-                        self.counted.add(src)
-                else:
-                    src = g.slot(self.to_bottom_numbering(mover, s), max(mine[s] - 1, 0))
-                    if mine[s] > POINT_MAX:
-                        self.counted.add(src)  # the arrow leaves from a checker with the count on it
-                mine[s] = max(mine[s] - 1, 0)
-                stop, scale = 0.42 * u, 1.0
-                kind = "disc"
-                if t == 0:
-                    # The ghost slab is where the checker lands; the arrow stops at the tray's edge,
-                    # successive arrows 0.45u apart so that their heads do not merge.
-                    ghost = g.off_slot(mside, mine[0], total)
-                    mine[0] += 1
-                    tx0, _y0, tx1, _y1 = g.tray_box(mside)
-                    edge = tx0 - 0.06 * u if g.home_right else tx1 + 0.06 * u
-                    dy = -0.45 * u * n_off if mside else 0.45 * u * n_off
-                    n_off += 1
-                    dst = (edge, ghost[1] + dy)
-                    stop, scale = 0.0, 0.8
-                    kind = "slab"
-                else:
-                    opp = theirs[25 - t]
-                    if opp == 1 or hit:
-                        hit = True
-                        theirs[25 - t] = max(opp - 1, 0)
-                        theirs[25] += 1
-                    bp = self.to_bottom_numbering(mover, t)
-                    if mine[t] >= POINT_MAX:
-                        # The stack is full: the checker is drawn beyond it, in the gap, with the count
-                        # after the play; where the dice stand there, over the top checker.
-                        dst, kind = self.beyond_slot(bp)
-                    else:
-                        dst = g.slot(bp, mine[t])
-                    mine[t] += 1
-                keys.append((s, t))
-                raw.append((src, dst, t == 0, stop, scale))
-                if j == len(path) - 1:
-                    if t == 0:
-                        ghosts.append(("slab", ghost[0], ghost[1], ""))
-                    elif kind != "disc":
-                        if t not in beyond:
-                            beyond[t] = len(ghosts)
-                            ghosts.append((kind, dst[0], dst[1], ""))
-                    else:
-                        ghosts.append(("disc", dst[0], dst[1], ""))
-                if hit:
-                    hits.append(dst)
-                landed = dst if t != 0 else None
-        for t, k in beyond.items():  # the count on the point after the play
-            kind, x, y, _ = ghosts[k]
-            ghosts[k] = (kind, x, y, str(mine[t]))
-        # Checkers making the same move leave a stack top first and land bottom first; along one row
-        # that makes parallel arrows cross, so pair them the other way round when that is better.
-        groups: dict[tuple[int, int], list[int]] = {}
-        for k, key in enumerate(keys):
-            groups.setdefault(key, []).append(k)
-        dsts = [r[1] for r in raw]
-        for members in groups.values():
-            if len(members) > 1:
-                natural = [self.arc(raw[k][0], raw[k][1], raw[k][2]) for k in members]
-                swapped = [self.arc(raw[k][0], raw[m][1], raw[k][2])
-                           for k, m in zip(members, reversed(members), strict=True)]
-                if _crossings(swapped) < _crossings(natural):
-                    for k, m in zip(members, reversed(members), strict=True):
-                        dsts[k] = raw[m][1]
-        for (src, _dst, to_tray, stop, scale), dst in zip(raw, dsts, strict=True):
-            a, c, b = self.arc(src, dst, to_tray)
-            shafts.append((a, c, b, stop, scale))
-        return shafts, ghosts, hits
-
-    def beyond_slot(self, bp: int) -> tuple[Point, str]:
-        """Where a checker arriving on a full stack (five drawn) of the bottom player's point ``bp`` is
-        drawn: the sixth slot, reaching into the gap ("gap"), unless the dice stand there ("over": on
-        the top checker)."""
-        g, u = self.g, self.u
-        col, top = g.point_col(bp)
-        x = g.col_x(col)
-        y = g.fy0 + (POINT_MAX + 0.5) * u if top else g.fy1 - (POINT_MAX + 0.5) * u
-        box = self.dice_box()
-        if box is not None and box[0] - 0.05 * u < x + u / 2 and x - u / 2 < box[2] + 0.05 * u:
-            return g.slot(bp, POINT_MAX - 1), "over"
-        return (x, y), "gap"
-
-    # ------------------------------------------------------------ arrow routing
-    def obstacles(self, exclude: set[tuple[int, bool]]) -> tuple[list[int], list[int], list[_Box]]:
-        """What an arrow should not run over: the checkers of each screen column (how many are drawn at
-        the top and at the bottom, except in the columns ``exclude`` names), and boxes for the bar's
-        checkers, the dice or an offered cube, the cube, the trays' counts and their checkers."""
-        pos, g, u = self.pos, self.g, self.u
-        top, bottom = [0] * 12, [0] * 12
-        for player in (0, 1):
-            board = pos.boards[player]
-            for p in range(1, 25):
-                if board[p] > 0:
-                    col, is_top = g.point_col(self.to_bottom_numbering(player, p))
-                    if (col, is_top) not in exclude:
-                        (top if is_top else bottom)[col] = min(board[p], POINT_MAX)
-        boxes: list[_Box] = []
-        for player in (0, 1):
-            n = min(pos.boards[player][25], BAR_MAX)
-            if n and (12, self.side(player)) not in exclude:
-                (x0, y0), (_x1, y1) = g.bar_slot(self.side(player), 0), g.bar_slot(self.side(player), n - 1)
-                boxes.append((x0 - u / 2, min(y0, y1) - u / 2, x0 + u / 2, max(y0, y1) + u / 2))
-            off = pos.boards[player][0]
-            if off:
-                x0, y0, x1, y1 = g.tray_box(self.side(player))
-                ly = y0 + 0.3 * u if self.side(player) else y1 - 0.3 * u
-                boxes.append((x0, ly - 0.25 * u, x1, ly + 0.25 * u))  # the count
-        box = self.dice_box()
-        if box is not None:
-            boxes.append(box)
-        return top, bottom, boxes
-
-    def route(self, shafts: list[_Shaft], ghosts: list[_Ghost]) -> list[_Shaft]:
-        """Bend each arrow around checkers, counts, dice and the bar's checkers where it can, and away
-        from the other arrows: each arrow's curve is chosen among gentle and deeper bends on either
-        side and bends through the gap between the rows, by the length it runs over something, a
-        penalty per crossing and a small one for leaving the plain arc; a few rounds, one arrow at a
-        time (deterministic)."""
-        if not shafts:
-            return shafts
-        arcs = [(a, c, b) for a, c, b, _s, _k in shafts]
-        # The arrow's own columns are not in its way (it leaves the top checker of one and lands on
-        # the other), unless it starts where an earlier step landed beyond a full stack.
-        obsts = [self.obstacles({self._column_of(b)} | (set() if a in self.chained else {self._column_of(a)}))
-                 for a, _c, b in arcs]
-        plain = [2.0 * self._over(a, c, b, sh[3], ob) for (a, c, b), sh, ob in zip(arcs, shafts, obsts, strict=True)]
-        tangled = len(arcs) > 1 and (_crossings(arcs) > 0 or self._alongside(arcs))
-        if not tangled and not any(plain):
-            return shafts  # the plain arcs are clear: nothing to do (the common case, and fast)
-        cands: list[list[tuple[Point, float]]] = []
-        costs: list[list[float]] = []
-        for (a, c, b), sh, ob, cost0 in zip(arcs, shafts, obsts, plain, strict=True):
-            if cost0 == 0 and not tangled:
-                cands.append([(c, 0.0)])
-                costs.append([0.0])
-                continue
-            options = self._candidates(a, c, b)
-            cands.append(options)
-            costs.append([cost0] + [2.0 * self._over(a, cc, b, sh[3], ob) + dev for cc, dev in options[1:]])
-        ranked = [sorted(range(len(c)), key=lambda k, c=c: (c[k], k)) for c in costs]  # type: ignore[misc]
-        u = self.u
-        current = [0] * len(arcs)  # the plain arc is the first candidate
-        flats: dict[tuple[int, int], tuple[list[Point], list[Point], tuple[float, float, float, float]]] = {}
-        for _round in range(3):
-            changed = False
-            for i in range(len(arcs)):
-                a, _c, b = arcs[i]
-                others = [(arcs[j][0], cands[j][current[j]][0], arcs[j][2]) for j in range(len(arcs)) if j != i]
-                flat_others = [[_quad(p, q, r, k / 8) for k in range(9)] for p, q, r in others]
-                boxes_others = [_bbox(f) for f in flat_others]
-                near_others = [[_quad(p, q, r, 0.1 + 0.8 * k / 10) for k in range(11)] for p, q, r in others]
-                near_boxes = _near_boxes(near_others, 0.4 * u)
-                best_k, best_cost = current[i], math.inf
-                for k in ranked[i]:
-                    cc = cands[i][k][0]
-                    cost = costs[i][k]
-                    if cost >= best_cost:
-                        break  # the rest cost more before any crossing is counted
-                    key = (i, k)
-                    if key not in flats:
-                        flat = [_quad(a, cc, b, t / 8) for t in range(9)]
-                        flats[key] = (flat, [_quad(a, cc, b, 0.1 + 0.8 * t / 10) for t in range(11)], _bbox(flat))
-                    mine, mine_near, mine_box = flats[key]
-                    cost += 3.0 * sum(1 for f, fb in zip(flat_others, boxes_others, strict=True)
-                                      if _polylines_cross(mine, f, mine_box, fb))
-                    if cost >= best_cost:
-                        continue
-                    # running alongside another arrow (closer than 0.4 u) reads as one thick arrow
-                    cost += 0.15 * _close_samples(mine_near, near_others, 0.4 * u, near_boxes)
-                    if cost < best_cost - 1e-9:
-                        best_k, best_cost = k, cost
-                if best_k != current[i]:
-                    current[i], changed = best_k, True
-            if not changed:
-                break
-        return [(a, cands[i][current[i]][0], b, stop, scale)
-                for i, (a, _c, b, stop, scale) in enumerate(shafts)]
-
-    def _alongside(self, arcs: Sequence[tuple[Point, Point, Point]]) -> bool:
-        """Whether an arrow runs closer than 0.4 u to another one for part of its length."""
-        flats = [[_quad(p, q, r, 0.1 + 0.8 * k / 10) for k in range(11)] for p, q, r in arcs]
-        return any(_close_samples(f, [h for j, h in enumerate(flats) if j != i], 0.4 * self.u)
-                   for i, f in enumerate(flats))
-
-    def _column_of(self, p: Point) -> tuple[int, bool]:
-        """The screen column (12: the bar) and half (True: top) of a point of the board."""
-        g, u = self.g, self.u
-        top = p[1] < g.cy
-        if g.bar_x <= p[0] < g.right_field:
-            return 12, top
-        if g.left_field <= p[0] < g.bar_x:
-            return min(int((p[0] - g.left_field) / u), 5), top
-        if g.right_field <= p[0] < g.right_field + 6 * u:
-            return 6 + min(int((p[0] - g.right_field) / u), 5), top
-        return -1, top
-
-    def _candidates(self, a: Point, c: Point, b: Point) -> list[tuple[Point, float]]:
-        """Control points for an arrow from a to b, each with its penalty (in u) for leaving the plain
-        arc (control c): the plain arc first, then bends of the curve's middle along the normal, and
-        curves whose middle is in the gap between the rows."""
-        g, u = self.g, self.u
-        mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-        m0 = ((mid[0] + c[0]) / 2, (mid[1] + c[1]) / 2)
-        dx, dy = b[0] - a[0], b[1] - a[1]
-        d = math.hypot(dx, dy) or 1.0
-        nx, ny = -dy / d, dx / d
-        targets: list[Point] = []
-        for bend in (-3.0, -2.2, -1.5, -1.0, -0.6, -0.3, 0.3, 0.6, 1.0, 1.5, 2.2, 3.0):
-            targets.append((m0[0] + nx * bend * u, m0[1] + ny * bend * u))
-        for shift in (-2.0, -1.0, 0.0, 1.0, 2.0):
-            for lane in (-0.3, 0.0, 0.3):
-                targets.append((mid[0] + shift * u, g.cy + lane * u))
-        out: list[tuple[Point, float]] = [(c, 0.0)]
-        for m in targets:
-            cc = (2 * m[0] - mid[0], 2 * m[1] - mid[1])
-            dev = math.hypot(m[0] - m0[0], m[1] - m0[1]) / u
-            out.append((cc, 0.12 + 0.1 * dev))
-        return out
-
-    def _over(self, a: Point, c: Point, b: Point, stop: float,
-              obst: tuple[list[int], list[int], list[_Box]]) -> float:
-        """How long (in u) the shaft from a to b (control c) runs over obstacles or out of the board."""
-        g, u = self.g, self.u
-        top, bottom, boxes = obst
-        length = _curve_length(a, c, b)
-        if length <= 0:
-            return 0.0
-        hw = 0.12 * u  # half the shaft with its halo, and a little air
-        t0 = min(0.45 * u / length, 0.4)
-        t1 = 1.0 - min((stop + 0.25 * u) / length, 0.4)
-        n = 16
-        step = length * (t1 - t0) / n / u
-        hits = 0
-        reach = hw + u / 2
-        # The columns with checkers, each with where its stacks end (a sample within reach of the
-        # column's centre and inside a stack runs over it); the same sums as a column at a time.
-        cols = [(g.col_x(col), g.fy0 + top[col] * u if top[col] else None,
-                 g.fy1 - bottom[col] * u if bottom[col] else None)
-                for col in range(12) if top[col] or bottom[col]]  # left to right
-        xs = [col[0] for col in cols]
-        near = reach + 1.0  # a little more than the reach: which columns to test exactly
-        bx0, bx1, ylo, yhi = g.bx0, g.bx1, g.fy0 - 0.1 * u, g.fy1 + 0.1 * u
-        ax, ay = a
-        qx, qy = c
-        ex, ey = b
-        for k in range(n + 1):
-            t = t0 + (t1 - t0) * k / n
-            s = 1 - t
-            x = s * s * ax + 2 * s * t * qx + t * t * ex  # _quad(a, c, b, t)
-            y = s * s * ay + 2 * s * t * qy + t * t * ey
-            if not (bx0 <= x <= bx1 and ylo <= y <= yhi):
-                hits += 2
-                continue
-            for cx, top_end, bottom_end in cols[bisect_left(xs, x - near):bisect_right(xs, x + near)]:
-                if abs(x - cx) > reach:
-                    continue
-                if top_end is not None and y - hw < top_end:
-                    hits += 1
-                    break
-                if bottom_end is not None and y + hw > bottom_end:
-                    hits += 1
-                    break
-            else:
-                for x0, y0, x1, y1 in boxes:
-                    if x0 - hw < x < x1 + hw and y0 - hw < y < y1 + hw:
-                        hits += 1
-                        break
-        return hits * step
-
-    def arc(self, a: Point, b: Point, to_tray: bool) -> tuple[Point, Point, Point]:
-        """A quadratic arc from a to b bowing towards the middle of the board."""
-        g, u = self.g, self.u
-        dx, dy = b[0] - a[0], b[1] - a[1]
-        d = math.hypot(dx, dy) or 1.0
-        mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
-        nx, ny = -dy / d, dx / d
-        # bow towards the board's centre line
-        cx_board = (g.left_field + g.right_field + 6 * u) / 2
-        if (g.cy - my) * ny + (cx_board - mx) * nx < 0:
-            nx, ny = -nx, -ny
-        same_row = abs(dy) < 0.6 * d
-        bow = min(0.28 * d, 2.2 * u) if same_row else min(0.12 * d, 1.0 * u)
-        if to_tray:
-            bow = min(0.5 * d, 3.5 * u)
-        return a, (mx + nx * bow, my + ny * bow), b
-
-    def arrow_shape(self, p0: Point, c: Point, p1: Point, stop: float, scale: float = 1.0
-                    ) -> tuple[tuple[Point, ...], tuple[Point, Point, Point], tuple[Point, ...]]:
-        """The shaft (flattened, and as a quadratic curve) and the head polygon of an arc whose tip
-        is ``stop`` short of p1."""
-        u = self.u
-        head_len = ARROW_HEAD * u * scale
-        half = 0.2 * u * scale
-        t_tip = _param_at_distance(p0, c, p1, 1.0, stop)
-        tip = _quad(p0, c, p1, t_tip)
-        t_base = _param_at_distance(p0, c, p1, t_tip, head_len)
-        base = _quad(p0, c, p1, t_base)
-        dx, dy = tip[0] - base[0], tip[1] - base[1]
-        d = math.hypot(dx, dy) or 1.0
-        ux, uy = dx / d, dy / d
-        head = ((tip[0], tip[1]),
-                (tip[0] - ux * head_len - uy * half, tip[1] - uy * head_len + ux * half),
-                (tip[0] - ux * head_len * 0.78, tip[1] - uy * head_len * 0.78),
-                (tip[0] - ux * head_len + uy * half, tip[1] - uy * head_len - ux * half))
-        t_end = _param_at_distance(p0, c, p1, t_tip, head_len * 0.7)
-        sub = _split(p0, c, p1, t_end)
-        n = 24
-        line = tuple(_quad(*sub, i / n) for i in range(n + 1))
-        return line, sub, head
-
-    def hit_mark(self, x: float, y: float) -> Polygon:
-        """A star burst behind a hit blot: its points stick out around the checker."""
-        th, u = self.th, self.u
-        r_out, r_in = 0.74 * u, 0.53 * u
-        pts = []
-        for i in range(28):
-            a = math.pi * i / 14
-            r = r_out if i % 2 == 0 else r_in
-            pts.append((x + r * math.cos(a), y + r * math.sin(a)))
-        return Polygon(tuple(pts), th.arrow_halo, th.hit, self.lw * 1.3)
 
     def direction_items(self) -> None:
         """The bottom player's direction of movement: along the far row, round, along the near row, off."""
@@ -1120,15 +603,21 @@ class _Board:
         self.items.append(Circle(pts[0][0], pts[0][1], 1.6 * lw, th.arrow, th.arrow_halo, halo))
 
     def build(self) -> Group:
+        """The board's items: the empty board first (``static``), then each unit of what is on it (a
+        stack, the cube, the dice, an arrow, a line of text) as one item or one :class:`Group`."""
         self.board()
         self.position()
-        self.cube()
-        self.dice()
-        if self.o.direction:
-            self.direction_items()
-        self.arrow_items()
+        out = self.items
+        for part in (self.cube, self.dice, self.turn_marker, self.direction_items if self.o.direction else None):
+            if part is not None:
+                start = len(out)
+                part()
+                close_group(out, start)
+        Arrows(self, self.arrows, self.mover).draw(out, self.checkers_at, self.o.ghosts)
         self.info()
+        start = len(out)
         self.caption_items()
+        close_group(out, start)
         return Group(0.0, 0.0, tuple(self.static) + tuple(self.items), static=len(self.static))
 
 
@@ -1157,120 +646,6 @@ def check_position(position: Position) -> None:
         raise InvalidPositionError(f"cube value {position.cube} is not positive")
 
 
-def _numbers_band(numbers: str) -> float:
-    return 0.0 if numbers == "none" else NUMBERS_BOTH if numbers == "both" else NUMBERS
-
-
-def pos_checkers(pos: Position) -> int:
-    try:
-        return int(pos.rules.checkers)
-    except Exception:  # noqa: BLE001 - an unknown variant still renders
-        return max(15, sum(pos.boards[0]), sum(pos.boards[1]))
-
-
-def _crossings(arcs: Sequence[tuple[Point, Point, Point]]) -> int:
-    """How many pairs of arcs cross (each flattened to 8 pieces; touching ends do not count)."""
-    flat = [[_quad(a, c, b, k / 8) for k in range(9)] for a, c, b in arcs]
-    n = 0
-    for i in range(len(flat)):
-        for j in range(i + 1, len(flat)):
-            if _polylines_cross(flat[i], flat[j]):
-                n += 1
-    return n
-
-
-def _bbox(p: Sequence[Point]) -> tuple[float, float, float, float]:
-    xs = [x for x, _ in p]
-    ys = [y for _, y in p]
-    return min(xs), min(ys), max(xs), max(ys)
-
-
-def _polylines_cross(p: Sequence[Point], q: Sequence[Point],
-                     pb: tuple[float, float, float, float] | None = None,
-                     qb: tuple[float, float, float, float] | None = None) -> bool:
-    """Whether two polylines cross (``pb``, ``qb``: their bounding boxes, when known)."""
-    px0, py0, px1, py1 = pb or _bbox(p)
-    qx0, qy0, qx1, qy1 = qb or _bbox(q)
-    if px1 < qx0 or qx1 < px0 or py1 < qy0 or qy1 < py0:
-        return False
-    qs = [(q[j], q[j + 1], min(q[j][0], q[j + 1][0]), max(q[j][0], q[j + 1][0]), min(q[j][1], q[j + 1][1]),
-           max(q[j][1], q[j + 1][1])) for j in range(len(q) - 1)]
-    for i in range(len(p) - 1):
-        a, b = p[i], p[i + 1]
-        ax0, ax1 = (a[0], b[0]) if a[0] < b[0] else (b[0], a[0])
-        ay0, ay1 = (a[1], b[1]) if a[1] < b[1] else (b[1], a[1])
-        for c, d, cx0, cx1, cy0, cy1 in qs:
-            if ax1 < cx0 or cx1 < ax0 or ay1 < cy0 or cy1 < ay0:
-                continue
-            if _segments_cross(a, b, c, d):
-                return True
-    return False
-
-
-def _segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool:
-    def orient(p: Point, q: Point, r: Point) -> float:
-        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
-
-    d1, d2 = orient(c, d, a), orient(c, d, b)
-    d3, d4 = orient(a, b, c), orient(a, b, d)
-    return ((d1 > 1e-9 and d2 < -1e-9) or (d1 < -1e-9 and d2 > 1e-9)) and \
-        ((d3 > 1e-9 and d4 < -1e-9) or (d3 < -1e-9 and d4 > 1e-9))
-
-
-def _near_boxes(others: Sequence[Sequence[Point]], dist: float) -> list[tuple[float, float, float, float]]:
-    """Each polyline's bounding box grown by ``dist`` (for :func:`_close_samples`)."""
-    return [(min(x for x, _ in f) - dist, min(y for _, y in f) - dist, max(x for x, _ in f) + dist,
-             max(y for _, y in f) + dist) for f in others]
-
-
-def _close_samples(pts: Sequence[Point], others: Sequence[Sequence[Point]], dist: float,
-                   boxes: list[tuple[float, float, float, float]] | None = None) -> int:
-    """How many of ``pts`` are closer than ``dist`` to a point of one of ``others`` (``boxes``: their
-    :func:`_near_boxes`, when known)."""
-    d2 = dist * dist
-    n = 0
-    if boxes is None:
-        boxes = _near_boxes(others, dist)
-    for x, y in pts:
-        for f, (x0, y0, x1, y1) in zip(others, boxes, strict=True):
-            if x0 <= x <= x1 and y0 <= y <= y1 and any((x - qx) ** 2 + (y - qy) ** 2 < d2 for qx, qy in f):
-                n += 1
-                break
-    return n
-
-
-def _curve_length(a: Point, c: Point, b: Point) -> float:
-    pts = [_quad(a, c, b, k / 8) for k in range(9)]
-    return sum(math.hypot(q[0] - p[0], q[1] - p[1]) for p, q in zip(pts, pts[1:], strict=False))
-
-
-def _quad(a: Point, c: Point, b: Point, t: float) -> Point:
-    s = 1 - t
-    return (s * s * a[0] + 2 * s * t * c[0] + t * t * b[0], s * s * a[1] + 2 * s * t * c[1] + t * t * b[1])
-
-
-def _param_at_distance(a: Point, c: Point, b: Point, t1: float, dist: float) -> float:
-    """The largest t <= t1 whose point is ``dist`` (straight line) from the point at t1 (0 if none)."""
-    end = _quad(a, c, b, t1)
-    if math.hypot(a[0] - end[0], a[1] - end[1]) <= dist:
-        return 0.0
-    lo, hi = 0.0, t1
-    for _ in range(40):
-        mid = (lo + hi) / 2
-        p = _quad(a, c, b, mid)
-        if math.hypot(p[0] - end[0], p[1] - end[1]) > dist:
-            lo = mid
-        else:
-            hi = mid
-    return lo
-
-
-def _split(a: Point, c: Point, b: Point, t: float) -> tuple[Point, Point, Point]:
-    """The part of a quadratic curve from 0 to t (de Casteljau)."""
-    c1 = (a[0] + (c[0] - a[0]) * t, a[1] + (c[1] - a[1]) * t)
-    return a, c1, _quad(a, c, b, t)
-
-
 # --------------------------------------------------------------------------- public
 
 
@@ -1293,7 +668,7 @@ def _u_for(opts: Options, columns: int) -> float:
     if opts.size == "print" or opts.width is not None:
         dpi = opts.dpi or 300
         target = opts.width if opts.width is not None else PRINT_WIDTH_MM / 25.4 * dpi
-        geo1 = _Geo(1.0, True, opts.numbers, False, 0)
+        geo1 = Geo(1.0, True, opts.numbers, False, 0)
         per_board = geo1.width
         total_u = columns * per_board + (columns - 1) * GRID_GAP
         return float(target) / total_u
@@ -1312,7 +687,9 @@ def layout(position: Position, **options: Any) -> Drawing:
       smaller) or ``"none"``.
     * ``theme``: ``"print"`` (black and white, default), ``"classic"``, ``"contrast"`` or a
       :class:`~render.themes.Theme`.
-    * ``dice``: the roll to show (default: the position's); ``show_dice``, ``show_cube``.
+    * ``dice``: the roll to show (default: the position's); ``show_dice``, ``show_cube``.  ``on_roll``:
+      mark the side on roll where no dice say it (a cube decision): a triangle in the tray rail pointing
+      at that side, and "(on roll)" on its player line.
     * ``names`` (True: the position's names, or a pair), ``pips``, ``score``: player lines above and
       below the board.  ``caption``: text under the figure.
     * ``play``: a play in any notation (``"13/8 13/10"``), drawn as arrows on the position before it;
@@ -1351,14 +728,14 @@ def layout(position: Position, **options: Any) -> Drawing:
     text = _Text(default_font(), ss)
     info = bool(opts.names or opts.pips or opts.score)
     # Boards in a grid share one caption height (the tallest wrapped caption).
-    probe = _Geo(u0, opts.home == "right", opts.numbers, info, 0)
+    probe = Geo(u0, opts.home == "right", opts.numbers, info, 0)
     board_w = probe.bx1 - probe.bx0
     cap_lines = 0
     for i, (arrows, mover) in enumerate(resolved):
         cap = _Board(position, opts, probe, text, captions[i], arrows, mover).caption_text()
         if cap:
             cap_lines = max(cap_lines, len(text.wrap(cap, CAPTION_SIZE * u0, board_w)))
-    geo = _Geo(u0, opts.home == "right", opts.numbers, info, cap_lines)
+    geo = Geo(u0, opts.home == "right", opts.numbers, info, cap_lines)
     groups: list[Group] = []
     for i, (arrows, mover) in enumerate(resolved):
         b = _Board(position, opts, geo, text, captions[i], arrows, mover)
@@ -1369,7 +746,7 @@ def layout(position: Position, **options: Any) -> Drawing:
         groups.append(Group(dx, dy, grp.items, grp.static))
     width = geo.width + (columns - 1) * (geo.width + GRID_GAP * u0 - 2 * MARGIN * u0)
     height = geo.height + (rows - 1) * (geo.height - MARGIN * u0)
-    extra: list[Item] = []
+    extra: list[Part] = []
     if boards > 1 and opts.caption:
         size = CAPTION_SIZE * u0
         lines = text.wrap(_ascii(opts.caption), size, width - 2 * MARGIN * u0)

@@ -29,10 +29,30 @@ def _data(page: str) -> dict:
     return json.loads(m.group(1))
 
 
+B64 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
+
+
+def _units(data: dict, toks: str) -> str:
+    """What the page's script draws for a list of units (written again here, from the page's data)."""
+    out = []
+    for k in range(0, len(toks), 3):
+        entry = data["table"][int(toks[k:k + 3], 36)]
+        if entry.startswith("*"):
+            out.append(_units(data, entry[1:]))
+            continue
+        shape, coords = entry.split(":", 1)
+        parts = re.split(r"\$(\d+)", data["shapes"][int(shape, 36)])
+        for j in range(1, len(parts), 2):
+            c = coords[3 * int(parts[j]):3 * int(parts[j]) + 3]
+            v = (B64.index(c[0]) * 64 + B64.index(c[1])) * 64 + B64.index(c[2]) - 64 ** 3 // 2
+            parts[j] = str(v // 100) if v % 100 == 0 else repr(v / 100)  # JavaScript's String(v / 100)
+        out.append("".join(parts))
+    return "".join(out)
+
+
 def _board_svg(data: dict, i: int) -> str:
     s = data["steps"][i]
-    toks = s[2]
-    return data["statics"][s[1]] + "".join(data["table"][int(toks[k:k + 3], 36)] for k in range(0, len(toks), 3))
+    return data["statics"][s[1]] + _units(data, s[2])
 
 
 def expected_steps(rep):
@@ -237,3 +257,37 @@ def test_report_pages_are_readable_by_others(tmp_path: Path):
         assert stat.S_IMODE(os.stat(w).st_mode) == 0o644
     page = Path(written[-1]).read_text(encoding="utf-8")
     assert "missing.mat" in page and 'class="unreadable"' in page
+
+
+SEVENTEEN = ROOT.parent / "shared" / "corpus" / "mat" / "historic" / "seidel-dwek_florida-1981_17p.txt"
+
+
+def test_pages_are_compact():
+    """Each position is carried compactly (units stored once, placed by coordinates): a 17-point match of
+    743 positions in at most 400 KB (1.6 MB when each position's SVG was stored whole); the 7-point
+    sample (265 positions) in at most 200 KB (730 KB before)."""
+    m = read_match(SAMPLES / "gnubg_selfplay_7p.mat")
+    assert len(match_page(m).encode("utf-8")) <= 200_000
+    if not SEVENTEEN.is_file():
+        pytest.skip("the 17-point match is in ../shared/corpus, which is not here")
+    m = read_match(SEVENTEEN)
+    rep = replay(m)
+    assert sum(len(g.steps) + 1 for g in rep.games) == 743
+    assert len(match_page(m, rep).encode("utf-8")) <= 400_000
+
+
+def test_legal_plays_are_all_or_n_of_m():
+    """A finding's list of legal plays is the whole list, or says how much of it is shown ("5 of 8"); it
+    never passes the first five of eight for the whole list."""
+    from notation.ids import parse_position
+
+    m = read_match(SAMPLES / "illegal_plays.mat")
+    rep = replay(m)
+    f = next(f for f in rep.findings if f.line == 98)  # 13/9 with a checker on the bar, roll 42
+    pos = parse_position(f.xgid)
+    every = sorted(p.notation() for p in pos.rules.plays_for(pos.on_roll, pos.opponent, 4, 2))
+    assert f.legal == every and len(every) == 8
+    page = match_page(m, rep)
+    assert "(5 of 8 legal plays: " + ", ".join(every[:5]) + ", ...)" in page
+    one = next(f for f in rep.findings if f.line == 51)
+    assert one.legal == ["1/off(2)"] and "(legal: 1/off(2))" in page

@@ -110,6 +110,42 @@ def test_keyboard_through_a_whole_match(browser: Any, tmp_path: Path) -> None:
     page.close()
 
 
+def _elements(svg: str) -> list[tuple[str, dict[str, str]]]:
+    """Every element of an SVG fragment in document order: its tag and attributes (``xlink:href`` read as
+    ``href``)."""
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">'
+                         f"{svg}</svg>")
+    out = []
+    for el in root.iter():
+        attrs = {k.replace("{http://www.w3.org/1999/xlink}", ""): v for k, v in el.attrib.items()}
+        out.append((el.tag.split("}")[-1], attrs))
+    return out[1:]
+
+
+def test_the_board_drawn_is_the_render_svg(browser: Any, tmp_path: Path) -> None:
+    """What the page's script draws from its compact data is ``render.svg`` of the same step with the same
+    options, element for element and attribute for attribute (the arrows, the texts, the stacks)."""
+    import render
+    from render.html import _board_options
+
+    url, rep = _write(tmp_path, read_match(SAMPLES / "illegal_plays.mat"))
+    page, errors = _open(browser, url)
+    steps = [x for g in rep.games for x in [(s.before, s) for s in g.steps] + [(g.end, None)]]
+    for i in sorted({0, 1, 2, 5, 17, len(rep.games[0].steps), len(steps) // 2, len(steps) - 1}):
+        pos, st = steps[i]
+        page.evaluate(f"location.hash = '#' + JSON.parse(document.getElementById('data').textContent).anchors[{i}]")
+        page.wait_for_function(f"document.getElementById('board').dataset.step === '{i}'")
+        drawn = page.evaluate("document.getElementById('static').innerHTML + document.getElementById('dyn').innerHTML")
+        doc = str(render.svg(pos, **_board_options(st)))
+        body = doc.split("</defs>", 1)[1].rsplit("</svg>", 1)[0]
+        body = "".join(ln for ln in body.split("\n") if not ln.strip().startswith("<rect width="))
+        assert _elements(drawn) == _elements(body), i
+    assert errors == []
+    page.close()
+
+
 def test_findings_click_keys_and_deep_links(browser: Any, tmp_path: Path) -> None:
     match = read_match(SAMPLES / "illegal_plays.mat")
     url, rep = _write(tmp_path, match)
@@ -177,6 +213,87 @@ def test_screenshots_desktop_and_phone(browser: Any, tmp_path: Path) -> None:
         im = Image.open(out).convert("L")
         lo, hi = im.getextrema()
         assert hi - lo > 100
+
+
+WIDTHS = (360, 390, 768, 1400)
+
+
+def test_every_page_fits_every_width(browser: Any, tmp_path: Path) -> None:
+    """A match page, an analysed match page and the validation report fit a phone (360, 390 px), a tablet
+    and a desktop: no horizontal scroll (a table wider than the screen reflows or scrolls in its own box)."""
+    from notation.commands.html_page import write_report
+
+    from notation.commands.validate import check_file
+    from notation.matchio import read_any
+
+    pages = [(_write(tmp_path, read_match(SAMPLES / "illegal_plays.mat"), "m.html")[0], "#L98:38")]
+    xg = ROOT / "tests" / "data" / "xg_ronde3.xg"
+    analysed = read_any(str(xg))[0]
+    url, rep = _write(tmp_path, analysed, "a.html")
+    st = next(i for i, s in enumerate(rep.games[0].steps) if s.action.analysis is not None and
+              s.action.analysis.checker is not None and len(s.action.analysis.checker.candidates) > 2)
+    pages.append((url, "#" + page_anchor(rep, rep.games[0].steps[st])))
+    long_name = tmp_path / ("a_tournament_directors_archive_of_matches_" * 3 + "final.mat")
+    long_name.write_bytes((SAMPLES / "illegal_plays.mat").read_bytes())
+    files = [str(SAMPLES / "dutch_5point.mat"), str(long_name), str(xg)]
+    write_report(str(tmp_path / "report.html"), [check_file(f) for f in files])
+    pages.append(((tmp_path / "report.html").as_uri(), ""))
+    from test_html import hostile_match
+
+    pages.append((_write(tmp_path, hostile_match(), "h.html")[0], ""))
+    for url, frag in pages:
+        for width in WIDTHS:
+            page = browser.new_page(viewport={"width": width, "height": 800})
+            page.goto(url + frag)
+            page.wait_for_load_state("load")
+            if "report" not in url:
+                page.wait_for_function("document.getElementById('board').dataset.xgid !== ''")
+                if url.endswith("a.html"):
+                    assert page.is_visible("table.cand")
+            wide = page.evaluate("document.documentElement.scrollWidth")
+            assert wide <= page.evaluate("innerWidth"), f"{url.rsplit('/', 1)[1]} at {width} px is {wide} px wide"
+            page.close()
+
+
+def page_anchor(rep: Any, step: Any) -> str:
+    from render.html import step_anchor
+
+    seen: set[str] = set()
+    for g in rep.games:
+        for i, s in enumerate(g.steps, 1):
+            a = step_anchor(g.game.number, s.action, i, seen)
+            if s is step:
+                return a
+    raise AssertionError("no such step")
+
+
+def test_pages_in_a_notebook_work(browser: Any, tmp_path: Path) -> None:
+    """Two match pages as a notebook shows them (``_repr_html_``: each in its own iframe) in one document:
+    each draws, steps with its buttons and keys, and raises no error (the iframe cannot take a URL
+    fragment: the page keeps going without one)."""
+    import render  # noqa: F401 - registers the drawing of the reprs
+
+    reps = [replay(read_match(SAMPLES / n)) for n in ("illegal_plays.mat", "dutch_5point.mat")]
+    host = tmp_path / "notebook.html"
+    host.write_text("<!DOCTYPE html><html><body>" + "".join(f"<div class=cell>{r._repr_html_()}</div>" for r in reps)
+                    + "</body></html>", encoding="utf-8")
+    page = browser.new_page(viewport={"width": 1000, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(host.as_uri())
+    frames = page.frames[1:]
+    assert len(frames) == 2
+    for frame, rep in zip(frames, reps, strict=True):
+        frame.wait_for_function("document.getElementById('board').dataset.xgid !== ''")
+        exp = _expected(rep)
+        assert frame.get_attribute("#board", "data-xgid") == exp[0]
+        frame.click("#next")
+        assert frame.get_attribute("#board", "data-xgid") == exp[1]
+        frame.press("body", "ArrowRight")
+        assert frame.get_attribute("#board", "data-xgid") == exp[2]
+    assert errors == []
+    page.close()
 
 
 def test_print_is_one_position_on_one_page(browser: Any, tmp_path: Path) -> None:

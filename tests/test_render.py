@@ -477,7 +477,7 @@ def test_bear_off_arrows_go_to_the_tray() -> None:
 
 
 def test_parallel_moves_do_not_cross() -> None:
-    from render.layout import _crossings
+    from render.arrows import _crossings
 
     pos = START.replace(turn=1, dice=(6, 6))
     d = render.drawing(pos, play="24/18(2) 13/7(2)")

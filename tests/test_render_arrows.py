@@ -12,8 +12,9 @@ from PIL import Image
 
 import render
 from notation.position import Position, board_from_points
+from render.arrows import _crossings, _quad
 from render.display import Circle, Drawing, Glyphs, Group, Polygon, Polyline, Rect
-from render.layout import NUMBERS_ALT_SIZE, _crossings, _quad
+from render.geometry import NUMBERS_ALT_SIZE
 from render.themes import PRINT, THEMES
 
 B = board_from_points

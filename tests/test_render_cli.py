@@ -336,7 +336,8 @@ def test_candidate_draws_the_ranked_play_with_its_equity(tmp_path: Path) -> None
         c = cands[n - 1]
         cap = ("Best play" if n == 1 else f"Play {n} of {len(cands)}") + f" ({c.level}): {c.play}, equity " \
             f"{c.equity:+.3f}" + ("" if n == 1 else f" ({c.equity - cands[0].equity:+.3f})")
-        assert pixels(out.read_bytes()) == pixels(render.png(pos, play=c.play, names=True, caption=cap))
+        assert pixels(out.read_bytes()) == pixels(render.png(pos, play=c.play, names=True, score=True, on_roll=True,
+                                                             caption=cap))
     # the default is the best play
     code, _, err = run(str(EXPORT), "-o", str(tmp_path / "d.png"))
     assert code == 0, err
@@ -349,7 +350,8 @@ def test_candidate_draws_the_ranked_play_with_its_equity(tmp_path: Path) -> None
     # --play instead of the analysis
     code, _, err = run(str(EXPORT), "--play", "14/11", "-o", str(tmp_path / "p.png"))
     assert code == 0, err
-    assert pixels((tmp_path / "p.png").read_bytes()) == pixels(render.png(pos, play="14/11", names=True))
+    assert pixels((tmp_path / "p.png").read_bytes()) == pixels(render.png(pos, play="14/11", names=True, score=True,
+                                                                          on_roll=True))
 
 
 @pytest.mark.parametrize("source, args, message", [
@@ -364,11 +366,17 @@ def test_candidate_errors_name_the_option(tmp_path: Path, source: str, args: lis
     assert not (tmp_path / "x.png").exists()
 
 
-def test_candidate_of_a_cube_decision_is_refused(tmp_path: Path) -> None:
-    code, _, err = run(str(DATA / "exports" / "xg_02_NDT_FR.txt"), "--candidate", "1", "-o", str(tmp_path / "x.png"))
-    assert code == 2 and "--candidate 1" in err and "cube decision" in err
-    code, _, err = run(str(DATA / "exports" / "xg_02_NDT_FR.txt"), "-o", str(tmp_path / "x.png"))
-    assert code == 0, err  # no analysis of a play: the position alone
+def test_candidate_of_a_cube_decision_draws_the_decision(tmp_path: Path) -> None:
+    """A cube decision has one verdict: --candidate 1 (and the default) draws the position with it; a
+    second candidate is refused."""
+    export = str(DATA / "exports" / "xg_02_NDT_FR.txt")
+    code, _, err = run(export, "--candidate", "1", "-o", str(tmp_path / "c.png"))
+    assert code == 0, err
+    code, _, err = run(export, "-o", str(tmp_path / "d.png"))
+    assert code == 0, err
+    assert pixels((tmp_path / "c.png").read_bytes()) == pixels((tmp_path / "d.png").read_bytes())
+    code, _, err = run(export, "--candidate", "2", "-o", str(tmp_path / "x.png"))
+    assert code == 2 and "--candidate 2" in err and "cube decision" in err and not (tmp_path / "x.png").exists()
 
 
 # --------------------------------------------------------------------------- --all: workers, progress

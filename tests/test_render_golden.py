@@ -19,6 +19,7 @@ import pytest
 from PIL import Image, ImageChops
 
 import render
+from notation.ids import parse_position
 from notation.position import STANDARD_START, Position, board_from_points
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -55,6 +56,12 @@ CASES: dict[str, tuple[Position, dict[str, Any]]] = {
                                              match_length=9, score=(3, 4)), {"size": "small", "score": True}),
     "doubles_66": (START.replace(turn=1, dice=(6, 6)), {"play": "24/18(2) 13/7(2)", "size": "small"}),
     "direction": (START, {"size": "small", "direction": True}),
+    # a cube decision as `gammon render` draws an XG export's: names, score, the side on roll marked, the
+    # verdict and equities in the caption
+    "cube_decision_on_roll": (
+        parse_position("XGID=-aAaBaDaB---bD-b-A-cA-b-b-:0:0:1:00:2:4:0:9:10").replace(names=("Player 2", "Player 1")),
+        {"size": "small", "names": True, "score": True, "on_roll": True,
+         "caption": "Double / Take. No double +0.580, double/take +0.689, double/pass +1.000."}),
 }
 
 

@@ -133,7 +133,12 @@ def _describe(step: Any, game_no: int, move_no: int | str) -> str:
         return f"{head} {what}"
     from ..record import action_phrase
 
-    return f"{head} {action_phrase(a)}"
+    text = f"{head} {action_phrase(a)}"
+    if a.kind == "double" and a.analysis is not None and a.analysis.cube is not None:
+        from render.captions import cube_caption
+
+        text += f". {cube_caption(a.analysis.cube, step.before)}"
+    return text
 
 
 def _step_options(step: Any, base: dict[str, Any], caption: str | None) -> dict[str, Any]:
@@ -308,9 +313,7 @@ def command(source: str | None, output: str, fmt: str | None, game_no: int | Non
         _command(req, pips, score)
     finally:
         if _font.MISSING:
-            chars = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in sorted(_font.MISSING)[:12])
-            click.echo(f"gammon: warning: no font in use has {chars}: drawn as '?'; give --font FILE with a "
-                       "font that has them", err=True)
+            click.echo(f"gammon: warning: {_font.missing_message()}", err=True)
 
 
 def _read_source(source: str) -> tuple[Any, Any]:
@@ -355,14 +358,20 @@ def _read_source(source: str) -> tuple[Any, Any]:
     return None, PositionRecord(position=parse_position(source), format="id", source=source)
 
 
-def _candidate(record: Any, req: _Request) -> tuple[str | None, str | None]:
+def _candidate(record: Any, req: _Request, position: Position | None = None) -> tuple[str | None, str | None]:
     """The play to draw from the record's analysis (--candidate N, or the best by default) and its
-    caption; (None, None) when nothing is asked and there is no analysis."""
+    caption; for a cube decision, no play and the caption of the decision (its verdict and equities);
+    (None, None) when nothing is asked and there is no analysis."""
     checker = record.analysis.checker if record is not None and record.analysis is not None else None
     cands = checker.candidates if checker is not None else ()
     n = req.candidate
     if n == 0:  # the position alone
         return None, None
+    cube = record.analysis.cube if record is not None and record.analysis is not None else None
+    if not cands and cube is not None and (n == 1 or (n is None and not req.plays)):
+        from render.captions import cube_caption
+
+        return None, cube_caption(cube, position)
     if n is None:
         if req.plays or not cands:
             return None, None
@@ -406,10 +415,12 @@ def _command(req: _Request, pips: bool | None, score: bool | None) -> None:
         base["names"] = req.names
     elif req.show_names if req.show_names is not None else named:
         base["names"] = True
-    for key, flag in (("pips", pips), ("score", score)):
-        value = flag if flag is not None else is_match
-        if value:
+    has_score = is_match or (record is not None and record.position.match_length > 0)
+    for key, flag, default in (("pips", pips, is_match), ("score", score, has_score)):
+        if flag if flag is not None else default:
             base[key] = True
+    if is_match or record.analysis is not None:  # a game's record: who is on roll, where no dice say it
+        base["on_roll"] = True
     if req.caption is not None and not req.no_caption:
         base["caption"] = req.caption
     try:
@@ -424,7 +435,7 @@ def _command(req: _Request, pips: bool | None, score: bool | None) -> None:
             position = record.position
             if record.names is not None and any(record.names):
                 position = position.replace(names=tuple(record.names))
-            play, cap = _candidate(record, req)
+            play, cap = _candidate(record, req, position)
             plays = req.plays if play is None else (play,)
             if play is not None:
                 base["play"] = [play]
@@ -524,12 +535,14 @@ def _render_match(source: str, output: str, fmt: str | None, game_no: int | None
     if candidate is not None:  # --candidate N: the N-th play of the analysis the record holds for this move
         from types import SimpleNamespace
 
-        play, cap = _candidate(SimpleNamespace(analysis=step.action.analysis), candidate)
+        play, cap = _candidate(SimpleNamespace(analysis=step.action.analysis), candidate, position)
         if play is not None:
             _check_plays(position, (play,), opts.get("dice"), "--candidate")
             opts["play"] = [play]
             if cap is not None and not fixed_caption:
                 opts["caption"] = cap
+        elif cap is not None and not fixed_caption and cap not in opts.get("caption", ""):  # a cube decision
+            opts["caption"] = f"{opts['caption']}. {cap}" if opts.get("caption") else cap
     _write(Path(output), _render(position, out_fmt, opts), force, (source,))
 
 
