@@ -1,0 +1,710 @@
+"""Reading OGXM v2 into the match model (see :mod:`notation.formats.ogxm`)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from ..analysis import Analysis, Candidate, CheckerAnalysis, CubeAnalysis, Probabilities
+from ..position import Position
+from ..record import Action, Game, Match, MatchRules, Normalisation, Span
+from . import _ogxm_wire as W
+from ._ogxm_shared import (
+    END_KEY,
+    GV_ILLEGAL_KEY,
+    KEEP_KEY,
+    LONGGAMMON,
+    PLAY_KEY,
+    PLIES_KEY,
+    PRODUCERS,
+    RAW_KEY,
+    SETUP_KEY,
+    VARIANTS,
+    VERDICTS,
+    Units,
+    b64,
+    diff_play,
+    end_plies,
+    level_text,
+    model_boards,
+    opening,
+    own_point,
+    token,
+)
+
+CURRENCY_MONEY, CURRENCY_MATCH = 1, 2
+
+
+def _iso(ms: int) -> str:
+    """An instant (milliseconds since 1970, UTC) as ISO 8601: ``2024-08-10``, ``2024-08-10T14:05:00Z``,
+    ``2024-08-10T14:05:00.250Z``."""
+    try:
+        d = datetime.fromtimestamp(ms // 1000, UTC)
+    except (OverflowError, OSError, ValueError):
+        return str(ms)
+    if ms % 86_400_000 == 0:
+        return d.strftime("%Y-%m-%d")
+    text = d.strftime("%Y-%m-%dT%H:%M:%S")
+    if ms % 1000:
+        text += f".{ms % 1000:03d}"
+    return text + "Z"
+
+
+def _tag_text(key: str, value: Any) -> str:
+    if key in ("started_at", "completed_at"):
+        return _iso(value)
+    if key in ("score_start", "score_final"):
+        return f"{value[0]}-{value[1]}"
+    if value is True:
+        return "yes"
+    return str(value)
+
+
+class _Ply:
+    """What the analysis of one ply needs: the action it is about, its seat, the cube before it, the game,
+    the board before it (absolute) and the roll."""
+
+    __slots__ = ("action", "seat", "cube", "game", "board", "dice", "decider")
+
+    def __init__(self, action: Action | None, seat: int, cube: int, game: int, board: list[int] | None,
+                 dice: tuple[int, int] | None, decider: int) -> None:
+        self.action = action
+        self.seat = seat
+        self.cube = cube
+        self.game = game
+        self.board = board
+        self.dice = dice
+        self.decider = decider
+        """The seat whose equities the ply's decisions hold (the doubler on a take or a pass)."""
+
+
+class Reader:
+    def __init__(self, data: bytes, name: str | None, base: int, keep: bool, member: int | None = None) -> None:
+        self.data = data
+        self.name = name
+        self.base = base
+        self.keep = keep
+        self.member = member
+        self.match = Match(format="ogxm", source=name)
+        self.plies: list[_Ply] = []
+        self.notes = self.match.normalisations
+        self.analysed = False
+        self.game_scores: list[tuple[int, int]] = []
+        self.crawford_game: int | None = None
+        self.restated: dict[int, list[int]] = {}
+        """The set-position plies that restate a play (by ply_ref): the board they set."""
+
+    def fail(self, message: str, at: int) -> None:
+        W.fail(message, at, self.name)
+
+    def note(self, message: str, line: int | None = None) -> None:
+        self.notes.append(Normalisation(message, line, 1 if line is not None else None))
+
+    # ------------------------------------------------------------------ the file
+
+    def read(self) -> Match:
+        c = W.split(self.data, self.name, self.base)
+        m = self.match
+        where = f"stream member {self.member}: " if self.member else ""
+        self.note(f"{where}an OGXM file has no lines: locations are ply numbers (FILE:PLY:1), counted across "
+                  "the games")
+        if self.member is not None:
+            m.properties["ogxm.member"] = [str(self.member)]
+        if c.checksum is None:
+            self.note(f"{where}the file has no checksum (CSUM)")
+        elif c.checksum != "crc32":
+            self.note(f"{where}the checksum ({c.checksum}) is not CRC-32: not verified")
+        m.properties["ogxm.checksum"] = [c.checksum or "none"]
+        secs = c.sections
+        self.analysed = any(s.kind == b"ANAL" for s in secs)
+        self._mtch(W.decode_mtch(secs[0].payload, secs[0].start, self.name))
+        games = [s for s in secs if s.kind == b"GAME"]
+        if len(games) > W.MAX_GAMES:
+            self.fail(f"{len(games)} games (OGXM allows {W.MAX_GAMES})", games[W.MAX_GAMES].at)
+        self._score_walk(games)
+        for i, s in enumerate(games):
+            self._game(i, s)
+        kept: list[str] = []
+        blocks = 0
+        last = "MTCH"
+        i = 1 + len(games)
+        while i < len(secs):
+            s = secs[i]
+            kind = s.kind
+            if kind == b"ANAL":
+                if i + 1 >= len(secs) or secs[i + 1].kind != b"DECS":
+                    self.fail("an ANAL section without its DECS section after it", s.at)
+                decs = secs[i + 1]
+                blocks += 1
+                if blocks == 1:
+                    self._block(s, decs)
+                else:
+                    self.note(f"analysis block {blocks} is kept for rewriting, not read (the record holds one "
+                              "analysis of each decision)")
+                    kept += [f"ANAL:{last}:{b64(s.payload)}", f"DECS:{last}:{b64(decs.payload)}"]
+                last = f"block{blocks}"
+                i += 2
+                continue
+            if kind == b"GAME" or kind == b"MTCH":
+                self.fail(f"a {kind.decode()} section after the analysis", s.at)
+            if kind == b"ANNO":
+                self._anno(s)
+            else:
+                if kind in (b"SIGN", b"MSIG"):
+                    self._signature(s, blocks)
+                kept.append(f"{kind.decode('latin-1')}:{last}:{b64(s.payload)}")
+            last = kind.decode("latin-1") if kind != b"SIGN" else last
+            i += 1
+        if kept:
+            m.properties[KEEP_KEY] = kept
+        if self.keep:
+            m.properties[RAW_KEY] = [b64(self.data)]
+        return m
+
+    # ------------------------------------------------------------------ MTCH
+
+    def _mtch(self, f: dict[str, Any]) -> None:
+        m = self.match
+        m.length = f["match_length"]
+        variant = f["variant"]
+        name = VARIANTS.get(variant)
+        if name is None:
+            self.note(f"variant {variant} ({'LongGammon' if variant == LONGGAMMON else 'unknown'}) is not "
+                      "played here: read under the standard rules")
+            name = "standard"
+            m.properties["ogxm.variant"] = [str(variant)]
+        self.variant_number = variant
+        m.names = (f.get("white_name", ""), f.get("black_name", ""))
+        rules = f.get("rules", 0)
+        m.rules = MatchRules(variant=name, crawford=bool(rules & 1) if m.length else True, jacoby=bool(rules & 2),
+                             beavers=bool(rules & 4), raccoons=bool(rules & 8), auto_doubles=1 if rules & 16 else 0,
+                             cube_limit=f.get("cube_limit"))
+        if rules & ~0x1F:
+            m.tags.append(("rules", str(rules)))
+        self.mtch = f
+        for key in W.MTCH_FIELDS.values():
+            if key in ("white_name", "black_name", "rules", "cube_limit", "score_start", "white_profile",
+                       "black_profile", "crawford_before_start") or key not in f:
+                continue
+            m.tags.append((key, _tag_text(key, f[key])))
+        for side in ("white_profile", "black_profile"):
+            for k, v in f.get(side, {}).items():
+                if k != "_more":
+                    m.tags.append((f"{side}.{k}", str(v)))
+            if "_more" in f.get(side, {}):
+                self.note(f"MTCH {side} holds fields unknown here: kept for rewriting")
+        if "_more" in f:
+            self.note("MTCH holds fields unknown here: kept for rewriting")
+
+    def _score_walk(self, games: list[W.Section]) -> None:
+        """Each game's starting score and the Crawford game, derived as OGXM derives them: from the
+        starting score and each game's winner and points (capped at the match length)."""
+        length = self.match.length
+        w, b = self.mtch.get("score_start", (0, 0))
+        crawford_rule = self.match.rules.crawford and length > 1 and not self.mtch.get("crawford_before_start")
+        self.records: list[tuple[dict[str, Any], list[W.Ply]]] = []
+        for i, s in enumerate(games):
+            rec, plies = W.decode_game(s.payload, s.start, self.name)
+            if len(plies) > W.MAX_PLIES:
+                self.fail(f"game {i + 1} has {len(plies)} plies (OGXM allows {W.MAX_PLIES})", plies[W.MAX_PLIES][4])
+            self.records.append((rec, plies))
+            self.game_scores.append((w, b))
+            if crawford_rule and self.crawford_game is None and (w == length - 1 or b == length - 1) \
+                    and max(w, b) < length:
+                self.crawford_game = i
+            winner, points = rec.get("winner"), rec.get("points_won")
+            if winner in (0, 1) and points is not None:
+                if winner == 0:
+                    w += min(points, length - w) if length > 0 else points
+                else:
+                    b += min(points, length - b) if length > 0 else points
+
+    # ------------------------------------------------------------------ GAME
+
+    def _game(self, gi: int, s: W.Section) -> None:
+        rec, plies = self.records[gi]
+        m = self.match
+        score = self.game_scores[gi]
+        game = Game(number=gi + 1, score=score, names=m.names)
+        if gi == 0 and self.mtch.get("crawford_before_start"):
+            game.crawford = False
+        m.games.append(game)
+        actions = game.actions
+        first_ref = len(self.plies)
+        game.span = Span(first_ref + 1, 1)
+        board = list(opening(self.variant_number))
+        cube = rec.get("initial_cube_value", 1)
+        if cube < 1 or cube & (cube - 1):
+            self.fail(f"game {gi + 1}: an initial cube of {cube}", s.start)
+        owner = rec.get("initial_cube_owner")
+        if owner is not None and owner not in (0, 1):
+            self.fail(f"game {gi + 1}: an initial cube owner {owner}", s.start)
+        if "initial_board" in rec or cube != 1 or owner is not None:
+            if "initial_board" in rec:
+                board = list(rec["initial_board"])
+            turn = next((p[1] if p[0] != W.SET_POSITION or "dice" not in (p[3] or {}) else 1 - p[1]
+                         for p in plies if p[0] <= 20 or p[0] in (W.SET_POSITION, W.DOUBLE)), 0)
+            game.start = Position(boards=model_boards(board, m.rules.variant), turn=turn, cube=cube, cube_owner=owner,
+                                  match_length=m.length, score=score, names=m.names, variant=m.rules.variant)
+            self.note(f"game {gi + 1} starts from a set-up position", first_ref + 1)
+        for key in ("termination", "auto_doubles", "is_last_game"):
+            if key in rec:
+                game.properties[key] = [str(rec[key]) if rec[key] is not True else "yes"]
+        if "_more" in rec:
+            self.note(f"game {gi + 1}: its record holds fields unknown here (kept for rewriting)", first_ref + 1)
+        track = self.analysed
+        moves = 0
+        ended: str | None = None
+        ends: list[int] = []
+        last_ref = first_ref
+        pending: Action | None = None
+        for action, seat, steps, extras, at in plies:
+            ref = len(self.plies)
+            last_ref = ref
+            line = ref + 1
+            span = Span(line, 1)
+            if action <= 20:
+                lo, hi = W.DICE[action]
+                before = board[:] if track else None
+                moves += 1
+                if steps and not _fits(steps, lo, hi, seat):
+                    text = self._respell(board, seat, steps, lo, hi, line)
+                else:
+                    text = _apply(board, seat, steps)
+                a = Action("move", seat, dice=(hi, lo), play=text, no_move=None if text else "",
+                           text=f"{hi}{lo}: {text}".rstrip(), span=span, move_number=moves)
+                actions.append(a)
+                self.plies.append(_Ply(a, seat, cube, gi, before, (hi, lo), seat))
+                continue
+            if action == W.SET_POSITION:
+                x = extras or {}
+                if "board" not in x:
+                    self.fail("a set-position ply without its board", at)
+                new = list(x["board"])
+                if "dice" in x:
+                    mover = 1 - seat
+                    d1, d2 = x["dice"]
+                    before = board[:]
+                    moves += 1
+                    text = diff_play(board, new, mover)
+                    a = Action("move", mover, dice=(d1, d2), play=text, no_move=None if text else "",
+                               text=f"{d1}{d2}: {text}".rstrip(), span=span, move_number=moves)
+                    self.restated[ref] = new
+                    if not x.get("illegal"):
+                        self.note(f"ply {line}: a set-position ply with dice but not marked illegal", line)
+                    self.plies.append(_Ply(a, mover, cube, gi, before if track else None, (d1, d2), mover))
+                else:
+                    pos = Position(boards=model_boards(new, m.rules.variant), turn=seat, cube=cube, cube_owner=owner,
+                                   match_length=m.length, score=score, names=m.names, variant=m.rules.variant)
+                    a = Action("setup", seat, setup=pos, text="set position", span=span, move_number=moves or None)
+                    self.plies.append(_Ply(a, seat, cube, gi, None, None, seat))
+                board = new
+                actions.append(a)
+                continue
+            if action == W.DOUBLE:
+                a = Action("double", seat, value=cube * 2, text="Doubles", span=span, move_number=moves or None)
+                pending = a
+                self.plies.append(_Ply(a, seat, cube, gi, None, None, seat))
+            elif action == W.TAKE:
+                a = Action("take", seat, text="Takes", span=span, move_number=moves or None)
+                self.plies.append(_Ply(a, seat, cube, gi, None, None, 1 - seat))
+                cube *= 2
+                owner = seat
+                pending = None
+            elif action == W.DROP:
+                a = Action("drop", seat, text="Drops", span=span, move_number=moves or None)
+                self.plies.append(_Ply(a, seat, cube, gi, None, None, 1 - seat))
+                ended = "drop"
+                pending = None
+            elif action == W.BEAVER:
+                a = Action("beaver", seat, value=cube * 4, text="Beavers", span=span, move_number=moves or None)
+                self.plies.append(_Ply(a, seat, cube, gi, None, None, 1 - seat))
+                cube *= 4
+                owner = 1 - seat
+                pending = None
+            elif action == W.RACCOON:
+                a = Action("raccoon", seat, value=cube * 2, text="Raccoons", span=span, move_number=moves or None)
+                self.plies.append(_Ply(a, seat, cube, gi, None, None, 1 - seat))
+                cube *= 2
+                owner = 1 - seat
+            elif action in (W.RESIGN_GAME, W.RESIGN_MATCH):
+                value = (extras or {}).get("resign_value")
+                a = Action("resign", seat, value=value, text="Resigns", span=span, move_number=moves or None)
+                self.plies.append(_Ply(a, seat, cube, gi, None, None, seat))
+                actions.append(a)
+                a = Action("accept", 1 - seat, text="Accepts", span=span, move_number=moves or None)
+                ended = "resign"
+                ends.append(action)
+            elif action in W.MARKERS or action == W.FORFEIT:
+                self.plies.append(_Ply(None, seat, cube, gi, None, None, seat))
+                ends.append(action)
+                if action == W.NULL:
+                    ends.pop()
+                    self._odd_ply(game, action, seat, extras, line)
+                continue
+            else:
+                self.plies.append(_Ply(None, seat, cube, gi, None, None, seat))
+                self._odd_ply(game, action, seat, extras, line)
+                continue
+            actions.append(a)
+        del pending
+        winner, points = rec.get("winner"), rec.get("points_won")
+        if winner is not None and winner not in (0, 1):
+            self.fail(f"game {gi + 1}: winner {winner} is neither White (0) nor Black (1)", s.start)
+        if winner is not None:
+            win = Action("win", winner, value=points, text=f"Wins {points} point{'s' if points != 1 else ''}",
+                         span=Span(last_ref + 1, 1), move_number=moves or None)
+            want = end_plies(ended, m.length, score[winner] + (points or 0) >= m.length > 0,
+                              [p[0] for p in plies if p[0] in (W.RESIGN_GAME, W.RESIGN_MATCH)])
+            if ends != want:
+                win.properties[END_KEY] = [",".join(str(p) for p in ends) or "none"]
+            actions.append(win)
+        elif ends:
+            game.properties[END_KEY] = [",".join(str(p) for p in ends)]
+
+    def _respell(self, board: list[int], seat: int, steps: tuple[int, ...], lo: int, hi: int, line: int) -> str:
+        """A dice ply whose hops do not each use a die of the roll (GammonView writes a bear-off as the
+        distance to go, and may split a play so): the legal play that reaches the same position, spelled
+        one die a step; the steps as stored when no legal play does (the replay then says why)."""
+        from ..rules import get_rules
+
+        before = board[:]
+        text = _apply(board, seat, steps)
+        variant = self.match.rules.variant
+        mine, theirs = model_boards(before, variant)[seat], model_boards(before, variant)[1 - seat]
+        want = model_boards(board, variant)
+        for play in get_rules(variant).plays_for(mine, theirs, hi, lo):
+            if (play.mine, play.theirs) == (want[seat], want[1 - seat]):
+                self.note(f"ply {line}: the steps {text} do not each use a die of {hi}{lo}; read as the legal "
+                          "play that reaches the same position", line)
+                return " ".join(token(f, t, h) for f, t, h in play.steps)
+        return text
+
+    def _odd_ply(self, game: Game, action: int, seat: int, extras: dict[str, Any] | None, line: int) -> None:
+        """A ply the model cannot hold: kept (hex) for rewriting, after the action before it."""
+        raw = W.encode_ply(action, seat, (), extras).hex()
+        holder = game.actions[-1].properties if game.actions else game.properties
+        holder.setdefault(PLIES_KEY, []).append(raw)
+        what = {W.NULL: "a null ply", W.SETTLE: "a settlement", W.CUBE_SET: "a cube set by hand",
+                W.PASS: "a pass", W.FORFEIT: "a forfeit"}.get(action, f"action {action}")
+        self.note(f"ply {line}: {what} is kept for rewriting, not read into the record", line)
+
+    # ------------------------------------------------------------------ ANNO
+
+    def _anno(self, s: W.Section) -> None:
+        m = self.match
+        records = W.decode_anno(s.payload, s.start, self.name)
+        illegal: dict[int, str] = {}
+        setups: set[int] = set()
+        for r in records:
+            scope, ref, key, value = r["scope"], r["ref"], r.get("key"), r["value"]
+            plain = set(r) <= {"scope", "ref", "value", "key", "_at"}
+            if not plain or scope not in (W.SCOPE_MATCH, W.SCOPE_GAME, W.SCOPE_PLY):
+                m.properties.setdefault("ogxm.anno", []).append(b64(W.encode_anno(r)))
+                continue
+            if scope == W.SCOPE_MATCH:
+                if key:
+                    m.tags.append((key, value))
+                else:
+                    m.comments.append(value)
+            elif scope == W.SCOPE_GAME:
+                if ref >= len(m.games):
+                    self.fail(f"an annotation on game {ref + 1}, which the file does not hold", r["_at"])
+                g = m.games[ref]
+                if key:
+                    g.properties.setdefault(key, []).append(value)
+                else:
+                    g.comments.append(value)
+            else:
+                if ref >= len(self.plies):
+                    self.fail(f"an annotation on ply {ref + 1}, which the file does not hold", r["_at"])
+                a = self.plies[ref].action
+                if a is None:
+                    m.properties.setdefault("ogxm.anno", []).append(b64(W.encode_anno(r)))
+                    continue
+                if key in (PLAY_KEY, SETUP_KEY) and ref in self.restated:
+                    illegal[ref] = value
+                    if key == SETUP_KEY:
+                        setups.add(ref)
+                elif key:
+                    if key == GV_ILLEGAL_KEY and ref in self.restated and ref not in illegal:
+                        text = _gv_steps(value, a.player)
+                        if text is not None:
+                            a.play = text
+                            a.text = f"{a.dice[0]}{a.dice[1]}: {text}" if a.dice else text
+                    a.properties.setdefault(key, []).append(value)
+                elif a.comment is None:
+                    a.comment = value
+                else:
+                    a.comment += "\n" + value
+        for ref, text in illegal.items():
+            a = self.plies[ref].action
+            assert a is not None and a.dice is not None
+            if ref in setups:  # a position set by hand after a roll (Snowie's "Illegal play" edit)
+                a.kind = "setup"
+                a.play = a.no_move = None
+                a.text = text
+                a.setup = Position(boards=model_boards(self.restated[ref], m.rules.variant), turn=1 - a.player,
+                                   match_length=m.length, names=m.names, variant=m.rules.variant)
+                continue
+            a.play = text
+            a.text = f"{a.dice[0]}{a.dice[1]}: {text}".rstrip()
+
+    # ------------------------------------------------------------------ signatures
+
+    def _signature(self, s: W.Section, blocks: int) -> None:
+        what = f"analysis block {blocks}" if s.kind == b"SIGN" else "the match"
+        self.note(f"{what} is signed ({s.kind.decode()}): the signature is kept, not verified")
+
+    # ------------------------------------------------------------------ analysis
+
+    def _block(self, anal_s: W.Section, decs_s: W.Section) -> None:
+        from ..met import frame, met_named
+
+        m = self.match
+        info = W.decode_anal(anal_s.payload, anal_s.start, self.name)
+        decs = W.decode_decs(decs_s.payload, decs_s.start, self.name)
+        producer = info.get("model_name") or PRODUCERS.get(info.get("model_id", ""), info.get("model_id")) \
+            or "OGXM analysis"
+        currency = info.get("currency", CURRENCY_MATCH if m.length else CURRENCY_MONEY)
+        met = met_named(info.get("met_id"))
+        block_level = info.get("level", {})
+        m.properties["ogxm.analysis"] = [_block_info(info)]
+        length = m.length
+        frames: dict[tuple[int, int, int, int], tuple[float, float] | None] = {}
+        prev: tuple[int, int] = (-1, -1)
+        for d in decs:
+            ref, kind = d["ply_ref"], d["kind"]
+            if (ref, kind) <= prev:
+                self.fail("DECS records out of order (sorted by ply and kind, one of each)", d["_at"])
+            prev = (ref, kind)
+            if ref >= len(self.plies):
+                self.fail(f"a decision on ply {ref + 1}, which the file does not hold", d["_at"])
+            p = self.plies[ref]
+            a = p.action
+            if a is None or "_raw" in d:
+                m.properties.setdefault("ogxm.decisions", []).append(b64(W.encode_decision(d)))
+                continue
+            conv = Units(None)
+            if currency == CURRENCY_MATCH and length > 0:
+                sw, sb = self.game_scores[p.game]
+                mine, theirs = (sw, sb) if p.decider == 0 else (sb, sw)
+                key = (length - mine, length - theirs, p.cube, self.crawford_game == p.game)
+                if key not in frames:
+                    frames[key] = frame(met, *key[:3], key[3])
+                conv = Units(frames[key])
+                if frames[key] is None:
+                    self.note(f"ply {ref + 1}: no match equity frame at this score; the figures are kept as "
+                              "match-winning chances", ref + 1)
+            an = a.analysis
+            if an is None:
+                an = a.analysis = Analysis(producer=producer)
+            if kind == W.KIND_CHECKER:
+                an.checker = _checker(d, p, block_level, conv, an.extra)
+            elif kind == W.KIND_CUBE:
+                an.cube = _cube(d, block_level, conv, an.extra)
+            elif kind == W.KIND_ROLL:
+                an.luck = conv.delta(d["luck"])
+                if "level" in d and level_text(d["level"]) is not None:
+                    an.extra["ogxm:luck_level"] = str(level_text(d["level"]))
+                if "producer_ref" in d:
+                    an.extra["ogxm:luck_producer_ref"] = str(d["producer_ref"])
+                if "_more" in d:
+                    an.extra["ogxm:luck_more"] = _more_text(d["_more"])
+            else:
+                _resign(d, conv, an.extra)
+        del met
+
+
+def _apply(board: list[int], seat: int, steps: tuple[int, ...]) -> str:
+    """Play the steps (bytes ``from | pips << 5``, absolute) of ``seat`` on the absolute ``board``, in place;
+    the play in the mover's numbering, one step per die, hits marked (``24/20* 24/23``)."""
+    if not steps:
+        return ""
+    out = []
+    if seat == 0:
+        for s in steps:
+            f = s & 31
+            t = f + (s >> 5)
+            board[f] -= 1
+            if t > 24:
+                out.append(token(25 - f, 0, False))
+                continue
+            hit = board[t] == -1
+            if hit:
+                board[t] = 0
+                board[25] -= 1
+            board[t] += 1
+            out.append(token(25 - f, 25 - t, hit))
+    else:
+        for s in steps:
+            f = s & 31
+            t = f - (s >> 5)
+            board[f] += 1
+            if t < 1:
+                out.append(token(f, 0, False))
+                continue
+            hit = board[t] == 1
+            if hit:
+                board[t] = 0
+                board[0] += 1
+            board[t] -= 1
+            out.append(token(f, t, hit))
+    return " ".join(out)
+
+
+def _fits(steps: tuple[int, ...], lo: int, hi: int, seat: int) -> bool:
+    """Each step uses a die of the roll (a bear-off may use a larger die than the distance)."""
+    dice = [lo, hi] if lo != hi else [lo] * 4
+    for s in steps:
+        k = s >> 5
+        if k in dice:
+            dice.remove(k)
+            continue
+        f = s & 31
+        t = f + k if seat == 0 else f - k
+        bigger = [d for d in dice if d > k]
+        if (t > 24 if seat == 0 else t < 1) and bigger:
+            dice.remove(min(bigger))
+            continue
+        return False
+    return True
+
+
+def _gv_steps(value: str, player: int) -> str | None:
+    """GammonView's ``x-gammonview-illegal-ply`` value (``1:from/pips,...``, absolute) as a play in the
+    mover's numbering, or None when it is not that."""
+    if not value.startswith("1:"):
+        return None
+    out = []
+    for part in value[2:].split(","):
+        if not part:
+            continue
+        try:
+            f, k = (int(x) for x in part.split("/"))
+        except ValueError:
+            return None
+        t = f + k if player == 0 else f - k
+        own_f = own_point(f, player)
+        own_t = 0 if t > 24 or t < 1 else own_point(t, player)
+        out.append(token(own_f, own_t, False))
+    return " ".join(out)
+
+
+def _prob(p: tuple[int, ...] | None) -> Probabilities | None:
+    if p is None:
+        return None
+    return Probabilities(p[0] / 1e4, p[1] / 1e4, p[2] / 1e4, p[3] / 1e4, p[4] / 1e4)
+
+
+def _more_text(more: tuple[int, bytes]) -> str:
+    return f"{more[0]}:{more[1].hex()}"
+
+
+def _block_info(info: dict[str, Any]) -> str:
+    """An ANAL record as text (its fields, the identifier in hex): what the writer states again."""
+    return b64(W.encode_anal(info))
+
+
+def _checker(d: dict[str, Any], p: _Ply, block_level: dict[str, Any], conv: Units,
+             extra: dict[str, str]) -> CheckerAnalysis:
+    dec_level = _resolve(block_level, d.get("level"))
+    cands = []
+    played = None
+    board = p.board
+    alts = d.get("alternatives", [])
+    for i, alt in enumerate(alts):
+        level = _resolve(dec_level, alt.get("level"))
+        text = _apply(board[:], p.seat, alt["steps"]) if board is not None else _steps_text(alt["steps"], p.seat)
+        cands.append(Candidate(text, conv.eq(alt["equity"]), _prob(alt.get("probs")), level_text(level),
+                               conv.eq(alt["cubeless_equity"]) if "cubeless_equity" in alt else None))
+        if alt.get("is_played"):
+            if played is not None:
+                extra[f"ogxm:{i}:is_played"] = "yes"
+            else:
+                played = i
+        if "rollout_se" in alt:
+            extra[f"ogxm:{i}:rollout_se"] = repr(conv.delta(alt["rollout_se"]))
+        if "_more" in alt:
+            extra[f"ogxm:{i}:more"] = _more_text(alt["_more"])
+    for key in ("alternatives_total", "rollouts_done", "deep_searched", "position_tags", "producer_ref",
+                "source_band"):
+        if key in d:
+            extra[f"ogxm:{key}"] = str(d[key])
+    if "best_equity" in d:
+        extra["ogxm:best_equity"] = repr(conv.eq(d["best_equity"]))
+    if "equity_loss" in d:
+        extra["ogxm:equity_loss"] = repr(conv.delta(d["equity_loss"]))
+    if "_more" in d:
+        extra["ogxm:more"] = _more_text(d["_more"])
+    return CheckerAnalysis(tuple(cands), played)
+
+
+def _steps_text(steps: tuple[int, ...], seat: int) -> str:
+    """Steps as a play without a board (hits cannot be marked)."""
+    out = []
+    for s in steps:
+        f = s & 31
+        t = f + (s >> 5) if seat == 0 else f - (s >> 5)
+        out.append(token(own_point(f, seat), 0 if t > 24 or t < 1 else own_point(t, seat), False))
+    return " ".join(out)
+
+
+def _resolve(parent: dict[str, Any], child: dict[str, Any] | None) -> dict[str, Any]:
+    """The level in force: each field from the innermost tier that states it (a tier's ``no_rollout``
+    drops an inherited rollout)."""
+    if not child:
+        return parent
+    out = dict(parent)
+    for k in ("preset", "checker_ply", "cube_ply", "_more"):
+        if k in child:
+            out[k] = child[k]
+    if child.get("no_rollout"):
+        out.pop("rollout", None)
+    if "rollout" in child:
+        inherited = {} if child.get("no_rollout") else out.get("rollout", {})
+        out["rollout"] = {**inherited, **child["rollout"]}
+    return out
+
+
+def _cube(d: dict[str, Any], block_level: dict[str, Any], conv: Units, extra: dict[str, str]) -> CubeAnalysis:
+    verdict = d["verdict"]
+    level = _resolve(block_level, d.get("level"))
+    for key in ("take_point",):
+        if key in d:
+            extra[f"ogxm:cube_{key}"] = str(d[key])
+    for key in ("window_searched", "is_optional", "is_free_cube"):
+        if d.get(key):
+            extra[f"ogxm:cube_{key}"] = "yes"
+    for key in ("currency", "producer_ref"):
+        if key in d:
+            extra[f"ogxm:cube_{key}"] = str(d[key])
+    if "equity_loss" in d:
+        extra["ogxm:cube_equity_loss"] = repr(conv.delta(d["equity_loss"]))
+    if "cubeful_take_value" in d:
+        extra["ogxm:cube_cubeful_take_value"] = repr(conv.eq(d["cubeful_take_value"]))
+    if "_more" in d:
+        extra["ogxm:cube_more"] = _more_text(d["_more"])
+    return CubeAnalysis(no_double=conv.eq(d["no_double"]) if "no_double" in d else None,
+                        double_take=conv.eq(d["double_take"]) if "double_take" in d else None,
+                        double_pass=conv.eq(d["double_pass"]) if "double_pass" in d else None,
+                        verdict=VERDICTS[verdict] if verdict < len(VERDICTS) else f"verdict {verdict}",
+                        probabilities=_prob(d.get("probs")), level=level_text(level))
+
+
+def _resign(d: dict[str, Any], conv: Units, extra: dict[str, str]) -> None:
+    """A resignation's analysis: the model has no field for it; kept as text."""
+    for key in ("correct_value", "producer_ref"):
+        if key in d:
+            extra[f"ogxm:resign_{key}"] = str(d[key])
+    for key in ("resign_error", "take_resign_error"):
+        if key in d:
+            extra[f"ogxm:resign_{key}"] = repr(conv.delta(d[key]))
+    if "equity_loss" in d:
+        extra["ogxm:resign_equity_loss"] = repr(conv.delta(d["equity_loss"]))
+    if "probs" in d:
+        extra["ogxm:resign_probs"] = ",".join(str(v) for v in d["probs"])
+    if "level" in d and level_text(d["level"]) is not None:
+        extra["ogxm:resign_level"] = str(level_text(d["level"]))
+    if "_more" in d:
+        extra["ogxm:resign_more"] = _more_text(d["_more"])
