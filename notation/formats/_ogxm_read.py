@@ -14,8 +14,10 @@ from ._ogxm_shared import (
     GV_ILLEGAL_KEY,
     KEEP_KEY,
     LONGGAMMON,
+    OWN_PREFIX,
     PLAY_KEY,
     PLIES_KEY,
+    PLY_KEY,
     PRODUCERS,
     RAW_KEY,
     SETUP_KEY,
@@ -91,7 +93,7 @@ class Reader:
         self.analysed = False
         self.game_scores: list[tuple[int, int]] = []
         self.crawford_game: int | None = None
-        self.restated: dict[int, list[int]] = {}
+        self.restated: dict[int, tuple[int, ...]] = {}
         """The set-position plies that restate a play (by ply_ref): the board they set."""
 
     def fail(self, message: str, at: int) -> None:
@@ -126,34 +128,37 @@ class Reader:
             self._game(i, s)
         kept: list[str] = []
         blocks = 0
-        last = "MTCH"
-        i = 1 + len(games)
+        anchor = "MTCH"
+        i = 1
         while i < len(secs):
             s = secs[i]
             kind = s.kind
-            if kind == b"ANAL":
+            if kind == b"GAME":
+                anchor = "GAME"
+            elif kind == b"ANAL":
                 if i + 1 >= len(secs) or secs[i + 1].kind != b"DECS":
                     self.fail("an ANAL section without its DECS section after it", s.at)
                 decs = secs[i + 1]
                 blocks += 1
-                if blocks == 1:
-                    self._block(s, decs)
-                else:
-                    self.note(f"analysis block {blocks} is kept for rewriting, not read (the record holds one "
-                              "analysis of each decision)")
-                    kept += [f"ANAL:{last}:{b64(s.payload)}", f"DECS:{last}:{b64(decs.payload)}"]
-                last = f"block{blocks}"
+                if not self._block(s, decs, blocks):
+                    kept += [f"ANAL:{anchor}:{len(self.plies)}:{b64(s.payload)}",
+                             f"DECS:{anchor}:{len(self.plies)}:{b64(decs.payload)}"]
+                anchor = f"block{blocks}"
                 i += 2
                 continue
-            if kind == b"GAME" or kind == b"MTCH":
-                self.fail(f"a {kind.decode()} section after the analysis", s.at)
-            if kind == b"ANNO":
+            elif kind == b"DECS":
+                self.fail("a DECS section without its ANAL section before it", s.at)
+            elif kind == b"ANNO":
                 self._anno(s)
+                anchor = "ANNO"
             else:
+                if kind == b"SIGN" and not anchor.startswith("block"):
+                    self.fail("a SIGN section that follows no analysis block", s.at)
                 if kind in (b"SIGN", b"MSIG"):
                     self._signature(s, blocks)
-                kept.append(f"{kind.decode('latin-1')}:{last}:{b64(s.payload)}")
-            last = kind.decode("latin-1") if kind != b"SIGN" else last
+                kept.append(f"{kind.decode('latin-1')}:{anchor}:{len(self.plies)}:{b64(s.payload)}")
+                if kind != b"SIGN":
+                    anchor = kind.decode("latin-1")
             i += 1
         if kept:
             m.properties[KEEP_KEY] = kept
@@ -255,14 +260,22 @@ class Reader:
         track = self.analysed
         moves = 0
         ended: str | None = None
-        ends: list[int] = []
+        ends: list[str] = []
+        """The plies after the last real one (markers, a forfeit), hex."""
         last_ref = first_ref
-        pending: Action | None = None
+        winner, points = rec.get("winner"), rec.get("points_won")
+        if winner is not None and winner not in (0, 1):
+            self.fail(f"game {gi + 1}: winner {winner} is neither White (0) nor Black (1)", s.start)
+        complete = winner is not None and m.length > 0 and score[winner] + (points or 0) >= m.length
         for action, seat, steps, extras, at in plies:
             ref = len(self.plies)
             last_ref = ref
             line = ref + 1
             span = Span(line, 1)
+            if ends and action not in W.MARKERS and action != W.FORFEIT:
+                for raw in ends:  # markers before the game's end: kept where they are
+                    self._odd_ply(game, bytes.fromhex(raw), line - 1)
+                ends = []
             if action <= 20:
                 lo, hi = W.DICE[action]
                 before = board[:] if track else None
@@ -289,7 +302,7 @@ class Reader:
                     text = diff_play(board, new, mover)
                     a = Action("move", mover, dice=(d1, d2), play=text, no_move=None if text else "",
                                text=f"{d1}{d2}: {text}".rstrip(), span=span, move_number=moves)
-                    self.restated[ref] = new
+                    self.restated[ref] = tuple(new)
                     if not x.get("illegal"):
                         self.note(f"ply {line}: a set-position ply with dice but not marked illegal", line)
                     self.plies.append(_Ply(a, mover, cube, gi, before if track else None, (d1, d2), mover))
@@ -303,25 +316,21 @@ class Reader:
                 continue
             if action == W.DOUBLE:
                 a = Action("double", seat, value=cube * 2, text="Doubles", span=span, move_number=moves or None)
-                pending = a
                 self.plies.append(_Ply(a, seat, cube, gi, None, None, seat))
             elif action == W.TAKE:
                 a = Action("take", seat, text="Takes", span=span, move_number=moves or None)
                 self.plies.append(_Ply(a, seat, cube, gi, None, None, 1 - seat))
                 cube *= 2
                 owner = seat
-                pending = None
             elif action == W.DROP:
                 a = Action("drop", seat, text="Drops", span=span, move_number=moves or None)
                 self.plies.append(_Ply(a, seat, cube, gi, None, None, 1 - seat))
                 ended = "drop"
-                pending = None
             elif action == W.BEAVER:
                 a = Action("beaver", seat, value=cube * 4, text="Beavers", span=span, move_number=moves or None)
                 self.plies.append(_Ply(a, seat, cube, gi, None, None, 1 - seat))
                 cube *= 4
                 owner = 1 - seat
-                pending = None
             elif action == W.RACCOON:
                 a = Action("raccoon", seat, value=cube * 2, text="Raccoons", span=span, move_number=moves or None)
                 self.plies.append(_Ply(a, seat, cube, gi, None, None, 1 - seat))
@@ -331,36 +340,32 @@ class Reader:
                 value = (extras or {}).get("resign_value")
                 a = Action("resign", seat, value=value, text="Resigns", span=span, move_number=moves or None)
                 self.plies.append(_Ply(a, seat, cube, gi, None, None, seat))
+                if action != (W.RESIGN_MATCH if complete else W.RESIGN_GAME) or set(extras or {}) != {"resign_value"}:
+                    a.properties[PLY_KEY] = [W.encode_ply(action, seat, (), extras).hex()]
                 actions.append(a)
                 a = Action("accept", 1 - seat, text="Accepts", span=span, move_number=moves or None)
                 ended = "resign"
-                ends.append(action)
             elif action in W.MARKERS or action == W.FORFEIT:
                 self.plies.append(_Ply(None, seat, cube, gi, None, None, seat))
-                ends.append(action)
                 if action == W.NULL:
-                    ends.pop()
-                    self._odd_ply(game, action, seat, extras, line)
+                    self._odd_ply(game, W.encode_ply(action, seat, (), extras), line)
+                else:
+                    ends.append(W.encode_ply(action, seat, (), extras).hex())
                 continue
             else:
                 self.plies.append(_Ply(None, seat, cube, gi, None, None, seat))
-                self._odd_ply(game, action, seat, extras, line)
+                self._odd_ply(game, W.encode_ply(action, seat, (), extras), line)
                 continue
             actions.append(a)
-        del pending
-        winner, points = rec.get("winner"), rec.get("points_won")
-        if winner is not None and winner not in (0, 1):
-            self.fail(f"game {gi + 1}: winner {winner} is neither White (0) nor Black (1)", s.start)
+        want = [W.encode_ply(x, 0, (), None).hex() for x in end_plies(ended, winner, complete)]
         if winner is not None:
             win = Action("win", winner, value=points, text=f"Wins {points} point{'s' if points != 1 else ''}",
                          span=Span(last_ref + 1, 1), move_number=moves or None)
-            want = end_plies(ended, m.length, score[winner] + (points or 0) >= m.length > 0,
-                              [p[0] for p in plies if p[0] in (W.RESIGN_GAME, W.RESIGN_MATCH)])
             if ends != want:
-                win.properties[END_KEY] = [",".join(str(p) for p in ends) or "none"]
+                win.properties[END_KEY] = ends or ["none"]
             actions.append(win)
         elif ends:
-            game.properties[END_KEY] = [",".join(str(p) for p in ends)]
+            game.properties[END_KEY] = ends
 
     def _respell(self, board: list[int], seat: int, steps: tuple[int, ...], lo: int, hi: int, line: int) -> str:
         """A dice ply whose hops do not each use a die of the roll (GammonView writes a bear-off as the
@@ -380,13 +385,14 @@ class Reader:
                 return " ".join(token(f, t, h) for f, t, h in play.steps)
         return text
 
-    def _odd_ply(self, game: Game, action: int, seat: int, extras: dict[str, Any] | None, line: int) -> None:
+    def _odd_ply(self, game: Game, raw: bytes, line: int) -> None:
         """A ply the model cannot hold: kept (hex) for rewriting, after the action before it."""
-        raw = W.encode_ply(action, seat, (), extras).hex()
         holder = game.actions[-1].properties if game.actions else game.properties
-        holder.setdefault(PLIES_KEY, []).append(raw)
+        holder.setdefault(PLIES_KEY, []).append(raw.hex())
+        action = raw[0] & 0x3F
         what = {W.NULL: "a null ply", W.SETTLE: "a settlement", W.CUBE_SET: "a cube set by hand",
-                W.PASS: "a pass", W.FORFEIT: "a forfeit"}.get(action, f"action {action}")
+                W.PASS: "a pass", W.FORFEIT: "a forfeit", W.GAME_OVER: "a game-over marker",
+                W.MATCH_OVER: "a match-over marker", W.FINAL: "a final marker"}.get(action, f"action {action}")
         self.note(f"ply {line}: {what} is kept for rewriting, not read into the record", line)
 
     # ------------------------------------------------------------------ ANNO
@@ -396,37 +402,56 @@ class Reader:
         records = W.decode_anno(s.payload, s.start, self.name)
         illegal: dict[int, str] = {}
         setups: set[int] = set()
+        # A key's further values are key~1, key~2 ... (a target holds a key once): gathered in that order.
+        items: list[tuple[int, int, str | None, list[tuple[int, str]]]] = []
+        groups: dict[tuple[int, int, str], list[tuple[int, str]]] = {}
         for r in records:
             scope, ref, key, value = r["scope"], r["ref"], r.get("key"), r["value"]
-            plain = set(r) <= {"scope", "ref", "value", "key", "_at"}
-            if not plain or scope not in (W.SCOPE_MATCH, W.SCOPE_GAME, W.SCOPE_PLY):
+            if set(r) - {"scope", "ref", "value", "key", "_at"} or scope > W.SCOPE_PLY:
                 m.properties.setdefault("ogxm.anno", []).append(b64(W.encode_anno(r)))
                 continue
-            if scope == W.SCOPE_MATCH:
-                if key:
-                    m.tags.append((key, value))
-                else:
-                    m.comments.append(value)
-            elif scope == W.SCOPE_GAME:
-                if ref >= len(m.games):
-                    self.fail(f"an annotation on game {ref + 1}, which the file does not hold", r["_at"])
-                g = m.games[ref]
-                if key:
-                    g.properties.setdefault(key, []).append(value)
-                else:
-                    g.comments.append(value)
-            else:
-                if ref >= len(self.plies):
-                    self.fail(f"an annotation on ply {ref + 1}, which the file does not hold", r["_at"])
-                a = self.plies[ref].action
-                if a is None:
-                    m.properties.setdefault("ogxm.anno", []).append(b64(W.encode_anno(r)))
+            limit = 1 if scope == W.SCOPE_MATCH else len(m.games) if scope == W.SCOPE_GAME else len(self.plies)
+            if ref >= limit:
+                what = f"{'game' if scope == W.SCOPE_GAME else 'ply'} {ref + 1}"
+                self.fail(f"an annotation on {what}, which the file does not hold", r["_at"])
+            if scope == W.SCOPE_PLY and self.plies[ref].action is None:
+                m.properties.setdefault("ogxm.anno", []).append(b64(W.encode_anno(r)))
+                continue
+            if key is None:
+                items.append((scope, ref, None, [(0, value)]))
+                continue
+            base, n = _split_key(key)
+            if base.startswith(OWN_PREFIX):
+                base = base[len(OWN_PREFIX):]
+            group = groups.get((scope, ref, base))
+            if group is None:
+                group = groups[(scope, ref, base)] = []
+                items.append((scope, ref, base, group))
+            group.append((n, value))
+        for scope, ref, key, values in items:
+            values.sort(key=lambda t: t[0])
+            for _n, value in values:
+                if scope == W.SCOPE_MATCH:
+                    if key is not None:
+                        m.tags.append((key, value))
+                    else:
+                        m.comments.append(value)
+                elif scope == W.SCOPE_GAME:
+                    g = m.games[ref]
+                    if key is not None:
+                        g.properties.setdefault(key, []).append(value)
+                    else:
+                        g.comments.append(value)
                     continue
+                if scope != W.SCOPE_PLY:
+                    continue
+                a = self.plies[ref].action
+                assert a is not None
                 if key in (PLAY_KEY, SETUP_KEY) and ref in self.restated:
                     illegal[ref] = value
                     if key == SETUP_KEY:
                         setups.add(ref)
-                elif key:
+                elif key is not None:
                     if key == GV_ILLEGAL_KEY and ref in self.restated and ref not in illegal:
                         text = _gv_steps(value, a.player)
                         if text is not None:
@@ -458,7 +483,9 @@ class Reader:
 
     # ------------------------------------------------------------------ analysis
 
-    def _block(self, anal_s: W.Section, decs_s: W.Section) -> None:
+    def _block(self, anal_s: W.Section, decs_s: W.Section, k: int) -> bool:
+        """Read analysis block ``k`` onto the actions; False when it is kept whole instead (a block whose
+        decisions are already analysed by an earlier one: the record holds one analysis of each)."""
         from ..met import frame, met_named
 
         m = self.match
@@ -466,12 +493,6 @@ class Reader:
         decs = W.decode_decs(decs_s.payload, decs_s.start, self.name)
         producer = info.get("model_name") or PRODUCERS.get(info.get("model_id", ""), info.get("model_id")) \
             or "OGXM analysis"
-        currency = info.get("currency", CURRENCY_MATCH if m.length else CURRENCY_MONEY)
-        met = met_named(info.get("met_id"))
-        block_level = info.get("level", {})
-        m.properties["ogxm.analysis"] = [_block_info(info)]
-        length = m.length
-        frames: dict[tuple[int, int, int, int], tuple[float, float] | None] = {}
         prev: tuple[int, int] = (-1, -1)
         for d in decs:
             ref, kind = d["ply_ref"], d["kind"]
@@ -480,6 +501,19 @@ class Reader:
             prev = (ref, kind)
             if ref >= len(self.plies):
                 self.fail(f"a decision on ply {ref + 1}, which the file does not hold", d["_at"])
+            a = self.plies[ref].action
+            if k > 1 and a is not None and a.analysis is not None and a.analysis.producer != producer:
+                self.note(f"analysis block {k} ({producer}) is kept for rewriting, not read: the record holds "
+                          "one analysis of each decision")
+                return False
+        currency = info.get("currency", CURRENCY_MATCH if m.length else CURRENCY_MONEY)
+        met = met_named(info.get("met_id"))
+        block_level = info.get("level", {})
+        m.properties.setdefault("ogxm.analysis", []).append(_block_info(info))
+        length = m.length
+        frames: dict[tuple[int, int, int, int], tuple[float, float] | None] = {}
+        for d in decs:
+            ref, kind = d["ply_ref"], d["kind"]
             p = self.plies[ref]
             a = p.action
             if a is None or "_raw" in d:
@@ -513,7 +547,7 @@ class Reader:
                     an.extra["ogxm:luck_more"] = _more_text(d["_more"])
             else:
                 _resign(d, conv, an.extra)
-        del met
+        return True
 
 
 def _apply(board: list[int], seat: int, steps: tuple[int, ...]) -> str:
@@ -569,6 +603,14 @@ def _fits(steps: tuple[int, ...], lo: int, hi: int, seat: int) -> bool:
             continue
         return False
     return True
+
+
+def _split_key(key: str) -> tuple[str, int]:
+    """``key~3`` → (``key``, 3): the further values of one key; any other key → (key, 0)."""
+    base, sep, n = key.rpartition("~")
+    if sep and base and n.isdigit() and n[0] != "0":
+        return base, int(n)
+    return key, 0
 
 
 def _gv_steps(value: str, player: int) -> str | None:

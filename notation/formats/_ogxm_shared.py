@@ -22,6 +22,9 @@ CURRENCY_MONEY, CURRENCY_MATCH = 1, 2
 END_KEY = "ogxm.end"
 """Action property: the plies that ended the game as the file has them, where the writer would not
 derive them (a forfeit, a missing or unusual marker)."""
+PLY_KEY = "ogxm.ply"
+"""Action property: the ply itself as the file has it (hex), where the writer would not make that ply (a
+resignation of the match where the game's resignation would do)."""
 PLIES_KEY = "ogxm.plies"
 """Action (or game) property: plies the model cannot hold (a settlement, a cube set by hand, a null ply,
 an action nobody here knows), hex-encoded, kept for rewriting after the action (at the game's start)."""
@@ -32,6 +35,8 @@ SETUP_KEY = "x-gammon-notation-setup"
 after a roll (not a play): the cell as written."""
 GV_ILLEGAL_KEY = "x-gammonview-illegal-ply"
 """GammonView's annotation on the same ply: the steps as recorded (``1:from/pips,...``)."""
+OWN_PREFIX = "x-gammon-notation."
+"""The annotation key of a tag or property whose name is one of OGXM's field names (a key may not be)."""
 RAW_KEY = "ogxm.sections"
 """Match property: the file's sections (base64), for writing an unchanged record back byte for byte."""
 KEEP_KEY = "ogxm.keep"
@@ -43,13 +48,12 @@ def b64(b: bytes) -> str:
     return base64.b64encode(b).decode("ascii")
 
 
-def end_plies(ended: str | None, length: int, complete: bool, resigns: list[int]) -> list[int]:
-    """The plies our writer ends a game with: a resignation is its own end (27, or 28 where it ends the
-    match); a drop ends with 26 (final); a game played out with 26 where it ends the match, else 24."""
-    if ended == "resign":
-        return [W.RESIGN_MATCH if complete else W.RESIGN_GAME]
-    if ended == "drop":
-        return [W.FINAL]
+def end_plies(ended: str | None, winner: int | None, complete: bool) -> list[int]:
+    """The plies our writer ends a game with, after its last real ply: none after a resignation (the
+    resignation ends it), 26 (final) after the game that ends the match, 24 (game over) after any other;
+    none when the game has no winner."""
+    if winner is None or ended == "resign":
+        return []
     return [W.FINAL if complete else W.GAME_OVER]
 
 

@@ -55,6 +55,24 @@ MARKERS = (GAME_OVER, MATCH_OVER, FINAL, NULL)
 
 KIND_CHECKER, KIND_CUBE, KIND_RESIGN, KIND_ROLL = range(4)
 
+FIELD_NAMES = frozenset((
+    "action action_ext algorithm alt_index alternatives alternatives_total analysis analysis_id at author "
+    "auto_doubles best_equity black_name black_profile board budget_ms checker_ply city color complete "
+    "completed_at correct_value country coverage covers crawford_before_start cube_efficiency cube_limit "
+    "cube_limit_mode cube_limit_resolved cube_owner cube_ply cube_rule cube_value cubeful_take_value "
+    "cubeless_equity currency date_precision deep_searched dials dice digest double_pass_equity "
+    "double_take_equity drawings duration_ms engine_build equity equity_loss event event_url event_year "
+    "exact_bearoff illegal initial_board initial_cube_owner initial_cube_value is_free_cube is_last_game "
+    "is_optional is_played jacoby_mode jacoby_resolved key key_id kind lang level luck match_digest match_length "
+    "match_policy match_ref met_id model_digest model_id model_name move_ply no_double_equity no_rollout "
+    "player_seat ply_ref points_won position_tags preset probs producer producer_ref public_key race_order rated "
+    "rating rating_system ref resign_error resign_value result rollout rollout_budget_on rollout_se rollouts_done "
+    "round rules scope score_final score_start seat seed settle_value shape signature signed_at site source "
+    "source_band sources stage started_at steps table tables take_point take_resign_error termination to "
+    "top_deep top_deep_accept top_deep_keep top_deep_threshold trials truncation_depth user_id value "
+    "variance_reduction variant verdict white_name white_profile window_searched winner").split())
+"""OGXM's field names, which an annotation key may not be (the reference codec refuses such a record)."""
+
 Ply = tuple[int, int, tuple[int, ...], "dict[str, Any] | None", int]
 """One ply: its action id, its seat (0 White, 1 Black), its step bytes (``from | pips << 5``), its
 extras record (or None) and its byte offset in the file."""
@@ -579,7 +597,7 @@ def _decode_extras(cur: In, action: int) -> dict[str, Any]:
     return x
 
 
-def encode_game(g: dict[str, Any], plies: list[Ply] | list[tuple[Any, ...]]) -> bytes:
+def encode_game(g: dict[str, Any], plies: list[Any]) -> bytes:
     fields: dict[int, bytes] = {}
     for bit, key in GAME_FIELDS.items():
         if key not in g:
@@ -593,8 +611,8 @@ def encode_game(g: dict[str, Any], plies: list[Ply] | list[tuple[Any, ...]]) -> 
         else:
             fields[bit] = varint(v)
     out = [record(b"", fields, g.get("_more"), 8)]
-    for ply in plies:
-        out.append(encode_ply(ply[0], ply[1], ply[2], ply[3]))
+    for ply in plies:  # a ply (action, seat, steps, extras), or its bytes
+        out.append(ply if isinstance(ply, bytes) else encode_ply(ply[0], ply[1], ply[2], ply[3]))
     return b"".join(out)
 
 
