@@ -123,6 +123,11 @@ class Reader:
         games = [s for s in secs if s.kind == b"GAME"]
         if len(games) > W.MAX_GAMES:
             self.fail(f"{len(games)} games (OGXM allows {W.MAX_GAMES})", games[W.MAX_GAMES].at)
+        annos = [s for s in secs if s.kind == b"ANNO"]
+        self.annos = [W.decode_anno(s.payload, s.start, self.name) for s in annos]
+        # the set-position plies with dice that our writer marks as positions set by hand (not plays)
+        self.setup_refs = {r["ref"]: r["value"] for rs in self.annos for r in rs
+                           if r["scope"] == W.SCOPE_PLY and r.get("key") == SETUP_KEY}
         self._score_walk(games)
         for i, s in enumerate(games):
             self._game(i, s)
@@ -149,7 +154,7 @@ class Reader:
             elif kind == b"DECS":
                 self.fail("a DECS section without its ANAL section before it", s.at)
             elif kind == b"ANNO":
-                self._anno(s)
+                self._anno(self.annos.pop(0))
                 anchor = "ANNO"
             else:
                 if kind == b"SIGN" and not anchor.startswith("block"):
@@ -294,7 +299,14 @@ class Reader:
                 if "board" not in x:
                     self.fail("a set-position ply without its board", at)
                 new = list(x["board"])
-                if "dice" in x:
+                if "dice" in x and ref in self.setup_refs:  # a position set by hand after a roll (Snowie's
+                    d1, d2 = x["dice"]                       # "Illegal play" edit): the cell as written
+                    pos = Position(boards=model_boards(new, m.rules.variant), turn=seat, cube=cube, cube_owner=owner,
+                                   match_length=m.length, score=score, names=m.names, variant=m.rules.variant)
+                    a = Action("setup", 1 - seat, dice=(d1, d2), setup=pos, text=self.setup_refs[ref], span=span,
+                               move_number=moves or None)
+                    self.plies.append(_Ply(a, seat, cube, gi, None, None, seat))
+                elif "dice" in x:
                     mover = 1 - seat
                     d1, d2 = x["dice"]
                     before = board[:]
@@ -352,6 +364,16 @@ class Reader:
                 else:
                     ends.append(W.encode_ply(action, seat, (), extras).hex())
                 continue
+            elif action == W.CUBE_SET and actions and actions[-1].kind == "setup" and extras \
+                    and set(extras) <= {"cube_value", "cube_owner"} and _power_of_two(extras.get("cube_value", 0)) \
+                    and extras.get("cube_owner", 0) in (0, 1):
+                # the cube a set-up position sets (written after its set-position ply)
+                cube, owner = extras["cube_value"], extras.get("cube_owner")
+                prev = actions[-1]
+                assert prev.setup is not None
+                prev.setup = prev.setup.replace(cube=cube, cube_owner=owner)
+                self.plies.append(_Ply(None, seat, cube, gi, None, None, seat))
+                continue
             else:
                 self.plies.append(_Ply(None, seat, cube, gi, None, None, seat))
                 self._odd_ply(game, W.encode_ply(action, seat, (), extras), line)
@@ -397,11 +419,9 @@ class Reader:
 
     # ------------------------------------------------------------------ ANNO
 
-    def _anno(self, s: W.Section) -> None:
+    def _anno(self, records: list[dict[str, Any]]) -> None:
         m = self.match
-        records = W.decode_anno(s.payload, s.start, self.name)
         illegal: dict[int, str] = {}
-        setups: set[int] = set()
         # A key's further values are key~1, key~2 ... (a target holds a key once): gathered in that order.
         items: list[tuple[int, int, str | None, list[tuple[int, str]]]] = []
         groups: dict[tuple[int, int, str], list[tuple[int, str]]] = {}
@@ -447,10 +467,10 @@ class Reader:
                     continue
                 a = self.plies[ref].action
                 assert a is not None
-                if key in (PLAY_KEY, SETUP_KEY) and ref in self.restated:
+                if key == PLAY_KEY and ref in self.restated:
                     illegal[ref] = value
-                    if key == SETUP_KEY:
-                        setups.add(ref)
+                elif key == SETUP_KEY and ref in self.setup_refs:
+                    pass
                 elif key is not None:
                     if key == GV_ILLEGAL_KEY and ref in self.restated and ref not in illegal:
                         text = _gv_steps(value, a.player)
@@ -465,13 +485,6 @@ class Reader:
         for ref, text in illegal.items():
             a = self.plies[ref].action
             assert a is not None and a.dice is not None
-            if ref in setups:  # a position set by hand after a roll (Snowie's "Illegal play" edit)
-                a.kind = "setup"
-                a.play = a.no_move = None
-                a.text = text
-                a.setup = Position(boards=model_boards(self.restated[ref], m.rules.variant), turn=1 - a.player,
-                                   match_length=m.length, names=m.names, variant=m.rules.variant)
-                continue
             a.play = text
             a.text = f"{a.dice[0]}{a.dice[1]}: {text}".rstrip()
 
@@ -603,6 +616,10 @@ def _fits(steps: tuple[int, ...], lo: int, hi: int, seat: int) -> bool:
             continue
         return False
     return True
+
+
+def _power_of_two(n: int) -> bool:
+    return n >= 1 and n & (n - 1) == 0
 
 
 def _split_key(key: str) -> tuple[str, int]:

@@ -439,7 +439,7 @@ class Writer:
                 ref = first_ref + len(plies)
                 kind = a.kind
                 if kind in ("move", "roll") and a.dice is not None:
-                    plies.append((W.SET_POSITION, 1 - a.player, (), {"dice": a.dice, "illegal": True,
+                    plies.append((W.SET_POSITION, 1 - a.player, (), {"dice": _low_first(a.dice), "illegal": True,
                                                                        "board": board}))
                     self.illegal.add(ref)
                     if (a.play or "").strip():
@@ -524,7 +524,8 @@ class Writer:
                 return
         # an illegal play: its dice, the illegal flag and the board it leaves, on the side to move next
         after = absolute_board(st.after.boards)
-        plies.append((W.SET_POSITION, 1 - a.player, (), {"dice": dice, "illegal": True, "board": tuple(after)}))
+        plies.append((W.SET_POSITION, 1 - a.player, (), {"dice": _low_first(dice), "illegal": True,
+                                                           "board": tuple(after)}))
         self.illegal.add(ref)
         self.info[ref] = (st, a.player)
         if diff_play(absolute_board(before.boards), after, a.player) != text:
@@ -535,15 +536,20 @@ class Writer:
         after = st.after
         board = tuple(absolute_board(after.boards))
         if a.dice is not None:
-            plies.append((W.SET_POSITION, after.turn, (), {"dice": a.dice, "illegal": True, "board": board}))
+            plies.append((W.SET_POSITION, after.turn, (), {"dice": _low_first(a.dice), "illegal": True,
+                                                             "board": board}))
             self._anno(W.SCOPE_PLY, ref, SETUP_KEY, a.text)
             self.illegal.add(ref)
         else:
             plies.append((W.SET_POSITION, after.turn, (), {"board": board}))
         before = st.before
-        if (after.cube, after.cube_owner) != (before.cube, before.cube_owner):
-            self.counts["set-up positions that set the cube"] += 1
         self.info[ref] = (st, after.turn)
+        if (after.cube, after.cube_owner) != (before.cube, before.cube_owner):
+            # the cube the set-up sets: a cube-set ply after it
+            x: dict[str, Any] = {"cube_value": after.cube}
+            if after.cube_owner is not None:
+                x["cube_owner"] = after.cube_owner
+            plies.append((W.CUBE_SET, after.turn, (), x))
 
     # ------------------------------------------------------------------ analysis
 
@@ -952,6 +958,11 @@ class _Convert:
 def _probs(p: Probabilities) -> tuple[int, ...]:
     return tuple(max(0, min(10000, round(v * 1e4))) for v in (p.win, p.win_gammon, p.win_backgammon,
                                                               p.lose_gammon, p.lose_backgammon))
+
+
+def _low_first(dice: tuple[int, int]) -> tuple[int, int]:
+    """A roll as OGXM (and OGID) write one, the low die first."""
+    return (dice[0], dice[1]) if dice[0] <= dice[1] else (dice[1], dice[0])
 
 
 def _resign_value(points: int | None, cube: int) -> int:
