@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+import struct
+import zlib
 from datetime import UTC, datetime
 from typing import Any
 
@@ -78,6 +81,15 @@ class _Ply:
         self.dice = dice
         self.decider = decider
         """The seat whose equities the ply's decisions hold (the doubler on a take or a pass)."""
+
+
+class _At:
+    """Where a game's record starts (what an error about the record names)."""
+
+    __slots__ = ("start",)
+
+    def __init__(self, start: int) -> None:
+        self.start = start
 
 
 class Reader:
@@ -159,9 +171,11 @@ class Reader:
             else:
                 if kind == b"SIGN" and not anchor.startswith("block"):
                     self.fail("a SIGN section that follows no analysis block", s.at)
+                covered = str(len(self.plies))
                 if kind in (b"SIGN", b"MSIG"):
-                    self._signature(s, blocks)
-                kept.append(f"{kind.decode('latin-1')}:{anchor}:{len(self.plies)}:{b64(s.payload)}")
+                    block = secs[i - 2].payload + secs[i - 1].payload if kind == b"SIGN" else None
+                    covered = self._signature(s, blocks, secs, block)
+                kept.append(f"{kind.decode('latin-1')}:{anchor}:{covered}:{b64(s.payload)}")
                 if kind != b"SIGN":
                     anchor = kind.decode("latin-1")
             i += 1
@@ -207,17 +221,21 @@ class Reader:
             self.note("MTCH holds fields unknown here: kept for rewriting")
 
     def _score_walk(self, games: list[W.Section]) -> None:
-        """Each game's starting score and the Crawford game, derived as OGXM derives them: from the
-        starting score and each game's winner and points (capped at the match length)."""
-        length = self.match.length
-        w, b = self.mtch.get("score_start", (0, 0))
-        crawford_rule = self.match.rules.crawford and length > 1 and not self.mtch.get("crawford_before_start")
+        """Decode the games, then each one's starting score and the Crawford game, derived as OGXM derives
+        them: from the starting score and each game's winner and points (capped at the match length)."""
         self.records: list[tuple[dict[str, Any], list[W.Ply]]] = []
         for i, s in enumerate(games):
             rec, plies = W.decode_game(s.payload, s.start, self.name)
             if len(plies) > W.MAX_PLIES:
                 self.fail(f"game {i + 1} has {len(plies)} plies (OGXM allows {W.MAX_PLIES})", plies[W.MAX_PLIES][4])
             self.records.append((rec, plies))
+        self._scores()
+
+    def _scores(self) -> None:
+        length = self.match.length
+        w, b = self.mtch.get("score_start", (0, 0))
+        crawford_rule = self.match.rules.crawford and length > 1 and not self.mtch.get("crawford_before_start")
+        for i, (rec, _plies) in enumerate(self.records):
             self.game_scores.append((w, b))
             if crawford_rule and self.crawford_game is None and (w == length - 1 or b == length - 1) \
                     and max(w, b) < length:
@@ -231,7 +249,7 @@ class Reader:
 
     # ------------------------------------------------------------------ GAME
 
-    def _game(self, gi: int, s: W.Section) -> None:
+    def _game(self, gi: int, s: W.Section | _At) -> None:
         rec, plies = self.records[gi]
         m = self.match
         score = self.game_scores[gi]
@@ -490,9 +508,57 @@ class Reader:
 
     # ------------------------------------------------------------------ signatures
 
-    def _signature(self, s: W.Section, blocks: int) -> None:
+    def _signature(self, s: W.Section, blocks: int, secs: list[W.Section], block: bytes | None) -> str:
+        """Report a signature (``SIGN`` of an analysis block, ``MSIG`` of the match): verified when the
+        optional ``cryptography`` package is installed and the signature carries its public key, else
+        present and not verified.  Returns the SHA-256 (hex) of the bytes it signs, by which the writer
+        tells whether it still holds."""
         what = f"analysis block {blocks}" if s.kind == b"SIGN" else "the match"
-        self.note(f"{what} is signed ({s.kind.decode()}): the signature is kept, not verified")
+        digest = match_digest(secs)
+        covers = 0
+        cur = W.cursor(s.payload, s.start, self.name)
+        body, mask = cur.record()
+        algorithm = body.varint()
+        signature = body.take(_count(body))
+        if mask & 1:
+            body.take(_count(body))  # key_id
+        key = body.take(_count(body)) if mask >> 1 & 1 else None
+        if s.kind == b"MSIG":
+            if mask >> 2 & 1:
+                body.varint(64)  # signed_at
+            if mask >> 3 & 1:
+                covers = body.varint()
+        if block is not None:
+            payload = b"OGXM-ANAL-SIG-v2" + digest + hashlib.sha256(block).digest()
+        else:
+            payload = b"OGXM-MTCH-SIG-v2" + digest
+        signed = hashlib.sha256(payload).hexdigest()
+        why = None
+        if algorithm != 1:
+            why = f"algorithm {algorithm} is not Ed25519"
+        elif key is None or len(key) != 32 or len(signature) != 64:
+            why = "it names its key without carrying it: only the publisher's key can check it"
+        elif covers:
+            why = "it also signs the clock, which this reader does not check"
+        if why is None:
+            try:
+                from cryptography.exceptions import InvalidSignature
+                from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+            except ImportError:
+                why = "the optional 'cryptography' package, which checks it, is not installed"
+            else:
+                assert key is not None
+                try:
+                    Ed25519PublicKey.from_public_bytes(key).verify(signature, payload)
+                except (InvalidSignature, ValueError):
+                    self.note(f"{what} is signed ({s.kind.decode()}), and the signature does NOT verify: the "
+                              "signed bytes changed since")
+                else:
+                    self.note(f"{what} is signed ({s.kind.decode()}): the signature verifies with the key it "
+                              f"carries ({key.hex()[:16]}...), which proves the bytes are intact, not who signed")
+                return signed
+        self.note(f"{what} is signed ({s.kind.decode()}): the signature is present, not verified ({why})")
+        return signed
 
     # ------------------------------------------------------------------ analysis
 
@@ -616,6 +682,25 @@ def _fits(steps: tuple[int, ...], lo: int, hi: int, seat: int) -> bool:
             continue
         return False
     return True
+
+
+def match_digest(secs: list[W.Section]) -> bytes:
+    """OGXM's match digest: SHA-256 of the MTCH and GAME payloads, each after its length (u32)."""
+    h = hashlib.sha256()
+    for sec in secs:
+        if sec.kind in (b"MTCH", b"GAME"):
+            h.update(struct.pack("<I", len(sec.payload)))
+            h.update(sec.payload)
+    return h.digest()
+
+
+def _count(cur: W.In) -> int:
+    """A byte string's length, refused when it runs past what is left."""
+    at = cur.pos
+    n = cur.varint()
+    if n > cur.end - cur.pos:
+        cur.fail(f"a field of {n} bytes runs past its record", at)
+    return n
 
 
 def _power_of_two(n: int) -> bool:
@@ -767,3 +852,188 @@ def _resign(d: dict[str, Any], conv: Units, extra: dict[str, str]) -> None:
         extra["ogxm:resign_level"] = str(level_text(d["level"]))
     if "_more" in d:
         extra["ogxm:resign_more"] = _more_text(d["_more"])
+
+
+# --------------------------------------------------------------------------- v1
+
+
+def read_v1(data: bytes, name: str | None) -> Match:
+    """An OGXM v1 file (GammonView's older layout): the match and its games, read as a v2 file's are; its
+    analysis chunks are not read (said)."""
+    return _V1Reader(data, name).read()
+
+
+class _V1Reader(Reader):
+    """v1: a 20-byte header (``OGXM``, u16 1, u16 minor, u16 and u16 the reader it needs, u32 size, u32
+    flags), chunks (u32 type, u32 length, u16 flags, u16 reserved, payload), ``END!`` and the size.  The
+    ``MHDR`` chunk is 24 fixed bytes (length, games, rule flags, scores, result, source, time, plies, the
+    cube limit) and the names, the event and the site as strings of a byte's length; a ``GAME`` chunk is
+    8 bytes (index, plies, winner, points, flags, first to move), the board (``FF FF`` when it is the
+    opening one), and the plies: ``action | colour << 5`` (colour 1 White) and 2 or 4 step bytes padded
+    with zeros; a set-position ply (31) has its board, after the dice when bit 6 says so."""
+
+    def __init__(self, data: bytes, name: str | None) -> None:
+        super().__init__(data, name, 0, False)
+
+    def read(self) -> Match:
+        data, name = self.data, self.name
+        n = len(data)
+        if n < 28:
+            W.fail(f"truncated OGXM v1 file: {n} bytes", n, name)
+        major, minor, need_major, need_minor, size, _flags = struct.unpack_from("<HHHHII", data, 4)
+        if need_major > 1 or (need_major == 1 and need_minor > 3):
+            W.fail(f"the file needs an OGXM {need_major}.{need_minor} reader; this one reads v1 up to 1.3", 8, name)
+        if size != n:
+            W.fail(f"truncated OGXM v1 file: the header says {size} bytes, there are {n}" if size > n else
+                   f"the header says the file is {size} bytes, but {n - size} more follow", min(size, n), name)
+        if data[n - 8:n - 4] != W.END:
+            W.fail("OGXM v1 file without its 'END!' marker", n - 8, name)
+        chunks: list[tuple[bytes, bytes, int]] = []
+        pos = 20
+        checked = False
+        while pos < n - 8:
+            if pos + 12 > n - 8:
+                W.fail("truncated chunk header", pos, name)
+            kind, length, flags, _r = struct.unpack_from("<4sIHH", data, pos)
+            start = pos + 12
+            if length > n - 8 - start:
+                W.fail(f"chunk {kind.decode('latin-1')!r} claims {length} bytes; {n - 8 - start} are left", pos + 4,
+                       name)
+            if kind == b"CSUM":
+                if length < 8:
+                    W.fail("a CSUM chunk too short for its checksum", pos, name)
+                algorithm, want = struct.unpack_from("<II", data, start)
+                if algorithm == 0:
+                    got = zlib.crc32(memoryview(data)[:pos]) & 0xFFFFFFFF
+                    if want != got:
+                        W.fail(f"bad checksum: the CSUM chunk at byte {pos} says {want:08x}, the {pos} bytes before "
+                               f"it give {got:08x}", pos, name)
+                    checked = True
+            elif kind not in _V1_KNOWN and flags & 1:
+                W.fail(f"unknown critical chunk {kind.decode('latin-1')!r}: this reader cannot read the file", pos,
+                       name)
+            chunks.append((kind, data[start:start + length], start))
+            pos = start + length
+        m = self.match
+        m.properties["ogxm.checksum"] = ["crc32" if checked else "none"]
+        self.note(f"an OGXM v{major}.{minor} file: read as version 2 is; locations are ply numbers (FILE:PLY:1)")
+        mhdr = next(((c, at) for k, c, at in chunks if k == b"MHDR"), None)
+        if mhdr is None:
+            W.fail("no MHDR chunk", 20, name)
+        self._mtch(_v1_header(*mhdr, name))
+        games = [(c, at) for k, c, at in chunks if k == b"GAME"]
+        if len(games) > W.MAX_GAMES:
+            W.fail(f"{len(games)} games (OGXM allows {W.MAX_GAMES})", games[W.MAX_GAMES][1], name)
+        self.annos = []
+        self.setup_refs = {}
+        self.records = [_v1_game(c, at, name) for c, at in games]
+        self._scores()
+        for i, (_c, at) in enumerate(games):
+            self._game(i, _At(at))
+        skipped = sorted({k.decode("latin-1") for k, _c, _at in chunks if k not in (b"MHDR", b"GAME", b"CSUM")})
+        if skipped:
+            self.note(f"the v1 chunks {', '.join(skipped)} (analysis, GammonView's own) are not read")
+        return m
+
+
+_V1_KNOWN = frozenset((b"MHDR", b"GAME", b"ANAL", b"EVAL", b"ALTS", b"CUBE", b"GVAN", b"CSUM", b"SIGN", b"CLCK",
+                       b"VIDO"))
+
+
+def _v1_string(c: bytes, pos: int, at: int, name: str | None) -> tuple[str, int]:
+    if pos >= len(c):
+        return "", pos
+    k = c[pos]
+    if pos + 1 + k > len(c):
+        W.fail("a name runs past its chunk", at + pos, name)
+    return c[pos + 1:pos + 1 + k].decode("utf-8", "replace"), pos + 1 + k
+
+
+def _v1_header(c: bytes, at: int, name: str | None) -> dict[str, Any]:
+    if len(c) < 24:
+        W.fail(f"an MHDR chunk of {len(c)} bytes (it has 24 and the names)", at, name)
+    length, _games, flags, _sw, _sb, result, source, stamp, _plies = struct.unpack_from("<HBBHHBBIH", c, 0)
+    limit = struct.unpack_from("<H", c, 16)[0]
+    pos = 24
+    white, pos = _v1_string(c, pos, at, name)
+    black, pos = _v1_string(c, pos, at, name)
+    event, pos = _v1_string(c, pos, at, name)
+    site, pos = _v1_string(c, pos, at, name)
+    f: dict[str, Any] = {"match_length": length, "variant": 0}
+    if white:
+        f["white_name"] = white
+    if black:
+        f["black_name"] = black
+    if flags & 0x0F:
+        f["rules"] = flags & 0x0F
+    if limit and limit & (limit - 1) == 0:
+        f["cube_limit"] = limit
+    if result:
+        f["result"] = result
+    if source:
+        f["source"] = source
+    if stamp:
+        f["started_at"] = stamp * 1000
+    if event:
+        f["event"] = event
+    if site:
+        f["Site"] = site
+    return f
+
+
+def _v1_game(c: bytes, at: int, name: str | None) -> tuple[dict[str, Any], list[W.Ply]]:
+    if len(c) < 10:
+        W.fail(f"a GAME chunk of {len(c)} bytes", at, name)
+    _index, count, winner, points, gflags, _first, _r = struct.unpack_from("<BHBBBBB", c, 0)
+    rec: dict[str, Any] = {}
+    if winner in (0, 1):
+        rec["winner"] = 0 if winner == 0 else 1
+        rec["points_won"] = points
+    if gflags & 2:
+        rec["is_last_game"] = True
+    pos = 8
+    if c[pos] == 0xFF:
+        pos += 2
+    else:
+        if pos + 27 > len(c):
+            W.fail("a game's board runs past its chunk", at + pos, name)
+        rec["initial_board"] = struct.unpack_from("<26b", c, pos)
+        pos += 27
+    plies: list[W.Ply] = []
+    for _ in range(count):
+        if pos >= len(c):
+            W.fail(f"the game ends after {len(plies)} of its {count} plies", at + pos, name)
+        b0 = c[pos]
+        action = b0 & 0x1F
+        seat = 0 if b0 >> 5 & 1 else 1
+        start = pos
+        pos += 1
+        if action == W.SET_POSITION:
+            x: dict[str, Any] = {}
+            if b0 & 0x40:
+                if pos >= len(c):
+                    W.fail("a set-position ply ends early", at + pos, name)
+                d = c[pos]
+                x["dice"] = (d & 0x0F, d >> 4)
+                x["illegal"] = True
+                pos += 1
+                seat = 1 - seat  # v1 seats a restated play on its mover; v2 on the side to move next
+            if pos + 26 > len(c):
+                W.fail("a set-position ply ends early", at + pos, name)
+            x["board"] = struct.unpack_from("<26b", c, pos)
+            pos += 26
+            plies.append((action, seat, (), x, at + start))
+        elif action <= 20:
+            k = 4 if W.DICE[action][0] == W.DICE[action][1] else 2
+            raw = c[pos:pos + k]
+            if len(raw) < k:
+                W.fail("a ply's steps run past the game", at + pos, name)
+            steps = tuple(b for b in raw if b)
+            for i, b in enumerate(steps):
+                if b & 0x1F > 25 or not 1 <= b >> 5 <= 7:
+                    W.fail(f"step byte 0x{b:02x} is not a move", at + pos + i, name)
+            plies.append((action, seat, steps, None, at + start))
+            pos += k
+        else:
+            plies.append((action, 0 if action in W.MARKERS else seat, (), None, at + start))
+    return rec, plies

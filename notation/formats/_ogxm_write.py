@@ -24,6 +24,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+import struct
 from collections import Counter
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -781,6 +782,7 @@ class Writer:
         sign the bytes the file was read from; a record written anew loses them (said)."""
         kept: dict[str, list[bytes]] = {}
         unknown: dict[str, list[bytes]] = {}
+        digest = hashlib.sha256(b"".join(struct.pack("<I", len(x)) + x for x in [mtch, *games])).digest()
         for entry in self.m.properties.get(KEEP_KEY, []):
             parts = entry.split(":", 3)
             if len(parts) != 4:
@@ -792,8 +794,19 @@ class Writer:
                 continue
             section = W.section(kind.encode("latin-1"), payload, False)
             if kind in ("SIGN", "MSIG"):
-                self.drop(f"the {'match' if kind == 'MSIG' else 'analysis'} signature ({kind}): it signs the bytes "
-                          "the file was read from, and the record is written anew")
+                k = int(anchor[5:]) if anchor.startswith("block") and anchor[5:].isdigit() else 0
+                if kind == "MSIG":
+                    now = hashlib.sha256(b"OGXM-MTCH-SIG-v2" + digest).hexdigest()
+                elif 1 <= k <= len(blocks):
+                    now = hashlib.sha256(b"OGXM-ANAL-SIG-v2" + digest + hashlib.sha256(
+                        blocks[k - 1][0] + blocks[k - 1][1]).digest()).hexdigest()
+                else:
+                    now = ""
+                if now == plies:  # what it signs is written as it was: it still holds
+                    kept.setdefault(kind if kind == "MSIG" else anchor, []).append(section)
+                else:
+                    self.drop(f"the {'match' if kind == 'MSIG' else 'analysis'} signature ({kind}): the bytes it "
+                              "signs are written anew")
             elif kind in ("ANAL", "DECS", "CLCK", "VIDO"):
                 if plies == str(self.plies):
                     kept.setdefault("blocks" if kind in ("ANAL", "DECS") else kind, []).append(section)
@@ -805,10 +818,12 @@ class Writer:
         out = [W.section(b"MTCH", mtch, True)] + unknown.pop("MTCH", [])
         out += [W.section(b"GAME", g, True) for g in games] + unknown.pop("GAME", [])
         for k, (anal, decs) in enumerate(blocks, 1):
-            out += [W.section(b"ANAL", anal, False), W.section(b"DECS", decs, False)] + unknown.pop(f"block{k}", [])
+            out += [W.section(b"ANAL", anal, False), W.section(b"DECS", decs, False)] + kept.get(f"block{k}", [])
+            out += unknown.pop(f"block{k}", [])
         out += kept.get("blocks", [])
         for kind in ("CLCK", "VIDO"):
             out += kept.get(kind, []) + unknown.pop(kind, [])
+        tail_msig = kept.get("MSIG", [])
         if self.annos:
             self.annos.sort(key=lambda t: t[0])
             keep = len(self.annos)
@@ -820,6 +835,7 @@ class Writer:
                 self.drop(f"{len(self.annos) - keep} annotations (comments, tags, properties) past OGXM's limits "
                           f"({MAX_ANNOTATIONS} records, {MAX_ANNO_BYTES // 1024} KB): the last ones in OGXM's order")
             out.append(W.section(b"ANNO", b"".join(r for _k, r in self.annos[:keep]), False))
+        out += tail_msig
         for rest in unknown.values():
             out += rest
         return out

@@ -75,7 +75,7 @@ def iter_ogxm(data: bytes, *, name: str | None = None, keep: bool = True) -> Ite
         W.fail("not an OGXM file: it does not start with 'OGXM'", 0, name)
     major = int.from_bytes(data[4:6], "little") if len(data) >= 6 else 0
     if major == 1:
-        from ._ogxm_v1 import read_v1
+        from ._ogxm_read import read_v1
 
         yield read_v1(data, name)
         return
