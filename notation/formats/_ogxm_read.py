@@ -224,10 +224,12 @@ class Reader:
         """Decode the games, then each one's starting score and the Crawford game, derived as OGXM derives
         them: from the starting score and each game's winner and points (capped at the match length)."""
         self.records: list[tuple[dict[str, Any], list[W.Ply]]] = []
-        for i, s in enumerate(games):
+        total = 0
+        for s in games:
             rec, plies = W.decode_game(s.payload, s.start, self.name)
-            if len(plies) > W.MAX_PLIES:
-                self.fail(f"game {i + 1} has {len(plies)} plies (OGXM allows {W.MAX_PLIES})", plies[W.MAX_PLIES][4])
+            total += len(plies)
+            if total > W.MAX_TOTAL_PLIES:
+                self.fail(f"more than {W.MAX_TOTAL_PLIES} plies in the match (OGXM allows {W.MAX_TOTAL_PLIES})", s.at)
             self.records.append((rec, plies))
         self._scores()
 

@@ -35,6 +35,11 @@ MAX_ALTERNATIVES = 1024
 MAX_GAMES = 1000
 MAX_PLIES = 1500
 """Plies in one game (v2's limit)."""
+MAX_TOTAL_PLIES = 100_000
+MAX_ANNOTATIONS = 4096
+MAX_FILE = 16 << 20
+"""The largest OGXM file read (a real match with its analysis is a few hundred kilobytes)."""
+MAX_SECTIONS = 8192
 CRITICAL = 1
 
 KNOWN_SECTIONS = frozenset((b"MTCH", b"GAME", b"ANAL", b"DECS", b"SIGN", b"CLCK", b"VIDO", b"ANNO", b"MSIG",
@@ -320,6 +325,8 @@ def split(data: bytes, name: str | None, base: int = 0) -> Container:
 
     if n < HEADER:
         bad(f"truncated OGXM file: {n} bytes, the header alone is {HEADER}", n)
+    if n > MAX_FILE:
+        bad(f"an OGXM file of {n} bytes: this reader reads files up to {MAX_FILE >> 20} MB", 12)
     if data[:4] != MAGIC:
         bad("not an OGXM file: it does not start with 'OGXM'", 0)
     major, minor, need_major, need_minor, size = struct.unpack_from("<HHHHI", data, 4)
@@ -370,6 +377,8 @@ def split(data: bytes, name: str | None, base: int = 0) -> Container:
         if kind in CRITICAL_SECTIONS and not flags & CRITICAL:
             bad(f"section {_kind(kind)} is not marked critical", pos + 8)
         if kind != b"CSUM":
+            if len(sections) == MAX_SECTIONS:
+                bad(f"more than {MAX_SECTIONS} sections", pos)
             sections.append(Section(kind, flags, data[start:start + length], base + pos))
         pos = start + length
     if not sections or sections[0].kind != b"MTCH":
@@ -523,6 +532,8 @@ def decode_game(payload: bytes, at: int, name: str | None) -> tuple[dict[str, An
     ok = _STEP_OK
     move_bytes = _MOVE_BYTES
     while pos < end:
+        if len(plies) == MAX_PLIES:
+            fail(f"more than {MAX_PLIES} plies in one game (OGXM allows {MAX_PLIES})", at + pos, name)
         start = pos
         b0 = data[pos]
         pos += 1
@@ -1019,6 +1030,8 @@ def decode_anno(payload: bytes, at: int, name: str | None) -> list[dict[str, Any
     cur = cursor(payload, at, name)
     out: list[dict[str, Any]] = []
     while cur.pos < cur.end:
+        if len(out) == MAX_ANNOTATIONS:
+            cur.fail(f"more than {MAX_ANNOTATIONS} annotations (OGXM allows {MAX_ANNOTATIONS})")
         start = cur.pos
         body, mask = cur.record()
         r: dict[str, Any] = {"scope": body.varint(), "ref": body.varint(), "value": body.string(),
