@@ -73,6 +73,8 @@ def validate_file(path: str, variant: str | None = None, auto_doubles: int | Non
         return out
 
     stream = None
+    tail: NotationError | None = None
+    members = False
     try:
         data, name = source_bytes(path)
         is_json = _is_json(data)
@@ -81,6 +83,11 @@ def validate_file(path: str, variant: str | None = None, auto_doubles: int | Non
 
             stream = iter_sgf(data, name=name)
             matches = [stream[0]]
+        elif data[:4] == b"OGXM":  # a stream's members are matches; a damaged one ends it after the others
+            matches, tail = _ogxm_members(data, name)
+            from .formats.ogxm import is_stream
+
+            members = is_stream(data)
         else:
             from .matchio import parse_any
 
@@ -100,20 +107,45 @@ def validate_file(path: str, variant: str | None = None, auto_doubles: int | Non
                 rep, games, plays = _findings(match)
             out["games"] += games
             out["plays"] += plays
-            for f in rep.findings:
-                out["findings"].append(f.to_dict())
+            found = [f.to_dict() for f in rep.findings]
             for n in match.normalisations:  # what the reader read in a dialect's way, said as notes
-                out["findings"].append(Finding("note", f"reading: {n.message}", path, n.line, n.column).to_dict())
+                found.append(Finding("note", f"reading: {n.message}", path, n.line, n.column).to_dict())
+            if members:  # an OGXM stream's member: said in each of its findings, which sort by member
+                k = matches.index(match) + 1
+                for f in found:
+                    f["member"] = k
+                    f["message"] = f"stream member {k}: {f['message']}"
+            out["findings"] += found
     except _ReadError as e:
         return unreadable(_unreadable(e.error, path, "reading"))
     except Exception as e:  # noqa: BLE001 - as above, for the replay
         return unreadable(_unreadable(e, path, "replaying"))
+    if tail is not None:  # after the stream's complete members, what ended it: the file is damaged (exit 2)
+        f = _unreadable(tail, path, "reading").to_dict()
+        f["member"] = len(matches) + 1
+        out["findings"].append(f)
+        out["unreadable"] = True
     out["findings"].sort(key=_order)
     if path != "-" and not _is_url(path) and is_json:
         _json_pointers(matches, out["findings"])
     for f in out["findings"]:
         out[f["severity"] + "s"] += 1
     return out
+
+
+def _ogxm_members(data: bytes, name: str) -> tuple[list[Match], NotationError | None]:
+    """The matches of an OGXM file or stream, and the error of a damaged member after complete ones."""
+    from .formats.ogxm import iter_ogxm
+
+    matches: list[Match] = []
+    try:
+        for m in iter_ogxm(data, name=name, keep=False):
+            matches.append(m)
+    except NotationError as e:
+        if not matches:
+            raise
+        return matches, e
+    return matches, None
 
 
 class _ReadError(Exception):
@@ -220,10 +252,11 @@ def _json_pointers(matches: list[Any], findings: list[dict[str, Any]]) -> None:
         f["line"] = f["column"] = None
 
 
-def _order(f: dict[str, Any]) -> tuple[int, int]:
-    """Findings in file order: by line and column; those with no line (the match as a whole) last."""
+def _order(f: dict[str, Any]) -> tuple[int, int, int]:
+    """Findings in file order: by stream member (OGXM), line and column; those with no line (the match as
+    a whole) last."""
     line = f.get("line")
-    return (line if line is not None else 1 << 60, f.get("column") or 0)
+    return (f.get("member", 0), line if line is not None else 1 << 60, f.get("column") or 0)
 
 
 # ------------------------------------------------------------------------------------------- convert
@@ -283,6 +316,9 @@ def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict
         return failed(f"{name}: the record is too large or nested too deeply to read")
     if not matches:
         return failed(f"{name}: no match found")
+    if fmt not in ("ogxm", "ogxms"):  # an OGXM file's own bytes are for writing it back, not for other formats
+        for m in matches:
+            m.properties.pop("ogxm.sections", None)
     if len(matches) > 1:
         say(safe_line(f"{name}: holds {len(matches)} matches; converting the first"))
     match = matches[0]
@@ -291,7 +327,7 @@ def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict
     if not quiet or fmt == "html":
         # the writers that use the replay's steps get the whole replay; for the others the findings-only
         # replay (a replay holds about twice the record's memory, and the steps take time to make)
-        rep = replay(match) if fmt in ("sgf", "txt", "html") else _findings(match)[0]
+        rep = replay(match) if fmt in ("sgf", "txt", "html", "ogxm", "ogxms") else _findings(match)[0]
     if not quiet and rep is not None:
         for f in rep.findings:
             if f.severity != "note":
@@ -305,8 +341,12 @@ def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict
             return failed(f"{target}: a web page needs the renderer (render.html.match_page) as ``page``")
         text, dropped = page(match, None if canonical else rep), []
     else:
-        # the writers that replay (SGF, text) take the replay made above, unless --canonical made a new match
-        text, dropped = render_match(match, fmt, rep=None if canonical else rep, **(options or {}))
+        # the writers that replay (SGF, text, OGXM) take the replay made above, unless --canonical made a new
+        # match
+        try:
+            text, dropped = render_match(match, fmt, rep=None if canonical else rep, **(options or {}))
+        except NotationError as e:  # a record the target cannot hold at all (OGXM: a variant it has no number for)
+            return failed(f"{name}: not converted: {e.message}")
     if strict or not quiet:
         for d in dropped:
             say(safe_line(f"{name}: {'error' if strict else 'dropped'}: {d}"))

@@ -64,7 +64,7 @@ def test_a_gammonview_file_reads_as_its_source() -> None:
     source = read_match(CHARLOT)
     m = read_ogxm(GV_CHARLOT.read_bytes(), name=str(GV_CHARLOT))[0]
     assert m.format == "ogxm" and m.names == ("charlot1", "charlot2") and m.length == 7
-    assert m.properties["ogxm.checksum"] == ["crc32"]
+    assert not [n for n in m.normalisations if "checksum" in n.message]
     assert of_match(m) == of_match(source)
     assert ("source", "1") in m.tags and ("started_at", "2025-11-08") in m.tags
     assert not [f for f in replay(m).findings if f.severity == "error"]
@@ -180,7 +180,7 @@ def test_streams_give_each_member_and_then_the_damaged_tail() -> None:
     data, dropped = write_ogxms(matches)
     assert is_stream(data) and not dropped
     back = read_ogxm(data, name="s.ogxms")
-    assert [m.properties["ogxm.member"] for m in back] == [["1"], ["2"], ["3"]]
+    assert len(back) == 3
     assert [of_match(m) for m in back] == [of_match(m) for m in matches]
     cut = data[:-10]
     got = []

@@ -105,6 +105,8 @@ class Reader:
         self.analysed = False
         self.game_scores: list[tuple[int, int]] = []
         self.crawford_game: int | None = None
+        self.checksum: str | None = None
+        """``crc32`` when the file's checksum was verified (another algorithm's name, or None)."""
         self.restated: dict[int, tuple[int, ...]] = {}
         """The set-position plies that restate a play (by ply_ref): the board they set."""
 
@@ -119,16 +121,12 @@ class Reader:
     def read(self) -> Match:
         c = W.split(self.data, self.name, self.base)
         m = self.match
-        where = f"stream member {self.member}: " if self.member else ""
-        self.note(f"{where}an OGXM file has no lines: locations are ply numbers (FILE:PLY:1), counted across "
-                  "the games")
-        if self.member is not None:
-            m.properties["ogxm.member"] = [str(self.member)]
+        self.note("an OGXM file has no lines: locations are ply numbers (FILE:PLY:1), counted across the games")
         if c.checksum is None:
-            self.note(f"{where}the file has no checksum (CSUM)")
+            self.note("the file has no checksum (CSUM)")
         elif c.checksum != "crc32":
-            self.note(f"{where}the checksum ({c.checksum}) is not CRC-32: not verified")
-        m.properties["ogxm.checksum"] = [c.checksum or "none"]
+            self.note(f"the checksum ({c.checksum}) is not CRC-32: not verified")
+        self.checksum = c.checksum
         secs = c.sections
         self.analysed = any(s.kind == b"ANAL" for s in secs)
         self._mtch(W.decode_mtch(secs[0].payload, secs[0].start, self.name))
@@ -917,7 +915,7 @@ class _V1Reader(Reader):
             chunks.append((kind, data[start:start + length], start))
             pos = start + length
         m = self.match
-        m.properties["ogxm.checksum"] = ["crc32" if checked else "none"]
+        self.checksum = "crc32" if checked else None
         self.note(f"an OGXM v{major}.{minor} file: read as version 2 is; locations are ply numbers (FILE:PLY:1)")
         mhdr = next(((c, at) for k, c, at in chunks if k == b"MHDR"), None)
         if mhdr is None:

@@ -56,8 +56,7 @@ from ._ogxm_shared import (
 if TYPE_CHECKING:
     from ..replay import GameReplay, MatchReplay, ReplayStep
 
-OURS = frozenset((RAW_KEY, KEEP_KEY, "ogxm.analysis", "ogxm.anno", "ogxm.decisions", "ogxm.checksum",
-                  "ogxm.member", "ogxm.variant"))
+OURS = frozenset((RAW_KEY, KEEP_KEY, "ogxm.analysis", "ogxm.anno", "ogxm.decisions", "ogxm.variant"))
 """Match properties that are the OGXM reader's own bookkeeping, not annotations."""
 GAME_FIELDS = ("termination", "auto_doubles", "is_last_game")
 """Game properties that are GAME record fields."""
@@ -707,7 +706,7 @@ class Writer:
         ordered = [alt for g in groups.values() for alt in sorted(g, key=lambda al: -al["equity"])]
         if ordered != alts:
             self.counts["lists of ranked plays reordered: OGXM keeps the plays of one evaluation level "
-                        "together, best first within each"] += 1
+                        "together (in the order of their first play), best first within each"] += 1
             alts = ordered
         d: dict[str, Any] = {"ply_ref": ref, "kind": W.KIND_CHECKER, "alternatives": alts}
         if dec_level and dec_level != block_level:
@@ -848,35 +847,30 @@ def hop_bytes(before: Position, mover: int, dice: tuple[int, int], text: str,
               steps: tuple[tuple[int, int, bool], ...] | None) -> tuple[int, ...] | None:
     """A play of ``mover`` from ``before`` as step bytes (``from | pips << 5``, absolute) in a legal order:
     the order ``text`` writes, when it writes one step per die and that order is legal; else the order of
-    ``steps`` (a legal play's), else any legal order.  Without ``steps`` the play is read from ``text``
-    (and resolved on the board when it is not one step per die).  None when it cannot be placed."""
+    ``steps`` (a legal play's), else any legal order.  Without ``steps`` the play is resolved on the board
+    from ``text`` when it does not write one step per die (``9/2``, ``8/4(2)``).  None when it cannot be
+    placed."""
     mine, theirs = before.boards[mover], before.boards[1 - mover]
     dice_list = [dice[0], dice[1]] if dice[0] != dice[1] else [dice[0]] * 4
     written = _tokens(text)
-    orders: list[list[tuple[int, int]]] = []
     if written is not None:
-        orders.append(written)
-    if steps is None and written is None:
-        from ..errors import NotationError as _E
+        pips = _pips(mine, theirs, written, dice_list)
+        if pips is not None and (steps is None or sorted(written) == sorted((f, t) for f, t, _h in steps)):
+            return _bytes(written, pips, mover)
+    if steps is None:
         from ..play import resolve_play
 
         try:
             steps = resolve_play(before.replace(turn=mover, dice=dice), text, dice).play.steps
-        except (_E, ValueError):
+        except (NotationError, ValueError):
             return None
-    if steps is not None:
-        plain = [(f, t) for f, t, _h in steps]
-        if written is not None and sorted(written) != sorted(plain):
-            orders = []
-        orders.append(plain)
-    for order in orders:
-        pips = _pips(mine, theirs, order, dice_list)
-        if pips is not None:
-            return _bytes(order, pips, mover)
+    plain = [(f, t) for f, t, _h in steps]
+    pips = _pips(mine, theirs, plain, dice_list)
+    if pips is not None:
+        return _bytes(plain, pips, mover)
     from itertools import permutations
 
-    base = orders[-1] if orders else []
-    for order in permutations(base):
+    for order in permutations(plain):
         pips = _pips(mine, theirs, list(order), dice_list)
         if pips is not None:
             return _bytes(list(order), pips, mover)

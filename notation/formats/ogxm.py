@@ -66,9 +66,9 @@ def read_ogxm(data: bytes, *, name: str | None = None, keep: bool = True) -> lis
 
 
 def iter_ogxm(data: bytes, *, name: str | None = None, keep: bool = True) -> Iterator[Match]:
-    """The matches of an OGXM file or stream, one at a time; each member of a stream is a match whose
-    ``properties["ogxm.member"]`` is its index (1-based).  A damaged member raises
-    :class:`~notation.errors.ParseError` (naming its byte offset) after the complete members before it."""
+    """The matches of an OGXM file or stream, one at a time (a stream's members in order).  A damaged
+    member raises :class:`~notation.errors.ParseError` (naming its byte offset) after the complete members
+    before it."""
     from ._ogxm_read import Reader
 
     if data[:4] != MAGIC:
@@ -96,8 +96,9 @@ def iter_ogxm(data: bytes, *, name: str | None = None, keep: bool = True) -> Ite
                    f"member{'s' if k != 2 else ''} before it were read)", n, name)
         if size < W.HEADER:
             W.fail(f"stream member {k}: a file size of {size} bytes", pos + 12, name)
-        m = Reader(data[pos:pos + size], name, pos, keep, member=k).read()
-        if m.properties.get("ogxm.checksum") != ["crc32"]:
+        r = Reader(data[pos:pos + size], name, pos, keep, member=k)
+        m = r.read()
+        if r.checksum != "crc32":
             W.fail(f"stream member {k} has no CRC-32 checksum (every member of a stream needs one)", pos, name)
         yield m
         pos += size
