@@ -406,7 +406,7 @@ DATASET_COLUMNS: tuple[tuple[str, str], ...] = (
     ("player", "int8"), ("player_name", "string"),
     ("die1", "int8"), ("die2", "int8"),
     ("kind", "string"), ("value", "int32"), ("play", "string"), ("written", "string"), ("legal", "bool"),
-    ("xgid", "string"), ("position_id", "string"), ("match_id", "string"),
+    ("xgid", "string"), ("position_id", "string"), ("match_id", "string"), ("ogid", "string"),
     ("cube", "int32"), ("cube_owner", "int8"), ("score0", "int32"), ("score1", "int32"),
     ("match_length", "int32"), ("crawford", "bool"), ("variant", "string"),
     ("severity", "string"), ("message", "string"),
@@ -425,7 +425,7 @@ def decision_rows(path: str, variant: str | None = None, auto_doubles: int | Non
     with the dice rolled), what was done, the finding that names the action (the most severe one; all
     of them joined by ``"; "``), and the analysis the record holds.  Findings that name no action (a
     score line, a result) go to the game's last action."""
-    from .ids import match_id, position_id, xgid
+    from .ids import match_id, ogid, position_id, xgid
 
     cols: dict[str, list[Any]] = {name: [] for name, _ in DATASET_COLUMNS}
     result: dict[str, Any] = {"file": path, "columns": cols, "rows": 0, "error": None}
@@ -460,6 +460,7 @@ def decision_rows(path: str, variant: str | None = None, auto_doubles: int | Non
             game = grep.game
             names = game.names or match.names
             steps = list(grep)
+            plays = 0  # (an OGID counts the plays made in the game)
             for si, step in enumerate(steps):
                 a = step.action
                 before = step.before
@@ -478,6 +479,12 @@ def decision_rows(path: str, variant: str | None = None, auto_doubles: int | Non
                     pid, mid = position_id(before), match_id(before)
                 except Exception:  # noqa: BLE001 - as above
                     pid = mid = None
+                try:
+                    og = ogid(before, move_id=plays)
+                except Exception:  # noqa: BLE001 - as above
+                    og = None
+                if a.kind == "move":
+                    plays += 1
                 eq_played = eq_best = loss = None
                 best = None
                 an = a.analysis
@@ -498,7 +505,7 @@ def decision_rows(path: str, variant: str | None = None, auto_doubles: int | Non
                     a.player, player_name,
                     a.dice[0] if a.dice else None, a.dice[1] if a.dice else None,
                     a.kind, a.value, play_text, a.play, step.legal,
-                    x, pid, mid,
+                    x, pid, mid, og,
                     before.cube, before.cube_owner if before.cube_owner is not None else -1,
                     before.score[0], before.score[1], before.match_length, before.crawford, before.variant,
                     found[0].severity if found else None, "; ".join(f.message for f in found) if found else None,

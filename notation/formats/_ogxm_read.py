@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import hashlib
 import struct
 import zlib
-from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..analysis import Analysis, Candidate, CheckerAnalysis, CubeAnalysis, Probabilities
 from ..position import Position
 from ..record import Action, Game, Match, MatchRules, Normalisation, Span
 from . import _ogxm_wire as W
@@ -37,12 +34,17 @@ from ._ogxm_shared import (
     token,
 )
 
+if TYPE_CHECKING:  # (imported where a file holds analysis: most files read for validation hold none)
+    from ..analysis import CheckerAnalysis, CubeAnalysis, Probabilities
+
 CURRENCY_MONEY, CURRENCY_MATCH = 1, 2
 
 
 def _iso(ms: int) -> str:
     """An instant (milliseconds since 1970, UTC) as ISO 8601: ``2024-08-10``, ``2024-08-10T14:05:00Z``,
     ``2024-08-10T14:05:00.250Z``."""
+    from datetime import UTC, datetime
+
     try:
         d = datetime.fromtimestamp(ms // 1000, UTC)
     except (OverflowError, OSError, ValueError):
@@ -513,6 +515,8 @@ class Reader:
         optional ``cryptography`` package is installed and the signature carries its public key, else
         present and not verified.  Returns the SHA-256 (hex) of the bytes it signs, by which the writer
         tells whether it still holds."""
+        import hashlib
+
         what = f"analysis block {blocks}" if s.kind == b"SIGN" else "the match"
         digest = match_digest(secs)
         covers = 0
@@ -565,6 +569,7 @@ class Reader:
     def _block(self, anal_s: W.Section, decs_s: W.Section, k: int) -> bool:
         """Read analysis block ``k`` onto the actions; False when it is kept whole instead (a block whose
         decisions are already analysed by an earlier one: the record holds one analysis of each)."""
+        from ..analysis import Analysis as new_analysis
         from ..met import frame, met_named
 
         m = self.match
@@ -611,7 +616,7 @@ class Reader:
                               "match-winning chances", ref + 1)
             an = a.analysis
             if an is None:
-                an = a.analysis = Analysis(producer=producer)
+                an = a.analysis = new_analysis(producer=producer)
             if kind == W.KIND_CHECKER:
                 an.checker = _checker(d, p, block_level, conv, an.extra)
             elif kind == W.KIND_CUBE:
@@ -686,6 +691,8 @@ def _fits(steps: tuple[int, ...], lo: int, hi: int, seat: int) -> bool:
 
 def match_digest(secs: list[W.Section]) -> bytes:
     """OGXM's match digest: SHA-256 of the MTCH and GAME payloads, each after its length (u32)."""
+    import hashlib  # (only a signed file needs it: its import is a few milliseconds of every command)
+
     h = hashlib.sha256()
     for sec in secs:
         if sec.kind in (b"MTCH", b"GAME"):
@@ -738,6 +745,8 @@ def _gv_steps(value: str, player: int) -> str | None:
 def _prob(p: tuple[int, ...] | None) -> Probabilities | None:
     if p is None:
         return None
+    from ..analysis import Probabilities
+
     return Probabilities(p[0] / 1e4, p[1] / 1e4, p[2] / 1e4, p[3] / 1e4, p[4] / 1e4)
 
 
@@ -752,6 +761,8 @@ def _block_info(info: dict[str, Any]) -> str:
 
 def _checker(d: dict[str, Any], p: _Ply, block_level: dict[str, Any], conv: Units,
              extra: dict[str, str]) -> CheckerAnalysis:
+    from ..analysis import Candidate, CheckerAnalysis
+
     dec_level = _resolve(block_level, d.get("level"))
     cands = []
     played = None
@@ -812,6 +823,8 @@ def _resolve(parent: dict[str, Any], child: dict[str, Any] | None) -> dict[str, 
 
 
 def _cube(d: dict[str, Any], block_level: dict[str, Any], conv: Units, extra: dict[str, str]) -> CubeAnalysis:
+    from ..analysis import CubeAnalysis
+
     verdict = d["verdict"]
     level = _resolve(block_level, d.get("level"))
     for key in ("take_point",):
