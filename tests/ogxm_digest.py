@@ -41,6 +41,16 @@ def of_match(m: Match, swap: bool = False) -> Digest:
     return out
 
 
+def swapped(d: Digest) -> Digest:
+    """The digest with the players swapped (what ``of_match(m, swap=True)`` gives)."""
+    out: Digest = []
+    for w, pts, plies in d:
+        out.append((None if w is None else w ^ 1, pts,
+                    [(k, p ^ 1, dice, tuple(_flip(list(b)))) if k == "move" else (k, p ^ 1)
+                     for k, p, *rest in plies for dice, b in [rest if rest else (None, None)]]))
+    return out
+
+
 def unplayable_games(m: Match) -> set[int]:
     """The games whose replay stops at a play it cannot make."""
     return {i for i, gr in enumerate(replay(m).games) if not gr.verifiable}

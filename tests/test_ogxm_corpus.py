@@ -9,66 +9,100 @@ Each oracle is optional: a test skips when its package or the corpus is absent."
 
 from __future__ import annotations
 
+import functools
 import sys
-from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from notation.formats.ogxm import read_ogxm, write_ogxm
 from notation.matchio import read_match
 from notation.play import resolve_play
-from notation.record import Match
 from notation.replay import replay
 
 sys.path.insert(0, str(Path(__file__).parent))
-from ogxm_digest import of_document, of_match, plies_of_model, plies_of_reference, unplayable_games  # noqa: E402
+from ogxm_digest import (  # noqa: E402
+    Digest,
+    of_document,
+    of_match,
+    plies_of_model,
+    plies_of_reference,
+    swapped,
+    unplayable_games,
+)
+
+# GammonView's codec is slow (about 0.4 s to write or read a match): each file is converted, written and
+# read once for the session, and the tests share the results.
 
 
-def records(corpus: Path) -> Iterator[tuple[Path, Match]]:
-    files = sorted([*corpus.glob("xg/*.xg"), *(p for p in corpus.glob("mat/**/*") if p.is_file()),
-                    *corpus.glob("sgf/*.sgf")])
-    for path in files:
-        yield path, read_match(path)
+def records(corpus: Path) -> list[Path]:
+    return sorted([*corpus.glob("xg/*.xg"), *(p for p in corpus.glob("mat/**/*") if p.is_file()),
+                   *corpus.glob("sgf/*.sgf")])
 
 
-def gammonview_file(gvformat: object, path: Path) -> tuple[bytes, dict[str, object]]:
-    """GammonView's OGXM of a source file, and its document of the source (what it understood)."""
-    doc = gvformat.convert_xg(path) if path.suffix == ".xg" else gvformat.convert_mat(path)  # type: ignore[attr-defined]
-    return gvformat.write_gvab(doc), doc  # type: ignore[attr-defined]
+@functools.cache
+def source(path: Path) -> tuple[Digest, set[int], int]:
+    """A corpus record as read and replayed: its digest, its games the replay cannot finish, and how many
+    set-position plies with dice its OGXM must hold (its illegal plays, the plays from one the replay
+    could not make on, and the positions set by hand after a roll: Snowie's "Illegal play")."""
+    m = read_match(path)
+    rep = replay(m)
+    bad = unplayable_games(m)
+    illegal = sum(1 for gr in rep.games for st in gr.steps if not st.legal and st.action.kind == "move")
+    by_hand = sum(1 for gr in rep.games for st in gr.steps if st.action.kind == "setup" and st.action.dice)
+    placed = {id(st.action) for gr in rep.games for st in gr.steps}
+    unplaced = sum(1 for i in bad for a in m.games[i].actions
+                   if id(a) not in placed and a.kind in ("move", "roll") and a.dice)
+    return of_match(m), bad, illegal + by_hand + unplaced
+
+
+@functools.cache
+def ours(path: Path) -> bytes:
+    return write_ogxm(read_match(path))[0]
+
+
+@functools.cache
+def reference(path: Path) -> dict[str, Any]:
+    """The reference codec's verdict on our file, whether it replays it to the end, and each game's plies
+    as it reads them (action, dice, OGID before and after)."""
+    ogxm = pytest.importorskip("ogxm")
+    data = ours(path)
+    doc = ogxm.binary_to_json(data)
+    games = [[{k: p.get(k) for k in ("action_id", "d1", "ogid_before", "ogid_after")} for p in g["plies"]]
+             for g in doc["games"]]
+    return {"verify": ogxm.verify(data), "complete": doc["replay_complete"], "games": games}
+
+
+@functools.cache
+def gammonview(path: Path) -> tuple[bytes, Digest]:
+    """GammonView's OGXM of a source file, and the digest of its document of the source (what it
+    understood)."""
+    gvformat = pytest.importorskip("gvformat")
+    doc = gvformat.convert_xg(path) if path.suffix == ".xg" else gvformat.convert_mat(path)
+    return gvformat.write_gvab(doc), of_document(doc, reference=False)
 
 
 def test_the_reference_codec_verifies_and_replays_every_file_we_write(corpus: Path) -> None:
-    ogxm = pytest.importorskip("ogxm")
-    n = 0
-    for path, m in records(corpus):
-        data, _ = write_ogxm(m)
-        assert ogxm.verify(data) == (None, True), path.name
-        doc = ogxm.binary_to_json(data)
-        assert doc["replay_complete"], path.name
-        # set-position plies with dice restate exactly the illegal plays, the plays from the one the replay
-        # could not make on, and the positions set by hand after a roll (Snowie's "Illegal play")
-        restated = sum(1 for g in doc["games"] for p in g["plies"] if p["action_id"] == 31 and p.get("d1"))
-        rep = replay(m)
-        illegal = sum(1 for gr in rep.games for st in gr.steps if not st.legal and st.action.kind == "move")
-        by_hand = sum(1 for gr in rep.games for st in gr.steps if st.action.kind == "setup" and st.action.dice)
-        placed = {id(st.action) for gr in rep.games for st in gr.steps}
-        unplaced = sum(1 for i in unplayable_games(m) for a in m.games[i].actions
-                       if id(a) not in placed and a.kind in ("move", "roll") and a.dice)
-        assert restated == illegal + by_hand + unplaced, path.name
-        n += 1
-    assert n > 150
+    pytest.importorskip("ogxm")
+    files = records(corpus)
+    for path in files:
+        ref = reference(path)
+        assert ref["verify"] == (None, True), path.name
+        assert ref["complete"], path.name
+        restated = sum(1 for g in ref["games"] for p in g if p["action_id"] == 31 and p["d1"])
+        assert restated == source(path)[2], path.name
+    assert len(files) > 150
 
 
 def test_gammonview_reads_every_file_we_write_as_the_same_match(corpus: Path) -> None:
     gvformat = pytest.importorskip("gvformat")
-    for path, m in records(corpus):
-        data, _ = write_ogxm(m)
-        theirs = of_document(gvformat.read_gvab(data), reference=False)
-        ours = of_match(m)
-        for gi in unplayable_games(m):  # the plies up to the one the replay cannot make
-            theirs[gi] = (theirs[gi][0], theirs[gi][1], theirs[gi][2][:len(ours[gi][2])])
-        assert theirs == ours, path.name
+    for path in records(corpus):
+        expected, bad, _ = source(path)
+        theirs = of_document(gvformat.read_gvab(ours(path)), reference=False)
+        for gi in bad:  # the plies up to the one the replay cannot make
+            theirs[gi] = (theirs[gi][0], theirs[gi][1], theirs[gi][2][:len(expected[gi][2])])
+        assert theirs == expected, path.name
 
 
 def test_gammonview_files_read_as_their_sources(corpus: Path) -> None:
@@ -77,17 +111,16 @@ def test_gammonview_files_read_as_their_sources(corpus: Path) -> None:
     on 24 files it mistakes the dialect or loses a result and writes another match, 18 of which the reference
     codec refuses:
     there our reading agrees ply for ply with the reference codec's, and our replay says what is wrong)."""
-    gvformat = pytest.importorskip("gvformat")
+    pytest.importorskip("gvformat")
     ogxm = pytest.importorskip("ogxm")
     faithful = unfaithful = 0
     for path in sorted([*corpus.glob("xg/*.xg"), *(p for p in corpus.glob("mat/**/*") if p.is_file())]):
-        source = read_match(path)
-        data, doc = gammonview_file(gvformat, path)
+        data, understood = gammonview(path)
         m = read_ogxm(data, name=path.name)[0]
         # either way round: GammonView makes the alphabetically first player of a .mat White (of the names
         # as it reads them, which may not be ours: it keeps FIBS ratings in them, 'nori,1769')
-        both = [of_match(source, False), of_match(source, True)]
-        if of_document(doc, reference=False) in both:
+        both = [source(path)[0], swapped(source(path)[0])]
+        if understood in both:
             assert of_match(m) in both, path.name
             faithful += 1
             continue
@@ -117,12 +150,12 @@ def test_analysis_figures_read_as_the_source_s(corpus: Path) -> None:
     to GammonView's precision (it keeps four decimals).  XG's unanalysed cube decisions (all three equities
     0, which the .xg reader gives today) are what GammonView leaves out; the analysis of an illegal play
     GammonView keeps in its own annotation (``x-gammonview-decisions``, kept as it is, not read)."""
-    gvformat = pytest.importorskip("gvformat")
+    pytest.importorskip("gvformat")
     n = {"plays": 0, "cubes": 0, "luck": 0}
     for path in sorted(corpus.glob("xg/*.xg")):
-        source = read_match(path)
-        m = read_ogxm(gammonview_file(gvformat, path)[0])[0]
-        for gs, gm in zip(replay(source).games, replay(m).games, strict=True):
+        original = read_match(path)
+        m = read_ogxm(gammonview(path)[0])[0]
+        for gs, gm in zip(replay(original).games, replay(m).games, strict=True):
             kinds = ("move", "roll", "double", "take", "drop")
             for a, b in zip([s for s in gs.steps if s.action.kind in kinds],
                             [s for s in gm.steps if s.action.kind in kinds], strict=True):
@@ -155,18 +188,17 @@ def test_ogids_agree_with_the_reference_codec_s(corpus: Path) -> None:
     reference counts them: ``IB`` until the first roll is played (and again after a set-up position),
     ``R`` with the dice, ``C`` after a play, ``D``/``O`` a double offered, ``A``/``T`` just taken (the ``T``
     stays on the next roll), ``G``/``P`` dropped; a set-up restates the board and starts the count again."""
-    ogxm = pytest.importorskip("ogxm")
-    from notation.ogid import ogid
+    pytest.importorskip("ogxm")
+    from notation.ids import ogid
 
     checked = 0
-    for path, source in records(corpus):
-        data, _ = write_ogxm(source)
-        doc = ogxm.binary_to_json(data)
-        m = read_ogxm(data, keep=False)[0]
-        for gj, gr in zip(doc["games"], replay(m).games, strict=True):
+    for path in records(corpus):
+        games = reference(path)["games"]
+        m = read_ogxm(ours(path), keep=False)[0]
+        for plies, gr in zip(games, replay(m).games, strict=True):
             steps = iter([s for s in gr.steps if s.action.kind not in ("accept", "win", "loss", "reject")])
             move, state, action = 0, "IB", "N"
-            for ply in gj["plies"]:
+            for ply in plies:
                 a = ply["action_id"]
                 if a in range(24, 31):
                     break
