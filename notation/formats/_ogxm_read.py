@@ -95,12 +95,12 @@ class _At:
 
 
 class Reader:
-    def __init__(self, data: bytes, name: str | None, base: int, keep: bool, member: int | None = None) -> None:
+    def __init__(self, data: bytes, name: str | None, base: int, keep: bool) -> None:
         self.data = data
         self.name = name
         self.base = base
+        """The file's offset in the stream it is a member of (added to every offset an error names)."""
         self.keep = keep
-        self.member = member
         self.match = Match(format="ogxm", source=name)
         self.plies: list[_Ply] = []
         self.notes = self.match.normalisations
@@ -111,6 +111,11 @@ class Reader:
         """``crc32`` when the file's checksum was verified (another algorithm's name, or None)."""
         self.restated: dict[int, tuple[int, ...]] = {}
         """The set-position plies that restate a play (by ply_ref): the board they set."""
+        self.annos: list[list[dict[str, Any]]] = []
+        self.setup_refs: dict[int, str] = {}
+        """The set-position plies with dice that our writer marks as positions set by hand after a roll (not
+        plays), by ply_ref: the cell as written."""
+        self.variant_number = 0
 
     def fail(self, message: str, at: int) -> None:
         W.fail(message, at, self.name)
@@ -135,9 +140,7 @@ class Reader:
         games = [s for s in secs if s.kind == b"GAME"]
         if len(games) > W.MAX_GAMES:
             self.fail(f"{len(games)} games (OGXM allows {W.MAX_GAMES})", games[W.MAX_GAMES].at)
-        annos = [s for s in secs if s.kind == b"ANNO"]
-        self.annos = [W.decode_anno(s.payload, s.start, self.name) for s in annos]
-        # the set-position plies with dice that our writer marks as positions set by hand (not plays)
+        self.annos = [W.decode_anno(s.payload, s.start, self.name) for s in secs if s.kind == b"ANNO"]
         self.setup_refs = {r["ref"]: r["value"] for rs in self.annos for r in rs
                            if r["scope"] == W.SCOPE_PLY and r.get("key") == SETUP_KEY}
         self._score_walk(games)
@@ -269,7 +272,7 @@ class Reader:
         owner = rec.get("initial_cube_owner")
         if owner is not None and owner not in (0, 1):
             self.fail(f"game {gi + 1}: an initial cube owner {owner}", s.start)
-        if "initial_board" in rec or cube != 1 or owner is not None:
+        if "initial_board" in rec or cube != 1 or owner is not None or self.variant_number not in VARIANTS:
             if "initial_board" in rec:
                 board = list(rec["initial_board"])
             turn = next((p[1] if p[0] != W.SET_POSITION or "dice" not in (p[3] or {}) else 1 - p[1]

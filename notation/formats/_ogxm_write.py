@@ -404,7 +404,7 @@ class Writer:
             elif kind == "resign":
                 nxt = steps[i + 1].action.kind if i + 1 < len(steps) else None
                 if nxt == "reject":
-                    self.counts["rejected resignations"] += 1
+                    self.counts["rejected resignations (OGXM holds only an accepted one)"] += 1
                     skip_next = True
                     continue
                 if PLY_KEY in a.properties:
@@ -426,7 +426,7 @@ class Writer:
                 if kind in ("win", "loss"):
                     result = st
                 if kind == "reject":
-                    self.counts["rejected resignations"] += 1
+                    self.counts["rejected resignations (OGXM holds only an accepted one)"] += 1
             if wrote:
                 self.refs[id(a)] = ref
             for raw in a.properties.get(PLIES_KEY, []):
