@@ -15,11 +15,14 @@ Two tables are here, both as GNU Backgammon ships them (``met/*.xml``):
       Table rolled up to 9 point match by eXtreme Gammon. Then uses R/K MET which was rolled up to 15 and
       extrapolated to 25 points.  Transcribed for use by GNUbg by Michael Petch <mpetch@capp-sysware.com>.
 
-- ``rockwell-kazaross`` (:data:`ROCKWELL_KAZAROSS`), the table OGXM's reference codec normalises by:
+- ``rockwell-kazaross`` (:data:`ROCKWELL_KAZAROSS`):
 
       Copyright (C) 2008-2010 David Rockwell and Neil Kazaross
 
       Table generated using GNUbg Supremo full rollouts.
+
+OGXM's reference codec normalises by Rockwell-Kazaross's table before the Crawford game and Kazaross-XG2's
+after it, whatever table a block names (:data:`REFERENCE`, the table for a block that names none).
 
 Both files say: "This file is distributed as a part of the GNU Backgammon program.  Copying and
 distribution of this file, with or without modification, are permitted in any medium without royalty
@@ -29,7 +32,7 @@ warranty."
 
 from __future__ import annotations
 
-__all__ = ["Met", "KAZAROSS_XG2", "ROCKWELL_KAZAROSS", "met_named", "frame"]
+__all__ = ["Met", "KAZAROSS_XG2", "ROCKWELL_KAZAROSS", "REFERENCE", "met_named", "frame"]
 
 
 class Met:
@@ -260,10 +263,12 @@ _ROCKWELL_KAZAROSS_POST = (
 
 KAZAROSS_XG2 = Met("kazaross-xg2", _KAZAROSS_XG2_PRE, _KAZAROSS_XG2_POST)
 ROCKWELL_KAZAROSS = Met("rockwell-kazaross", _ROCKWELL_KAZAROSS_PRE, _ROCKWELL_KAZAROSS_POST)
+REFERENCE = Met("ogxm reference codec", _ROCKWELL_KAZAROSS_PRE, _KAZAROSS_XG2_POST)
+"""The frames OGXM's reference codec normalises by (its ``emg_anchors``)."""
 _BY_NAME = {m.name: m for m in (KAZAROSS_XG2, ROCKWELL_KAZAROSS)}
 
 
 def met_named(name: str | None) -> Met:
     """The table ``name`` names (``kazaross-xg2``, ``rockwell-kazaross``); any other name, or none, is the
-    reference codec's (Rockwell-Kazaross)."""
-    return _BY_NAME.get((name or "").lower(), ROCKWELL_KAZAROSS)
+    reference codec's (:data:`REFERENCE`)."""
+    return _BY_NAME.get((name or "").lower(), REFERENCE)
