@@ -75,6 +75,8 @@ def validate_file(path: str, variant: str | None = None, auto_doubles: int | Non
         return out
 
     stream = None
+    tail: NotationError | None = None
+    members = False
     try:
         data, name = source_bytes(path)
         is_json = _is_json(data)
@@ -83,6 +85,11 @@ def validate_file(path: str, variant: str | None = None, auto_doubles: int | Non
 
             stream = iter_sgf(data, name=name)
             matches = [stream[0]]
+        elif data[:4] == b"OGXM":  # a stream's members are matches; a damaged one ends it after the others
+            matches, tail = _ogxm_members(data, name)
+            from .formats.ogxm import is_stream
+
+            members = is_stream(data)
         else:
             from .matchio import parse_any
 
@@ -102,16 +109,26 @@ def validate_file(path: str, variant: str | None = None, auto_doubles: int | Non
                 rep, games, plays = _findings(match)
             out["games"] += games
             out["plays"] += plays
-            for f in rep.findings:
-                out["findings"].append(f.to_dict())
+            found = [f.to_dict() for f in rep.findings]
             for n in match.normalisations:  # what the reader read in a dialect's way, said as notes
-                out["findings"].append(Finding("note", f"reading: {n.message}", path, n.line, n.column).to_dict())
+                found.append(Finding("note", f"reading: {n.message}", path, n.line, n.column).to_dict())
+            if members:  # an OGXM stream's member: said in each of its findings, which sort by member
+                k = matches.index(match) + 1
+                for f in found:
+                    f["member"] = k
+                    f["message"] = f"stream member {k}: {f['message']}"
+            out["findings"] += found
     except _ReadError as e:
         return unreadable(_unreadable(e.error, path, "reading"))
     except Exception as e:  # noqa: BLE001 - as above, for the replay
         return unreadable(_unreadable(e, path, "replaying"))
     if not out["games"]:  # a header alone (a truncated file, "games": []) is not a clean record
         out["findings"].append(Finding("error", NO_GAMES, path).to_dict())
+    if tail is not None:  # after the stream's complete members, what ended it: the file is damaged (exit 2)
+        f = _unreadable(tail, path, "reading").to_dict()
+        f["member"] = len(matches) + 1
+        out["findings"].append(f)
+        out["unreadable"] = True
     out["findings"].sort(key=_order)
     if path != "-" and not _is_url(path) and is_json:
         _json_pointers(matches, out["findings"])
@@ -122,6 +139,21 @@ def validate_file(path: str, variant: str | None = None, auto_doubles: int | Non
 
 NO_GAMES = "the record holds no games"
 """The finding of a record with a header and no game (``validate``), and ``convert``'s refusal of it."""
+
+
+def _ogxm_members(data: bytes, name: str) -> tuple[list[Match], NotationError | None]:
+    """The matches of an OGXM file or stream, and the error of a damaged member after complete ones."""
+    from .formats.ogxm import iter_ogxm
+
+    matches: list[Match] = []
+    try:
+        for m in iter_ogxm(data, name=name, keep=False):
+            matches.append(m)
+    except NotationError as e:
+        if not matches:
+            raise
+        return matches, e
+    return matches, None
 
 
 class _ReadError(Exception):
@@ -236,10 +268,11 @@ def _json_pointers(matches: list[Any], findings: list[dict[str, Any]]) -> None:
         f["line"] = f["column"] = None
 
 
-def _order(f: dict[str, Any]) -> tuple[int, int]:
-    """Findings in file order: by line and column; those with no line (the match as a whole) last."""
+def _order(f: dict[str, Any]) -> tuple[int, int, int]:
+    """Findings in file order: by stream member (OGXM), line and column; those with no line (the match as
+    a whole) last."""
     line = f.get("line")
-    return (line if line is not None else 1 << 60, f.get("column") or 0)
+    return (f.get("member", 0), line if line is not None else 1 << 60, f.get("column") or 0)
 
 
 # ------------------------------------------------------------------------------------------- convert
@@ -317,6 +350,9 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
         return failed(f"{name}: no match found")
     if not any(m.games for m in matches):
         return failed(f"{name}: {NO_GAMES}: nothing to convert")
+    if fmt not in ("ogxm", "ogxms"):  # an OGXM file's own bytes are for writing it back, not for other formats
+        for m in matches:
+            m.properties.pop("ogxm.sections", None)
     if len(matches) > 1:
         say(f"{name}: holds {len(matches)} matches; converting the first")
     match = matches[0]
@@ -325,7 +361,7 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
     if not quiet or fmt == "html":
         # the writers that use the replay's steps get the whole replay; for the others the findings-only
         # replay (a replay holds about twice the record's memory, and the steps take time to make)
-        rep = replay(match) if fmt in ("sgf", "txt", "html") else _findings(match)[0]
+        rep = replay(match) if fmt in ("sgf", "txt", "html", "ogxm", "ogxms") else _findings(match)[0]
     if not quiet and rep is not None:
         for f in rep.findings:
             if f.severity != "note":
@@ -339,8 +375,12 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
             return failed(f"{target}: a web page needs the renderer (render.html.match_page) as ``page``")
         text, dropped = page(match, None if canonical else rep), []
     else:
-        # the writers that replay (SGF, text) take the replay made above, unless --canonical made a new match
-        text, dropped = render_match(match, fmt, rep=None if canonical else rep, **(options or {}))
+        # the writers that replay (SGF, text, OGXM) take the replay made above, unless --canonical made a new
+        # match
+        try:
+            text, dropped = render_match(match, fmt, rep=None if canonical else rep, **(options or {}))
+        except NotationError as e:  # a record the target cannot hold at all (OGXM: a variant it has no number for)
+            return failed(f"{name}: not converted: {e.message}")
     if strict or not quiet:
         for d in dropped:
             say(f"{name}: {'error' if strict else 'dropped'}: {d}")
@@ -400,7 +440,7 @@ DATASET_COLUMNS: tuple[tuple[str, str], ...] = (
     ("player", "int8"), ("player_name", "string"),
     ("die1", "int8"), ("die2", "int8"),
     ("kind", "string"), ("value", "int32"), ("play", "string"), ("written", "string"), ("legal", "bool"),
-    ("xgid", "string"), ("position_id", "string"), ("match_id", "string"),
+    ("xgid", "string"), ("position_id", "string"), ("match_id", "string"), ("ogid", "string"),
     ("cube", "int32"), ("cube_owner", "int8"), ("score0", "int32"), ("score1", "int32"),
     ("match_length", "int32"), ("crawford", "bool"), ("variant", "string"),
     ("severity", "string"), ("message", "string"),
@@ -431,7 +471,7 @@ def decision_rows(path: str, variant: str | None = None, auto_doubles: int | Non
 
 def _decision_rows(path: str, variant: str | None, auto_doubles: int | None, result: dict[str, Any]
                    ) -> dict[str, Any]:
-    from .ids import match_id, position_id, xgid
+    from .ids import match_id, ogid, position_id, xgid
 
     cols = result["columns"]
     try:
@@ -468,6 +508,7 @@ def _decision_rows(path: str, variant: str | None, auto_doubles: int | None, res
             game = grep.game
             names = game.names or match.names
             steps = list(grep)
+            plays = 0  # (an OGID counts the plays made in the game)
             for si, step in enumerate(steps):
                 a = step.action
                 before = step.before
@@ -486,6 +527,12 @@ def _decision_rows(path: str, variant: str | None, auto_doubles: int | None, res
                     pid, mid = position_id(before), match_id(before)
                 except Exception:  # noqa: BLE001 - as above
                     pid = mid = None
+                try:
+                    og = ogid(before, move_id=plays)
+                except Exception:  # noqa: BLE001 - as above
+                    og = None
+                if a.kind == "move":
+                    plays += 1
                 eq_played = eq_best = loss = None
                 best = None
                 an = a.analysis
@@ -506,7 +553,7 @@ def _decision_rows(path: str, variant: str | None, auto_doubles: int | None, res
                     a.player, player_name,
                     a.dice[0] if a.dice else None, a.dice[1] if a.dice else None,
                     a.kind, a.value, play_text, a.play, step.legal,
-                    x, pid, mid,
+                    x, pid, mid, og,
                     before.cube, before.cube_owner if before.cube_owner is not None else -1,
                     before.score[0], before.score[1], before.match_length, before.crawford, before.variant,
                     found[0].severity if found else None,

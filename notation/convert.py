@@ -16,8 +16,8 @@ from .record import Match
 if TYPE_CHECKING:
     from .replay import GameReplay, MatchReplay
 
-WRITABLE = ("mat", "sgf", "json", "txt")
-EXTENSIONS = {"mat": ".mat", "sgf": ".sgf", "json": ".json", "txt": ".txt"}
+WRITABLE = ("mat", "sgf", "json", "txt", "ogxm", "ogxms")
+EXTENSIONS = {"mat": ".mat", "sgf": ".sgf", "json": ".json", "txt": ".txt", "ogxm": ".ogxm", "ogxms": ".ogxms"}
 
 
 def format_for(path: str | None, to: str | None) -> str:
@@ -178,8 +178,9 @@ def _roll_losses(match: Match, fmt: str) -> list[str]:
 
 
 def render_match(match: Match, fmt: str, *, rep: MatchReplay | None = None,
-                 **options: Any) -> tuple[str, list[str]]:
-    """Write ``match`` as ``fmt``; return the text and what was dropped (human-readable, one item each).
+                 **options: Any) -> tuple[str | bytes, list[str]]:
+    """Write ``match`` as ``fmt``; return the text (bytes for OGXM) and what was dropped (human-readable,
+    one item each).
 
     ``rep``, when given, is ``replay(match)`` already made by the caller: the writers that replay the
     match (SGF, text) use it instead of replaying it again.  It must be the replay of ``match`` as it
@@ -202,6 +203,10 @@ def render_match(match: Match, fmt: str, *, rep: MatchReplay | None = None,
         from .formats.text import write_text
 
         return write_text(match, rep), _text_losses(match) + _analysis_losses(match, "text")
+    if fmt in ("ogxm", "ogxms"):  # (a stream of one match: one member)
+        from .formats.ogxm import write_ogxm
+
+        return write_ogxm(match, rep if rep is not None and rep.games else None)
     raise ValueError(f"unknown format {fmt!r}")
 
 

@@ -10,6 +10,7 @@ Every format has a python-chess style pair: a reader ``parse_<format>(text) -> P
 * ``parse_fibs`` / ``fibs_board``
 * ``parse_snowie`` / ``snowie`` (alias ``snowie_id``)
 * ``parse_ascii_board`` / ``ascii_board``
+* ``parse_ogid`` / ``ogid``: OGXM's position string (:mod:`notation.ogid`)
 
 The syntax of each ID is defined once, in its lark grammar ``grammars/ids_*.lark``.  A reader matches the
 ID against the grammar's start rule made a regular expression (:func:`notation._grammar.regexes`, derived
@@ -47,6 +48,7 @@ from typing import TYPE_CHECKING
 
 from ._struct import fields, struct
 from .errors import InvalidPositionError, NotationError, ParseError
+from .ogid import is_ogid, ogid, parse_ogid
 from .position import (
     GAME_DROPPED,
     GAME_NONE,
@@ -127,10 +129,12 @@ __all__ = [
     "gnubg_id",
     "match_id",
     "match_key",
+    "ogid",
     "parse_ascii_board",
     "parse_fibs",
     "parse_gnubg_id",
     "parse_match_id",
+    "parse_ogid",
     "parse_position",
     "parse_position_id",
     "parse_snowie",
@@ -1263,6 +1267,7 @@ FORMATS: dict[str, tuple[Callable[..., Position], Callable[[Position], str]]] = 
     "fibs": (parse_fibs, fibs_board),
     "snowie": (parse_snowie, snowie),
     "ascii": (parse_ascii_board, ascii_board),
+    "ogid": (parse_ogid, ogid),
 }
 """Format name → (reader, writer)."""
 
@@ -1286,6 +1291,8 @@ def detect_format(text: str) -> str:
         return "fibs"
     if low.startswith("xgid="):
         return "xgid"
+    if is_ogid(first):
+        return "ogid"
     if first.count(";") >= 10:
         return "snowie"
     if _XGID_SHAPE.match(first):
@@ -1322,7 +1329,7 @@ def lost_by(position: Position) -> dict[str, list[str]]:
     everything are left out.  ``gammon show`` prints it, so no writer loses anything silently."""
     pairs: dict[str, tuple[Callable[[Position], str], Callable[..., Position]]] = {
         "xgid": (xgid, parse_xgid), "gnubg_id": (gnubg_id, parse_gnubg_id), "fibs": (fibs_board, parse_fibs),
-        "snowie": (snowie, parse_snowie)}
+        "snowie": (snowie, parse_snowie), "ogid": (ogid, parse_ogid)}
     want = position._identity()
     names = [f.name for f in fields(Position) if f.name != "extras"]
     out: dict[str, list[str]] = {}
@@ -1343,7 +1350,7 @@ def all_ids(position: Position) -> dict[str, str | None]:
     out: dict[str, str | None] = {}
     writers: dict[str, Callable[[Position], str]] = {
         "xgid": xgid, "gnubg_id": gnubg_id, "position_id": position_id, "match_id": match_id,
-        "fibs": fibs_board, "snowie": snowie}
+        "fibs": fibs_board, "snowie": snowie, "ogid": ogid}
     for name, writer in writers.items():
         try:
             out[name] = writer(position)

@@ -7,9 +7,10 @@ Paths and text are kept apart:
   match' line, found 'typo.mat'".  FIFOs and ``/dev/stdin`` are read as streams.
 - :func:`parse_any` and :func:`parse_match` take the record's *text* (or bytes).
 
-The format is recognised from the content: SGF ``(;``, JSON ``{``, eXtreme Gammon's ``RGMH`` magic, a
-``.mat`` transcript's ``N point match`` line.  An empty file is "empty file"; binary data or text in no
-known format is "unrecognised format" (both :class:`~notation.errors.ParseError`).
+The format is recognised from the content: SGF ``(;``, JSON ``{``, eXtreme Gammon's ``RGMH`` magic, OGXM's
+``OGXM`` magic (a file or a stream of files), a ``.mat`` transcript's ``N point match`` line.  An empty file
+is "empty file"; binary data or text in no known format is "unrecognised format" (both
+:class:`~notation.errors.ParseError`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ FORMATS = ("mat", "sgf", "json", "txt")
 
 XG_MAGIC = b"RGMH"
 """The first bytes of an eXtreme Gammon ``.xg``/``.xgp`` file (RichGameFormat)."""
+OGXM_MAGIC = b"OGXM"
+"""The first bytes of an OGXM file (version 1 or 2) or stream."""
 
 _MAT_SIGNATURE = re.compile(rb"^[ \t]*\d+[ \t]+point[ \t]+match|^[ \t]*Game[ \t]+\d+|^[ \t]*[;#][ \t]*\[",
                             re.I | re.M)
@@ -41,16 +44,19 @@ def read_bytes(path: str | os.PathLike[str], *, limit: int = MAX_RECORD_BYTES) -
 
 
 def detect_format(path: str | None, data: bytes | str | None = None) -> str:
-    """``mat``, ``sgf``, ``json`` or ``xg``: from the content where it is given, else from the file name.
+    """``mat``, ``sgf``, ``json``, ``xg`` or ``ogxm``: from the content where it is given, else from the file
+    name.
 
     Raises :class:`ParseError` for an empty file and for content in no known format.
     """
     if data is None:
         ext = os.path.splitext(path)[1].lower().lstrip(".") if path else ""
-        return ext if ext in ("sgf", "json", "xg", "xgp") else "mat"
+        return "ogxm" if ext == "ogxms" else ext if ext in ("sgf", "json", "xg", "xgp", "ogxm") else "mat"
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     if raw[:4] == XG_MAGIC:
         return "xg"
+    if raw[:4] == OGXM_MAGIC:
+        return "ogxm"
     head = raw[:4096]
     bom = _input.byte_order_mark(head)
     if bom is not None:  # UTF-16 or UTF-32: look at the text itself
@@ -64,7 +70,7 @@ def detect_format(path: str | None, data: bytes | str | None = None) -> str:
     if stripped.startswith(b"{"):
         return "json"
     if b"\x00" in head or head.startswith(b"\x89PNG") or head.startswith(b"%PDF") or head.startswith(b"PK\x03\x04"):
-        raise ParseError("unrecognised format: binary data, not a match record (.mat, SGF, JSON or .xg)",
+        raise ParseError("unrecognised format: binary data, not a match record (.mat, SGF, JSON, .xg or OGXM)",
                          file=path, line=1, column=1)
     if _TEXT_RECORD.match(stripped):
         raise ParseError("a text record for people (gammon convert --to txt, gnubg's 'export match text'): it "
@@ -108,6 +114,11 @@ def parse_any(data: str | bytes, *, name: str | None = None, packed: bool = Fals
                              line=1, column=1) from None
         raw = data if isinstance(data, bytes) else data.encode("latin-1")
         matches: list[Match] = list(xg.read_xg(raw, name=name))
+    elif fmt == "ogxm":  # (a stream holds several: each member a match)
+        from .formats.ogxm import read_ogxm
+
+        raw = data if isinstance(data, bytes) else data.encode("latin-1")
+        matches = read_ogxm(raw, name=name, keep=not packed)
     elif fmt == "mat":
         from .formats.mat import parse_matches
 

@@ -17,7 +17,7 @@ from conftest import DATA
 from notation.commands.validate import check_file
 
 ROOT = Path(__file__).resolve().parents[1]
-FILES = sorted(p for p in DATA.iterdir() if p.is_file() and p.suffix in (".mat", ".txt", ".sgf", ".json"))
+FILES = sorted(p for p in DATA.iterdir() if p.is_file() and p.suffix in (".mat", ".txt", ".sgf", ".json", ".ogxm"))
 FILES += sorted(p for p in (ROOT / "samples").iterdir() if p.is_file() and p.suffix in (".mat", ".sgf", ".json"))
 
 

@@ -19,7 +19,7 @@ from ..parallel import auto_jobs, collect_if_piled, collector_paused, map_batche
 
 __all__ = ["command", "TARGETS"]
 
-TARGETS = ("mat", "sgf", "json", "txt", "text", "html", "parquet")
+TARGETS = ("mat", "sgf", "json", "txt", "text", "html", "parquet", "ogxm", "ogxms")
 """What --to takes (``text`` is ``txt``)."""
 
 HTML_EXTENSIONS = (".html", ".htm")
@@ -83,6 +83,9 @@ def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, q
         jobs = 1
     if to is not None and to.lower() == "parquet":
         _parquet(inputs, out, force=force, quiet=quiet, jobs=jobs, dask_address=dask_address)
+        return
+    if (to or "").lower() == "ogxms" or (to is None and out.lower().endswith(".ogxms") and not Path(out).is_dir()):
+        _stream(inputs, out, force=force, strict=strict, quiet=quiet)
         return
     several = len(inputs) > 1 or Path(out).is_dir()
     if several and (out == "-" or not Path(out).is_dir()):
@@ -264,9 +267,77 @@ def _failed_part(item: Any, reason: str) -> dict[str, Any]:
 def _report(res: dict[str, Any]) -> int:
     if res["messages"]:  # a file's lines at once (each is one line: batch.convert_file made them so)
         click.echo("\n".join(res["messages"]), err=True)
-    if res["text"] is not None:
+    if isinstance(res["text"], bytes):  # (OGXM)
+        sys.stdout.flush()
+        sys.stdout.buffer.write(res["text"])
+    elif res["text"] is not None:
         sys.stdout.write(res["text"])
     return int(res["status"])
+
+
+def _stream(inputs: list[str], out: str, *, force: bool, strict: bool, quiet: bool) -> None:
+    """``--to ogxms``: every match of every input as one OGXM stream (``.ogxms``), each a member in the
+    inputs' order.  Each input's findings are reported as for any conversion; an input that cannot be
+    read is reported and left out (exit 2), the others are written."""
+    from .._term import safe_line
+    from ..batch import read_source
+    from ..convert import atomic_write, check_target, write_error
+    from ..errors import NotationError
+    from ..formats.ogxm import write_ogxm
+    from ..replay import replay
+
+    if out != "-":
+        try:
+            check_target(out, force=force, inputs=inputs)
+        except FileExistsError as e:
+            fail(str(e))
+    status = 0
+    members: list[bytes] = []
+    lines: list[str] = []
+    for src in inputs:
+        name = "<stdin>" if src == "-" else src
+        try:
+            matches = read_source(src)
+        except OSError as e:
+            lines.append(safe_line(f"{name}: cannot read: {e.strerror or e}"))
+            status = 2
+            continue
+        except NotationError as e:
+            e.located(file=name)
+            lines.append(safe_line(str(e)))
+            status = 2
+            continue
+        for m in matches:
+            m.source = name
+            rep = replay(m)
+            if not quiet:
+                lines += [safe_line(f.format()) for f in rep.findings if f.severity != "note"]
+            try:
+                data, dropped = write_ogxm(m, rep)
+            except NotationError as e:
+                lines.append(safe_line(f"{name}: not converted: {e.message}"))
+                status = 2
+                continue
+            if strict or not quiet:
+                lines += [safe_line(f"{name}: {'error' if strict else 'dropped'}: member {len(members) + 1}: {d}")
+                          for d in dropped]
+            if dropped and strict:
+                status = max(status, 1)
+            members.append(data)
+    if lines:
+        click.echo("\n".join(lines), err=True)
+    if status == 1 or not members:
+        sys.exit(status or 2)
+    stream = b"".join(members)
+    if out == "-":
+        sys.stdout.flush()
+        sys.stdout.buffer.write(stream)
+    else:
+        try:
+            atomic_write(out, stream, force=force, inputs=inputs)
+        except OSError as e:
+            fail(write_error(out, e))
+    sys.exit(status)
 
 
 def _failed_file(path: str, reason: str) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from ..position import PLAYER_LETTERS, RESIGN_NAMES, Position
 __all__ = ["command", "describe", "FORMAT_NAMES"]
 
 FORMAT_NAMES = {"xgid": "XGID", "gnubg": "GNUbg ID (PositionID:MatchID)", "position_id": "Position ID",
-                "fibs": "FIBS board", "snowie": "Snowie text", "ascii": "text board"}
+                "fibs": "FIBS board", "snowie": "Snowie text", "ascii": "text board", "ogid": "OGID (OGXM)"}
 
 
 def _who(p: Position, player: int) -> str:
@@ -85,6 +85,7 @@ def describe(p: Position, fmt: str, source: str) -> dict[str, Any]:
         "match_id": ids["match_id"],
         "fibs": ids["fibs"],
         "snowie": ids["snowie"],
+        "ogid": ids["ogid"],
         "pips": {"on_roll": on_roll, "opponent": opponent, "O": p.pips(0), "X": p.pips(1)},
         "turn": p.turn,
         "on_roll": PLAYER_LETTERS[p.turn],
@@ -166,10 +167,11 @@ def command(position: str, as_json: bool) -> None:
         if pos.variant != "standard":
             rows.append(("Variant", pos.variant))
         rows += [("XGID", info["xgid"]), ("GNUbg ID", info["gnubg_id"]), ("Position ID", info["position_id"]),
-                 ("Match ID", info["match_id"]), ("FIBS", info["fibs"]), ("Snowie", info["snowie"])]
+                 ("Match ID", info["match_id"]), ("FIBS", info["fibs"]), ("Snowie", info["snowie"]),
+                 ("OGID", info["ogid"])]
         rows += [("Note", n) for n in info["notes"] + info["normalisations"]]
         if info["not_held"]:
-            held = {"xgid": "XGID", "gnubg_id": "GNUbg ID", "fibs": "FIBS", "snowie": "Snowie"}
+            held = {"xgid": "XGID", "gnubg_id": "GNUbg ID", "fibs": "FIBS", "snowie": "Snowie", "ogid": "OGID"}
             rows.append(("Not held", "; ".join(f"{held[k]}: {', '.join(v)}" for k, v in info["not_held"].items())))
         rows += _analysis_rows(record)
         rows += [("Problem", s) for s in info["problems"]]

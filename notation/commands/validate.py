@@ -188,7 +188,7 @@ def _text(results: list[dict[str, Any]], quiet: bool, paint: bool, show_excerpt:
         if quiet and not res["errors"]:
             continue
         name = safe_line(res["file"])
-        if res["unreadable"]:
+        if res["unreadable"] and not res["games"]:  # (a stream with a damaged tail: its members were read)
             out.write(f"{name}: cannot be read or parsed\n")
         else:
             out.write(f"{name}: {_summary(res)}\n")

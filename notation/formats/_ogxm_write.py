@@ -1,0 +1,1064 @@
+"""Writing the match model as OGXM v2 (see :mod:`notation.formats.ogxm`).
+
+The writer replays the match (the plays must be placed on the board to be split into steps) and writes:
+
+- ``MTCH`` from the names, length, variant, rules and cube limit, and every header tag that names an
+  OGXM field and holds a value the field can (``event``, ``Event``, ``round``, ``site`` for a host name,
+  ``started_at``, or ``EventDate`` and ``EventTime`` when there is no ``started_at`` ...); every other tag
+  and the header comments go to ``ANNO``, keyed and not;
+- a ``GAME`` for each game: a legal play as its single-die steps in a legal order (the order written,
+  when it is one); an illegal play as a set-position ply (the dice, the illegal flag and the board after
+  it), the play as recorded in an annotation where the board alone does not say it; cube actions; an
+  accepted resignation; the end of the game (24, or 26 for the game that ends the match);
+- the analysis, one block per producer, in OGXM's units (match-winning chances through the
+  Kazaross-XG2 table in match play, money equities otherwise);
+- comments and properties as annotations, and the sections a file read before held and the model does
+  not (kept by the reader), where they still apply.
+
+A match read from an OGXM file keeps the file's bytes (``ogxm.sections``); when nothing the file holds has
+changed since, those bytes are written back as they are.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+import struct
+from collections import Counter
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from ..analysis import Analysis, CheckerAnalysis, CubeAnalysis, Probabilities
+from ..errors import NotationError
+from ..met import KAZAROSS_XG2, frame
+from ..position import GAME_RESIGNED, Position
+from ..record import Action, Game, Match
+from . import _ogxm_wire as W
+from ._ogxm_shared import (
+    END_KEY,
+    KEEP_KEY,
+    OWN_PREFIX,
+    PLAY_KEY,
+    PLIES_KEY,
+    PLY_KEY,
+    PRODUCERS,
+    RAW_KEY,
+    SETUP_KEY,
+    VARIANT_NUMBERS,
+    VERDICTS,
+    absolute_board,
+    diff_play,
+    end_plies,
+    opening,
+)
+
+if TYPE_CHECKING:
+    from ..replay import GameReplay, MatchReplay, ReplayStep
+
+OURS = frozenset((RAW_KEY, KEEP_KEY, "ogxm.analysis", "ogxm.anno", "ogxm.decisions", "ogxm.variant"))
+"""Match properties that are the OGXM reader's own bookkeeping, not annotations."""
+GAME_FIELDS = ("termination", "auto_doubles", "is_last_game")
+"""Game properties that are GAME record fields."""
+ACTION_OURS = frozenset((END_KEY, PLIES_KEY, PLY_KEY))
+SGF_ANALYSIS = frozenset(("A", "DA", "LU", "GB", "GW"))
+"""gnubg's SGF analysis properties, which the SGF reader keeps beside the analysis it reads from them: where
+the action holds that analysis, it is written as OGXM analysis, not again as their text."""
+MAX_ANNOTATIONS = 4096
+MAX_ANNO_BYTES = 256 * 1024
+
+_HOST = re.compile(r"[a-z0-9.\-]{1,253}")
+_MATCH_REF = re.compile(r"[A-Za-z0-9._\-]{1,64}")
+_COUNTRY = re.compile(r"[A-Z]{2}")
+_RATING_SYSTEM = re.compile(r"[a-z0-9\-]{1,32}")
+_TOKEN = re.compile(r"(\d{1,2}|bar)/(\d{1,2}|off)(\*?)")
+_DAY = 86_400_000
+PRODUCER_IDS = {v: k for k, v in PRODUCERS.items()}
+_DERIVED = object()
+_CUBE_PLIES = {"double": W.DOUBLE, "take": W.TAKE, "drop": W.DROP, "beaver": W.BEAVER, "raccoon": W.RACCOON}
+
+
+class Writer:
+    def __init__(self, match: Match, rep: MatchReplay | None) -> None:
+        self.m = match
+        self.rep = rep
+        self.dropped: list[str] = []
+        self.annos: list[tuple[tuple[Any, ...], bytes]] = []
+        self.refs: dict[int, int] = {}
+        """``id(action)`` → the ply_ref of the ply written for it."""
+        self.info: dict[int, tuple[ReplayStep, int]] = {}
+        """ply_ref → the replay step of its action and the seat whose equities its decisions hold."""
+        self.illegal: set[int] = set()
+        self.plies = 0
+        self.pending_end = False
+        self.counts: Counter[str] = Counter()
+        self.keys: Counter[tuple[int, int, str]] = Counter()
+
+    def drop(self, what: str) -> None:
+        if what not in self.dropped:
+            self.dropped.append(what)
+
+    # ------------------------------------------------------------------ the file
+
+    def write(self) -> tuple[bytes, list[str]]:
+        m = self.m
+        raw = self._unchanged()
+        if raw is not None:
+            return raw, []
+        if m.rules.variant not in VARIANT_NUMBERS and "ogxm.variant" not in m.properties:
+            raise NotationError(f"OGXM cannot hold the variant {m.rules.variant!r} (it has backgammon, nackgammon "
+                                "and hypergammon)")
+        rep = self.rep
+        if rep is None:
+            from ..replay import replay
+
+            rep = replay(m)
+        self.rep = rep
+        mtch, uses_new = self._mtch(rep)
+        games = [self._game(gi, game, rep.games[gi]) for gi, game in enumerate(m.games)]
+        if len(games) > W.MAX_GAMES:
+            raise NotationError(f"{len(games)} games: OGXM holds at most {W.MAX_GAMES}")
+        self._props_and_comments()
+        mtch_bytes = W.encode_mtch(mtch)
+        blocks = self._analysis(mtch_bytes + b"".join(games))
+        sections = self._sections(mtch_bytes, games, blocks)
+        for what, n in self.counts.items():
+            self.drop(f"{n} {what}")
+        minor = 2 if self.pending_end else (1 if uses_new else 0)
+        return W.assemble(sections, minor, 2 if self.pending_end else 0), self.dropped
+
+    def _unchanged(self) -> bytes | None:
+        """The bytes of the OGXM file the match was read from, when nothing they hold has changed."""
+        kept = self.m.properties.get(RAW_KEY)
+        if not kept or len(kept) != 1:
+            return None
+        try:
+            raw = base64.b64decode(kept[0], validate=True)
+            from ._ogxm_read import Reader
+
+            then = Reader(raw, self.m.source, 0, True).read()
+        except (ValueError, NotationError):
+            return None
+        return raw if _same(then, self.m) else None
+
+    # ------------------------------------------------------------------ MTCH
+
+    def _mtch(self, rep: MatchReplay) -> tuple[dict[str, Any], bool]:
+        m = self.m
+        variant = VARIANT_NUMBERS.get(m.rules.variant)
+        if variant is None or (variant == 0 and "ogxm.variant" in m.properties):
+            variant = int(m.properties["ogxm.variant"][0])
+        f: dict[str, Any] = {"match_length": m.length, "variant": variant}
+        if m.names[0]:
+            f["white_name"] = m.names[0]
+        if m.names[1]:
+            f["black_name"] = m.names[1]
+        r = m.rules
+        bits = ((1 if r.crawford and m.length else 0) | (2 if r.jacoby else 0) | (4 if r.beavers else 0)
+                | (8 if r.raccoons else 0) | (16 if r.auto_doubles else 0))
+        if r.cube_limit:
+            if r.cube_limit & (r.cube_limit - 1) == 0:
+                f["cube_limit"] = r.cube_limit
+            else:
+                self.drop(f"the cube limit {r.cube_limit}: OGXM holds a power of two")
+        if not r.cube:
+            self.drop("cubeless play: OGXM has no rule for it")
+        if rep.games:
+            start = rep.games[0].start.score
+            if start != (0, 0):
+                f["score_start"] = start
+            first = rep.games[0]
+            if m.length > 1 and m.length - 1 in start and not first.crawford and (
+                    first.game.crawford is False or any(a.kind == "double" for a in first.game.actions)):
+                # OGXM makes the first game at one point away the Crawford game unless told it was before
+                # the record starts: said when the record says so, or doubles in that game
+                f["crawford_before_start"] = True
+        derived = self._result(rep)
+        tags = list(m.tags)
+        date = _event_date(tags)
+        for k, v in tags:
+            key = k.lower()
+            if key == "rules":
+                n = _int(v)
+                if n is not None and not n & 0x1F:
+                    bits |= n
+                    continue
+            elif key in W.MTCH_BITS and key not in f and key not in ("white_name", "black_name", "score_start",
+                                                                       "cube_limit", "crawford_before_start"):
+                value = self._field(key, v, derived)
+                if value is _DERIVED:
+                    continue
+                if value is not None:
+                    f[key] = value
+                    continue
+            elif key.startswith(("white_profile.", "black_profile.")):
+                side, _, field = key.partition(".")
+                if self._profile(f, side, field, v):
+                    continue
+            elif key in ("eventdate", "eventtime") and date is not None and "started_at" not in f:
+                f["started_at"] = date
+                continue
+            self._anno(W.SCOPE_MATCH, 0, _tag_key(k), v)
+        for side in ("white_profile", "black_profile"):
+            pr = f.get(side)
+            if pr is not None and ("rating" in pr) != ("rating_system" in pr):
+                f.pop(side)
+                self.drop(f"{side}: a rating needs its rating system (and the other way round) in OGXM")
+        if "event_year" in f and "event" not in f:
+            self._anno(W.SCOPE_MATCH, 0, _tag_key("event_year"), str(f.pop("event_year")))
+        if "date_precision" in f and not _on_boundary(f.get("started_at"), f["date_precision"]):
+            self._anno(W.SCOPE_MATCH, 0, _tag_key("date_precision"), str(f.pop("date_precision")))
+        if "match_ref" in f and "site" not in f:
+            self._anno(W.SCOPE_MATCH, 0, _tag_key("match_ref"), f.pop("match_ref"))
+        if bits:
+            f["rules"] = bits
+        return f, any(W.MTCH_BITS[k] >= 12 for k in f if k in W.MTCH_BITS)
+
+    def _result(self, rep: MatchReplay) -> tuple[int, tuple[int, int]]:
+        """The result and final score the games give (what OGXM derives)."""
+        length = self.m.length
+        w, b = rep.games[0].start.score if rep.games else (0, 0)
+        for gr in rep.games:
+            if gr.winner is not None and gr.points is not None:
+                if gr.winner == 0:
+                    w += min(gr.points, length - w) if length > 0 else gr.points
+                else:
+                    b += min(gr.points, length - b) if length > 0 else gr.points
+        return (1 if length > 0 and w >= length else 2 if length > 0 and b >= length else 0), (w, b)
+
+    def _field(self, key: str, v: str, derived: tuple[int, tuple[int, int]]) -> Any:
+        """The value of MTCH field ``key`` from tag text ``v``; None when the field cannot hold it, and
+        ``_DERIVED`` for a value OGXM derives from the games (not stored; reported when it disagrees)."""
+        v = v.strip()
+        if key in ("event", "stage", "table", "city"):
+            cap = {"event": 120, "stage": 60, "table": 24, "city": 80}[key]
+            return v if 1 <= len(v.encode("utf-8")) <= cap else None
+        if key == "country":
+            return v if _COUNTRY.fullmatch(v) else None
+        if key == "event_url":
+            return v if v.startswith("https://") and len(v) <= 512 and all(0x20 <= ord(c) <= 0x7E for c in v) \
+                else None
+        if key == "site":
+            return v if _HOST.fullmatch(v) else None
+        if key == "match_ref":
+            return v if _MATCH_REF.fullmatch(v) and v not in (".", "..") else None
+        if key in ("started_at", "completed_at"):
+            return _instant(v)
+        if key in ("rated",):
+            return True if v.lower() in ("yes", "true", "1", "on") else None
+        if key == "score_final":
+            got = _pair(v)
+            if got is None:
+                return None
+            if got != derived[1]:
+                self.drop(f"the final score {v} that the games do not add up to ({derived[1][0]}-{derived[1][1]}): "
+                          "OGXM derives it")
+            return _DERIVED
+        n = _int(v)
+        if n is None:
+            return None
+        if key == "result":
+            if derived[0] == 0:  # the score leaves it open: stored
+                return n if 0 < n <= 3 else None
+            if derived[0] != n:
+                self.drop(f"the result {v}: the games give {derived[0]}, and OGXM derives it")
+            return _DERIVED
+        if key == "round":
+            return n if 1 <= n <= 99 else None
+        return n if 0 <= n < 1 << 32 else None
+
+    def _profile(self, f: dict[str, Any], side: str, field: str, v: str) -> bool:
+        pr = f.setdefault(side, {})
+        if field in pr:
+            return False
+        if field == "user_id":
+            ok = 1 <= len(v.encode("utf-8")) <= 64
+            value: Any = v
+        elif field == "rating":
+            try:
+                n = round(float(v) * 100)
+            except ValueError:
+                return False
+            ok = 0 <= n < 1 << 32 and n / 100 == float(v)
+            value = n
+        elif field == "rating_system":
+            ok = bool(_RATING_SYSTEM.fullmatch(v))
+            value = v
+        elif field == "country":
+            ok = bool(_COUNTRY.fullmatch(v))
+            value = v
+        elif field == "kind":
+            value = _int(v)
+            ok = value is not None and 0 <= value < 1 << 32
+        else:
+            ok = False
+        if not ok:
+            if not pr:
+                f.pop(side)
+            return False
+        pr[field] = value
+        return True
+
+    # ------------------------------------------------------------------ annotations
+
+    def _anno(self, scope: int, ref: int, key: str | None, value: str) -> None:
+        """An annotation record; a key's further values on one target are ``key~1``, ``key~2`` ..."""
+        r: dict[str, Any] = {"scope": scope, "ref": ref, "value": value}
+        if key is not None:
+            n = self.keys[(scope, ref, key)]
+            self.keys[(scope, ref, key)] += 1
+            if n:
+                key = f"{key}~{n}"
+            r["key"] = key
+        kb = key.encode("utf-8") if key is not None else b""
+        self.annos.append(((scope, ref, False, b"", False, 0, False, 0, key is None, kb, False, b"", len(self.annos)),
+                           W.encode_anno(r)))
+
+    def _props_and_comments(self) -> None:
+        m = self.m
+        for c in m.comments:
+            self._anno(W.SCOPE_MATCH, 0, None, c)
+        for k, vals in m.properties.items():
+            if k in OURS:
+                continue
+            for v in vals:
+                self._anno(W.SCOPE_MATCH, 0, _tag_key(k), v)
+        for raw in m.properties.get("ogxm.anno", []):
+            try:
+                r = W.decode_anno(base64.b64decode(raw), 0, None)[0]
+            except (ValueError, NotationError):
+                continue
+            limit = self.plies if r["scope"] >= W.SCOPE_PLY else len(m.games) if r["scope"] == W.SCOPE_GAME else 1
+            if r["ref"] >= limit:
+                self.drop("an annotation on a ply the record no longer holds")
+                continue
+            a = r.get("analysis", b"")
+            key = r.get("key")
+            lang = r.get("lang")
+            self.annos.append(((r["scope"], r["ref"], "analysis" in r, a, "kind" in r, r.get("kind", 0),
+                                "alt_index" in r, r.get("alt_index", 0), key is None,
+                                key.encode("utf-8") if key is not None else b"", lang is not None,
+                                lang.encode("utf-8") if lang is not None else b"", len(self.annos)),
+                               W.encode_anno(r)))
+
+    # ------------------------------------------------------------------ GAME
+
+    def _game(self, gi: int, game: Game, gr: GameReplay) -> bytes:
+        m = self.m
+        rec: dict[str, Any] = {}
+        plies: list[Any] = []
+        start = gr.start
+        variant = VARIANT_NUMBERS.get(m.rules.variant, 0)
+        if game.start is not None:
+            board = absolute_board(start.boards)
+            if tuple(board) != opening(variant):
+                rec["initial_board"] = tuple(board)
+            if start.cube != 1:
+                rec["initial_cube_value"] = start.cube
+            if start.cube_owner is not None:
+                rec["initial_cube_owner"] = start.cube_owner
+        elif start.cube != 1:
+            rec["auto_doubles"] = start.cube.bit_length() - 1
+        for key in GAME_FIELDS:
+            vals = game.properties.get(key)
+            if vals:
+                n = 1 if vals[0] == "yes" and key == "is_last_game" else _int(vals[0])
+                if n is not None and n >= 0:
+                    rec[key] = True if key == "is_last_game" else n
+        winner, points = gr.winner, gr.points
+        if winner is not None:
+            rec["winner"] = winner
+            rec["points_won"] = max(points or 0, 0)
+        for raw in game.properties.get(PLIES_KEY, []):
+            plies.append(_raw_ply(raw))
+        complete = winner is not None and m.length > 0 and start.score[winner] + (points or 0) >= m.length
+        steps = gr.steps
+        done = {id(s.action) for s in steps}
+        missing = [a for a in game.actions if id(a) not in done] if not gr.verifiable else []
+        ended = None
+        double_pending = False
+        first_ref = self.plies
+        skip_next = False
+        end_override: list[str] | None = None
+        result: ReplayStep | None = None
+        for i, st in enumerate(steps):
+            a = st.action
+            kind = a.kind
+            if skip_next:
+                skip_next = False
+                continue
+            ref = first_ref + len(plies)
+            wrote = True
+            if kind in ("move", "roll"):
+                self._move(plies, st, ref)
+            elif kind == "double":
+                plies.append((W.DOUBLE, a.player, (), None))
+                self.info[ref] = (st, a.player)
+                double_pending = True
+            elif kind in ("take", "drop", "beaver", "raccoon"):
+                plies.append((_CUBE_PLIES[kind], a.player, (), None))
+                self.info[ref] = (st, 1 - a.player)
+                double_pending = False
+                if kind == "drop":
+                    ended = "drop"
+            elif kind == "resign":
+                nxt = steps[i + 1].action.kind if i + 1 < len(steps) else None
+                if nxt == "reject":
+                    self.counts["rejected resignations (OGXM holds only an accepted one)"] += 1
+                    skip_next = True
+                    continue
+                if PLY_KEY in a.properties:
+                    plies.append(_raw_ply(a.properties[PLY_KEY][0]))
+                else:
+                    value = a.value if a.value in (1, 2, 3) else _resign_value(points, st.before.cube)
+                    plies.append((W.RESIGN_MATCH if complete else W.RESIGN_GAME, a.player, (),
+                                  {"resign_value": value}))
+                self.info[ref] = (st, a.player)
+                ended = "resign"
+                if double_pending:
+                    self.pending_end = True
+            elif kind == "setup":
+                self._setup(plies, st, ref)
+            else:  # accept, reject, win, loss: no ply of their own
+                wrote = False
+                if kind in ("win", "loss") and END_KEY in a.properties:
+                    end_override = a.properties[END_KEY]
+                if kind in ("win", "loss"):
+                    result = st
+                if kind == "reject":
+                    self.counts["rejected resignations (OGXM holds only an accepted one)"] += 1
+            if wrote:
+                self.refs[id(a)] = ref
+            for raw in a.properties.get(PLIES_KEY, []):
+                plies.append(_raw_ply(raw))
+        if missing:
+            # The replay stopped at a play it could not make: that play and the rest of the game are written
+            # as recorded, each play a set-position ply on the board as it last stood.
+            board = tuple(absolute_board((steps[-1].after if steps else start).boards))
+            for a in missing:
+                ref = first_ref + len(plies)
+                kind = a.kind
+                if kind in ("move", "roll") and a.dice is not None:
+                    plies.append((W.SET_POSITION, 1 - a.player, (), {"dice": _low_first(a.dice), "illegal": True,
+                                                                       "board": board}))
+                    self.illegal.add(ref)
+                    if (a.play or "").strip():
+                        self._anno(W.SCOPE_PLY, ref, PLAY_KEY, (a.play or "").strip())
+                elif kind in _CUBE_PLIES:
+                    plies.append((_CUBE_PLIES[kind], a.player, (), None))
+                    double_pending = kind == "double"
+                    if kind == "drop":
+                        ended = "drop"
+                elif kind == "resign" and ended is None:
+                    plies.append((W.RESIGN_MATCH if complete else W.RESIGN_GAME, a.player, (),
+                                  {"resign_value": a.value if a.value in (1, 2, 3) else 1}))
+                    ended = "resign"
+                else:
+                    if kind in ("move", "roll", "setup"):
+                        self.counts["set-up positions after a play the replay could not make"
+                                    if kind == "setup" else "plays without a roll"] += 1
+                    continue
+                self.refs[id(a)] = ref
+                for raw in a.properties.get(PLIES_KEY, []):
+                    plies.append(_raw_ply(raw))
+        if winner is not None and ended is None and (result is None or result.after.game_state == GAME_RESIGNED):
+            # a result that neither a bear-off nor a drop gives (a roll left unplayed, then 'Wins'; or a game
+            # the replay could not finish): the loser resigned, and OGXM says so
+            cube = (result or steps[-1]).before.cube if steps else start.cube
+            plies.append((W.RESIGN_MATCH if complete else W.RESIGN_GAME, 1 - winner, (),
+                          {"resign_value": _resign_value(points, cube)}))
+            ended = "resign"
+            if double_pending:
+                self.pending_end = True
+        if end_override is not None:
+            for raw in end_override:
+                if raw != "none":
+                    plies.append(_raw_ply(raw))
+        else:
+            plies += [(x, 0, (), None) for x in end_plies(ended, winner, complete)]
+        if len(plies) > W.MAX_PLIES:
+            raise NotationError(f"game {game.number} has {len(plies)} plies: OGXM holds at most {W.MAX_PLIES}")
+        self.plies += len(plies)
+        for c in game.comments:
+            self._anno(W.SCOPE_GAME, gi, None, c)
+        for k, vals in game.properties.items():
+            if k in GAME_FIELDS or k in (PLIES_KEY, END_KEY):
+                continue
+            for v in vals:
+                self._anno(W.SCOPE_GAME, gi, _tag_key(k), v)
+        for a in game.actions:
+            ref = self.refs.get(id(a))
+            where = (W.SCOPE_PLY, ref) if ref is not None else (W.SCOPE_GAME, gi)
+            if a.comment:
+                self._anno(*where, None, a.comment)
+            for k, vals in a.properties.items():
+                if k in ACTION_OURS:
+                    continue
+                if k in SGF_ANALYSIS and a.analysis is not None:
+                    self.counts["actions' gnubg analysis properties (A, DA, LU, GB, GW): written as the OGXM "
+                                "analysis they hold, not as their SGF text"] += 1
+                    continue
+                for v in vals:
+                    self._anno(*where, _tag_key(k), v)
+        return W.encode_game(rec, plies)
+
+    def _move(self, plies: list[Any], st: ReplayStep, ref: int) -> None:
+        a = st.action
+        dice = a.dice
+        if dice is None:
+            self.counts["plays without a roll"] += 1
+            return
+        aid = W.DICE_ACTION[dice]
+        text = (a.play or "").strip()
+        before = st.before
+        if a.kind == "roll" or not text:
+            if st.legal:
+                plies.append((aid, a.player, (), None))
+                self.info[ref] = (st, a.player)
+                return
+        elif st.legal and st.play is not None:
+            steps = hop_bytes(before, a.player, dice, text, st.play.steps)
+            if steps is not None:
+                plies.append((aid, a.player, steps, None))
+                self.info[ref] = (st, a.player)
+                return
+        # an illegal play: its dice, the illegal flag and the board it leaves, on the side to move next
+        after = absolute_board(st.after.boards)
+        plies.append((W.SET_POSITION, 1 - a.player, (), {"dice": _low_first(dice), "illegal": True,
+                                                           "board": tuple(after)}))
+        self.illegal.add(ref)
+        self.info[ref] = (st, a.player)
+        if diff_play(absolute_board(before.boards), after, a.player) != text:
+            self._anno(W.SCOPE_PLY, ref, PLAY_KEY, text)
+
+    def _setup(self, plies: list[Any], st: ReplayStep, ref: int) -> None:
+        a = st.action
+        after = st.after
+        board = tuple(absolute_board(after.boards))
+        if a.dice is not None:
+            plies.append((W.SET_POSITION, after.turn, (), {"dice": _low_first(a.dice), "illegal": True,
+                                                             "board": board}))
+            self._anno(W.SCOPE_PLY, ref, SETUP_KEY, a.text)
+            self.illegal.add(ref)
+        else:
+            plies.append((W.SET_POSITION, after.turn, (), {"board": board}))
+        before = st.before
+        self.info[ref] = (st, after.turn)
+        if (after.cube, after.cube_owner) != (before.cube, before.cube_owner):
+            # the cube the set-up sets: a cube-set ply after it
+            x: dict[str, Any] = {"cube_value": after.cube}
+            if after.cube_owner is not None:
+                x["cube_owner"] = after.cube_owner
+            plies.append((W.CUBE_SET, after.turn, (), x))
+
+    # ------------------------------------------------------------------ analysis
+
+    def _analysis(self, match_bytes: bytes) -> list[tuple[bytes, bytes]]:
+        """One (ANAL, DECS) pair for each producer whose analysis the record holds."""
+        by_producer: dict[str, list[tuple[int, ReplayStep, int]]] = {}
+        for ref, (st, decider) in sorted(self.info.items()):
+            an = st.action.analysis
+            if an is None or an.is_empty():
+                continue
+            if ref in self.illegal:
+                self.counts["analysed illegal plays (OGXM puts no decision on the set-position ply that "
+                            "restates one)"] += 1
+                continue
+            by_producer.setdefault(an.producer or "", []).append((ref, st, decider))
+        unplaced = sum(1 for g in self.m.games for a in g.actions if a.analysis is not None and
+                       not a.analysis.is_empty() and id(a) not in self.refs)
+        if unplaced:
+            self.counts["analyses of actions with no ply of their own"] += unplaced
+        kept = {}
+        for raw in self.m.properties.get("ogxm.analysis", []):
+            try:
+                info = W.decode_anal(base64.b64decode(raw), 0, None)
+            except (ValueError, NotationError):
+                continue
+            name = info.get("model_name") or PRODUCERS.get(info.get("model_id", ""), info.get("model_id")) or ""
+            kept.setdefault(name, info)
+        out = []
+        for k, (producer, decisions) in enumerate(by_producer.items()):
+            out.append(self._block(k, producer, decisions, kept.get(producer), match_bytes))
+        return out
+
+    def _block(self, k: int, producer: str, decisions: list[tuple[int, ReplayStep, int]],
+               kept: dict[str, Any] | None, match_bytes: bytes) -> tuple[bytes, bytes]:
+        m = self.m
+        match_play = m.length > 0
+        if kept is not None:
+            info = {key: v for key, v in kept.items() if key not in ("level", "coverage", "complete", "match_digest",
+                                                                     "_more")}
+        else:
+            seed = hashlib.sha256(b"gammon-notation analysis\0" + producer.encode("utf-8") + bytes((k,))
+                                  + match_bytes).digest()
+            aid = bytearray(seed[:16])
+            aid[6] = (aid[6] & 0x0F) | 0x80
+            aid[8] = (aid[8] & 0x3F) | 0x80
+            info = {"analysis_id": bytes(aid)}
+            if producer:
+                if producer in PRODUCER_IDS:
+                    info["model_id"] = PRODUCER_IDS[producer]
+                info["model_name"] = producer
+            info["currency"] = 2 if match_play else 1
+            if match_play:
+                info["met_id"] = KAZAROSS_XG2.name
+        currency = info.get("currency", 2 if match_play else 1)
+        mwc = currency == 2 and match_play
+        levels: Counter[str] = Counter()
+        for _ref, st, _d in decisions:
+            an = st.action.analysis
+            assert an is not None
+            if an.checker is not None:
+                levels.update(c.level for c in an.checker.candidates if c.level)
+            if an.cube is not None and an.cube.level:
+                levels[an.cube.level] += 1
+        block_level = levels.most_common(1)[0][0] if levels else None
+        if block_level is not None:
+            info["level"] = {"preset": block_level}
+        records: list[dict[str, Any]] = []
+        for ref, st, decider in decisions:
+            an = st.action.analysis
+            assert an is not None
+            conv = _Convert(st.before, decider, mwc)
+            if conv.frame is None:
+                self.counts["analysed decisions at a score with no match-winning chance frame"] += 1
+                continue
+            records += self._decisions(ref, st, an, conv, block_level)
+        records.sort(key=lambda d: (d["ply_ref"], d["kind"]))
+        return W.encode_anal(info), b"".join(W.encode_decision(d) for d in records)
+
+    def _decisions(self, ref: int, st: ReplayStep, an: Analysis, conv: _Convert,
+                   block_level: str | None) -> list[dict[str, Any]]:
+        a = st.action
+        x = an.extra
+        out = []
+        if an.checker is not None and a.kind == "move" and an.checker.candidates:
+            d = self._checker(ref, st, an.checker, conv, block_level, x)
+            if d is not None:
+                out.append(d)
+        elif an.checker is not None:
+            self.counts["checker-play analyses on actions that are not plays"] += 1
+        if an.cube is not None:
+            d = self._cube(ref, a, an.cube, conv, block_level, x)
+            if d is not None:
+                out.append(d)
+        if an.luck is not None:
+            if a.kind == "move":
+                d = {"ply_ref": ref, "kind": W.KIND_ROLL, "luck": conv.delta(an.luck)}
+                if x.get("ogxm:luck_level") not in (None, block_level):
+                    d["level"] = {"preset": x["ogxm:luck_level"]}
+                out.append(d)
+            else:
+                self.counts["luck figures on actions that are not rolls"] += 1
+        if a.kind == "resign" and any(k.startswith("ogxm:resign_") for k in x):
+            d = {"ply_ref": ref, "kind": W.KIND_RESIGN}
+            for key in ("correct_value",):
+                if f"ogxm:resign_{key}" in x and _int(x[f"ogxm:resign_{key}"]) is not None:
+                    d[key] = _int(x[f"ogxm:resign_{key}"])
+            for key in ("resign_error", "take_resign_error"):
+                if f"ogxm:resign_{key}" in x:
+                    d[key] = conv.delta(float(x[f"ogxm:resign_{key}"]))
+            if "ogxm:resign_equity_loss" in x:
+                d["equity_loss"] = max(conv.delta(float(x["ogxm:resign_equity_loss"])), 0)
+            if "ogxm:resign_probs" in x:
+                d["probs"] = tuple(int(v) for v in x["ogxm:resign_probs"].split(","))
+            if x.get("ogxm:resign_level") not in (None, block_level):
+                d["level"] = {"preset": x["ogxm:resign_level"]}
+            out.append(d)
+        return out
+
+    def _checker(self, ref: int, st: ReplayStep, ch: CheckerAnalysis, conv: _Convert, block_level: str | None,
+                 x: dict[str, str]) -> dict[str, Any] | None:
+        a = st.action
+        assert a.dice is not None
+        cands = ch.candidates
+        dec_level = cands[0].level if cands[0].level else block_level
+        alts = []
+        for i, c in enumerate(cands):
+            steps = hop_bytes(st.before, a.player, a.dice, c.play, None)
+            if steps is None:
+                self.counts["ranked plays that cannot be placed on the board"] += 1
+                if ch.played == i:
+                    return None
+                continue
+            alt: dict[str, Any] = {"steps": steps, "equity": conv.eq(c.equity or 0.0)}
+            if c.equity is None:
+                self.counts["ranked plays without an equity (written as 0)"] += 1
+            if c.probabilities is not None:
+                alt["probs"] = _probs(c.probabilities)
+            if c.level and c.level != dec_level:
+                alt["level"] = {"preset": c.level}
+            if ch.played == i or x.get(f"ogxm:{i}:is_played") == "yes":
+                alt["is_played"] = True
+            if f"ogxm:{i}:rollout_se" in x:
+                alt["rollout_se"] = conv.delta(float(x[f"ogxm:{i}:rollout_se"]))
+            if c.cubeless_equity is not None:
+                alt["cubeless_equity"] = conv.eq(c.cubeless_equity)
+            alts.append(alt)
+        if not alts:
+            return None
+        # OGXM keeps the alternatives of one level together, best first within each (the first level
+        # first, so the best play stays first)
+        groups: dict[str | None, list[dict[str, Any]]] = {}
+        for alt in alts:
+            groups.setdefault(alt.get("level", {}).get("preset"), []).append(alt)
+        ordered = [alt for g in groups.values() for alt in sorted(g, key=lambda al: -al["equity"])]
+        if ordered != alts:
+            self.counts["lists of ranked plays reordered: OGXM keeps the plays of one evaluation level "
+                        "together (in the order of their first play), best first within each"] += 1
+            alts = ordered
+        d: dict[str, Any] = {"ply_ref": ref, "kind": W.KIND_CHECKER, "alternatives": alts}
+        if dec_level and dec_level != block_level:
+            d["level"] = {"preset": dec_level}
+        for key in ("alternatives_total", "rollouts_done", "deep_searched", "position_tags", "source_band"):
+            n = _int(x.get(f"ogxm:{key}", ""))
+            if n is not None and n >= 0:
+                d[key] = n
+        if "ogxm:best_equity" in x:
+            best = conv.eq(float(x["ogxm:best_equity"]))
+            if best != alts[0]["equity"]:
+                d["best_equity"] = best
+        if "ogxm:equity_loss" in x:
+            loss = max(conv.delta(float(x["ogxm:equity_loss"])), 0)
+            played = next((al for al in alts if al.get("is_played")), None)
+            if played is None or loss != (d.get("best_equity", alts[0]["equity"]) - played["equity"]):
+                d["equity_loss"] = loss
+        return d
+
+    def _cube(self, ref: int, a: Action, cube: CubeAnalysis, conv: _Convert, block_level: str | None,
+              x: dict[str, str]) -> dict[str, Any] | None:
+        nd, dt, dp = cube.no_double, cube.double_take, cube.double_pass
+        response = a.kind in ("take", "drop", "beaver", "raccoon")
+        if a.kind not in ("move", "double") and not response:
+            self.counts["cube analyses on actions that are not cube decisions"] += 1
+            return None
+        verdict = VERDICTS.index(cube.verdict) if cube.verdict in VERDICTS else None
+        allowed = (2, 3, 5, 6) if response else (0, 1, 4)
+        if verdict not in allowed:
+            if nd is None or dt is None or dp is None:
+                self.counts["cube analyses without the three equities"] += 1
+                return None
+            if cube.verdict is not None:
+                self.counts["cube verdicts written as OGXM's verdict codes (their wording is not kept)"] += 1
+            if response:
+                verdict = 2 if dt <= dp else 3
+            elif dt >= dp:
+                verdict = 4 if nd > dp else 1
+            else:
+                verdict = 0 if nd >= dt else 1
+        d: dict[str, Any] = {"ply_ref": ref, "kind": W.KIND_CUBE, "verdict": verdict}
+        if nd is not None:
+            d["no_double"] = conv.eq(nd)
+        if dt is not None:
+            d["double_take"] = conv.eq(dt)
+        if dp is not None:
+            d["double_pass"] = conv.eq(dp)
+        if cube.probabilities is not None:
+            d["probs"] = _probs(cube.probabilities)
+        if "ogxm:cube_equity_loss" in x:
+            d["equity_loss"] = max(conv.delta(float(x["ogxm:cube_equity_loss"])), 0)
+        tp = _int(x.get("ogxm:cube_take_point", ""))
+        if tp is not None and 0 <= tp <= 10000:
+            d["take_point"] = tp
+        if cube.level and cube.level != block_level:
+            d["level"] = {"preset": cube.level}
+        for key in ("window_searched", "is_optional", "is_free_cube"):
+            if x.get(f"ogxm:cube_{key}") == "yes":
+                d[key] = True
+        if "ogxm:cube_cubeful_take_value" in x:
+            d["cubeful_take_value"] = conv.eq(float(x["ogxm:cube_cubeful_take_value"]))
+        if cube.cubeless_equity is not None:
+            self.counts["cubeless equities of cube decisions (OGXM has no field for them)"] += 1
+        return d
+
+    # ------------------------------------------------------------------ what the file held besides
+
+    def _sections(self, mtch: bytes, games: list[bytes], blocks: list[tuple[bytes, bytes]]) -> list[bytes]:
+        """The file's sections in OGXM's order (MTCH, the games, the analysis blocks, the clock, the video,
+        ANNO), with what the reader kept: further analysis blocks, the clock and the video while the plies
+        are the ones they were about, and unknown sections after the section they followed.  Signatures
+        sign the bytes the file was read from; a record written anew loses them (said)."""
+        kept: dict[str, list[bytes]] = {}
+        unknown: dict[str, list[bytes]] = {}
+        digest = hashlib.sha256(b"".join(struct.pack("<I", len(x)) + x for x in [mtch, *games])).digest()
+        for entry in self.m.properties.get(KEEP_KEY, []):
+            parts = entry.split(":", 3)
+            if len(parts) != 4:
+                continue
+            kind, anchor, plies, raw = parts
+            try:
+                payload = base64.b64decode(raw, validate=True)
+            except ValueError:
+                continue
+            section = W.section(kind.encode("latin-1"), payload, False)
+            if kind in ("SIGN", "MSIG"):
+                k = int(anchor[5:]) if anchor.startswith("block") and anchor[5:].isdigit() else 0
+                if kind == "MSIG":
+                    now = hashlib.sha256(b"OGXM-MTCH-SIG-v2" + digest).hexdigest()
+                elif 1 <= k <= len(blocks):
+                    now = hashlib.sha256(b"OGXM-ANAL-SIG-v2" + digest + hashlib.sha256(
+                        blocks[k - 1][0] + blocks[k - 1][1]).digest()).hexdigest()
+                else:
+                    now = ""
+                if now == plies:  # what it signs is written as it was: it still holds
+                    kept.setdefault(kind if kind == "MSIG" else anchor, []).append(section)
+                else:
+                    self.drop(f"the {'match' if kind == 'MSIG' else 'analysis'} signature ({kind}): the bytes it "
+                              "signs are written anew")
+            elif kind in ("ANAL", "DECS", "CLCK", "VIDO"):
+                if plies == str(self.plies):
+                    kept.setdefault("blocks" if kind in ("ANAL", "DECS") else kind, []).append(section)
+                elif kind != "DECS":
+                    self.drop({"ANAL": "an analysis block the record does not hold", "CLCK": "the clock",
+                               "VIDO": "the video marks"}[kind] + ": the plies changed since the file was read")
+            else:
+                unknown.setdefault(anchor, []).append(section)
+        out = [W.section(b"MTCH", mtch, True)] + unknown.pop("MTCH", [])
+        out += [W.section(b"GAME", g, True) for g in games] + unknown.pop("GAME", [])
+        for k, (anal, decs) in enumerate(blocks, 1):
+            out += [W.section(b"ANAL", anal, False), W.section(b"DECS", decs, False)] + kept.get(f"block{k}", [])
+            out += unknown.pop(f"block{k}", [])
+        out += kept.get("blocks", [])
+        for kind in ("CLCK", "VIDO"):
+            out += kept.get(kind, []) + unknown.pop(kind, [])
+        tail_msig = kept.get("MSIG", [])
+        if self.annos:
+            self.annos.sort(key=lambda t: t[0])
+            keep = len(self.annos)
+            size = sum(len(r) for _k, r in self.annos)
+            while keep > MAX_ANNOTATIONS or size > MAX_ANNO_BYTES:
+                keep -= 1
+                size -= len(self.annos[keep][1])
+            if keep < len(self.annos):
+                self.drop(f"{len(self.annos) - keep} annotations (comments, tags, properties) past OGXM's limits "
+                          f"({MAX_ANNOTATIONS} records, {MAX_ANNO_BYTES // 1024} KB): the last ones in OGXM's order")
+            out.append(W.section(b"ANNO", b"".join(r for _k, r in self.annos[:keep]), False))
+        out += tail_msig
+        for rest in unknown.values():
+            out += rest
+        return out
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def hop_bytes(before: Position, mover: int, dice: tuple[int, int], text: str,
+              steps: tuple[tuple[int, int, bool], ...] | None) -> tuple[int, ...] | None:
+    """A play of ``mover`` from ``before`` as step bytes (``from | pips << 5``, absolute) in a legal order:
+    the order ``text`` writes, when it writes one step per die and that order is legal; else the order of
+    ``steps`` (a legal play's), else any legal order.  Without ``steps`` the play is resolved on the board
+    from ``text`` when it does not write one step per die (``9/2``, ``8/4(2)``).  None when it cannot be
+    placed."""
+    mine, theirs = before.boards[mover], before.boards[1 - mover]
+    dice_list = [dice[0], dice[1]] if dice[0] != dice[1] else [dice[0]] * 4
+    written = _tokens(text)
+    if written is not None:
+        pips = _pips(mine, theirs, written, dice_list)
+        if pips is not None and (steps is None or sorted(written) == sorted((f, t) for f, t, _h in steps)):
+            return _bytes(written, pips, mover)
+    if steps is None:
+        from ..play import resolve_play
+
+        try:
+            steps = resolve_play(before.replace(turn=mover, dice=dice), text, dice).play.steps
+        except (NotationError, ValueError):
+            return None
+    plain = [(f, t) for f, t, _h in steps]
+    pips = _pips(mine, theirs, plain, dice_list)
+    if pips is not None:
+        return _bytes(plain, pips, mover)
+    from itertools import permutations
+
+    for order in permutations(plain):
+        pips = _pips(mine, theirs, list(order), dice_list)
+        if pips is not None:
+            return _bytes(list(order), pips, mover)
+    return None
+
+
+def _tokens(text: str) -> list[tuple[int, int]] | None:
+    """``24/18 18/13*`` as its single steps (mover's numbering, 25 the bar, 0 off), or None."""
+    out = []
+    for tok in text.split():
+        m = _TOKEN.fullmatch(tok.lower())
+        if m is None:
+            return None
+        f = 25 if m.group(1) == "bar" else int(m.group(1))
+        t = 0 if m.group(2) == "off" else int(m.group(2))
+        if not (1 <= f <= 25 and 0 <= t < f):
+            return None
+        out.append((f, t))
+    return out
+
+
+def _pips(mine: tuple[int, ...], theirs: tuple[int, ...], order: list[tuple[int, int]],
+          dice: list[int]) -> list[int] | None:
+    """The die each step uses, when ``order`` can be played step by step: each step one die, the bar
+    first, never onto a point the opponent holds, bearing off only with every checker home (and with a
+    larger die only from the highest point); None otherwise."""
+    m = list(mine)
+    o = list(theirs)
+    left = list(dice)
+    out = []
+    for f, t in order:
+        if m[f] <= 0 or (m[25] > 0 and f != 25):
+            return None
+        if t == 0:
+            if any(m[p] for p in range(7, 26)):
+                return None
+            if f in left:
+                p = f
+            else:
+                bigger = [d for d in left if d > f]
+                if not bigger or any(m[q] for q in range(f + 1, 7)):
+                    return None
+                p = min(bigger)
+            m[f] -= 1
+            m[0] += 1
+        else:
+            p = f - t
+            if p not in left or o[25 - t] >= 2:
+                return None
+            m[f] -= 1
+            m[t] += 1
+            if o[25 - t] == 1:
+                o[25 - t] = 0
+                o[25] += 1
+        left.remove(p)
+        out.append(p)
+    return out
+
+
+def _bytes(order: list[tuple[int, int]], pips: list[int], mover: int) -> tuple[int, ...]:
+    out = []
+    for (f, _t), p in zip(order, pips, strict=True):
+        a = f if mover == 1 else (0 if f == 25 else 25 - f)
+        out.append(a | p << 5)
+    return tuple(out)
+
+
+def _raw_ply(raw: str) -> bytes:
+    """A ply the reader kept as hex: its bytes, written as they came."""
+    return bytes.fromhex(raw)
+
+
+class _Convert:
+    """The model's figures (normalised equities) as OGXM's: millionths of a match-winning chance through
+    the decider's frame at the decision's score and cube (match play), of a money equity otherwise."""
+
+    __slots__ = ("frame",)
+
+    def __init__(self, before: Position, decider: int, mwc: bool) -> None:
+        if not mwc:
+            self.frame: tuple[float, float] | None = (0.0, 1.0)
+            return
+        length = before.match_length
+        mine, theirs = before.score[decider], before.score[1 - decider]
+        self.frame = frame(KAZAROSS_XG2, length - mine, length - theirs, before.cube, before.crawford)
+
+    def eq(self, e: float) -> int:
+        mid, half = self.frame  # type: ignore[misc]
+        return round((mid + e * half) * 1e6)
+
+    def delta(self, d: float) -> int:
+        return round(d * self.frame[1] * 1e6)  # type: ignore[index]
+
+
+def _probs(p: Probabilities) -> tuple[int, ...]:
+    return tuple(max(0, min(10000, round(v * 1e4))) for v in (p.win, p.win_gammon, p.win_backgammon,
+                                                              p.lose_gammon, p.lose_backgammon))
+
+
+def _low_first(dice: tuple[int, int]) -> tuple[int, int]:
+    """A roll as OGXM (and OGID) write one, the low die first."""
+    return (dice[0], dice[1]) if dice[0] <= dice[1] else (dice[1], dice[0])
+
+
+def _resign_value(points: int | None, cube: int) -> int:
+    if points and cube and points % cube == 0 and 1 <= points // cube <= 3:
+        return points // cube
+    return 1
+
+
+def _tag_key(k: str) -> str:
+    """An annotation key for a tag or property ``k``: itself, unless it is one of OGXM's field names (a key
+    may not be), then ``x-gammon-notation.<k>``."""
+    return OWN_PREFIX + k if k in W.FIELD_NAMES or k.startswith(OWN_PREFIX) else k
+
+
+def _int(v: str) -> int | None:
+    try:
+        return int(v.strip())
+    except (ValueError, AttributeError):
+        return None
+
+
+def _pair(v: str) -> tuple[int, int] | None:
+    m = re.fullmatch(r"\s*(\d+)\s*[-,:]\s*(\d+)\s*", v)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def _instant(v: str) -> int | None:
+    """An ISO 8601 date or instant (``2024-08-10``, ``2024-08-10T14:05:00Z``, ...) as milliseconds, UTC."""
+    v = v.strip()
+    if re.fullmatch(r"\d+", v):
+        return int(v)
+    try:
+        d = datetime.fromisoformat(v.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if d.tzinfo is None:
+        d = d.replace(tzinfo=UTC)
+    ms = round(d.timestamp() * 1000)
+    return ms if ms >= 0 else None
+
+
+def _event_date(tags: list[tuple[str, str]]) -> int | None:
+    """``EventDate`` (``2024.08.10``) and ``EventTime`` (``14.05``) as an instant, UTC."""
+    date = next((v for k, v in tags if k.lower() == "eventdate"), None)
+    if not date:
+        return None
+    time = next((v for k, v in tags if k.lower() == "eventtime"), None) or "00:00"
+    m = re.fullmatch(r"\s*(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})\s*", date)
+    t = re.fullmatch(r"\s*(\d{1,2})[.:](\d{2})\s*", time)
+    if m is None:
+        return None
+    try:
+        d = datetime(int(m.group(1)), int(m.group(2)), int(m.group(3)), int(t.group(1)) if t else 0,
+                     int(t.group(2)) if t else 0, tzinfo=UTC)
+    except ValueError:
+        return None
+    return round(d.timestamp() * 1000)
+
+
+def _on_boundary(ms: int | None, precision: int) -> bool:
+    if ms is None or ms % _DAY:
+        return False
+    if precision not in (1, 2):
+        return True
+    d = datetime.fromtimestamp(ms // 1000, UTC)
+    return d.day == 1 and (precision == 2 or d.month == 1)
+
+
+def _same(a: Match, b: Match) -> bool:
+    """The two matches hold the same record, as far as an OGXM file can say (not where they were read
+    from, nor the text of each cell, nor the locations)."""
+    if (a.length, a.names, a.rules, a.tags, a.comments) != (b.length, b.names, b.rules, b.tags, b.comments):
+        return False
+    pa = {k: v for k, v in a.properties.items() if k != RAW_KEY}
+    pb = {k: v for k, v in b.properties.items() if k != RAW_KEY}
+    if pa != pb or len(a.games) != len(b.games):
+        return False
+    for ga, gb in zip(a.games, b.games, strict=True):
+        if (ga.number, ga.score, ga.names, ga.start, ga.crawford, ga.comments, ga.properties) != (
+                gb.number, gb.score, gb.names, gb.start, gb.crawford, gb.comments, gb.properties):
+            return False
+        if len(ga.actions) != len(gb.actions):
+            return False
+        for x, y in zip(ga.actions, gb.actions, strict=True):
+            if (x.kind, x.player, x.dice, x.play, x.no_move, x.value, x.comment, x.setup, x.properties,
+                    x.analysis) != (y.kind, y.player, y.dice, y.play, y.no_move, y.value, y.comment, y.setup,
+                                    y.properties, y.analysis):
+                return False
+    return True

@@ -1,0 +1,126 @@
+"""OGXM, the open match format (HedgeHog's, read and written by GammonView): a match and its analysis in
+one binary file (``.ogxm``), and streams of many (``.ogxms``).
+
+Reading (:func:`read_ogxm`, :func:`iter_ogxm`) gives the same :class:`~notation.record.Match` as every
+other reader:
+
+- The ``MTCH`` header: the names, the match length, the variant, the rules and the cube limit go to the
+  model's own fields; every other field becomes a header tag under its OGXM name (``event``, ``round``,
+  ``site``, ``started_at`` as an ISO 8601 instant, ``source`` ...).  The starting score is the first game's
+  score; the final score and the Crawford game are derived, as OGXM derives them.
+- Each ``GAME``: its plies as actions (a roll and its steps as a ``move`` written one step per die,
+  ``24/20* 24/23``, hits marked; a cube action; a resignation, accepted; the result as ``win``).  A
+  set-position ply that restates an illegal play becomes the play as recorded (GammonView's and our own
+  annotation keep it; else it is read off the board), so the replay reports it.
+- Each analysis block (``ANAL`` and its ``DECS``) into :mod:`notation.analysis`: checker alternatives
+  with probabilities and levels, cube decisions with their verdict, luck.  Match-play blocks hold
+  match-winning chances: they are converted to the normalised equities the model holds through the
+  match equity table the block names (:mod:`notation.met`); money blocks are money equities already.
+  The producer (``model_name``, else ``model_id``) and the level are kept; what the model has no field
+  for (a resignation's analysis, take points, rollout errors ...) is kept as text in
+  :attr:`~notation.analysis.Analysis.extra` under ``ogxm:`` names.
+- ``ANNO`` annotations: without a key, comments on the match, a game or a ply; with a key (``x-`` keys
+  are producer-private and kept as they are), a tag, a game property or an action property.
+- The checksum is verified: a mismatch is an error naming the byte offset.  Signatures are reported as
+  present and "not verified", unless the optional ``cryptography`` package can check them.
+- Unknown ancillary sections (and the clock, video and signature sections) are kept for rewriting; an
+  unknown critical section is an error.
+
+Writing (:func:`write_ogxm`) is canonical: version 2, minimal varints, a CRC-32 checksum, plays split into
+single-die steps in a legal order, an illegal play as a set-position ply with its dice, the illegal
+flag and the board.  What cannot be written is listed (``dropped``).  A match read from OGXM and written
+back keeps its sections, and an unchanged record gives the same bytes.
+
+Locations: an OGXM file has no lines; a finding's line is the ply's number in the match (1-based, across
+games, OGXM's ``ply_ref`` + 1), and errors in the file name its byte offset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
+
+from . import _ogxm_wire as W
+
+if TYPE_CHECKING:
+    from ..record import Match
+    from ..replay import MatchReplay
+
+__all__ = ["MAGIC", "read_ogxm", "iter_ogxm", "is_stream", "write_ogxm", "write_ogxms"]
+
+MAGIC = W.MAGIC
+
+
+def is_stream(data: bytes) -> bool:
+    """``data`` holds more than one OGXM v2 file (an ``.ogxms`` stream), or one file and more bytes."""
+    size = W.file_size(data)
+    return data[:4] == MAGIC and size is not None and data[4:6] == b"\x02\x00" and 0 < size < len(data)
+
+
+def read_ogxm(data: bytes, *, name: str | None = None, keep: bool = True) -> list[Match]:
+    """Every match in an OGXM file (one) or stream (one per member).  Raises
+    :class:`~notation.errors.ParseError` naming the byte offset for a damaged file; :func:`iter_ogxm`
+    gives a stream's complete members before the error of a damaged tail.  ``keep``: keep what is needed
+    to write an unchanged record back byte for byte (a findings-only reading does not need it)."""
+    return list(iter_ogxm(data, name=name, keep=keep))
+
+
+def iter_ogxm(data: bytes, *, name: str | None = None, keep: bool = True) -> Iterator[Match]:
+    """The matches of an OGXM file or stream, one at a time (a stream's members in order).  A damaged
+    member raises :class:`~notation.errors.ParseError` (naming its byte offset) after the complete members
+    before it."""
+    from ._ogxm_read import Reader
+
+    if data[:4] != MAGIC:
+        W.fail("not an OGXM file: it does not start with 'OGXM'", 0, name)
+    major = int.from_bytes(data[4:6], "little") if len(data) >= 6 else 0
+    if major == 1:
+        from ._ogxm_read import read_v1
+
+        yield read_v1(data, name)
+        return
+    if not is_stream(data):
+        yield Reader(data, name, 0, keep).read()
+        return
+    pos = 0
+    k = 0
+    n = len(data)
+    while pos < n:
+        k += 1
+        if data[pos:pos + 4] != MAGIC:
+            W.fail(f"stream member {k}: no OGXM header here (a stream is whole OGXM files back to back)", pos, name)
+        size = W.file_size(data, pos)
+        if size is None or size > n - pos:
+            W.fail(f"stream member {k} is truncated: {n - pos} bytes of "
+                   f"{size if size is not None else 'at least 16'} (the {k - 1} complete "
+                   f"member{'s' if k != 2 else ''} before it were read)", n, name)
+        if size < W.HEADER:
+            W.fail(f"stream member {k}: a file size of {size} bytes", pos + 12, name)
+        r = Reader(data[pos:pos + size], name, pos, keep)
+        m = r.read()
+        if r.checksum != "crc32":
+            W.fail(f"stream member {k} has no CRC-32 checksum (every member of a stream needs one)", pos, name)
+        yield m
+        pos += size
+
+
+def write_ogxm(match: Match, rep: MatchReplay | None = None) -> tuple[bytes, list[str]]:
+    """``match`` as an OGXM v2 file, and what it could not hold (one line each).  ``rep``: the match's
+    replay, when the caller has made it."""
+    from ._ogxm_write import Writer
+
+    return Writer(match, rep).write()
+
+
+def write_ogxms(matches: Sequence[Match]) -> tuple[bytes, list[str]]:
+    """Several matches as one OGXM stream (``.ogxms``: the files back to back, each with its checksum),
+    and what could not be written, each line naming its member."""
+    from ._ogxm_write import Writer
+
+    parts = []
+    dropped = []
+    for k, m in enumerate(matches, 1):
+        data, lost = Writer(m, None).write()
+        parts.append(data)
+        dropped += [f"member {k}: {d}" for d in lost]
+    return b"".join(parts), dropped

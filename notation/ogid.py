@@ -1,0 +1,222 @@
+"""OGID, OGXM's position string: ``parse_ogid`` / ``ogid`` (exported from :mod:`notation.ids` too).
+
+``white:black:cube:dice:player:state:scoreW:scoreB:length:moveid[:checkers]``, for example the opening
+roll 6-4 of Black, ``11ccccchhhjjjjj:66666888dddddoo:N0N:46:W:IB:0:0:7:0``:
+
+1. ``white``, 2. ``black``: one character per checker on the board or the bar (``0-9a-p``: its absolute
+   point, 0-25), sorted.  Points are OGXM's absolute frame: White moves up (its bar is 0, its home board
+   19-24), Black down (its bar is 25, its home 1-6).  Here player 0 is White: player 0's point ``p`` is
+   absolute ``25 - p``, player 1's point ``p`` is ``p``.  Borne-off checkers are not written.
+3. ``cube``: the owner (``N`` centred, ``W``, ``B``; ``D`` dead and ``?`` unknown are read as centred), the
+   value as a power of two, and its action: ``N``, ``O`` offered (a double is pending), ``T`` taken (just
+   now), ``P`` passed (the double was dropped).
+4. ``dice``: the roll, low die first; empty before the roll.
+5. ``player``: the side that **reached** the position, not the side on roll: after White's play it is
+   ``W`` and Black is on roll.  While a double is pending it is the doubler.
+6. ``state``: ``IB`` (a game that has not started: before its first roll is played), ``R`` (rolled),
+   ``C`` (before the roll: the player on roll may double), ``D`` (a double is pending), ``A`` (a double
+   just taken), ``G`` (game over: ``RG`` when it ended by a resignation).
+7.-8. the score, 9. the match length (0 money) with ``C`` for the Crawford game (``L``, post-Crawford,
+   and ``G<n>``, a money session of ``n`` games, are read; post-Crawford is derived from the score), 10.
+   the move number (plays made in the game), 11. checkers per side when not 15 (3 for hypergammon).
+
+What an OGID holds is the board, the player on roll, the dice, the cube and its owner, a pending double,
+the score, the match length, the Crawford game and whether the game is over.  It holds no names, no
+Jacoby or beaver rule, no cube limit and no resignation offered; :func:`parse_ogid` gives those their
+defaults, and keeps the state and move number it read in :attr:`Position.extras` (``ogid_state``,
+``ogid_move``, and ``ogid_games`` for ``G<n>``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .errors import InvalidPositionError, ParseError
+from .position import GAME_DROPPED, GAME_OVER, GAME_PLAYING, GAME_RESIGNED, Board, Position
+
+__all__ = ["ogid", "parse_ogid", "is_ogid"]
+
+_CHARS = "0123456789abcdefghijklmnop"
+_VALUE = {c: i for i, c in enumerate(_CHARS)}
+_SHAPE = re.compile(r"[0-9a-p]*:[0-9a-p]*:[NWBD?]\d{1,2}[NOTP]:(?:[1-6]{2})?:[WB]:")
+_LENGTH = re.compile(r"(\d{1,4})([CLG]?)(\d*)")
+_STATES = frozenset(("IW", "IB", "R", "C", "D", "A", "P", "G", "RG", "RM", "M", "T"))
+
+
+def is_ogid(text: str) -> bool:
+    """``text`` has an OGID's shape (its first five fields), which no other ID has."""
+    t = text.strip()
+    if t[:5].lower() == "ogid=":
+        t = t[5:]
+    return _SHAPE.match(t) is not None
+
+
+def _initial(position: Position) -> bool:
+    """A position before the game's first roll is played: the variant's opening board, cube centred at 1."""
+    return (position.cube == 1 and position.cube_owner is None
+            and position.boards == Position.initial(position.variant).boards)
+
+
+def ogid(position: Position, *, move_id: int = 0, state: str | None = None, cube_action: str | None = None) -> str:
+    """The OGID of ``position``.  ``move_id`` is the number of plays made in the game so far; ``state``
+    and ``cube_action`` default to what the position says (``R`` rolled, ``C`` before the roll, ``D`` and
+    ``O`` a pending double, ``G`` and ``P`` a dropped double, ``G`` / ``RG`` a game over, ``IB`` a game
+    whose first roll is not played yet).  Raises :class:`InvalidPositionError` for a position no OGID
+    holds (a variant's checkers waiting to enter, a point held by both sides)."""
+    b0, b1 = position.boards
+    if position.waiting(0) > 0 or position.waiting(1) > 0:
+        raise InvalidPositionError("an OGID has no place for checkers waiting to enter")
+    white = []
+    black = []
+    for p in range(1, 26):
+        if b0[p]:
+            white.append(_CHARS[0 if p == 25 else 25 - p] * b0[p])
+        if b1[p]:
+            black.append(_CHARS[p] * b1[p])
+    w = "".join(sorted("".join(white)))
+    k = "".join(sorted("".join(black)))
+    cube = position.cube
+    if cube < 1 or cube & (cube - 1):
+        raise InvalidPositionError(f"cube value {cube} is not a power of two")
+    owner = "N" if position.cube_owner is None else "WB"[position.cube_owner]
+    action = cube_action
+    if action is None:
+        action = "O" if position.double_offered else "P" if position.game_state == GAME_DROPPED else "N"
+    if state is None:
+        if position.double_offered:
+            state = "D"
+        elif position.game_state == GAME_RESIGNED:
+            state = "RG"
+        elif position.game_state in (GAME_OVER, GAME_DROPPED):
+            state = "G"
+        elif move_id == 0 and _initial(position):
+            state = "IB"
+        elif position.dice is not None:
+            state = "R"
+        else:
+            state = "C"
+    if action not in ("N", "O", "T", "P"):
+        raise ValueError(f"cube action {action!r} is not N, O, T or P")
+    # the side that reached the position: the doubler while a double is pending, else not the one on roll
+    reached = position.turn if position.double_offered else 1 - position.turn
+    dice = "" if position.dice is None else "".join(str(d) for d in sorted(position.dice))
+    # (a one-point match is written as its own Crawford game, as OGXM's reference codec writes it)
+    length = str(position.match_length) + ("C" if position.match_length and (position.crawford or
+                                                                               position.match_length == 1) else "")
+    fields = [w, k, f"{owner}{cube.bit_length() - 1}{action}", dice, "WB"[reached], state,
+              str(position.score[0]), str(position.score[1]), length, str(move_id)]
+    checkers = position.rules.checkers
+    if checkers != 15:
+        fields.append(str(checkers))
+    return ":".join(fields)
+
+
+def parse_ogid(text: str, *, variant: str | None = None, validate: bool = True) -> Position:
+    """The position an OGID describes (``OGID=`` before it is allowed).  ``variant``: the rules to read it
+    under; by default backgammon, or hypergammon when the string says 3 checkers.  Raises
+    :class:`ParseError` naming the field and its column, and :class:`InvalidPositionError` for a
+    well-formed string of a position that cannot exist (``validate=False`` gives it anyway)."""
+    line = text.strip()
+    offset = len(text) - len(text.lstrip())
+    if line[:5].lower() == "ogid=":
+        line = line[5:]
+        offset += 5
+    parts = line.split(":")
+    cols = []
+    col = offset + 1
+    for p in parts:
+        cols.append(col)
+        col += len(p) + 1
+
+    def bad(i: int, what: str) -> ParseError:
+        return ParseError(f"OGID field {i + 1} ({what}): {parts[i]!r} at column {cols[i]} is not valid",
+                          column=cols[i], text=text)
+
+    if len(parts) < 9:
+        raise ParseError(f"an OGID has at least 9 fields separated by ':', this has {len(parts)}", column=offset + 1,
+                         text=text)
+    if len(parts) > 11:
+        raise ParseError(f"an OGID has at most 11 fields, this has {len(parts)}", column=cols[11], text=text)
+    checkers = 15
+    if len(parts) == 11:
+        if not parts[10].isdigit() or not 1 <= int(parts[10]) <= 15:
+            raise bad(10, "checkers")
+        checkers = int(parts[10])
+    if variant is None:
+        variant = {3: "hypergammon3", 2: "hypergammon2", 1: "hypergammon1"}.get(checkers, "standard")
+    boards: list[list[int]] = [[0] * 26, [0] * 26]
+    for i in (0, 1):
+        for ch in parts[i]:
+            v = _VALUE.get(ch)
+            if v is None:
+                raise bad(i, "White's checkers" if i == 0 else "Black's checkers")
+            if i == 0:
+                if v == 25:
+                    raise ParseError(f"OGID field 1: a White checker on point 25 (Black's bar) at column {cols[0]}",
+                                     column=cols[0], text=text)
+                boards[0][25 if v == 0 else 25 - v] += 1
+            else:
+                if v == 0:
+                    raise ParseError(f"OGID field 2: a Black checker on point 0 (White's bar) at column {cols[1]}",
+                                     column=cols[1], text=text)
+                boards[1][v] += 1
+    for i in (0, 1):
+        on = sum(boards[i])
+        if on > checkers:
+            raise InvalidPositionError(f"{'White' if i == 0 else 'Black'} has {on} checkers on the board (at most "
+                                       f"{checkers})", column=cols[i], text=text)
+        boards[i][0] = checkers - on
+    m = re.fullmatch(r"([NWBD?])(\d{1,2})([NOTP])", parts[2])
+    if m is None or int(m.group(2)) > 30:
+        raise bad(2, "cube")
+    cube = 1 << int(m.group(2))
+    owner = {"W": 0, "B": 1}.get(m.group(1))
+    action = m.group(3)
+    dice_text = parts[3]
+    dice: tuple[int, int] | None = None
+    if dice_text:
+        if not re.fullmatch(r"[1-6][1-6]", dice_text):
+            raise bad(3, "dice")
+        dice = (int(dice_text[0]), int(dice_text[1]))
+    if parts[4] not in ("W", "B"):
+        raise bad(4, "player")
+    reached = 0 if parts[4] == "W" else 1
+    state = parts[5]
+    if state not in _STATES:
+        raise bad(5, "state")
+    scores = []
+    for i in (6, 7):
+        if not parts[i].isdigit() or len(parts[i]) > 5:
+            raise bad(i, "score")
+        scores.append(int(parts[i]))
+    lm = _LENGTH.fullmatch(parts[8])
+    if lm is None or (lm.group(2) == "G") != bool(lm.group(3)):
+        raise bad(8, "match length")
+    length = int(lm.group(1))
+    extras: list[tuple[str, str]] = [("ogid_state", state)]
+    if lm.group(2) == "G":
+        extras.append(("ogid_games", lm.group(3)))
+    if len(parts) > 9:
+        if not parts[9].isdigit() or len(parts[9]) > 6:
+            raise bad(9, "move number")
+        extras.append(("ogid_move", parts[9]))
+    offered = action == "O"
+    turn = reached if offered else 1 - reached
+    game_state = GAME_PLAYING
+    if state in ("RG", "RM"):
+        game_state = GAME_RESIGNED
+    elif action == "P":
+        game_state = GAME_DROPPED
+    elif state in ("G", "M"):
+        game_state = GAME_OVER
+    b: tuple[Board, Board] = (tuple(boards[0]), tuple(boards[1]))
+    pos = Position(boards=b, turn=turn, dice=dice, cube=cube, cube_owner=owner, double_offered=offered,
+                   match_length=length, score=(scores[0], scores[1]), crawford=lm.group(2) == "C" and length > 1,
+                   game_state=game_state, variant=variant, extras=tuple(extras))
+    if validate:
+        problems = pos.problems()
+        if problems:
+            raise InvalidPositionError(f"OGID of a position that cannot exist: {'; '.join(problems)}",
+                                       column=offset + 1, text=text)
+    return pos
+

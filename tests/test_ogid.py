@@ -1,0 +1,131 @@
+"""OGID, OGXM's position string: the fields, the errors, and the round trip over every position of the
+corpus.  That our OGIDs are the reference codec's, ply for ply, is in test_ogxm_corpus.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from notation.errors import InvalidPositionError, ParseError
+from notation.ogid import is_ogid, ogid, parse_ogid
+from notation.position import GAME_DROPPED, GAME_RESIGNED, Position
+from notation.record import Match
+from notation.replay import replay
+
+DATA = Path(__file__).parent / "data"
+
+
+def held(p: Position) -> tuple[object, ...]:
+    """What an OGID holds of a position (the roll low die first)."""
+    return (p.boards, p.turn, None if p.dice is None else tuple(sorted(p.dice)), p.cube, p.cube_owner,
+            p.double_offered, p.score, p.match_length, p.crawford and p.match_length > 1, p.game_state)
+
+
+def test_the_opening_roll() -> None:
+    start = Position.initial(match_length=7, turn=1, dice=(6, 4))
+    text = ogid(start)
+    # Black (player 1) on roll: the player field says White, who "reached" the position
+    assert text == "11ccccchhhjjjjj:66666888dddddoo:N0N:46:W:IB:0:0:7:0"
+    back = parse_ogid(text)
+    assert held(back) == held(start) and back.extras == (("ogid_state", "IB"), ("ogid_move", "0"))
+
+
+def test_fields() -> None:
+    p = parse_ogid("OGID=kklllmnnoo:1233:W1N:36:W:R:0:0:7:44")
+    assert p.turn == 1 and p.dice == (3, 6) and p.cube == 2 and p.cube_owner == 0  # White reached: Black rolls
+    assert p.boards[0][0] == 5 and p.boards[1][0] == 11 and p.boards[0][10] == 0 and p.boards[1][3] == 2
+    offered = parse_ogid("llm:2356:W1O::W:D:0:2:7:39")
+    assert offered.double_offered and offered.turn == 0
+    dropped = parse_ogid("llm:2356:W1P::B:G:0:2:7:39")
+    assert dropped.game_state == GAME_DROPPED
+    crawford = parse_ogid("11ccccchhhjjjjj:66666888dddddoo:N0N:24:W:R:5:6:7C:1")
+    assert crawford.crawford and crawford.score == (5, 6)
+    hyper = parse_ogid("123:mno:N0N:21:B:R:0:0:0:3:3")
+    assert hyper.variant == "hypergammon3" and ogid(hyper, move_id=3) == "123:mno:N0N:12:B:R:0:0:0:3:3"
+    assert is_ogid("11ccccchhhjjjjj:66666888dddddoo:N0N:46:W:IB:0:0:7:0")
+    assert not is_ogid("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10")
+    resigned = Position.initial(game_state=GAME_RESIGNED)
+    assert parse_ogid(ogid(resigned)).game_state == GAME_RESIGNED
+
+
+@pytest.mark.parametrize(("text", "field", "column"), [
+    ("11ccccchhhjjjjj:66666888dddddoo:N0N:46:W:IB:0:0", None, 1),
+    ("11ccccchhhjjjjz:66666888dddddoo:N0N:46:W:IB:0:0:7:0", 1, 1),
+    ("11ccccchhhjjjjj:66666888dddddoo:X0N:46:W:IB:0:0:7:0", 3, 33),
+    ("11ccccchhhjjjjj:66666888dddddoo:N0N:47:W:IB:0:0:7:0", 4, 37),
+    ("11ccccchhhjjjjj:66666888dddddoo:N0N:46:Q:IB:0:0:7:0", 5, 40),
+    ("11ccccchhhjjjjj:66666888dddddoo:N0N:46:W:ZZ:0:0:7:0", 6, 42),
+    ("11ccccchhhjjjjj:66666888dddddoo:N0N:46:W:IB:0:0:7X:0", 9, 49),
+])
+def test_errors_name_the_field_and_column(text: str, field: int | None, column: int) -> None:
+    with pytest.raises(ParseError) as e:
+        parse_ogid(text)
+    assert e.value.column == column
+    if field is not None:
+        assert f"field {field}" in e.value.message
+
+
+def test_impossible_positions() -> None:
+    with pytest.raises(InvalidPositionError, match="17 checkers"):
+        parse_ogid("1111ccccchhhjjjjj:66666888dddddoo:N0N:46:W:IB:0:0:7:0")
+    with pytest.raises(ParseError, match="Black's bar"):
+        parse_ogid("p1ccccchhhjjjjj:66666888dddddoo:N0N:46:W:IB:0:0:7:0")
+    with pytest.raises(InvalidPositionError, match="both players"):
+        parse_ogid("11ccccchhhjjjjj:11666888dddddoo:N0N:46:W:IB:0:0:7:0")
+
+
+def _positions(matches: list[Match]) -> list[Position]:
+    out = []
+    for m in matches:
+        for gr in replay(m).games:
+            for s in gr.steps:
+                out += [p for p in (s.before, s.after) if not p.resign_offered]
+    return out
+
+
+def test_every_position_of_the_corpus_round_trips(corpus: Path) -> None:
+    """An OGID holds no resignation offered: those positions aside, every position before and after every
+    action of the corpus reads back from its OGID as itself (what an OGID holds of it), and the string
+    reads back to the same string."""
+    from notation.matchio import read_match
+
+    files = sorted([*corpus.glob("xg/*.xg"), *(p for p in corpus.glob("mat/**/*") if p.is_file()),
+                    *corpus.glob("sgf/*.sgf")])
+    n = 0
+    for path in files:
+        for p in _positions([read_match(path)]):
+            text = ogid(p)
+            back = parse_ogid(text, variant=p.variant)
+            assert held(back) == held(p), (path.name, text)
+            assert ogid(back) == text
+            n += 1
+    assert n > 80000
+
+
+def test_the_samples_round_trip() -> None:
+    from notation.matchio import read_match
+
+    positions = _positions([read_match(p) for p in sorted(DATA.glob("mat_gnubg_*.mat"))])
+    assert len(positions) > 500
+    for p in positions:
+        assert held(parse_ogid(ogid(p), variant=p.variant)) == held(p)
+
+
+@given(st.lists(st.integers(0, 25), min_size=15, max_size=15), st.lists(st.integers(0, 25), min_size=15, max_size=15),
+       st.integers(0, 1), st.one_of(st.none(), st.tuples(st.integers(1, 6), st.integers(1, 6))),
+       st.integers(0, 6), st.sampled_from([None, 0, 1]), st.integers(0, 25), st.integers(0, 25))
+def test_random_boards_round_trip(w: list[int], b: list[int], turn: int, dice: tuple[int, int] | None, k: int,
+                                  owner: int | None, sw: int, sb: int) -> None:
+    """Any two sets of 15 checkers (0 borne off, 1-24 points, 25 the bar), apart where they share a point."""
+    boards = [[0] * 26, [0] * 26]
+    for i, pts in enumerate((w, b)):
+        for pt in pts:
+            boards[i][pt] += 1
+    pos = Position(boards=(tuple(boards[0]), tuple(boards[1])), turn=turn, dice=dice, cube=1 << k, cube_owner=owner,
+                   match_length=25, score=(sw % 25, sb % 25))
+    text = ogid(pos)
+    assert held(parse_ogid(text, validate=False)) == held(pos)
+    assert ogid(parse_ogid(text, validate=False)) == text

@@ -1,0 +1,227 @@
+"""OGXM read and written: the codec on its own (no oracle needed).  The reference codec and GammonView
+as oracles over the whole corpus are in test_ogxm_corpus.py; damaged files in test_ogxm_damaged.py."""
+
+from __future__ import annotations
+
+import base64
+import sys
+from pathlib import Path
+
+import pytest
+
+from notation.errors import NotationError, ParseError
+from notation.formats import _ogxm_wire as W
+from notation.formats.json_format import from_json, to_json
+from notation.formats.mat import parse_matches
+from notation.formats.ogxm import is_stream, iter_ogxm, read_ogxm, write_ogxm, write_ogxms
+from notation.matchio import read_match
+from notation.replay import replay
+
+sys.path.insert(0, str(Path(__file__).parent))
+from ogxm_digest import of_match  # noqa: E402
+
+DATA = Path(__file__).parent / "data"
+CHARLOT = DATA / "mat_gnubg_charlot_7p.mat"
+GV_CHARLOT = DATA / "ogxm_gammonview_charlot_7p.ogxm"
+GV_CHARLOT_V1 = DATA / "ogxm_gammonview_charlot_7p_v1.ogxm"
+SAMPLES = [CHARLOT, *sorted(DATA.glob("mat_gnubg_*.mat")), DATA / "mat_snowie_setup.txt", DATA / "mat_xg_dialect.txt",
+           DATA / "sgf_gnubg_analysed.sgf", DATA / "sgf_gibbon_edited_position.sgf", DATA / "mat_galaxy_dialect.txt",
+           DATA / "sgf_gnubg_beaver.sgf"]
+
+
+def sections(data: bytes) -> list[W.Section]:
+    return W.split(data, "t").sections
+
+
+def rebuild(secs: list[bytes]) -> bytes:
+    return W.assemble(secs)
+
+
+@pytest.mark.parametrize("path", sorted(set(SAMPLES)), ids=lambda p: p.name)
+def test_written_file_reads_back_as_the_record_and_rewrites_to_the_same_bytes(path: Path) -> None:
+    """Our OGXM of a record reads back as the same match (games, rolls, boards, cube actions, results), and
+    a file we wrote, read and written again (also through JSON), gives the same bytes."""
+    m = read_match(path)
+    data, _dropped = write_ogxm(m)
+    back = read_ogxm(data, name="t.ogxm", keep=False)[0]
+    assert of_match(back) == of_match(m)
+    assert write_ogxm(back)[0] == data
+    assert write_ogxm(from_json(to_json(back)))[0] == data
+
+
+def test_corpus_files_we_wrote_rewrite_to_the_same_bytes(corpus: Path) -> None:
+    """OGXM → JSON → OGXM gives the same bytes for every corpus record we write (.xg, .mat and SGF)."""
+    files = sorted([*corpus.glob("xg/*.xg"), *(p for p in corpus.glob("mat/**/*") if p.is_file()),
+                    *corpus.glob("sgf/*.sgf")])
+    assert len(files) > 150
+    for path in files:
+        data, _ = write_ogxm(read_match(path))
+        back = read_ogxm(data, keep=False)[0]
+        assert write_ogxm(from_json(to_json(back)))[0] == data, path.name
+
+
+def test_a_gammonview_file_reads_as_its_source() -> None:
+    source = read_match(CHARLOT)
+    m = read_ogxm(GV_CHARLOT.read_bytes(), name=str(GV_CHARLOT))[0]
+    assert m.format == "ogxm" and m.names == ("charlot1", "charlot2") and m.length == 7
+    assert not [n for n in m.normalisations if "checksum" in n.message]
+    assert of_match(m) == of_match(source)
+    assert ("source", "1") in m.tags and ("started_at", "2025-11-08") in m.tags
+    assert not [f for f in replay(m).findings if f.severity == "error"]
+
+
+def test_version_1_reads_as_version_2() -> None:
+    v2 = read_ogxm(GV_CHARLOT.read_bytes())[0]
+    v1 = read_ogxm(GV_CHARLOT_V1.read_bytes())[0]
+    assert of_match(v1) == of_match(v2)
+    assert any("OGXM v1.3" in n.message for n in v1.normalisations)
+
+
+def test_an_unchanged_record_keeps_the_file_s_bytes_and_a_changed_one_is_written_anew() -> None:
+    raw = GV_CHARLOT.read_bytes()
+    m = read_ogxm(raw)[0]
+    assert write_ogxm(m) == (raw, [])
+    m.games[1].comments.append("a note on game 2")
+    data, _ = write_ogxm(m)
+    assert data != raw
+    back = read_ogxm(data)[0]
+    assert back.games[1].comments == ["a note on game 2"]
+    assert of_match(back) == of_match(m)
+
+
+def test_an_illegal_play_is_a_set_position_ply_and_reads_back_as_the_play() -> None:
+    """Each illegal play (here one made so, and the plays the board then makes illegal after it) is a
+    set-position ply with its dice and the illegal flag; it reads back as the play as recorded, and the
+    replay reports the same errors."""
+    text = CHARLOT.read_text().replace("41: 24/20* 24/23", "42: 24/20* 24/23", 1)  # the 1 is not rolled
+    m = parse_matches(text, name="illegal.mat")[0]
+    illegal = [st.action.play for gr in replay(m).games for st in gr.steps if not st.legal]
+    data, _ = write_ogxm(m)
+    plies = [p for s in sections(data) if s.kind == b"GAME" for p in W.decode_game(s.payload, s.start, "t")[1]]
+    restated = [p for p in plies if p[0] == W.SET_POSITION]
+    assert len(restated) == len(illegal) > 0
+    assert all(p[3]["illegal"] and len(p[3]["dice"]) == 2 for p in restated)
+    back = read_ogxm(data, name="illegal.ogxm")[0]
+    assert [st.action.play for gr in replay(back).games for st in gr.steps if not st.legal] == illegal
+    assert illegal == ["24/20* 24/23"]
+    errors = [f.message for f in replay(m).findings if f.severity == "error"]
+    assert [f.message for f in replay(back).findings if f.severity == "error"] == errors
+
+
+def test_tags_comments_and_properties_keep_their_names() -> None:
+    m = read_match(CHARLOT)
+    m.tags += [("Event", "Club night"), ("round", "3"), ("site", "club.example.org"), ("Player 1 Elo", "1500"),
+               ("x-other-tool", "1:kept"), ("Player 1 Elo", "1501")]
+    m.comments.append("a header comment")
+    m.games[0].actions[0].comment = "first roll"
+    m.games[0].actions[0].properties["x-private"] = ["a", "b"]
+    m.games[2].properties["termination"] = ["1"]
+    data, _ = write_ogxm(m)
+    mtch = W.decode_mtch(sections(data)[0].payload, 16, "t")
+    assert (mtch["event"], mtch["round"], mtch["site"]) == ("Club night", 3, "club.example.org")
+    back = read_ogxm(data)[0]
+    assert ("event", "Club night") in back.tags and ("round", "3") in back.tags
+    assert [v for k, v in back.tags if k == "Player 1 Elo"] == ["1500", "1501"]
+    assert ("x-other-tool", "1:kept") in back.tags
+    assert back.comments == ["a header comment"]
+    first = back.games[0].actions[0]
+    assert first.comment == "first roll" and first.properties["x-private"] == ["a", "b"]
+    assert back.games[2].properties["termination"] == ["1"]
+
+
+def test_an_unknown_ancillary_section_is_kept_and_an_unknown_critical_one_refused() -> None:
+    data, _ = write_ogxm(read_match(CHARLOT))
+    secs = [s.raw() for s in sections(data)]
+    extra = W.section(b"XTRA", b"producer's own", False)
+    with_extra = rebuild([secs[0], extra, *secs[1:]])
+    m = read_ogxm(with_extra)[0]
+    assert any(k.startswith("XTRA:MTCH:") for k in m.properties["ogxm.keep"])
+    m.games[0].comments.append("changed")
+    again = write_ogxm(m)[0]
+    assert [s.kind for s in sections(again)][:2] == [b"MTCH", b"XTRA"]
+    critical = rebuild([secs[0], W.section(b"XTRA", b"must be understood", True), *secs[1:]])
+    with pytest.raises(ParseError, match=r"unknown critical section 'XTRA'.*\(byte 55\)"):
+        read_ogxm(critical)
+
+
+def test_what_cannot_be_written_is_said() -> None:
+    text = CHARLOT.read_text()
+    m = parse_matches(text.replace("  2) 62: 13/7* 24/22", "  2) 62: 13/7* 24/22", 1), name="x.mat")[0]
+    m.rules.cube_limit = 3
+    _, dropped = write_ogxm(m)
+    assert any("cube limit 3" in d for d in dropped)
+    dutch = read_match(CHARLOT)
+    dutch.rules.variant = "dutch"
+    with pytest.raises(NotationError, match="variant 'dutch'"):
+        write_ogxm(dutch)
+
+
+def test_analysis_is_written_in_match_winning_chances_and_read_back_as_the_producer_s_equities() -> None:
+    m = read_match(DATA / "sgf_gnubg_analysed.sgf")
+    data, dropped = write_ogxm(m)
+    anal = next(W.decode_anal(s.payload, s.start, "t") for s in sections(data) if s.kind == b"ANAL")
+    assert anal["currency"] == (2 if m.length else 1) and anal["model_name"] == "GNU Backgammon"
+    back = read_ogxm(data)[0]
+    pairs = [(a.analysis, b.analysis) for g, h in zip(m.games, back.games, strict=True)
+             for a, b in zip([x for x in g.actions if x.kind != "accept"], [y for y in h.actions if y.kind != "accept"],
+                             strict=False) if a.analysis is not None and a.analysis.checker is not None]
+    assert len(pairs) > 20
+    for x, y in pairs:
+        assert y is not None and y.checker is not None and y.producer == "GNU Backgammon"
+        # the same figures, to the precision an OGXM match-winning chance holds (1e-6 of a chance)
+        ex = sorted(c.equity for c in x.checker.candidates if c.equity is not None)
+        ey = sorted(c.equity for c in y.checker.candidates if c.equity is not None)
+        assert len(ex) == len(ey) and max(abs(u - v) for u, v in zip(ex, ey, strict=True)) < 2e-5
+    assert any("gnubg analysis properties" in d for d in dropped)
+
+
+def test_streams_give_each_member_and_then_the_damaged_tail() -> None:
+    matches = [read_match(p) for p in (CHARLOT, DATA / "mat_gnubg_selfplay_3p.mat", DATA / "mat_gnubg_selfplay_1p.mat")]
+    data, dropped = write_ogxms(matches)
+    assert is_stream(data) and not dropped
+    back = read_ogxm(data, name="s.ogxms")
+    assert len(back) == 3
+    assert [of_match(m) for m in back] == [of_match(m) for m in matches]
+    cut = data[:-10]
+    got = []
+    with pytest.raises(ParseError, match=rf"stream member 3 is truncated.*\(byte {len(cut)}\)"):
+        for m in iter_ogxm(cut, name="s.ogxms"):
+            got.append(m)
+    assert len(got) == 2
+
+
+def test_signatures_are_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A signed file (made with the reference codec's signing payloads when it and cryptography are
+    installed): the signatures verify, a changed record loses them (said), and without cryptography
+    they are reported present and not verified."""
+    ogxm = pytest.importorskip("ogxm")
+    pytest.importorskip("cryptography")
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from ogxm import signature
+
+    data, _ = write_ogxm(read_match(DATA / "sgf_gnubg_analysed.sgf"))
+    doc = ogxm.binary_to_json(data)
+    key = Ed25519PrivateKey.generate()
+    pub = base64.b64encode(key.public_key().public_bytes(serialization.Encoding.Raw,
+                                                         serialization.PublicFormat.Raw)).decode()
+    zero = base64.b64encode(bytes(64)).decode()
+    doc["analysis_info"]["signature"] = {"algorithm": 1, "signature": zero, "public_key": pub}
+    doc["analysis_info"]["signature"]["signature"] = base64.b64encode(
+        key.sign(signature.analysis_payload(doc, 0))).decode()
+    doc["match_signatures"] = [{"algorithm": 1, "signature": zero, "public_key": pub}]
+    doc["match_signatures"][0]["signature"] = base64.b64encode(key.sign(signature.match_payload(doc, 0))).decode()
+    signed = ogxm.json_to_binary(doc)
+    m = read_ogxm(signed)[0]
+    notes = [n.message for n in m.normalisations if "signed" in n.message]
+    assert len(notes) == 2 and all("verifies with the key it carries" in n for n in notes)
+    m.games[0].comments.append("annotations are not signed")
+    kept, dropped = write_ogxm(m)
+    assert not dropped and signature.verify_analysis(kept) and signature.verify_match(kept)
+    m.games[0].actions[1].play = "13/11 6/5"
+    _, dropped = write_ogxm(m)
+    assert any("match signature (MSIG)" in d for d in dropped)
+    monkeypatch.setitem(sys.modules, "cryptography", None)
+    monkeypatch.setitem(sys.modules, "cryptography.exceptions", None)
+    notes = [n.message for n in read_ogxm(signed)[0].normalisations if "signed" in n.message]
+    assert len(notes) == 2 and all("present, not verified" in n and "cryptography" in n for n in notes)
