@@ -39,9 +39,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
-from ._struct import fields, struct
 from .errors import InvalidPositionError, NotationError, ParseError
 from .position import (
     GAME_DROPPED,
@@ -121,7 +121,7 @@ GAME_STATES = {GAME_NONE: "no game", GAME_PLAYING: "playing", GAME_OVER: "game o
 # =========================================================================== shared helpers
 
 
-@struct(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Fields:
     """A separator-delimited ID being read: turns positions in ``text`` into field-aware errors.
 
@@ -437,7 +437,7 @@ def _check_extra(line: str, column: int, extra: int) -> None:
                          "character (its last 4 bits must be 0: A, Q, g or w)", column=column + 13, text=line)
 
 
-@struct(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _MatchFields:
     cube_log: int
     owner: int

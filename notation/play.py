@@ -21,8 +21,8 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
 
-from ._struct import field, replace, struct
 from .errors import AmbiguousPlayError, IllegalPlayError, ParseError
 from .position import PLAYER_LETTERS, Board, Position
 from .rules import Play, Rules, Step
@@ -161,7 +161,7 @@ def format_steps_plain(steps: Iterable[Step], *, bar: str = "25", off: str = "0"
 # --------------------------------------------------------------------------- reading (syntax)
 
 
-@struct(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Segment:
     """One checker path as written: points (25 bar, 0 off), hit marks per point, repeat count."""
 
@@ -174,7 +174,7 @@ class Segment:
     text: str
 
 
-@struct(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ParsedPlay:
     segments: tuple[Segment, ...]
     text: str
@@ -326,7 +326,7 @@ def _mirrored(parsed: ParsedPlay) -> ParsedPlay:
 # --------------------------------------------------------------------------- reading (meaning)
 
 
-@struct(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Resolution:
     """A written play resolved against a position: the legal play and notes about the writing."""
 

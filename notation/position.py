@@ -15,10 +15,9 @@ Conventions (the same as GNU Backgammon's, so that IDs map one to one):
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
-
-from ._struct import field, fields, struct
+import dataclasses
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -49,7 +48,7 @@ def board_from_points(points: dict[int, int], *, off: int | None = None, total: 
     return tuple(b)
 
 
-@struct(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Position:
     """A backgammon position with its cube and match context."""
 
@@ -112,13 +111,9 @@ class Position:
         start = rules.start_board()
         return cls(boards=(start, start), variant=rules.name, **kwargs)  # type: ignore[arg-type]
 
-    def replace(self, **changes: object) -> Position:
-        """A copy with some fields changed (like :func:`dataclasses.replace`, but several times faster:
-        a copier is generated once for each set of changed fields)."""
-        copier = _COPIERS.get(tuple(changes))
-        if copier is None:
-            copier = _copier(tuple(changes))
-        return copier(self, changes)  # type: ignore[no-any-return]
+    def replace(self, **changes: Any) -> Position:
+        """A copy with some fields changed (:func:`dataclasses.replace`)."""
+        return dataclasses.replace(self, **changes)
 
     # ----------------------------------------------------------------- views
     @property
@@ -262,43 +257,6 @@ class Position:
             return f"Position({gnubg_id(self)!r})"
         except Exception:  # noqa: BLE001 - repr must not fail
             return f"Position(boards={self.boards!r}, turn={self.turn})"
-
-
-_FIELD_NAMES = tuple(f.name for f in fields(Position))
-_FIELD_SET = frozenset(_FIELD_NAMES)
-
-
-_COPIERS: dict[tuple[str, ...], Callable[[Position, dict[str, object]], Position]] = {}
-
-
-def _generate_copy(keys: tuple[str, ...], *, positional: bool) -> Callable[..., Position]:
-    """A function that copies a Position with the fields ``keys`` changed, writing the slots directly
-    (the class is frozen, so its own ``__setattr__`` refuses), generated so that no per-field test or
-    loop runs.  The new values come as one dictionary, ``f(pos, changes)``, or, with ``positional``,
-    as arguments in the order of ``keys``, ``f(pos, *values)``."""
-    unknown = sorted(set(keys) - _FIELD_SET)
-    if unknown:
-        raise TypeError(f"Position has no field {unknown[0]!r}")
-    env: dict[str, object] = {"_new": object.__new__, "_P": Position}
-    lines = [f"def copy(self, {', '.join(keys) if positional else 'c'}):", "    new = _new(_P)"]
-    for name in _FIELD_NAMES:
-        env[f"_set_{name}"] = Position.__dict__[name].__set__
-        value = (name if positional else f"c['{name}']") if name in keys else f"self.{name}"
-        lines.append(f"    _set_{name}(new, {value})")
-    lines.append("    return new")
-    exec("\n".join(lines), env)  # noqa: S102 - fixed, generated source
-    return env["copy"]  # type: ignore[return-value]
-
-
-def _copier(keys: tuple[str, ...]) -> Callable[[Position, dict[str, object]], Position]:
-    """The copier of :meth:`Position.replace` for the fields ``keys``, made once."""
-    copier = _COPIERS[keys] = _generate_copy(keys, positional=False)
-    return copier
-
-
-moved: Callable[[Position, tuple[Board, Board], int], Position] = _generate_copy(("boards", "turn"), positional=True)
-"""``moved(pos, boards, turn)`` is ``pos.replace(boards=boards, turn=turn)`` without the keyword
-dictionary: the replay makes one such copy for every play."""
 
 
 def _closed_home(mine: Board, theirs: Board) -> bool:

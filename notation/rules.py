@@ -25,17 +25,16 @@ queries are cached (:func:`_cached_plays`; :func:`clear_caches` empties both cac
 from __future__ import annotations
 
 from collections.abc import Collection
+from dataclasses import dataclass
 from functools import lru_cache
 
-from ._struct import struct
-from ._unchecked import unchecked
 from .position import STANDARD_START, Board, Position
 
 Step = tuple[int, int, bool]
 """One checker moved by one die: (from, to, hit) in the mover's numbering; 25 = bar, 0 = off."""
 
 
-@struct(frozen=True, repr=False)
+@dataclass(frozen=True, slots=True)
 class Play:
     """A legal play: its single-die steps in a legal order, and the boards it leaves."""
 
@@ -66,10 +65,6 @@ def play_result(position: Position, play: Play) -> Position:
     boards = (play.mine, play.theirs) if position.turn == 0 else (play.theirs, play.mine)
     return position.replace(boards=boards, turn=1 - position.turn, dice=None)
 
-
-new_play = unchecked(Play)
-"""``new_play(steps, mine, theirs)``: a :class:`Play` made without the frozen record's checked
-``__init__`` (the replay makes one for nearly every play)."""
 
 ALL_ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
 """The 21 distinct rolls, high die first: 66, 65, ..., 11."""

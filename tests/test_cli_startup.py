@@ -1,6 +1,5 @@
 """Start-up: ``gammon --version`` answered without click (the same line click's version option prints),
-and the commands import nothing they do not use (nor :mod:`dataclasses`, whose import of :mod:`inspect`
-costs a command more than its own record classes: see :mod:`notation._struct`)."""
+and the commands import nothing they do not use."""
 
 from __future__ import annotations
 
@@ -12,7 +11,7 @@ from click.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parents[1]
 PROBE = ("import sys, atexit\n"
-         "heavy = ('click', 'lark', 'PIL', 'dataclasses')\n"
+         "heavy = ('click', 'lark', 'PIL')\n"
          "atexit.register(lambda: sys.stderr.write(' '.join(m for m in heavy if m in sys.modules)))\n"
          "from notation.cli import run\nrun()\n")
 
