@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .errors import AmbiguousPlayError, IllegalPlayError, ParseError
-from .position import GAME_DROPPED, GAME_OVER, GAME_RESIGNED, Board, Position
+from .position import GAME_DROPPED, GAME_OVER, GAME_RESIGNED, Board, Position, play_result
 from .record import Action, Game, Match, PlainRun, cell_action, cut_run, unpack_runs
-from .rules import Play, Rules, Step, play_result
+from .rules import Play, Rules, Step
 from .variants import ACEY_DOUBLE, scoring_rule
 
 Severity = Literal["error", "warning", "note"]

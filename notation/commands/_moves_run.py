@@ -17,7 +17,8 @@ from typing import Any
 
 from ..errors import NotationError
 from ..ids import boards_position_id, parse_position, position_id
-from ..play import _format_default, play_result
+from ..play import play_result
+from ..playtext import _format_default
 from ..position import Board, Position
 from ..rules import ALL_ROLLS, Play, Rules, Step, boards_after, get_rules
 from . import _quick

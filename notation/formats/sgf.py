@@ -78,6 +78,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .._version import __version__
 from ..analysis import Analysis, Candidate, CheckerAnalysis, CubeAnalysis, Probabilities
 from ..errors import ParseError
 from ..play import format_steps_plain, parse_play
@@ -1360,8 +1361,6 @@ class _Writer:
 
     # ------------------------------------------------------------------ root
     def game(self, i: int, g: Game, crawford: bool | None) -> str:
-        from .. import __version__
-
         m = self.m
         rules = m.rules
         where = f"game {g.number}"
