@@ -2,6 +2,26 @@
 
 The names below are imported on first use (PEP 562), so that ``gammon --version`` and commands that
 need little start fast; ``from notation import read_match`` works as usual.
+
+Layers, lowest first.  A module imports only from its own layer and the layers before it, and no
+circle forms, counting imports inside functions and under ``TYPE_CHECKING``
+(``tests/test_imports.py`` holds the code to this list).  The renderer (:mod:`render`) may import any
+of it and is imported only by the commands, when they draw::
+
+    errors, _term, _grammar, _version, parallel   -- nothing of the package
+    playtext                                      -- a play as text: steps, the written play, gnubg's writer
+    rules                                         -- every variant's legal plays, by name (get_rules)
+    position                                      -- Position, its gnubg ID and text board
+    play                                          -- reading written plays and checking them
+    analysis, ids                                 -- analyses; every position ID, read and written
+    record                                        -- the match record that readers fill
+    variants                                      -- Acey-Deucey's named double and checker scoring
+    replay                                        -- the rules-checked replay and its findings
+    formats.*, chouette                           -- each format's reader and writer
+    matchio, positionio                           -- reading any record or position file
+    stream, convert, batch, scale, dataset        -- conversion, and work on many files
+    notation                                      -- this module, the library's front door
+    commands.*, cli, __main__                     -- the command line
 """
 
 from __future__ import annotations
@@ -9,7 +29,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 _LAZY = {
     "AmbiguousPlayError": "errors",

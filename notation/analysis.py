@@ -17,15 +17,14 @@ Nothing here computes an evaluation.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
-
-from ._struct import field, struct
 
 __all__ = ["Probabilities", "Candidate", "CheckerAnalysis", "CubeAnalysis", "Analysis",
            "analysis_to_dict", "analysis_from_dict", "cube_equities"]
 
 
-@struct(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Probabilities:
     """Outcome chances for the player who acts (each 0..1); gammons and backgammons are included
     in the wider figures (``win`` includes ``win_gammon``, which includes ``win_backgammon``)."""
@@ -41,7 +40,7 @@ class Probabilities:
         return 1.0 - self.win
 
 
-@struct(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Candidate:
     """One ranked play."""
 
@@ -55,7 +54,7 @@ class Candidate:
     cubeless_equity: float | None = None
 
 
-@struct(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CheckerAnalysis:
     candidates: tuple[Candidate, ...] = ()
     """Best first, as the producer ranked them."""
@@ -77,7 +76,7 @@ class CheckerAnalysis:
         return best - made
 
 
-@struct(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CubeAnalysis:
     """The doubling decision of a turn, from the point of view of the player who may double."""
 
@@ -91,7 +90,7 @@ class CubeAnalysis:
     cubeless_equity: float | None = None
 
 
-@struct
+@dataclass(slots=True)
 class Analysis:
     checker: CheckerAnalysis | None = None
     cube: CubeAnalysis | None = None

@@ -53,9 +53,9 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-from ._struct import field, struct
 from .errors import ParseError
 from .record import Action, Game, Match, MatchRules
 from .replay import Finding, MatchReplay, Severity, replay
@@ -68,7 +68,7 @@ ROTATIONS = ("standard", "none")
 _BOARD_KINDS = ("move", "roll", "resign", "accept", "reject", "win", "loss", "setup")
 
 
-@struct
+@dataclass(slots=True)
 class ChouetteGame:
     number: int
     box: str
@@ -83,7 +83,7 @@ class ChouetteGame:
         return self.team[0] if self.team else ""
 
 
-@struct
+@dataclass(slots=True)
 class Chouette:
     players: list[str]
     games: list[ChouetteGame] = field(default_factory=list)
@@ -95,7 +95,7 @@ class Chouette:
     source: str | None = None
 
 
-@struct
+@dataclass(slots=True)
 class ChouetteMatch(Match):
     """A chouette seen as a record: ``gammon validate`` and :func:`notation.replay.replay` use
     :meth:`replay_override`, which checks it as a chouette."""
@@ -121,7 +121,7 @@ def next_roles(box: str, team: list[str], captain_won: bool) -> tuple[str, list[
 # =========================================================================== replay
 
 
-@struct
+@dataclass(slots=True)
 class ChouetteReplay:
     """What the replay computed for one game."""
 
@@ -130,7 +130,7 @@ class ChouetteReplay:
     captain_won: bool | None
 
 
-@struct
+@dataclass(slots=True)
 class _Cube:
     value: int = 1
     owner: str | None = None

@@ -9,19 +9,17 @@ Players are 0 and 1 as in :mod:`notation.position`: player 0 is the *left* colum
 ``.mat`` score line, White (``W``) in SGF, O in gnubg.
 
 The records here, like :class:`~notation.position.Position`, the replay's findings and the analysis,
-are plain classes with slots (:mod:`notation._struct`), not dataclasses, whose import would cost every
-command 8 ms: :func:`fields` and :func:`replace` (re-exported here) do what :func:`dataclasses.fields`
-and :func:`dataclasses.replace` do for them.
+are dataclasses with slots: :func:`dataclasses.fields` and :func:`dataclasses.replace` work on them
+(and are importable from here as :func:`fields` and :func:`replace`, as the README has long said).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from dataclasses import fields as fields  # re-exported: the README's library section names them here
+from dataclasses import replace as replace
 from typing import TYPE_CHECKING, Any, Literal
 
-from ._struct import field, struct
-from ._struct import fields as fields  # re-exported: dataclasses.fields for the records
-from ._struct import replace as replace  # re-exported: dataclasses.replace for the records
-from ._unchecked import unchecked
 from .position import Position
 
 if TYPE_CHECKING:  # pragma: no cover - imported where an analysis is read or written (start-up time)
@@ -44,7 +42,7 @@ ActionKind = Literal[
 ]
 
 
-@struct(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Span:
     """Where an item is in its source: 1-based line and column of its first character, and of the
     character after its end."""
@@ -55,12 +53,7 @@ class Span:
     end_column: int | None = None
 
 
-new_span = unchecked(Span)
-"""``new_span(line, column, end_line=None, end_column=None)``: a :class:`Span` made without the frozen
-record's checked ``__init__`` (readers make one for every cell)."""
-
-
-@struct
+@dataclass(slots=True)
 class Action:
     kind: ActionKind
     player: int
@@ -110,7 +103,7 @@ class PlainRun(Action):
 def _cell_fields(c: PlainCell) -> tuple[Any, ...]:
     """The fields of the action of a cell, in :class:`Action`'s order (as the reader's ``_action``
     fills them for a plain cell)."""
-    return "move", c[0], c[1], c[2], None if c[2] else "", None, c[3], new_span(c[4], c[5], c[4], c[6]), c[7]
+    return "move", c[0], c[1], c[2], None if c[2] else "", None, c[3], Span(c[4], c[5], c[4], c[6]), c[7]
 
 
 def cell_action(c: PlainCell) -> Action:
@@ -169,7 +162,7 @@ def action_phrase(a: Action) -> str:
     return what
 
 
-@struct
+@dataclass(slots=True)
 class Game:
     number: int
     """As written (``Game 3``); SGF gives the index + 1."""
@@ -199,7 +192,7 @@ class Game:
         return None
 
 
-@struct(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Normalisation:
     """Something a reader changed or interpreted while reading (reported, never silent)."""
 
@@ -208,7 +201,7 @@ class Normalisation:
     column: int | None = None
 
 
-@struct
+@dataclass(slots=True)
 class MatchRules:
     """The rules in force, from headers, SGF ``RU`` or options."""
 
@@ -226,7 +219,7 @@ class MatchRules:
     """Highest cube value, when limited."""
 
 
-@struct
+@dataclass(slots=True)
 class Match:
     length: int = 0
     """0 = money session."""
@@ -265,7 +258,7 @@ class Match:
         return shown("match_html", self)
 
 
-@struct
+@dataclass(slots=True)
 class PositionRecord:
     """One position read from a position file or pasted text (``.xgp``, an XG or BGBlitz text export,
     a bare ID), with what came with it."""

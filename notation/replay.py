@@ -19,19 +19,19 @@ from __future__ import annotations
 import sys
 import types
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ._struct import field, struct
 from .errors import AmbiguousPlayError, IllegalPlayError, ParseError
-from .position import GAME_DROPPED, GAME_OVER, GAME_RESIGNED, Board, Position, moved
+from .position import GAME_DROPPED, GAME_OVER, GAME_RESIGNED, Board, Position, play_result
 from .record import Action, Game, Match, PlainRun, cell_action, cut_run, unpack_runs
-from .rules import Play, Rules, Step, new_play, play_result
+from .rules import Play, Rules, Step
 from .variants import ACEY_DOUBLE, scoring_rule
 
 Severity = Literal["error", "warning", "note"]
 
 
-@struct
+@dataclass(slots=True)
 class Finding:
     severity: Severity
     message: str
@@ -103,7 +103,7 @@ class ReplayStep:
         boards, turn, after, dice = self._lazy  # type: ignore[misc]
         base = self._before
         self._before = base.replace(boards=boards, turn=turn, dice=dice)
-        self._after = moved(base, after, 1 - turn)
+        self._after = base.replace(boards=after, turn=1 - turn)
         self._lazy = None
 
     @property
@@ -132,7 +132,7 @@ class ReplayStep:
                 f"play={self.play!r}, legal={self.legal!r})")
 
 
-@struct
+@dataclass(slots=True)
 class GameReplay:
     game: Game
     start: Position
@@ -154,7 +154,7 @@ class GameReplay:
         return len(self.steps)
 
 
-@struct
+@dataclass(slots=True)
 class MatchReplay:
     match: Match
     games: list[GameReplay] = field(default_factory=list)
@@ -233,7 +233,7 @@ class _GameRunner:
         """The position now (made from the fast lane's boards when they changed)."""
         if self._moved is not None:
             boards, turn = self._moved
-            self._pos = moved(self._pos, boards, turn)
+            self._pos = self._pos.replace(boards=boards, turn=turn)
             self._moved = None
         return self._pos
 
@@ -375,7 +375,7 @@ class _GameRunner:
                     step.action = cell_action(cell) if run else action
                     step._before = step._after = base
                     step._lazy = (boards, turn, after, dice)
-                    step.play = new_play(tuple(fast[0]), fast[1], fast[2])
+                    step.play = Play(tuple(fast[0]), fast[1], fast[2])
                     step.legal = True
                     steps.append(step)
                 boards = after
@@ -814,7 +814,7 @@ def _fast_play(mine: Board, opp: Board, rules: Rules, text: str, dice: tuple[int
     if rules.hit_needs_home_checker or rules.checkers_start_off_board:
         return None
     r = _fast_result(mine, opp, rules, text, dice)
-    return None if r is None else new_play(tuple(r[0]), r[1], r[2])
+    return None if r is None else Play(tuple(r[0]), r[1], r[2])
 
 
 _FastResult = tuple[list[Step] | tuple[Step, ...], Board, Board]

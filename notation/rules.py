@@ -2,7 +2,11 @@
 
 A variant is a :class:`Rules` object (``get_rules("nackgammon")``), not an if-chain: the objects
 differ in their starting position, number of checkers and the few hooks where the movement rules
-differ (Dutch backgammon's hitting restriction, Acey-Deucey's entering).
+differ (Dutch backgammon's hitting restriction, Acey-Deucey's entering).  Every variant is defined
+here, so that :func:`get_rules` knows each by name (Acey-Deucey's record conventions, its named double
+and checker scoring, are in :mod:`notation.variants`).  The rules work on boards (:data:`Board`); a
+position (:mod:`notation.position`, a layer above, whose :attr:`~notation.position.Position.rules` are
+these) is read through :class:`OnRoll`.
 
 Boards inside this module are seen from the mover: ``mine`` in the mover's numbering (index 0 off,
 1..24 points, 25 bar) and ``theirs`` in the opponent's own numbering, so the opponent's checkers on
@@ -26,17 +30,32 @@ queries are cached (:func:`_cached_plays`; :func:`clear_caches` empties both cac
 from __future__ import annotations
 
 from collections.abc import Collection
+from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Protocol
 
-from ._struct import struct
-from ._unchecked import unchecked
-from .position import STANDARD_START, Board, Position
+from .errors import AmbiguousPlayError, IllegalPlayError
+from .playtext import ParsedPlay, Step, format_play
 
-Step = tuple[int, int, bool]
-"""One checker moved by one die: (from, to, hit) in the mover's numbering; 25 = bar, 0 = off."""
+Board = tuple[int, ...]
+"""26 counts: [0] borne off, [1..24] points in the owner's numbering, [25] bar."""
 
 
-@struct(frozen=True, repr=False)
+class OnRoll(Protocol):
+    """What the rules read of a position (a :class:`~notation.position.Position`): the boards of the
+    player on roll and of the opponent, and the dice."""
+
+    @property
+    def on_roll(self) -> Board: ...
+
+    @property
+    def opponent(self) -> Board: ...
+
+    @property
+    def dice(self) -> tuple[int, int] | None: ...
+
+
+@dataclass(frozen=True, slots=True)
 class Play:
     """A legal play: its single-die steps in a legal order, and the boards it leaves."""
 
@@ -51,8 +70,6 @@ class Play:
         return len(self.steps)
 
     def notation(self) -> str:
-        from .play import format_play
-
         return format_play(self.steps)
 
     def __str__(self) -> str:
@@ -62,15 +79,13 @@ class Play:
         return f"<Play {self.notation() or '(no move)'}>"
 
 
-def play_result(position: Position, play: Play) -> Position:
-    """The position after ``play`` by the player on roll of ``position``: the opponent on roll, no dice."""
-    boards = (play.mine, play.theirs) if position.turn == 0 else (play.theirs, play.mine)
-    return position.replace(boards=boards, turn=1 - position.turn, dice=None)
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """A written play resolved against a position: the legal play and notes about the writing."""
 
+    play: Play
+    notes: tuple[str, ...] = field(default=())
 
-new_play = unchecked(Play)
-"""``new_play(steps, mine, theirs)``: a :class:`Play` made without the frozen record's checked
-``__init__`` (the replay makes one for nearly every play)."""
 
 ALL_ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
 """The 21 distinct rolls, high die first: 66, 65, ..., 11."""
@@ -99,7 +114,7 @@ class Rules:
         return tuple(b)
 
     # ------------------------------------------------------------------ legal plays
-    def legal_plays(self, position: Position, dice: tuple[int, int] | None = None) -> list[Play]:
+    def legal_plays(self, position: OnRoll, dice: tuple[int, int] | None = None) -> list[Play]:
         """Every legal play of the player on roll, one per distinct resulting position.
 
         An empty list means the roll cannot be played at all.
@@ -595,6 +610,247 @@ class Dutch(Rules):
     hit_needs_home_checker = True
 
 
+class AceyDeucey(Rules):
+    """Acey-Deucey: all checkers start waiting off the board; 1-2 earns a named double and a new roll."""
+
+    name = "acey-deucey"
+    title = "Acey-Deucey"
+    checkers = 15
+    checkers_start_off_board = True
+    start: dict[int, int] = {}
+    bonus_roll: tuple[int, int] | None = (2, 1)
+    """The roll (high die first) that earns a named double and another roll."""
+    opening_doubles_allowed = True
+
+    def start_board(self) -> Board:
+        return (0,) * 26
+
+    def plays_for(self, mine: Board, theirs: Board, d1: int, d2: int) -> tuple[Play, ...]:
+        return _acey_cached(self.checkers, mine, theirs, max(d1, d2), min(d1, d2))
+
+    def _generate(self, mine: Board, theirs: Board, hi: int, lo: int) -> tuple[Play, ...]:
+        return _acey_generate(self.checkers, mine, theirs, hi, lo)
+
+    # ------------------------------------------------------------------ written plays
+    def resolve_written(self, position: OnRoll, parsed: ParsedPlay, dice: tuple[int, int],
+                        *, column: int = 1) -> Resolution:
+        """The legal play a written play denotes (or :class:`IllegalPlayError`/:class:`AmbiguousPlayError`).
+
+        ``bar/N`` enters a checker from the bar when one is there, else a waiting one.  A written play
+        is matched to the legal plays by the board it leaves; hit marks choose between plays that
+        leave the same board but hit differently."""
+        text = parsed.text.strip()
+        hi, lo = max(dice), min(dice)
+        roll_s = f"{hi}{lo}"
+        mine, theirs = position.on_roll, position.opponent
+        legal = self.plays_for(mine, theirs, hi, lo)
+        if not parsed.segments:
+            if not legal:
+                return Resolution(Play((), mine, theirs))
+            raise IllegalPlayError(f"no move is written, but {roll_s} can be played, e.g. "
+                                   f"{_examples(legal)}", column=column, text=parsed.text)
+        after, problem = _written_result(mine, theirs, parsed, self.checkers)
+        if after is None:
+            raise IllegalPlayError(problem or f"{text!r} cannot be made", column=column, text=parsed.text)
+        matching = [p for p in legal if p.mine == after]
+        if not matching:
+            if not legal:
+                raise IllegalPlayError(f"{roll_s} cannot be played at all here, yet {text!r} is written",
+                                       column=column, text=parsed.text)
+            most = max(p.dice_used for p in legal)
+            moved = sum(seg.count * (len(seg.points) - 1) for seg in parsed.segments)
+            if moved < most and hi != lo:
+                raise IllegalPlayError(f"{text!r} does not play both dice, but {legal[0].notation()} does",
+                                       column=column, text=parsed.text)
+            raise IllegalPlayError(f"{text!r} is not a legal play of {roll_s}; legal: {_examples(legal)}",
+                                   column=column, text=parsed.text)
+        marked = {p for seg in parsed.segments for p, mk in zip(seg.points, seg.marks, strict=True) if mk}
+        if len(matching) > 1:
+            exact = [p for p in matching if {t for _, t, h in p.steps if h} == marked]
+            if len(exact) == 1:
+                matching = exact
+            else:
+                options = "; ".join(format_play(p.steps) for p in matching)
+                raise AmbiguousPlayError(f"{text!r} can mean {options}", column=column, text=parsed.text)
+        play = matching[0]
+        notes = []
+        hit_points = {t for _, t, h in play.steps if h}
+        for p in sorted(hit_points - marked, reverse=True):
+            notes.append(f"the hit on {p} is not marked")
+        for p in sorted(marked - hit_points, reverse=True):
+            notes.append(f"{p} is marked as a hit, but no blot is hit there")
+        return Resolution(play, tuple(notes))
+
+    def as_recorded(self, position: OnRoll, parsed: ParsedPlay) -> Play | None:
+        """A written (illegal) play applied checker by checker ignoring the dice, when physically possible."""
+        mine, theirs = position.on_roll, position.opponent
+        after, _problem = _written_result(mine, theirs, parsed, self.checkers)
+        if after is None:
+            return None
+        th = list(theirs)
+        steps: list[Step] = []
+        for seg in parsed.segments:
+            for _ in range(seg.count):
+                a, b = seg.points[0], max(seg.points[-1], 0)
+                hit = b > 0 and th[25 - b] == 1
+                if hit:
+                    th[25 - b] = 0
+                    th[25] += 1
+                steps.append((a, b, hit))
+        return Play(tuple(steps), after, tuple(th))
+
+
+def _examples(plays: tuple[Play, ...], n: int = 5) -> str:
+    shown = sorted(p.notation() for p in plays)[:n]
+    more = len(plays) - len(shown)
+    return ", ".join(shown) + (f" (and {more} more)" if more > 0 else "")
+
+
+def _written_result(mine: Board, theirs: Board, parsed: ParsedPlay,
+                    checkers: int) -> tuple[Board | None, str | None]:
+    """The mover's board after a written play (each checker from its first to its last point), or
+    (None, reason) when the writing is impossible on this board."""
+    m = list(mine)
+    pool = checkers - sum(mine)
+    bar = m[25]
+    for seg in parsed.segments:
+        pts = seg.points
+        for a, b in zip(pts, pts[1:], strict=False):
+            if a == 0 or b == 25:
+                return None, f"{seg.text}: a checker cannot move from off or to the bar"
+            if b >= a:
+                return None, f"{seg.text}: {a}/{b} does not move forward"
+        for _ in range(seg.count):
+            a, b = pts[0], pts[-1]
+            if a == 25:
+                if bar > 0:
+                    bar -= 1
+                    m[25] -= 1
+                elif pool > 0:
+                    pool -= 1
+                else:
+                    return None, f"{seg.text}: no checker is on the bar or waiting to enter"
+            else:
+                m[a] -= 1
+            m[max(b, 0)] += 1
+            if b > 0 and theirs[25 - b] >= 2:
+                return None, (f"{seg.text} lands on {b}, which the opponent holds with {theirs[25 - b]} "
+                              "checkers")
+    for p in range(1, 25):
+        if m[p] < 0:
+            return None, f"there is no checker on {p} to move"
+    return tuple(m), None
+
+
+@lru_cache(maxsize=16384)
+def _acey_cached(checkers: int, mine: Board, theirs: Board, hi: int, lo: int) -> tuple[Play, ...]:
+    return _acey_generate(checkers, mine, theirs, hi, lo)
+
+
+def _acey_generate(checkers: int, mine: Board, theirs: Board, hi: int, lo: int) -> tuple[Play, ...]:
+    """Every legal Acey-Deucey play, one per resulting position: a depth-first search over single-die
+    steps in which a waiting checker may enter whenever nothing is on the bar."""
+    blocked = [False] * 26
+    blot = [False] * 26
+    for p in range(1, 25):
+        n = theirs[25 - p]
+        if n >= 2:
+            blocked[p] = True
+        elif n == 1:
+            blot[p] = True
+    m = list(mine)
+    pool = [checkers - sum(mine)]
+    outside = [sum(m[7:26]) + pool[0]]  # waiting checkers are not in the home board
+    hits_now = [0]
+    best = [0]
+    first_die = [0]
+    found: dict[tuple[tuple[int, ...], int], tuple[tuple[Step, ...], int]] = {}
+
+    # An option is (from, to, hit, from_pool).
+    def options(die: int, lowest: int) -> list[tuple[int, int, bool, bool]]:
+        res: list[tuple[int, int, bool, bool]] = []
+        if m[25]:
+            srcs: list[tuple[int, bool]] = [(25, False)]
+        else:
+            srcs = [(25, True)] if pool[0] and lowest >= 25 else []
+            srcs += [(s, False) for s in range(min(lowest, 24), 0, -1) if m[s]]
+        for s, from_pool in srcs:
+            t = s - die
+            if t >= 1:
+                if blocked[t]:
+                    continue
+                res.append((s, t, blot[t] and not (hits_now[0] >> t) & 1, from_pool))
+            elif outside[0] == 0 and (t == 0 or not any(m[s + 1:7])):
+                res.append((s, 0, False, False))
+        return res
+
+    def apply(s: int, t: int, hit: bool, from_pool: bool, sign: int) -> None:
+        if from_pool:
+            pool[0] -= sign
+        else:
+            m[s] -= sign
+        m[t] += sign
+        if s >= 7 and t <= 6:
+            outside[0] -= sign
+        if hit:
+            hits_now[0] ^= 1 << t
+
+    def record(steps: tuple[Step, ...]) -> None:
+        n = len(steps)
+        if n < best[0]:
+            return
+        if n > best[0]:
+            best[0] = n
+            found.clear()
+        key = (tuple(m), hits_now[0])
+        if key not in found:
+            found[key] = (steps, first_die[0])
+
+    if hi == lo:
+        def rec(depth: int, lowest: int, steps: tuple[Step, ...]) -> None:
+            opts = options(hi, lowest) if depth < 4 else None
+            if not opts:
+                record(steps)
+                return
+            for s, t, hit, fp in opts:
+                apply(s, t, hit, fp, 1)
+                rec(depth + 1, s, steps + ((s, t, hit),))
+                apply(s, t, hit, fp, -1)
+
+        rec(0, 25, ())
+        rec = None  # type: ignore[assignment]  # a recursive closure is a reference cycle: broken here
+    else:
+        for first, second in ((hi, lo), (lo, hi)):
+            first_die[0] = first
+            for s, t, hit, fp in options(first, 25):
+                apply(s, t, hit, fp, 1)
+                opts2 = options(second, 25)
+                if opts2:
+                    for s2, t2, hit2, fp2 in opts2:
+                        apply(s2, t2, hit2, fp2, 1)
+                        record(((s, t, hit), (s2, t2, hit2)))
+                        apply(s2, t2, hit2, fp2, -1)
+                else:
+                    record(((s, t, hit),))
+                apply(s, t, hit, fp, -1)
+        if best[0] == 1:
+            larger = {k: v for k, v in found.items() if v[1] == hi}
+            if larger:
+                found = larger
+
+    plays = []
+    for (board, hits), (steps, _die) in found.items():
+        if not steps:
+            continue
+        th = list(theirs)
+        for p in range(1, 25):
+            if (hits >> p) & 1:
+                th[25 - p] -= 1
+                th[25] += 1
+        plays.append(Play(steps, board, tuple(th)))
+    return tuple(plays)
+
+
 _RULES: dict[str, Rules] = {}
 _ALIASES = {
     "backgammon": "standard",
@@ -616,21 +872,18 @@ for _cls in (Rules, Nackgammon, Hypergammon, Hypergammon1, Hypergammon2, Dutch):
 
 
 def register_rules(rules: Rules, *aliases: str) -> None:
-    """Add a variant (used by modules that define more elaborate variants)."""
+    """Add a variant: a program's own :class:`Rules` subclass under its name and ``aliases``."""
     _RULES[rules.name] = rules
     _ALIASES[rules.name] = rules.name
     for a in aliases:
         _ALIASES[a] = rules.name
 
 
-def _all_variants() -> None:
-    """Variants defined in their own modules register when imported; make sure they are."""
-    if "acey-deucey" not in _RULES:
-        from . import variants  # noqa: F401
+ACEY_DEUCEY = AceyDeucey()
+register_rules(ACEY_DEUCEY, "acey-deucey", "aceydeucey", "acey-ducey", "aceyducey", "acey")
 
 
 def variant_names() -> list[str]:
-    _all_variants()
     return sorted(_RULES)
 
 
@@ -640,12 +893,7 @@ def get_rules(variant: str | Rules) -> Rules:
         return variant
     key = variant.strip().lower().replace(" ", "").replace("(", "").replace(")", "").replace("_", "-")
     name = _ALIASES.get(key) or _ALIASES.get(key.replace("-", ""))
-    if name is None:
-        _all_variants()
-        name = _ALIASES.get(key) or _ALIASES.get(key.replace("-", ""))
     if name is None or name not in _RULES:
         raise ValueError(f"unknown variant {variant!r} (known: {', '.join(variant_names())})")
     return _RULES[name]
 
-
-assert Rules().start_board() == STANDARD_START

@@ -203,7 +203,8 @@ def test_moves_fast_paths_equal_the_general_ones() -> None:
     """The remembered notation and the board-only Position ID give what the general code gives."""
     from notation.commands.moves import written_plays
     from notation.ids import boards_position_id, parse_position, position_id
-    from notation.play import _format_play, play_result
+    from notation.play import play_result
+    from notation.playtext import _format_play
     from notation.rules import ALL_ROLLS
 
     rows = [ln.split("\t")[0] for ln in (Path(__file__).parent / "data" / "movegen_positions.tsv").read_text()

@@ -1,7 +1,6 @@
 """Start-up: click reads every command line, and each command imports nothing it does not use: no command
 module nor the renderer for ``gammon --version``, no parser library (lark) for the common records and
-IDs, no Pillow but to draw, nor :mod:`dataclasses`, whose import of :mod:`inspect` costs a command more
-than its own record classes (see :mod:`notation._struct`)."""
+IDs, and no Pillow but to draw."""
 
 from __future__ import annotations
 
@@ -15,7 +14,7 @@ from click.testing import CliRunner
 from notation import __version__
 
 ROOT = Path(__file__).resolve().parents[1]
-HEAVY = ("click", "lark", "PIL", "dataclasses", "render", "notation.commands")
+HEAVY = ("click", "lark", "PIL", "render", "notation.commands")
 PROBE = ("import sys, atexit\n"
          f"heavy = {HEAVY!r}\n"
          "atexit.register(lambda: sys.stderr.write(' '.join(m for m in heavy if m in sys.modules)))\n"

@@ -35,7 +35,7 @@ from notation.formats import sgf
 from notation.matchio import read_any
 from notation.play import parse_play
 from notation.position import Position
-from notation.record import Action, Game, Match, new_span
+from notation.record import Action, Game, Match, Span
 from notation.replay import replay
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -211,7 +211,7 @@ def test_sgf_blank_last_play_with_an_empty_replayed_play() -> None:
     played), even when the replay gives it an empty play (today's replay gives none)."""
     from types import SimpleNamespace
 
-    from notation.rules import new_play
+    from notation.rules import Play
 
     m = read_any(str(DATA / "gnubg_7p_crawford.mat"))[0]
     rep = replay(m)
@@ -221,7 +221,7 @@ def test_sgf_blank_last_play_with_an_empty_replayed_play() -> None:
         writers = [sgf._Writer(m, rep), sgf._Writer(m, rep)]
         writers[1].fast = False
         for w in writers:
-            w.steps[id(last)] = SimpleNamespace(action=last, play=new_play((), (), ()), legal=False)
+            w.steps[id(last)] = SimpleNamespace(action=last, play=Play((), (), ()), legal=False)
         fast, general = (w.write() for w in writers)
         assert fast == general
         assert "written as the roll alone" in "".join(general[1])
@@ -271,7 +271,7 @@ def test_json_actions_written_directly_on_real_files() -> None:
 
 _ODD_VALUES = st.none() | st.integers(-3, 300) | st.text(max_size=6) | st.booleans() | st.floats(-2, 2) \
     | st.builds(lambda s: type("S", (str,), {})(s), st.text(max_size=3))
-_SPANS = st.none() | st.builds(lambda a, b, c, d: new_span(a, b, c, d), _ODD_VALUES, _ODD_VALUES, _ODD_VALUES,
+_SPANS = st.none() | st.builds(lambda a, b, c, d: Span(a, b, c, d), _ODD_VALUES, _ODD_VALUES, _ODD_VALUES,
                                _ODD_VALUES)
 _ACTIONS = st.builds(
     lambda kind, player, dice, play, no_move, value, text, span, mn, comment, props, setup: Action(
@@ -296,8 +296,8 @@ def test_json_actions_written_directly_on_any_action(actions: list[Action], game
     assert to_json(m) == _reference_doc(m)
 
 
-@pytest.mark.parametrize("span", [new_span(3, 4), new_span(3, 4, None, 9), new_span(None, 2, 3, None),
-                                  new_span(1, 2, 3, 4), new_span(1, 2, 3, "4"), new_span(1.0, 2, 3, 4), None])
+@pytest.mark.parametrize("span", [Span(3, 4), Span(3, 4, None, 9), Span(None, 2, 3, None),
+                                  Span(1, 2, 3, 4), Span(1, 2, 3, "4"), Span(1.0, 2, 3, 4), None])
 @pytest.mark.parametrize("kind", ["move", "double", "win"])
 def test_json_common_actions_with_partial_spans(span: object, kind: str) -> None:
     from notation.formats.json_format import to_json

@@ -23,7 +23,8 @@ from notation.cli import main
 from notation.commands import moves
 from notation.commands.moves import listed, play_order, result_boards, result_ids, written_plays
 from notation.ids import parse_position, position_id, xgid
-from notation.play import _format_default, _format_play, format_play, play_result
+from notation.play import format_play, play_result
+from notation.playtext import _format_default, _format_play
 from notation.position import Position
 from notation.rules import ALL_ROLLS, Rules, get_rules, variant_names
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_json_format import matches as json_matches
 
-from notation._struct import replace
 from notation.errors import ParseError
 from notation.formats.sgf import read_sgf, write_sgf
 from notation.play import play_result

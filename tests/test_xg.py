@@ -9,6 +9,7 @@ import struct
 import subprocess
 import sys
 import zlib
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import notation
-from notation._struct import fields
 from notation.errors import ParseError
 from notation.formats.json_format import from_json, to_json
 from notation.formats.xg import HEADER_SIZE, RECORD_SIZE, read_xg, unpack

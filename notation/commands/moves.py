@@ -19,7 +19,8 @@ import click
 from .._term import fail
 from ..errors import NotationError
 from ..ids import b64_keys, boards_position_id, parse_position, position_id
-from ..play import _format_default, play_result
+from ..play import play_result
+from ..playtext import _format_default
 from ..position import Board, Position
 from ..rules import ALL_ROLLS, Play, Rules, Step, boards_after, get_rules
 

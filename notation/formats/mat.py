@@ -65,9 +65,9 @@ import os
 import re
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .._struct import struct
 from ..errors import NotationError, ParseError
 from ..position import Position
 from ..record import (
@@ -81,7 +81,6 @@ from ..record import (
     PlainRun,
     Span,
     cut_run,
-    new_span,
     plain_run,
 )
 
@@ -484,7 +483,7 @@ def _on_off(value: str) -> bool | None:
     return None
 
 
-@struct
+@dataclass(slots=True)
 class _Cell:
     kind: str           # a terminal name (MOVE, DOUBLE, ...)
     text: str
@@ -860,7 +859,7 @@ class _Reader:
         as :meth:`_action` makes (:meth:`_fast_row` makes a :class:`PlainRun`'s cells itself)."""
         play = cell[3:].lstrip()
         actions.append(Action("move", player, _ROLLS[cell[:2]], play, None if play else "", None, cell,
-                              new_span(line, column, line, end), number))
+                              Span(line, column, line, end), number))
 
     def _row_cells(self, game: Game, row_cells: list[tuple[_Cell, int]], number: int | None) -> None:
         if len(row_cells) >= 2 and row_cells[0][1] == 0 and row_cells[1][1] == 1:
@@ -874,7 +873,7 @@ class _Reader:
     def _action(self, cell: _Cell, player: int, number: int | None) -> Action:
         text = cell.text.strip()
         kind = cell.kind
-        a = Action("move", player, None, None, None, None, text, new_span(cell.line, cell.column, cell.line,
+        a = Action("move", player, None, None, None, None, text, Span(cell.line, cell.column, cell.line,
                                                                           cell.end_column), number)
         if kind == "MOVE":  # (the common plain cells are read by _fast_row)
             dice = _ROLLS.get(text[:2])

@@ -74,14 +74,15 @@ import math
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .._struct import field, struct
+from .._version import __version__
 from ..analysis import Analysis, Candidate, CheckerAnalysis, CubeAnalysis, Probabilities
 from ..errors import ParseError
 from ..play import format_steps_plain, parse_play
 from ..position import Position
-from ..record import Action, Game, Match, Normalisation, Span, new_span
+from ..record import Action, Game, Match, Normalisation, Span
 from ..rules import Step, get_rules
 
 if TYPE_CHECKING:
@@ -214,7 +215,7 @@ def _atoi(s: str) -> int | None:
 # --------------------------------------------------------------------------- parsed SGF
 
 
-@struct
+@dataclass(slots=True)
 class _Prop:
     name: str
     """The capitals of the identifier (``GaMe`` → ``GM``)."""
@@ -234,7 +235,7 @@ class _Prop:
         return [_unescape(r) for r in self.raw]
 
 
-@struct
+@dataclass(slots=True)
 class _Node:
     props: list[_Prop]
     span: Span
@@ -491,14 +492,14 @@ class _Scanner:
                 name = ident if ident.isupper() else "".join(c for c in ident if c.isupper())
                 line, col = self.loc(start)
                 end_line, end_col = self.loc(last_end)
-                props.append(_Prop(name, ident, raw, new_span(line, col, end_line, end_col),
+                props.append(_Prop(name, ident, raw, Span(line, col, end_line, end_col),
                                    text[start:last_end]))
         if keep:
             assert nodes is not None
             if props:
-                span = new_span(semi_line, semi_col, props[-1].span.end_line, props[-1].span.end_column)
+                span = Span(semi_line, semi_col, props[-1].span.end_line, props[-1].span.end_column)
             else:
-                span = new_span(semi_line, semi_col, semi_line, semi_col + 1)
+                span = Span(semi_line, semi_col, semi_line, semi_col + 1)
             nodes.append(_Node(props, span, len(nodes)))
         return pos
 
@@ -521,7 +522,7 @@ def _line_of(text: str, line: int) -> str:
 # --------------------------------------------------------------------------- board state
 
 
-@struct
+@dataclass(slots=True)
 class _State:
     """The position as gnubg's loader keeps it: moves applied as written, no legality checks."""
 
@@ -1382,8 +1383,6 @@ class _Writer:
 
     # ------------------------------------------------------------------ root
     def game(self, i: int, g: Game, crawford: bool | None) -> str:
-        from .. import __version__
-
         m = self.m
         rules = m.rules
         where = f"game {g.number}"

@@ -31,15 +31,14 @@ from __future__ import annotations
 import struct
 import zlib
 from collections.abc import Callable
+from dataclasses import fields
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from .._struct import fields
-from .._unchecked import unchecked
 from ..analysis import Analysis, Candidate, CheckerAnalysis, CubeAnalysis, Probabilities
 from ..errors import ParseError
 from ..position import Position
-from ..record import Action, Game, Match, MatchRules, Normalisation, PositionRecord, Span, new_span
+from ..record import Action, Game, Match, MatchRules, Normalisation, PositionRecord, Span
 
 __all__ = ["MAGIC", "read_xg", "read_xg_match", "read_xgp"]
 
@@ -394,7 +393,7 @@ class _Reader:
             f"record {i + 1}: game {self.game.number} starts from a set-up position", i + 1, 1))
 
     def _action(self, kind: str, player: int, i: int, **kw: object) -> Action:
-        a = Action(kind, player, span=new_span(i + 1, 1),  # type: ignore[arg-type]
+        a = Action(kind, player, span=Span(i + 1, 1),  # type: ignore[arg-type]
                    move_number=self.moves_in_game or None, **kw)  # type: ignore[arg-type]
         assert self.game is not None
         self.game.actions.append(a)
@@ -479,8 +478,6 @@ _BOARD = struct.Struct("<26b")
 _MOVES = [struct.Struct(f"<{8 * n}b") for n in range(33)]
 _LEVELS = [struct.Struct(f"<{2 * n}h") for n in range(33)]
 _EVALS = [struct.Struct(f"<{7 * n}f") for n in range(33)]
-_new_candidate = unchecked(Candidate)
-_new_probabilities = unchecked(Probabilities)
 
 
 def _play_text(moves: tuple[int, ...], k0: int, before: tuple[int, ...], p1: bool) -> str:
@@ -514,7 +511,7 @@ def _probs(ev: tuple[float, ...], k: int = 0) -> Probabilities | None:
     win = ev[k + 3]
     if not 0 <= win <= 1:
         return None
-    return _new_probabilities(round(win, 6), round(ev[k + 4], 6), round(ev[k + 5], 6), round(ev[k + 1], 6),
+    return Probabilities(round(win, 6), round(ev[k + 4], 6), round(ev[k + 5], 6), round(ev[k + 1], 6),
                               round(ev[k], 6))
 
 
@@ -552,7 +549,7 @@ def _decode_candidates(rec: bytes) -> tuple[tuple[Candidate, ...], int | None]:
         if index is None and rec[192 + 26 * c:218 + 26 * c] == end:
             index = len(cands)
         level = levels[2 * c]
-        cands.append(_new_candidate(_play_text(moves, 8 * c, before, p1), round(eq, 6), _probs(evs, k),
+        cands.append(Candidate(_play_text(moves, 8 * c, before, p1), round(eq, 6), _probs(evs, k),
                                     LEVELS.get(level) or f"level {level}"))
     return tuple(cands), index
 
