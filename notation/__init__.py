@@ -8,18 +8,18 @@ circle forms, counting imports inside functions and under ``TYPE_CHECKING``
 (``tests/test_imports.py`` holds the code to this list).  The renderer (:mod:`render`) may import any
 of it and is imported only by the commands, when they draw::
 
-    errors, _term, _grammar, _version, parallel   -- nothing of the package
+    errors, _term, _grammar, _version, parallel, _input, met, notebook  -- nothing of the package (but errors)
     playtext                                      -- a play as text: steps, the written play, gnubg's writer
     rules                                         -- every variant's legal plays, by name (get_rules)
     position                                      -- Position, its gnubg ID and text board
     play                                          -- reading written plays and checking them
-    analysis, ids                                 -- analyses; every position ID, read and written
+    analysis, ogid, ids                           -- analyses; every position ID, read and written
     record                                        -- the match record that readers fill
     variants                                      -- Acey-Deucey's named double and checker scoring
     replay                                        -- the rules-checked replay and its findings
     formats.*, chouette                           -- each format's reader and writer
     matchio, positionio                           -- reading any record or position file
-    stream, convert, batch, scale, dataset        -- conversion, and work on many files
+    stream, convert, batch, scale, dataset, reports  -- conversion, work on many files, validation reports
     notation                                      -- this module, the library's front door
     commands.*, cli, __main__                     -- the command line
 """

@@ -43,7 +43,7 @@ def github(results: list[dict[str, Any]], quiet: bool = False) -> str:
 
 def sarif(results: list[dict[str, Any]]) -> str:
     """One SARIF 2.1.0 document for the whole batch."""
-    from . import __version__
+    from ._version import __version__
 
     items = []
     for res in results:

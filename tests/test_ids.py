@@ -858,9 +858,11 @@ def test_every_id_writer_says_what_it_cannot_hold() -> None:
     from notation.ids import lost_by, parse_position
 
     p = parse_position("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10")
-    assert lost_by(p) == {}
+    assert lost_by(p) == {"ogid": ["dice"]}  # OGID writes the lower die first, gnubg's Match ID the higher
+    assert lost_by(p.replace(dice=(2, 5))) == {"gnubg_id": ["dice"]}
+    assert lost_by(p.replace(dice=(5, 5))) == {}
     named = p.replace(names=("Ann", "Ben"))
-    assert lost_by(named) == {"xgid": ["names"], "gnubg_id": ["names"]}
+    assert lost_by(named) == {"xgid": ["names"], "gnubg_id": ["names"], "ogid": ["dice", "names"]}
     r = CliRunner().invoke(main, ["show", "board:Ann:Ben:7:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:"
                                           "1:5:2:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:1"])
-    assert r.exit_code == 0 and "Not held:    XGID: names; GNUbg ID: names" in r.output
+    assert r.exit_code == 0 and "Not held:    XGID: names; GNUbg ID: names; OGID: dice, names" in r.output
