@@ -28,6 +28,7 @@ Errors in the container name the byte offset and the record number.
 
 from __future__ import annotations
 
+import math
 import struct
 import zlib
 from collections.abc import Callable
@@ -509,7 +510,7 @@ def _probs(ev: tuple[float, ...], k: int = 0) -> Probabilities | None:
     """XG's evaluation ``ev[k:k + 7]`` (lose backgammon, lose gammon, lose, win, win gammon, win
     backgammon, equity) as probabilities for the player who acts."""
     win = ev[k + 3]
-    if not 0 <= win <= 1:
+    if not 0 <= win <= 1 or not all(map(math.isfinite, ev[k:k + 6])):  # (NaN and infinities: no figure)
         return None
     return Probabilities(round(win, 6), round(ev[k + 4], 6), round(ev[k + 5], 6), round(ev[k + 1], 6),
                               round(ev[k], 6))
@@ -544,7 +545,7 @@ def _decode_candidates(rec: bytes) -> tuple[tuple[Candidate, ...], int | None]:
     for c in range(n):
         k = 7 * c
         eq = evs[k + 6]
-        if not eq > NOT_ANALYSED + 1:  # not analysed, or NaN
+        if not NOT_ANALYSED + 1 < eq < math.inf:  # not analysed, NaN or infinite
             continue
         if index is None and rec[192 + 26 * c:218 + 26 * c] == end:
             index = len(cands)
