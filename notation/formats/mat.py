@@ -84,6 +84,7 @@ from ..record import (
     new_span,
     plain_run,
 )
+from ..rows import mat_rows
 
 if TYPE_CHECKING:  # pragma: no cover
     from lark.exceptions import UnexpectedInput
@@ -1258,48 +1259,33 @@ class _Writer:
         first = f"{n0} : {sc[0]}"
         # gnubg pads to 31 characters and glues a longer first part to the second name: keep a space.
         out.append(f" {first:<31}{'' if len(first) < 31 else ' '}{n1} : {sc[1]}\n")
-        number = next((a.move_number for a in game.actions if a.move_number is not None), None) or 1
-        left: str | None = None      # the left cell of the row being written
-        left_roll = False            # ... is a roll that was not played ("55: ")
+        start = next((a.move_number for a in game.actions if a.move_number is not None), None) or 1
         actions = game.actions
         if game.start is not None:   # a set-up starting position: a Snowie "Illegal play" cell
             actions = [Action(kind="setup", player=game.start.turn, dice=game.start.dice,
                               setup=game.start), *actions]
-        for a in actions:
-            if a.kind == "loss":
-                continue
-            if a.kind == "win":
-                pts = _points_word(a.value or 0)
-                if left is not None:
-                    if a.player == 1:
-                        if left == " Drops":
-                            out.append(f"{number:3d})  Drops{' ' * 23}Wins {pts} \n")
-                        elif left_roll:  # gnubg: the roll is not padded, then 24 spaces
-                            out.append(f"{number:3d}) {left}{' ' * 24}Wins {pts}\n")
-                        else:
-                            out.append(f"{number:3d}) {left:<27}  Wins {pts}\n")
+        for number, left, right, win in mat_rows(actions, start):
+            lcell = "" if left is None else self._cell(left)
+            if number is None:  # a result on its own line
+                assert win is not None
+                pts = _points_word(win.value or 0)
+                out.append(f"      Wins {pts}\n" if win.player == 0 else f"{' ' * 34}Wins {pts}\n")
+            elif win is not None:
+                pts = _points_word(win.value or 0)
+                if win.player == 1:
+                    if lcell == " Drops":
+                        out.append(f"{number:3d})  Drops{' ' * 23}Wins {pts} \n")
+                    elif left is not None and left.kind == "roll" and lcell.endswith(": "):
+                        # gnubg: the roll is not padded, then 24 spaces
+                        out.append(f"{number:3d}) {lcell}{' ' * 24}Wins {pts}\n")
                     else:
-                        out.append(f"{number:3d}) {left:<27} \n      Wins {pts}\n")
-                    left = None
-                    number += 1
-                elif a.player == 0:
-                    out.append(f"      Wins {pts}\n")
+                        out.append(f"{number:3d}) {lcell:<27}  Wins {pts}\n")
                 else:
-                    out.append(f"{' ' * 34}Wins {pts}\n")
-                continue
-            cell = self._cell(a)
-            if a.player == 0:
-                if left is not None:
-                    out.append(f"{number:3d}) {left:<27} \n")
-                    number += 1
-                left = cell
-                left_roll = a.kind == "roll" and cell.endswith(": ")
+                    out.append(f"{number:3d}) {lcell:<27} \n      Wins {pts}\n")
+            elif right is not None:
+                out.append(f"{number:3d}) {lcell:<27} {self._cell(right)}\n")
             else:
-                out.append(f"{number:3d}) {left or '':<27} {cell}\n")
-                left = None
-                number += 1
-        if left is not None:
-            out.append(f"{number:3d}) {left:<27} \n")
+                out.append(f"{number:3d}) {lcell:<27} \n")
         for c in game.comments:
             out.append(_comment_line(c))
         out.append("\n")
