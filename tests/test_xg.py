@@ -140,7 +140,7 @@ def test_analysis_is_read_and_survives_json() -> None:
     again = from_json(text)
     assert again == m
     assert to_json(again) == text
-    assert json.loads(text)["version"] == 2
+    assert json.loads(text)["version"] == 3
 
 
 def test_conversions_report_what_they_drop(tmp_path: Path) -> None:

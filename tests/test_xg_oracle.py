@@ -37,7 +37,7 @@ def _steps(play: str) -> tuple[tuple[int, int], ...]:
     out = []
     for part in play.split():
         a, b = part.replace("*", "").split("/")
-        out.append((24 if a == "bar" else int(a) - 1, -1 if b == "off" else int(b) - 1))
+        out.append((int(a) - 1, -1 if b == "0" else int(b) - 1))  # 25 the bar (24 for XG), 0 off
     return tuple(out)
 
 

@@ -18,11 +18,12 @@ def wants_html(out: str, to: str | None) -> bool:
     return Path(out).suffix.lower() in HTML_EXTENSIONS
 
 
-def match_html(match: Any, rep: Any = None) -> str:
-    """The match as one self-contained page."""
+def match_html(match: Any, rep: Any = None, written: Any = None) -> str:
+    """The match as one self-contained page; ``written`` (a Counter), when given, gets what the page
+    shows of what :func:`notation.losses.holdings` counts."""
     from render.html import match_page
 
-    return match_page(match, rep)
+    return match_page(match, rep, written=written)
 
 
 def _publish(path: str, text: str, inputs: Sequence[str]) -> None:

@@ -6,19 +6,42 @@
 The container (XG's "RichGameFormat"):
 
 - a fixed header of 8,232 bytes that starts with the magic ``RGMH``; the little-endian 32-bit word at
-  byte 20 is the size of the JPEG thumbnail that follows the header;
+  byte 20 is the size of the JPEG thumbnail that follows the header (kept, in Base64, as the match
+  property :data:`THUMBNAIL`);
 - after the thumbnail, a ZlibArchive: each file compressed on its own, the game file ``temp.xg``
-  first (then ``temp.xgi``, and ``temp.xgc`` comments or ``temp.xgr`` rollouts, which are not read),
-  a registry and a 36-byte archive record at the end.  The first zlib stream is the game file:
-  records of 2,560 bytes each, whose byte 8 is the record type: 0 match header, 1 game header, 2 cube
-  decision, 3 checker move, 4 game footer, 5 match footer.  An ``.xgp`` holds a match header, one
-  game header and the records of one decision.
+  first (then ``temp.xgi``, and the comments ``temp.xgc`` and rollouts ``temp.xgr`` when there are
+  some), a registry of the files and a 36-byte archive record at the end.  The first zlib stream is
+  the game file: records of 2,560 bytes each, whose byte 8 is the record type: 0 match header, 1 game
+  header, 2 cube decision, 3 checker move, 4 game footer, 5 match footer.  An ``.xgp`` holds a match
+  header, one game header and the records of one decision.  The game file is inflated a piece at a
+  time and refused as soon as it makes more than :data:`MAX_UNPACKED` bytes (at once when the
+  registry says it is larger).
+- ``temp.xgc``: one RTF document per comment, which records name by index (the match header: its
+  comment and its closing comment; a game header: the game's; a cube or move record: that
+  decision's).  Each is read as plain text onto what it is about: :attr:`Match.comments`,
+  :attr:`Game.comments`, the action's ``comment`` (a comment on the decision not to double goes with
+  that turn's roll).
+- ``temp.xgr``: rollout records of 2,184 bytes, named by index from a move record's candidates and a
+  cube record: read as :class:`~notation.analysis.Rollout` (games rolled, truncation, XG's 95%
+  confidence bounds, levels and settings) on the candidate or cube decision.
 
-Players: XG's player 1 is the bottom player (XGID upper case), which is this model's player 1 (X,
-the right column of a ``.mat`` score line); XG's player 2 is player 0.  Positions in a record are in
-player 1's numbering, player 1's checkers positive.  A move record's played move is eight 32-bit
-integers at byte 68: from/to pairs, 0-based in the mover's own numbering, 24 the bar, a negative
-"to" bearing off, -1 where the move ends.
+The match header's fields are kept as header tags named as XG's own ``.mat`` export names them
+(``Site``, ``Match ID``, ``Event``, ``Round``, ``Player 1``, ``Player 2``, ``Player 1 Elo``, ``Player 2
+Elo``, ``EventDate``, ``EventTime``, ``Variation``, ``Unrated``, ``Crawford``, ``CubeLimit``,
+``Transcriber``; ``Jacoby`` and ``Beaver`` for a money session), so that our ``.mat`` conversion of an
+``.xg`` has the header XG writes.  An analysis is read only where XG made one: a cube record whose
+level of analysis is -1 (XG analysed no cube decision there: the opening roll, a dead cube) has none,
+though its figures are zeros.
+
+Players: XG's player 1 is this model's player 0 (O, White, the left column of a ``.mat`` score line)
+and its player 2 is player 1 (X): as XG's own ``.mat`` export writes a match (its header's ``Player 1``
+is the right column, and its Match ID is minus the game ID the file holds) and as gnubg does, so that
+the same match read from the ``.xg``, XG's ``.mat`` export and gnubg's SGF has the same players,
+positions and move numbers.  Positions in a record are in XG's player 1's numbering, its checkers
+positive.  A move record's played move is eight 32-bit integers at byte 68: from/to pairs, 0-based in
+the mover's own numbering, 24 the bar, a negative "to" bearing off, -1 where the move ends; plays are
+written as XG's ``.mat`` export writes them (``25/21 6/0``: 25 the bar, 0 off).  Moves are numbered by
+the ``.mat`` row (:mod:`notation.rows`).
 
 Where a finding must be located, an ``.xg`` file has no lines: each action's :class:`Span` holds the
 *record number* (1-based) as its line, and the match's normalisations say so, so that ``FILE:LINE:COL``
@@ -39,6 +62,7 @@ from .._struct import fields
 from .._unchecked import unchecked
 from ..analysis import Analysis, Candidate, CheckerAnalysis, CubeAnalysis, Probabilities, Rollout
 from ..errors import ParseError
+from ..losses import THUMBNAIL
 from ..position import Position
 from ..record import Action, Game, Match, MatchRules, Normalisation, PositionRecord, Span, new_span
 from ..rows import number_rows
@@ -130,17 +154,20 @@ def unpack(data: bytes, name: str | None = None) -> bytes:
     if size > MAX_UNPACKED:  # the archive says so: refused before anything is inflated
         raise _err(f"the compressed game file unpacks to more than {MAX_UNPACKED >> 20} MB (the archive says "
                    f"{size} bytes)", name, start, MAX_UNPACKED // RECORD_SIZE + 1)
-    blob = _inflate(data, start, MAX_UNPACKED, name)
+    # no more than the archive says it holds (a stream that makes more is refused there), else the bound
+    blob = _inflate(data, start, size if size > 0 else MAX_UNPACKED, name, declared=size > 0)
     if not blob or len(blob) % RECORD_SIZE:
         raise _err(f"the game file is {len(blob)} bytes, not a whole number of {RECORD_SIZE}-byte records",
                    name, start, len(blob) // RECORD_SIZE + 1)
     return blob
 
 
-def _inflate(data: bytes, start: int, limit: int, name: str | None, what: str = "game file") -> bytes:
+def _inflate(data: bytes, start: int, limit: int, name: str | None, what: str = "game file", *,
+             declared: bool = False) -> bytes:
     """The zlib stream at ``start`` inflated a piece at a time, never holding more than ``limit`` bytes
     of it: a stream that makes more is refused as soon as it does (errors as :func:`unpack` says them;
-    their record numbers count records of the game file)."""
+    their record numbers count records of the game file).  ``declared``: ``limit`` is the size the
+    archive's registry gives the file."""
     d = zlib.decompressobj()
     view = memoryview(data)
     pieces: list[bytes] = []
@@ -154,8 +181,9 @@ def _inflate(data: bytes, start: int, limit: int, name: str | None, what: str = 
             total += len(out)
             pieces.append(out)
             if total > limit:
-                raise _err(f"the compressed {what} unpacks to more than {limit >> 20} MB", name, start,
-                           limit // RECORD_SIZE + 1)
+                said = (f"more than the archive says ({limit} bytes)" if declared else
+                        f"more than {limit >> 20} MB")
+                raise _err(f"the compressed {what} unpacks to {said}", name, start, limit // RECORD_SIZE + 1)
             if d.eof:
                 break
             if d.unconsumed_tail:
@@ -260,7 +288,7 @@ def _side_file(data: bytes, files: dict[str, tuple[int, int, int, bool]] | None,
     if not packed:
         return data[at:at + csize]
     try:
-        return _inflate(data, at, MAX_SIDE_FILE, name, wanted)
+        return _inflate(data, at, osize if osize > 0 else MAX_SIDE_FILE, name, wanted, declared=osize > 0)
     except ParseError as e:
         notes.append(Normalisation(f"the {what} file {wanted} cannot be read ({e.message}): not read"))
         return None
@@ -630,8 +658,6 @@ _EVENT_A, _LOCATION_A, _ROUND_A = 136, 283, 417
 _GAME_COMMENTS = 56
 _CUBE_ANALYSED, _CUBE_ROLLOUT, _CUBE_COMMENT = 232, 224, 292
 _MOVE_ROLLOUTS, _MOVE_COMMENT, _MOVE_LUCK = 2344, 2524, 2320
-THUMBNAIL = "xg:thumbnail"
-"""The match property that keeps XG's thumbnail (the JPEG of the board it shows), in Base64."""
 
 
 class _Reader:
@@ -645,6 +671,8 @@ class _Reader:
         self.game: Game | None = None
         self.cube = 1
         self.pending_cube: CubeAnalysis | None = None
+        self.pending_player = 0
+        """The player of the turn whose cube decision (not to double) is pending."""
         self.pending_comment: str | None = None
         self.footer_comment: str | None = None
         self.moves_in_game = 0
@@ -822,6 +850,7 @@ class _Reader:
         comment = self.extras.comment(struct.unpack_from("<i", rec, _CUBE_COMMENT)[0])
         if doubled != 1:
             self.pending_cube = analysis  # the decision not to double: analysed with the next move
+            self.pending_player = player
             self.pending_comment = _joined(self.pending_comment, comment)
             return
         a = self._action("double", player, i, value=self.cube * 2, comment=comment)
@@ -850,15 +879,17 @@ class _Reader:
         self.moves_in_game += 1
         comment = _joined(self.pending_comment, self.extras.comment(struct.unpack_from("<i", rec, _MOVE_COMMENT)[0]))
         self.pending_comment = None
+        resigned = False
         if not play and next_kind == FOOTER_GAME:
             nxt = self.record(i + 1)
             winner, _, term = struct.unpack_from("<3i", nxt, 24)
-            if term >= 100 and _player(winner) != player:  # rolled, then resigned instead of moving: legal
-                self._action("roll", player, i, dice=(d1, d2), text=f"{d1}{d2}: (resigned)", comment=comment)
-                return
-        a = self._action("move", player, i, dice=(d1, d2), play=play, no_move=None if play else "",
-                         text=f"{d1}{d2}: {play}".rstrip(), comment=comment)
-        if struct.unpack_from("<i", rec, 2480)[0] == 2:
+            resigned = term >= 100 and _player(winner) != player  # rolled, then resigned instead of moving: legal
+        if resigned:
+            a = self._action("roll", player, i, dice=(d1, d2), text=f"{d1}{d2}: (resigned)", comment=comment)
+        else:
+            a = self._action("move", player, i, dice=(d1, d2), play=play, no_move=None if play else "",
+                             text=f"{d1}{d2}: {play}".rstrip(), comment=comment)
+        if not resigned and struct.unpack_from("<i", rec, 2480)[0] == 2:
             self.match.normalisations.append(Normalisation(
                 f"record {i + 1}: eXtreme Gammon marks the play {play or '(none)'} with {d1}{d2} as invalid",
                 i + 1, 1))
@@ -878,10 +909,19 @@ class _Reader:
         if not 0 <= points <= 1 << 16:
             raise _rec_err(f"{points} points is out of range", self.name, i * RECORD_SIZE + 28, i + 1)
         player = _player(winner)
+        made = []
         if term >= 100:
-            self._action("resign", 1 - player, i, value=max(1, min(3, term - 100)))
-            self._action("accept", player, i)
-        self._action("win", player, i, value=points)
+            made.append(self._action("resign", 1 - player, i, value=max(1, min(3, term - 100))))
+            made.append(self._action("accept", player, i))
+        made.append(self._action("win", player, i, value=points))
+        if self.pending_cube is not None or self.pending_comment:
+            # the turn's cube decision, not followed by a roll (the game ended there): on that player's
+            # action of the ending (the resignation, or the acceptance of the other's), else the result
+            a = next((x for x in made if x.player == self.pending_player), made[-1])
+            if self.pending_cube is not None:
+                a.analysis = Analysis(cube=self.pending_cube, producer="eXtreme Gammon")
+            a.comment = _joined(a.comment, self.pending_comment)
+            self.pending_comment = None
         self.pending_cube = None
 
 
@@ -913,9 +953,10 @@ def _luck(rec: bytes) -> float | None:
     return round(luck, 6)
 
 
-_POINT = tuple(str(p + 1) for p in range(24)) + ("bar",)
-_STEP = {(f, t): f"{_POINT[f]}/{'off' if t < 0 else t + 1}" for f in range(25) for t in range(-1, 24)}
-"""The text of one step, by XG's (from, to); ``to`` -1 is off."""
+_POINT = tuple(str(p + 1) for p in range(25))
+_STEP = {(f, t): f"{_POINT[f]}/{0 if t < 0 else t + 1}" for f in range(25) for t in range(-1, 24)}
+"""The text of one step, by XG's (from, to); ``to`` -1 is off: as XG's own ``.mat`` export writes it, 25
+the bar and 0 off (gnubg's spelling)."""
 _HIT = {k: v + "*" for k, v in _STEP.items()}
 _MOVE_HEAD = struct.Struct("<i8i2i")
 _BOARD = struct.Struct("<26b")
