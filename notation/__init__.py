@@ -15,6 +15,7 @@ of it and is imported only by the commands, when they draw::
     play                                          -- reading written plays and checking them
     analysis, ogid, ids                           -- analyses; every position ID, read and written
     record                                        -- the match record that readers fill
+    rows, losses                                  -- the .mat rows of a record; what each writer cannot hold
     variants                                      -- Acey-Deucey's named double and checker scoring
     replay                                        -- the rules-checked replay and its findings
     formats.*, chouette                           -- each format's reader and writer

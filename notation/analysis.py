@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Probabilities", "Candidate", "CheckerAnalysis", "CubeAnalysis", "Analysis",
+__all__ = ["Probabilities", "Rollout", "Candidate", "CheckerAnalysis", "CubeAnalysis", "Analysis",
            "analysis_to_dict", "analysis_from_dict", "cube_equities"]
 
 
@@ -41,6 +41,31 @@ class Probabilities:
 
 
 @dataclass(frozen=True, slots=True)
+class Rollout:
+    """How a figure was rolled out, as the producer stored it (the figures themselves are the candidate's
+    or the cube decision's).  A field the producer did not store is None."""
+
+    trials: int | None = None
+    """Games rolled (for a cube decision: on the no-double line)."""
+    truncation: int | None = None
+    """Plies after which each game was stopped and evaluated; None when the games were played out."""
+    error: float | None = None
+    """The producer's error bound on the equity: eXtreme Gammon stores the half-width of the 95%
+    confidence interval (its ``±``)."""
+    double_trials: int | None = None
+    """For a cube decision: games rolled on the double/take line."""
+    double_error: float | None = None
+    """For a cube decision: the error bound of the double/take line's equity."""
+    checker_level: str | None = None
+    """The level checker plays were made at during the rollout (``XG Roller``, ``3-ply`` ...)."""
+    cube_level: str | None = None
+    """The level cube decisions were made at during the rollout."""
+    settings: tuple[tuple[str, str], ...] = ()
+    """Everything else the producer stored about the rollout, as (name, text) pairs in its order (seed,
+    variance reduction, ...)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Candidate:
     """One ranked play."""
 
@@ -50,8 +75,11 @@ class Candidate:
     """The producer's equity for this play (cubeful where given)."""
     probabilities: Probabilities | None = None
     level: str | None = None
-    """The evaluation level in the producer's words: ``XG Roller+``, ``4-ply``, ``2-ply``, ``Book`` ..."""
+    """The evaluation level in the producer's words: ``XG Roller+``, ``4-ply``, ``2-ply``, ``Book``,
+    ``Rollout`` ..."""
     cubeless_equity: float | None = None
+    rollout: Rollout | None = None
+    """For a rolled-out play: how it was rolled out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +116,8 @@ class CubeAnalysis:
     probabilities: Probabilities | None = None
     level: str | None = None
     cubeless_equity: float | None = None
+    rollout: Rollout | None = None
+    """For a rolled-out cube decision: how it was rolled out."""
 
 
 @dataclass(slots=True)
@@ -140,16 +170,53 @@ def _opt_float(v: Any) -> float | None:
     return None if v is None else float(v)
 
 
+def rollout_to_dict(r: Rollout) -> dict[str, Any]:
+    """A rollout as plain data: only the fields the producer stored (``settings`` as [name, text] pairs)."""
+    out: dict[str, Any] = {}
+    for name in ("trials", "truncation", "error", "double_trials", "double_error", "checker_level", "cube_level"):
+        v = getattr(r, name)
+        if v is not None:
+            out[name] = v
+    if r.settings:
+        out["settings"] = [[k, v] for k, v in r.settings]
+    return out
+
+
+def _opt_int(v: Any) -> int | None:
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise TypeError(f"expected an integer, found {v!r}")
+    return v
+
+
+def rollout_from_dict(d: dict[str, Any]) -> Rollout:
+    """The inverse of :func:`rollout_to_dict`."""
+    if not isinstance(d, dict):
+        raise TypeError("a rollout is an object")
+    settings = tuple((str(k), str(v)) for k, v in d.get("settings") or ())
+    level = d.get("checker_level"), d.get("cube_level")
+    return Rollout(trials=_opt_int(d.get("trials")), truncation=_opt_int(d.get("truncation")),
+                   error=_opt_float(d.get("error")), double_trials=_opt_int(d.get("double_trials")),
+                   double_error=_opt_float(d.get("double_error")),
+                   checker_level=None if level[0] is None else str(level[0]),
+                   cube_level=None if level[1] is None else str(level[1]), settings=settings)
+
+
+def _candidate_to_dict(c: Candidate) -> dict[str, Any]:
+    out = {"play": c.play, "equity": c.equity, "probabilities": _probs_to_dict(c.probabilities), "level": c.level,
+           "cubeless_equity": c.cubeless_equity}
+    if c.rollout is not None:
+        out["rollout"] = rollout_to_dict(c.rollout)
+    return out
+
+
 def analysis_to_dict(a: Analysis) -> dict[str, Any]:
     """Plain data in a fixed key order (the JSON format's ``analysis`` object)."""
     out: dict[str, Any] = {}
     if a.checker is not None:
         out["checker"] = {
-            "candidates": [
-                {"play": c.play, "equity": c.equity, "probabilities": _probs_to_dict(c.probabilities),
-                 "level": c.level, "cubeless_equity": c.cubeless_equity}
-                for c in a.checker.candidates
-            ],
+            "candidates": [_candidate_to_dict(c) for c in a.checker.candidates],
             "played": a.checker.played,
         }
     if a.cube is not None:
@@ -157,6 +224,8 @@ def analysis_to_dict(a: Analysis) -> dict[str, Any]:
         out["cube"] = {"no_double": c.no_double, "double_take": c.double_take, "double_pass": c.double_pass,
                        "verdict": c.verdict, "probabilities": _probs_to_dict(c.probabilities), "level": c.level,
                        "cubeless_equity": c.cubeless_equity}
+        if c.rollout is not None:
+            out["cube"]["rollout"] = rollout_to_dict(c.rollout)
     if a.luck is not None:
         out["luck"] = a.luck
     if a.luck_rating is not None:
@@ -177,7 +246,8 @@ def analysis_from_dict(d: dict[str, Any]) -> Analysis:
             candidates=tuple(
                 Candidate(play=str(c["play"]), equity=_opt_float(c.get("equity")),
                           probabilities=_probs_from_dict(c.get("probabilities")), level=c.get("level"),
-                          cubeless_equity=_opt_float(c.get("cubeless_equity")))
+                          cubeless_equity=_opt_float(c.get("cubeless_equity")),
+                          rollout=None if c.get("rollout") is None else rollout_from_dict(c["rollout"]))
                 for c in cd.get("candidates", [])
             ),
             played=cd.get("played"),
@@ -188,6 +258,7 @@ def analysis_from_dict(d: dict[str, Any]) -> Analysis:
         cube = CubeAnalysis(no_double=_opt_float(c.get("no_double")), double_take=_opt_float(c.get("double_take")),
                             double_pass=_opt_float(c.get("double_pass")), verdict=c.get("verdict"),
                             probabilities=_probs_from_dict(c.get("probabilities")), level=c.get("level"),
-                            cubeless_equity=_opt_float(c.get("cubeless_equity")))
+                            cubeless_equity=_opt_float(c.get("cubeless_equity")),
+                            rollout=None if c.get("rollout") is None else rollout_from_dict(c["rollout"]))
     return Analysis(checker=checker, cube=cube, luck=_opt_float(d.get("luck")), luck_rating=d.get("luck_rating"),
                     producer=d.get("producer"), extra={str(k): str(v) for k, v in (d.get("extra") or {}).items()})

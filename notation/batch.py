@@ -280,7 +280,7 @@ def _order(f: dict[str, Any]) -> tuple[int, int, int]:
 def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict: bool = False,
                  quiet: bool = False, canonical: bool = False, inputs: Sequence[str] = (),
                  options: dict[str, Any] | None = None,
-                 page: Callable[[Match, Any], str] | None = None,
+                 page: Callable[[Match, Any, Any], str] | None = None,
                  batch: OutputBatch | None = None, stream: bool | None = None) -> dict[str, Any]:
     """Convert ``src`` to ``target`` (``-``: the text is returned, not written) in format ``fmt``.
 
@@ -288,7 +288,8 @@ def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict
     (findings, notes on what was rewritten or dropped), in order; ``status`` is 0 (written), 1
     (``strict`` refused a lossy conversion) or 2 (the input could not be read or the target not written;
     the last message says why); ``text`` is the output when ``target`` is ``-``, else None.  For ``fmt``
-    ``html``, ``page(match, replay)`` makes the page (the library does not import the renderer).
+    ``html``, ``page(match, replay, written=shown)`` makes the page (the library does not import the renderer) and
+    counts in ``shown`` what it shows (the rest is reported as dropped).
     With ``batch`` (see :func:`convert_files`), the output is added to it, and is in place (or the
     result says why not) once the batch is finished.  An SGF collection is converted to SGF, JSON or
     ``.mat`` one game at a time (:mod:`notation.stream`, the same result): when ``stream`` is True, or
@@ -309,7 +310,7 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
                   quiet: bool, canonical: bool, inputs: Sequence[str], options: dict[str, Any] | None,
                   page: Callable[[Match, Any], str] | None, batch: OutputBatch | None,
                   stream: bool | None) -> dict[str, Any]:
-    from .convert import atomic_write, canonical_plays, render_match, write_error
+    from .convert import atomic_write, canonical_plays, dropped_items, render_match, write_error
 
     name = "<stdin>" if src == "-" else src
 
@@ -370,20 +371,29 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
         match, n = canonical_plays(match)
         if n and not quiet:
             say(f"{name}: {n} plays rewritten in canonical form (--canonical)")
-    if fmt == "html":  # the page (``page``, from render.html): nothing is dropped, it shows the record as read
+    notes: list[str] = []
+    if fmt == "html":  # the page (``page``, from render.html), and what it does not show of the record
         if page is None:
             return failed(f"{target}: a web page needs the renderer (render.html.match_page) as ``page``")
-        text, dropped = page(match, None if canonical else rep), []
+        from collections import Counter
+
+        shown: Counter[tuple[str, ...]] = Counter()
+        text = page(match, None if canonical else rep, written=shown)
+        dropped = dropped_items(match, shown, "html")
     else:
         # the writers that replay (SGF, text, OGXM) take the replay made above, unless --canonical made a new
         # match
         try:
-            text, dropped = render_match(match, fmt, rep=None if canonical else rep, **(options or {}))
+            text, dropped = render_match(match, fmt, rep=None if canonical else rep, notes=notes,
+                                         **(options or {}))
         except NotationError as e:  # a record the target cannot hold at all (OGXM: a variant it has no number for)
             return failed(f"{name}: not converted: {e.message}")
     if strict or not quiet:
         for d in dropped:
             say(f"{name}: {'error' if strict else 'dropped'}: {d}")
+    if not quiet:
+        for n in notes:
+            say(f"{name}: note: {n}")
     if dropped and strict:
         out["status"] = 1
         return out

@@ -38,6 +38,8 @@ def format_for(path: str | None, to: str | None) -> str:
 
 
 def _mat_losses(match: Match) -> list[str]:
+    """What the ``.mat`` writer writes otherwise than the record says it (the items it cannot hold at
+    all are said by :func:`notation.losses.lost`)."""
     from .formats.mat import mat_name, mat_rating, one_line
 
     out: list[str] = []
@@ -55,19 +57,8 @@ def _mat_losses(match: Match) -> list[str]:
                    f"{', ...' if len(odd) > 3 else ''}): .mat holds a rating as a number after the name")
     multi = sum(1 for c in [*match.comments, *(c for g in match.games for c in g.comments)] if "\n" in c.strip())
     if multi:
-        out.append(f"{multi} comments of several lines: written as one ';' line each, read back as separate comments")
-    n_props = sum(1 for g in match.games for a in g.actions if a.properties)
-    if n_props:
-        keys = sorted({k for g in match.games for a in g.actions for k in a.properties})
-        out.append(f"per-action properties on {n_props} actions ({', '.join(keys)}): .mat has no place for them")
-    n_comments = sum(1 for g in match.games for a in g.actions if a.comment)
-    if n_comments:
-        out.append(f"{n_comments} move comments: .mat has no place for them")
-    gprops = sorted({k for g in match.games for k in g.properties})
-    if gprops:
-        out.append(f"game properties ({', '.join(gprops)}): .mat has no place for them")
-    if match.properties:
-        out.append(f"match properties ({', '.join(sorted(match.properties))}): .mat has no place for them")
+        out.append(f"{multi} comment{'s' if multi > 1 else ''} of several lines: written as one ';' line a line, "
+                   "read back as separate comments")
     losses = sum(1 for g in match.games for a in g.actions if a.kind == "loss")
     if losses:
         out.append(f"{losses} 'Losses N points' result{'s' if losses > 1 else ''} (Galaxy): not written; .mat "
@@ -78,6 +69,13 @@ def _mat_losses(match: Match) -> list[str]:
         out.append(f"{setups} set-up positions are written as Snowie 'Illegal play' cells, which keep the board, "
                    f"cube and dice but not the player names")
     return out
+
+
+def dropped_items(match: Match, written: Any, fmt: str) -> list[str]:
+    """:func:`notation.losses.dropped`, here for the callers that have a writer's tally."""
+    from .losses import dropped
+
+    return dropped(match, written, fmt)
 
 
 def write_error(target: str, e: BaseException) -> str:
@@ -119,18 +117,6 @@ def canonical_game_plays(gr: GameReplay) -> int:
     return changed
 
 
-def _analysis_losses(match: Match, fmt: str) -> list[str]:
-    """What a target without analysis loses: said once, with the count."""
-    n = sum(1 for g in match.games for a in g.actions if a.analysis is not None and not a.analysis.is_empty())
-    if not n:
-        return []
-    producer = next((a.analysis.producer for g in match.games for a in g.actions
-                     if a.analysis is not None and a.analysis.producer), None)
-    what = f" by {producer}" if producer else ""
-    return [f"the analysis{what} of {n} decisions (ranked plays, cube decisions, luck): the {fmt} writer does not "
-            "write it (convert to json keeps it)"]
-
-
 def _mat_rewrites(match: Match, bar: str = "25", off: str = "0", hit_marks: bool = True) -> list[str]:
     """How the .mat writer spells what the source spelled otherwise (never silently)."""
     import re
@@ -154,22 +140,6 @@ def _mat_rewrites(match: Match, bar: str = "25", off: str = "0", hit_marks: bool
     return out
 
 
-def _text_losses(match: Match) -> list[str]:
-    """What the text record for people does not show (it is written, never read back)."""
-    out = []
-    if match.tags:
-        out.append(f"header tags ({', '.join(dict.fromkeys(k for k, _ in match.tags))}): the text record shows "
-                   "names, score and match length only")
-    comments = len(match.comments) + sum(len(g.comments) + sum(1 for a in g.actions if a.comment)
-                                         for g in match.games)
-    if comments:
-        out.append(f"{comments} comments: the text record has no place for them")
-    props = sum(1 for g in match.games for a in g.actions if a.properties) + len(match.properties)
-    if props:
-        out.append(f"format-specific properties of {props} items: the text record has no place for them")
-    return out
-
-
 def _roll_losses(match: Match, fmt: str) -> list[str]:
     n = sum(1 for g in match.games for a in g.actions if a.kind == "roll")
     if not n or fmt != "mat":
@@ -177,32 +147,41 @@ def _roll_losses(match: Match, fmt: str) -> list[str]:
     return [f"{n} rolls after which the player resigned without moving: .mat writes each as an empty move"]
 
 
-def render_match(match: Match, fmt: str, *, rep: MatchReplay | None = None,
+def render_match(match: Match, fmt: str, *, rep: MatchReplay | None = None, notes: list[str] | None = None,
                  **options: Any) -> tuple[str | bytes, list[str]]:
     """Write ``match`` as ``fmt``; return the text (bytes for OGXM) and what was dropped (human-readable,
-    one item each).
+    one item each): everything the written text does not hold of the record (:mod:`notation.losses`: the
+    writer tallies what it wrote, and what the record holds beyond that is said), and what it writes
+    otherwise.
 
     ``rep``, when given, is ``replay(match)`` already made by the caller: the writers that replay the
     match (SGF, text) use it instead of replaying it again.  It must be the replay of ``match`` as it
-    is now (not of a copy changed since)."""
+    is now (not of a copy changed since).  ``notes``, when given, gets what the writer keeps in a form
+    of its own (SGF's private properties, which gnubg does not read): not lost, but worth saying."""
     if fmt == "mat":
-        from .formats.mat import write_match
+        from .formats.mat import _Writer
 
-        return write_match(match, **options), (_mat_losses(match) + _mat_rewrites(match, **options)
-                                               + _roll_losses(match, fmt) + _analysis_losses(match, ".mat"))
+        w = _Writer(match, options.get("bar", "25"), options.get("off", "0"), options.get("hit_marks", True))
+        text = w.write()
+        return text, (_mat_losses(match) + _mat_rewrites(match, **options) + _roll_losses(match, fmt)
+                      + dropped_items(match, w.written, fmt))
     if fmt == "sgf":
-        from .formats.sgf import write_sgf
+        from .formats.sgf import _Writer as _SgfWriter
 
-        text, dropped = write_sgf(match, rep)  # it says itself which analysis it cannot write
+        sw = _SgfWriter(match, rep)
+        text, dropped = sw.write()  # with what it could not hold (notation.losses)
+        if notes is not None:
+            notes.extend(sw.notes)
         return text, list(dropped)
     if fmt == "json":
         from .formats.json_format import to_json
 
         return to_json(match, **options), []
     if fmt == "txt":
-        from .formats.text import write_text
+        from .formats.text import write_text_counted
 
-        return write_text(match, rep), _text_losses(match) + _analysis_losses(match, "text")
+        text, written = write_text_counted(match, rep)
+        return text, dropped_items(match, written, fmt)
     if fmt in ("ogxm", "ogxms"):  # (a stream of one match: one member)
         from .formats.ogxm import write_ogxm
 

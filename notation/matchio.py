@@ -33,7 +33,9 @@ OGXM_MAGIC = b"OGXM"
 
 _MAT_SIGNATURE = re.compile(rb"^[ \t]*\d+[ \t]+point[ \t]+match|^[ \t]*Game[ \t]+\d+|^[ \t]*[;#][ \t]*\[",
                             re.I | re.M)
-_TEXT_RECORD = re.compile(rb"Game \d+\r?\nThe score \(after \d+ games?\) is: ")
+_TEXT_RECORD = re.compile(rb"(?:\A|\n)Game \d+\r?\nThe score \(after \d+ games?\) is: ")
+"""A text record for people (gnubg's export, ours: its header tags and comments come first)."""
+_TEXT_BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 
 
 def read_bytes(path: str | os.PathLike[str], *, limit: int = MAX_RECORD_BYTES) -> bytes:
@@ -72,7 +74,7 @@ def detect_format(path: str | None, data: bytes | str | None = None) -> str:
     if b"\x00" in head or head.startswith(b"\x89PNG") or head.startswith(b"%PDF") or head.startswith(b"PK\x03\x04"):
         raise ParseError("unrecognised format: binary data, not a match record (.mat, SGF, JSON, .xg or OGXM)",
                          file=path, line=1, column=1)
-    if _TEXT_RECORD.match(stripped):
+    if _TEXT_RECORD.search(stripped):
         raise ParseError("a text record for people (gammon convert --to txt, gnubg's 'export match text'): it "
                          "is written to be read, not read back; convert from the original record", file=path,
                          line=1, column=1)

@@ -69,7 +69,9 @@ class Action:
     """The whole cell as written."""
     span: Span | None = None
     move_number: int | None = None
-    """The row number of a ``.mat`` move line (``12)``), or the SGF node index."""
+    """The row number of a ``.mat`` move line (``12)``); from the other formats (SGF, ``.xg``) the row the
+    ``.mat`` writer puts the action in (:mod:`notation.rows`): "game G, move M" means the same in
+    every format."""
     comment: str | None = None
     setup: Position | None = None
     """For ``setup``: the position set (cube, dice and turn included)."""

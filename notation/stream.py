@@ -74,17 +74,28 @@ _PLAIN_PLAY = re.compile(r"[0-9/() ]*")
 """A play the whole-match questions never count: digits, slashes, brackets, blanks (no word for the
 bar or the tray, no hit mark)."""
 
-_MARKERS: dict[tuple[str | None, bool], Analysis] = {}
+_MARKERS: dict[tuple[object, ...], Analysis] = {}
 
 
 def _marker(a: Analysis) -> Analysis:
-    """A shared stand-in for an analysis: the same producer, empty or not as it is."""
-    key = (a.producer, a.is_empty())
+    """A shared stand-in for an analysis: the same producer, empty or not as it is, with what
+    :func:`notation.losses.action_items` counts of it (ranked plays, a cube decision, luck, rollouts)."""
+    checker = a.checker is not None and bool(a.checker.candidates)
+    rolled = sum(1 for c in a.checker.candidates if c.rollout is not None) if checker and a.checker else 0
+    cube = a.cube is not None
+    cube_rolled = cube and a.cube is not None and a.cube.rollout is not None
+    luck = a.luck is not None or a.luck_rating is not None
+    key = (a.producer, a.is_empty(), checker, rolled, cube, cube_rolled, luck)
     m = _MARKERS.get(key)
     if m is None:
-        from .analysis import Analysis
+        from .analysis import Analysis, Candidate, CheckerAnalysis, CubeAnalysis, Rollout
 
-        m = _MARKERS[key] = Analysis(producer=a.producer, extra={} if key[1] else {"stub": ""})
+        ro = Rollout()
+        cands = (Candidate(""),) * (1 if checker and not rolled else 0) + (Candidate("", rollout=ro),) * rolled
+        m = _MARKERS[key] = Analysis(
+            checker=CheckerAnalysis(cands) if checker else None,
+            cube=CubeAnalysis(rollout=ro if cube_rolled else None) if cube else None,
+            luck=0.0 if luck else None, producer=a.producer, extra={} if key[1] else {"stub": ""})
     return m
 
 
@@ -232,8 +243,8 @@ def _convert(data: bytes, src: str, target: str, fmt: str, *, force: bool, stric
         open_error = e  # said where the whole conversion says it: after the reports
     try:
         sink = _Sink(None if pending is None else pending.fd)
-        findings, changed, dropped = _pass2(data, name, header, stubs, fmt, sink, quiet=quiet, canonical=canonical,
-                                            options=options)
+        findings, changed, dropped, notes = _pass2(data, name, header, stubs, fmt, sink, quiet=quiet,
+                                                   canonical=canonical, options=options)
         sink.flush()
     except BaseException as e:
         if pending is not None:
@@ -249,6 +260,9 @@ def _convert(data: bytes, src: str, target: str, fmt: str, *, force: bool, stric
     if strict or not quiet:
         for d in dropped:
             say(f"{name}: {'error' if strict else 'dropped'}: {d}")
+    if not quiet:
+        for n in notes:
+            say(f"{name}: note: {n}")
 
     def write_failed(e: BaseException) -> None:
         failed(write_error(target, e))
@@ -282,9 +296,9 @@ def _convert(data: bytes, src: str, target: str, fmt: str, *, force: bool, stric
 
 
 def _pass2(data: bytes, name: str, header: Match, stubs: list[Game], fmt: str, sink: _Sink, *, quiet: bool,
-           canonical: bool, options: dict[str, Any]) -> tuple[list[Any], int, list[str]]:
+           canonical: bool, options: dict[str, Any]) -> tuple[list[Any], int, list[str], list[str]]:
     """Read the games again and write each: (the findings to report, the plays made canonical, what
-    the writer says it dropped)."""
+    the writer says it dropped, what it keeps in a form of its own)."""
     from .convert import canonical_game_plays
     from .formats.sgf import iter_sgf
 
@@ -309,8 +323,9 @@ def _pass2(data: bytes, name: str, header: Match, stubs: list[Game], fmt: str, s
             del g, gr
 
     pipeline = each()
+    notes: list[str] = []
     if fmt == "sgf":
-        dropped = _write_sgf(header, stubs, pipeline, sink)
+        dropped, notes = _write_sgf(header, stubs, pipeline, sink)
     elif fmt == "mat":
         dropped = _write_mat(header, stubs, pipeline, sink, options, canonical)
     else:
@@ -318,7 +333,7 @@ def _pass2(data: bytes, name: str, header: Match, stubs: list[Game], fmt: str, s
         dropped = []
     if next(pipeline, None) is not None:
         raise RuntimeError("the writer did not write every game")
-    return (findings.finish().findings if findings is not None else []), count[0], dropped
+    return (findings.finish().findings if findings is not None else []), count[0], dropped, notes
 
 
 def _with_games(header: Match, games: list[Game]) -> Match:
@@ -328,11 +343,12 @@ def _with_games(header: Match, games: list[Game]) -> Match:
 
 
 def _write_sgf(header: Match, stubs: list[Game], pipeline: Iterator[tuple[Game, GameReplay | None]],
-               sink: _Sink) -> list[str]:
+               sink: _Sink) -> tuple[list[str], list[str]]:
     from .formats import sgf
 
     current = _CurrentGame()
-    w = sgf._Writer(_with_games(header, stubs), cast(MatchReplay, _ReplayView(current)))
+    view = _with_games(header, stubs)
+    w = sgf._Writer(view, cast(MatchReplay, _ReplayView(current)))
     write_game = w.game
 
     def game(i: int, stub: Game, crawford: bool | None) -> str:
@@ -348,12 +364,12 @@ def _write_sgf(header: Match, stubs: list[Game], pipeline: Iterator[tuple[Game, 
     w.game = game  # type: ignore[method-assign]
     text, dropped = w.write()
     sink.write(text)
-    return list(dropped)
+    return list(dropped), w.notes
 
 
 def _write_mat(header: Match, stubs: list[Game], pipeline: Iterator[tuple[Game, GameReplay | None]],
                sink: _Sink, options: dict[str, Any], canonical: bool) -> list[str]:
-    from .convert import _analysis_losses, _mat_losses, _mat_rewrites, _roll_losses
+    from .convert import _mat_losses, _mat_rewrites, _roll_losses, dropped_items
     from .formats import mat
 
     opts: dict[str, Any] = {"bar": "25", "off": "0", "hit_marks": True, **options}
@@ -373,7 +389,7 @@ def _write_mat(header: Match, stubs: list[Game], pipeline: Iterator[tuple[Game, 
     sink.write(w.write())
     match = _with_games(header, written if canonical else stubs)
     return (_mat_losses(match) + _mat_rewrites(match, **options) + _roll_losses(match, "mat")
-            + _analysis_losses(match, ".mat"))
+            + dropped_items(match, w.written, "mat"))
 
 
 _JSON_END = '"games": []\n  }\n}\n'

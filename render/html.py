@@ -29,11 +29,14 @@ import base64
 import hashlib
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from html import escape
 from typing import Any
 
+from notation.analysis import Rollout
 from notation.ids import xgid
+from notation.losses import action_items
 from notation.record import Action, Match, action_phrase
 from notation.replay import Finding, MatchReplay, ReplayStep, replay
 
@@ -275,6 +278,22 @@ def _fmt_eq(v: float | None) -> str:
     return "" if v is None else f"{v:+.3f}"
 
 
+def _rollout_text(r: Rollout) -> str:
+    """A rollout in a few words: ``rollout 1296 games ±0.012, truncated at 7 plies, XG Roller+``."""
+    bits = []
+    if r.trials is not None:
+        bits.append(f"{r.trials} games" + (f" ±{r.error:.3f}" if r.error is not None else ""))
+    if r.double_trials is not None:
+        bits.append(f"double/take line {r.double_trials} games"
+                    + (f" ±{r.double_error:.3f}" if r.double_error is not None else ""))
+    if r.truncation is not None:
+        bits.append(f"truncated at {r.truncation} plies")
+    if r.checker_level:
+        bits.append(f"checker play {r.checker_level}" + (f", cube {r.cube_level}" if r.cube_level else ""))
+    bits += [f"{k} {v}" for k, v in r.settings]
+    return "rollout: " + ", ".join(bits)
+
+
 def _analysis_html(step: ReplayStep) -> str:
     a = step.action.analysis
     if a is None or a.is_empty():
@@ -300,6 +319,8 @@ def _analysis_html(step: ReplayStep) -> str:
             cls = " class=played" if k == played else ""
             out.append(f"<tr{cls}><td>{k + 1}</td><td>{_e(c.play or 'no move')}</td><td>{_fmt_eq(c.equity)}</td>"
                        f"<td>{diff}</td><td>{win}</td><td>{gam}</td><td>{_e(c.level or '')}</td></tr>")
+            if c.rollout is not None:
+                out.append(f"<tr class=ro><td></td><td colspan=6>{_e(_rollout_text(c.rollout))}</td></tr>")
         out.append("</tbody></table></div>")
     if a.cube is not None:
         c = a.cube
@@ -312,6 +333,8 @@ def _analysis_html(step: ReplayStep) -> str:
             out.append(f"<tr><td>Verdict</td><td>{_e(c.verdict)}</td></tr>")
         if c.level:
             out.append(f"<tr><td>Level</td><td>{_e(c.level)}</td></tr>")
+        if c.rollout is not None:
+            out.append(f"<tr class=ro><td colspan=2>{_e(_rollout_text(c.rollout))}</td></tr>")
         out.append("</tbody></table></div>")
     if a.luck is not None or a.luck_rating:
         luck = " ".join(x for x in (_fmt_eq(a.luck), _e(a.luck_rating or "")) if x)
@@ -335,10 +358,14 @@ def _result_text(rep: MatchReplay, names: Sequence[str]) -> str:
     return text
 
 
-def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | None = None) -> str:
-    """The whole match as one self-contained HTML page (a ``str``; write it as UTF-8)."""
+def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | None = None,
+               written: Counter[tuple[str, ...]] | None = None) -> str:
+    """The whole match as one self-contained HTML page (a ``str``; write it as UTF-8).  ``written``,
+    when given, gets what the page shows of what :func:`notation.losses.holdings` counts (the rest
+    is reported as dropped by ``gammon convert``)."""
     if rep is None:
         rep = replay(match)
+    shown: Counter[tuple[str, ...]] = Counter() if written is None else written
     names = match.names
     boards = _Boards()
     steps: list[list[Any]] = []
@@ -360,6 +387,7 @@ def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | Non
         sc = f" ({score[0]}–{score[1]})" if score else ""
         games_nav.append(f'<li><a href="#g{gno}" data-i="{len(steps)}">Game {gno}{_e(sc)}</a></li>')
         gcom = "".join(f"<div class=comment>{_e(c)}</div>" for c in g.game.comments)
+        shown["comment", "game"] += sum(1 for c in g.game.comments if c)
         rows.append(f'<tr class=gh><th colspan=3>Game {gno}{_e(sc)}{gcom}</th></tr>')
         for si, st in enumerate(g.steps, 1):
             i = len(steps)
@@ -374,6 +402,8 @@ def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | Non
             an = _analysis_html(st)
             if an:
                 analyses.append(f'<div class=an data-i="{i}" hidden>{an}</div>')
+            if an or a.comment:
+                shown.update({k: n for k, n in action_items(a).items() if k[0] in ("analysis", "comment")})
             steps.append([gi, s, toks, _xgid(st.before), text, loc, 1 if an else 0])
             num = a.move_number if a.move_number is not None else ""
             comment = f'<div class=comment>{_e(a.comment)}</div>' if a.comment else ""
@@ -431,6 +461,9 @@ def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | Non
     for k, v in match.tags:
         if k.lower() in ("site", "eventdate", "date", "round") and v:
             header_bits.append(f"{k} {v}")
+        shown["tag", k] += 1
+    shown["comment", "match"] += sum(1 for c in match.comments if c)
+    tags = "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in match.tags)
     players = f"{_who(names, 0)} vs {_who(names, 1)}"
     page_title = title if title is not None else f"{players}: {length}"
     nerr, nwarn = rep.errors, rep.warnings
@@ -446,6 +479,7 @@ def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | Non
         f"<p class=result>{_e(result)}</p><p class=summary>{_e(summary)}</p>",
         (f"<details><summary>Comments</summary>{''.join(f'<div class=comment>{_e(c)}</div>' for c in match.comments)}"
          "</details>" if match.comments else ""),
+        (f"<details><summary>Header</summary><table class=tags>{tags}</table></details>" if tags else ""),
         "</header>",
         f"<nav class=games aria-label=Games><ol>{''.join(games_nav)}</ol></nav>",
         "<main><section class=view>",
@@ -580,7 +614,10 @@ border-radius:3px;border:1px solid currentColor}.error{color:var(--err)}.warning
 table.cand,table.cube{border-collapse:collapse;margin:.5em 0;font-size:.9em;font-variant-numeric:tabular-nums}
 table.cand td,table.cand th,table.cube td{padding:.1em .5em;border-bottom:1px solid var(--line);text-align:right}
 table.cand td:nth-child(2),table.cand th:nth-child(2){text-align:left}caption{text-align:left;font-weight:600}
-table.cand tr.played td{background:var(--hi);font-weight:700}.keys{color:var(--mut);font-size:.8em}
+table.cand tr.played td{background:var(--hi);font-weight:700}
+tr.ro td{text-align:left!important;color:var(--mut);font-size:.85em;white-space:normal}
+table.tags{display:block;overflow-x:auto;font-size:.85em}table.tags th{text-align:left;padding-right:1em}
+.keys{color:var(--mut);font-size:.8em}
 body.report{padding:0 1em}#files{border-collapse:collapse;margin:1em 0}#files td,#files th{padding:.2em .6em;
 border-bottom:1px solid var(--line);text-align:right}#files td:first-child,#files th:first-child{text-align:left}
 #files th{cursor:pointer;user-select:none}#files th[data-dir=asc]::after{content:" ▲"}

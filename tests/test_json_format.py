@@ -136,7 +136,7 @@ def test_layout_is_fixed() -> None:
     m = read_sgf(DATA / "sgf_gnubg_setup.sgf")
     j = to_json(m)
     doc = json.loads(j)
-    assert list(doc) == ["format", "version", "match"] and doc["version"] == VERSION == 2
+    assert list(doc) == ["format", "version", "match"] and doc["version"] == VERSION == 3
     assert list(doc["match"]) == ["length", "names", "format", "source", "span", "tags", "comments", "rules",
                                   "properties", "normalisations", "games"]
     game = doc["match"]["games"][0]
@@ -171,7 +171,7 @@ def test_minimal_hand_written_document() -> None:
 @pytest.mark.parametrize(("text", "words", "line"), [
     ('{"format": "gammon-notation", "version": 1,\n "match": {]}', "not valid JSON", 2),
     ('{"format": "something", "version": 1, "match": {}}', "not a gammon-notation", 1),
-    ('{"format": "gammon-notation", "version": 3, "match": {}}', "newer", 1),
+    ('{"format": "gammon-notation", "version": 4, "match": {}}', "newer", 1),
     ('{"format": "gammon-notation", "version": "1", "match": {}}', "integer", 1),
     ('{"format": "gammon-notation", "version": 1}', '"match" is missing', 1),
     ('[1, 2]', "not a gammon-notation", 1),

@@ -448,17 +448,18 @@ def test_candidate_of_an_analysed_match_move(tmp_path: Path) -> None:
     """An .xg move carries XG's ranked plays: --candidate N draws the N-th, with its equity."""
     xg = str(DATA / "xg_ronde3.xg")
     rep = replay(read_match(xg))
-    step = rep.games[0].steps[2]
+    step = rep.games[0].steps[2]  # move 2 (the .mat row): the first action of the second row
+    assert step.action.move_number == 2 and rep.games[0].steps[1].action.move_number == 1
     cands = step.action.analysis.checker.candidates  # type: ignore[union-attr]
     a, b, c = tmp_path / "a.png", tmp_path / "b.png", tmp_path / "c.png"
-    code, _, err = run(xg, "--game", "1", "--move", "3", "--candidate", "2", "-o", str(a))
+    code, _, err = run(xg, "--game", "1", "--move", "2", "--candidate", "2", "-o", str(a))
     assert code == 0, err
-    code, _, err = run(xg, "--game", "1", "--move", "3", "--play", cands[1].play, "--no-caption", "-o", str(b))
+    code, _, err = run(xg, "--game", "1", "--move", "2", "--play", cands[1].play, "--no-caption", "-o", str(b))
     assert code == 0, err
-    code, _, err = run(xg, "--game", "1", "--move", "3", "--candidate", "2", "--no-caption", "-o", str(c))
+    code, _, err = run(xg, "--game", "1", "--move", "2", "--candidate", "2", "--no-caption", "-o", str(c))
     assert code == 0 and pixels(c.read_bytes()) == pixels(b.read_bytes())  # the second-ranked play's arrows
     assert pixels(a.read_bytes()) != pixels(c.read_bytes())  # and a caption with its equity
-    code, _, err = run(xg, "--game", "1", "--move", "3", "--candidate", str(len(cands) + 1), "-o", str(a),
+    code, _, err = run(xg, "--game", "1", "--move", "2", "--candidate", str(len(cands) + 1), "-o", str(a),
                        "--force")
     assert code == 2 and "--candidate" in err and f"ranks {len(cands)} play" in err
     code, _, err = run(xg, "--all", "--candidate", "1", "-o", str(tmp_path / "all"))

@@ -267,12 +267,18 @@ def test_writer_reports_what_sgf_cannot_hold() -> None:
     m = Match(length=0, names=("Ann", "Ben"), games=[g1, g2],
               tags=[("Event", "Club night"), ("EventTime", "20.00"), ("Round", "3"), ("Unrated", "Off")],
               rules=MatchRules(beavers=True, cube_limit=64))
-    text, dropped = write_sgf(m)
-    joined = "\n".join(dropped)
+    from notation.convert import render_match
+
+    notes: list[str] = []
+    text, dropped = render_match(m, "sgf", notes=notes)
+    assert text == write_sgf(m)[0]
+    joined, said = "\n".join(dropped), "\n".join(notes)
     assert "EV[Club night]RO[3]" in text
-    assert "XT[EventTime:20.00][Unrated:Off]" in text and "EventTime, Unrated" in joined
-    assert "XR[beavers][cubelimit:64]" in text and "beavers, cube limit 64" in joined
-    assert "rejected resignation" in joined and "Losses 1 point" in joined and "comment" in joined
+    # kept in private properties gnubg does not read: said, but not lost (read back below)
+    assert "XT[EventTime:20.00][Unrated:Off]" in text and "EventTime, Unrated" in said
+    assert "XR[beavers][cubelimit:64]" in text and "beavers, cube limit 64" in said
+    assert "EventTime" not in joined and "beavers" not in joined
+    assert "rejected resignation" in joined and "Losses 1 point" in joined and "2 move comments: on a result" in joined
     assert "RE[W+1]" in text.split("\n(")[0] and "RE[W+1R]" in text.split("\n(")[1]
     back = read_sgf(text)
     assert back.tags == [("Event", "Club night"), ("Round", "3"), ("EventTime", "20.00"), ("Unrated", "Off")]
@@ -578,7 +584,8 @@ def test_gnubg_analysis_in_money_play_has_equities() -> None:
     a = read_sgf(text).games[0].actions[0]
     assert a.analysis is not None and a.analysis.cube is not None
     c = a.analysis.cube
-    assert (c.no_double, c.double_take, c.double_pass, c.cubeless_equity) == (0.996688, 1.734101, 1.0, 0.869598)
+    # gnubg writes no double/pass figure (+1 by definition): none is made up
+    assert (c.no_double, c.double_take, c.double_pass, c.cubeless_equity) == (0.996688, 1.734101, None, 0.869598)
     assert c.level == "Cubeful 0-ply" and a.analysis.extra == {}
 
 
@@ -629,8 +636,8 @@ def test_analysis_of_other_programs_is_reported_dropped() -> None:
             Action("double", 1, value=2, analysis=cube), Action("take", 0)]
     text, dropped = write_sgf(Match(length=0, names=("A", "B"), games=[Game(1, score=(0, 0), actions=acts)]))
     assert "]A[" not in text and "DA[" not in text and ";W[31hefe]\n;B[double]\n;W[take]" in text
-    assert any(d.startswith("the analysis by eXtreme Gammon of 1 decisions") for d in dropped)
-    assert any(d.startswith("the analysis by BGBlitz of 1 decisions") for d in dropped)
+    assert any(d.startswith("the analysis by eXtreme Gammon (ranked plays of 1 roll): gnubg's") for d in dropped)
+    assert any(d.startswith("the analysis by BGBlitz (1 cube decision): gnubg's") for d in dropped)
 
 
 def test_mat_writer_drops_analysis_and_says_so() -> None:
@@ -638,9 +645,12 @@ def test_mat_writer_drops_analysis_and_says_so() -> None:
 
     m = read_sgf(ANALYSED)
     n = sum(1 for g in m.games for a in g.actions if a.analysis is not None)
+    checker = sum(1 for g in m.games for a in g.actions if a.analysis is not None and a.analysis.checker)
     text, dropped = render_match(m, "mat")
     assert "Cubeful" not in text and "0.0" not in text.split("Game 1", 1)[1]
-    assert any(f"the analysis by GNU Backgammon of {n} decisions" in d and ".mat writer" in d for d in dropped)
+    assert checker and n >= checker
+    assert any(f"the analysis by GNU Backgammon (ranked plays of {checker} rolls, " in d and ".mat writer" in d
+               for d in dropped)
     sgf_text, sgf_dropped = render_match(m, "sgf")
     assert not any("analysis" in d for d in sgf_dropped) and sgf_text.count("A[") >= n // 2
 

@@ -73,7 +73,7 @@ def test_a_comment_holding_a_row_stays_a_comment() -> None:
     again = parse_match(text)
     assert sum(len(g.actions) for g in again.games) == sum(len(g.actions) for g in m.games)
     assert "; note\n;   3)   31: 8/5 6/5\n" in text
-    assert any("comments of several lines" in d for d in dropped)
+    assert any("1 comment of several lines" in d for d in dropped)
 
 
 def test_a_rating_that_is_not_a_number_never_makes_a_row() -> None:

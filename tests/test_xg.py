@@ -37,7 +37,8 @@ def corpus_files() -> list[Path]:
 
 
 def xg_boards(pos: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """A move record's stored position (XG's player 1 frame) as this model's boards."""
+    """A move record's stored position (XG's player 1 frame) as this model's boards: XG's player 1 is
+    player 0 here (the left column of a .mat score line, as XG's own .mat export writes it)."""
     p1 = [0] * 26
     p2 = [0] * 26
     for n in range(1, 25):
@@ -47,7 +48,7 @@ def xg_boards(pos: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
             p2[25 - n] = -pos[n]
     p1[25], p2[25] = max(pos[25], 0), max(-pos[0], 0)
     p1[0], p2[0] = 15 - sum(p1[1:]), 15 - sum(p2[1:])
-    return tuple(p2), tuple(p1)
+    return tuple(p1), tuple(p2)
 
 
 def check_positions(path: Path) -> int:
@@ -139,7 +140,7 @@ def test_analysis_is_read_and_survives_json() -> None:
     again = from_json(text)
     assert again == m
     assert to_json(again) == text
-    assert json.loads(text)["version"] == 2
+    assert json.loads(text)["version"] == 3
 
 
 def test_conversions_report_what_they_drop(tmp_path: Path) -> None:

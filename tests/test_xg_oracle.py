@@ -22,13 +22,13 @@ Event = tuple[Any, ...]
 
 
 def _xg_array(boards: tuple[tuple[int, ...], tuple[int, ...]]) -> tuple[int, ...]:
-    """This model's boards as the 26 signed counts an XG record stores (player 1 positive, index n
-    = point n of player 1, 0 player 0's bar, 25 player 1's bar)."""
+    """This model's boards as the 26 signed counts an XG record stores (XG's player 1, player 0 here,
+    positive; index n = point n of XG's player 1, 0 the other's bar, 25 XG's player 1's bar)."""
     p0, p1 = boards
     arr = [0] * 26
     for n in range(1, 25):
-        arr[n] = p1[n] - p0[25 - n]
-    arr[25], arr[0] = p1[25], -p0[25]
+        arr[n] = p0[n] - p1[25 - n]
+    arr[25], arr[0] = p0[25], -p1[25]
     return tuple(arr)
 
 
@@ -37,7 +37,7 @@ def _steps(play: str) -> tuple[tuple[int, int], ...]:
     out = []
     for part in play.split():
         a, b = part.replace("*", "").split("/")
-        out.append((24 if a == "bar" else int(a) - 1, -1 if b == "off" else int(b) - 1))
+        out.append((int(a) - 1, -1 if b == "0" else int(b) - 1))  # 25 the bar (24 for XG), 0 off
     return tuple(out)
 
 
@@ -47,11 +47,11 @@ def ours(path: Path, with_steps: bool) -> list[list[Event]]:
     games = []
     for game, g in zip(m.games, rep.games, strict=True):
         assert game.score is not None
-        events: list[Event] = [("score", game.score[1], game.score[0])]
+        events: list[Event] = [("score", game.score[0], game.score[1])]
         resigned = False
         for s in g.steps:
             a = s.action
-            who = 1 if a.player == 1 else -1
+            who = 1 if a.player == 0 else -1  # XG's player 1 is player 0 here
             if a.kind in ("move", "roll"):
                 assert a.dice is not None
                 ev: Event = ("roll", who, a.dice, _xg_array(s.before.boards))

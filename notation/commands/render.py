@@ -105,8 +105,8 @@ def _who(position: Position, player: int) -> str:
 
 def step_labels(steps: list[Any]) -> list[str]:
     """Each step's name in the record's own numbering, as `gammon validate` prints it: the move number
-    (the ``.mat`` row, the SGF node) for the first action of that move, ``14-2`` for its second ...;
-    ``s5`` (the fifth action) where the record numbers none."""
+    (the ``.mat`` row, as every format numbers it: :mod:`notation.rows`) for the first action of that
+    move, ``14-2`` for its second ...; ``s5`` (the fifth action) where the record numbers none."""
     seen: dict[int, int] = {}
     out = []
     for k, step in enumerate(steps, 1):

@@ -28,8 +28,11 @@ __all__ = ["FORMAT", "VERSION", "to_json", "from_json", "findings_from_json", "m
            "match_from_dict"]
 
 FORMAT = "gammon-notation"
-VERSION = 2
-"""2 added ``analysis`` on actions (:mod:`notation.analysis`); version 1 documents are still read."""
+VERSION = 3
+"""2 added ``analysis`` on actions (:mod:`notation.analysis`); 3 added rollouts (``rollout`` on a
+candidate and a cube decision) and made ``move_number`` the ``.mat`` row in every format
+(:mod:`notation.rows`; version 2 gave an SGF node's index, and an ``.xg`` file's count of rolls).
+Version 1 and 2 documents are still read."""
 _KINDS = frozenset(get_args(ActionKind))
 
 # --------------------------------------------------------------------------- writing

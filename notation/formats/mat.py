@@ -83,6 +83,7 @@ from ..record import (
     cut_run,
     plain_run,
 )
+from ..rows import mat_rows
 
 if TYPE_CHECKING:  # pragma: no cover
     from lark.exceptions import UnexpectedInput
@@ -654,7 +655,10 @@ class _Reader:
         for tok in children[2:]:
             if tok.type == "ROWS":
                 if notes:
-                    self._keep_comments(game, notes, moved=True)
+                    if game.actions:  # between rows: the comment of the action before it
+                        self._action_comment(game, notes)
+                    else:
+                        self._keep_comments(game, notes, moved=True)
                     notes = []
                 # a run of row and result lines: each with its line, column and text
                 rows, breaks = _rows_of(tok)
@@ -667,6 +671,16 @@ class _Reader:
                 notes.append(tok)
         self._finish_game(game)
         return game, notes
+
+    def _action_comment(self, game: Game, toks: list[Tokenlike]) -> None:
+        """Comment lines between two rows (or a row and its result): the comment of the last action
+        before them (the row's right cell, else its left), as the writer writes an action's comment."""
+        k = len(game.actions) - 1
+        if isinstance(game.actions[k], PlainRun):
+            k = cut_run(game.actions, k, len(game.actions[k].cells) - 1)
+        a = game.actions[k]
+        text = "\n".join(_comment_text(_line_of(tok)) for tok in toks)
+        a.comment = text if a.comment is None else f"{a.comment}\n{text}"
 
     def _keep_comments(self, game: Game, toks: list[Tokenlike], *, moved: bool) -> None:
         for tok in toks:
@@ -1200,15 +1214,20 @@ class _Writer:
         self.m = match
         self.bar, self.off, self.hit_marks = bar, off, hit_marks
         self.out: list[str] = []
+        self.written: Counter[tuple[str, ...]] = Counter()
+        """What was written of what :func:`notation.losses.holdings` counts (its keys)."""
 
     def write(self) -> str:
         m, out = self.m, self.out
         for k, v in self._tags():
             out.append(f'; [{k} "{_escape(v)}"]\n')
+        for k, _ in m.tags:
+            self.written["tag", k] += 1
         if m.comments:
             out.append("\n")
             for c in m.comments:
                 out.append(_comment_line(c))
+                self.written["comment", "match"] += 1 if c else 0
         else:
             out.append("\n")
         out.append(f" {m.length} point match\n\n")
@@ -1309,51 +1328,67 @@ class _Writer:
         first = f"{n0} : {sc[0]}"
         # gnubg pads to 31 characters and glues a longer first part to the second name: keep a space.
         out.append(f" {first:<31}{'' if len(first) < 31 else ' '}{n1} : {sc[1]}\n")
-        number = next((a.move_number for a in game.actions if a.move_number is not None), None) or 1
-        left: str | None = None      # the left cell of the row being written
-        left_roll = False            # ... is a roll that was not played ("55: ")
+        start = next((a.move_number for a in game.actions if a.move_number is not None), None) or 1
         actions = game.actions
         if game.start is not None:   # a set-up starting position: a Snowie "Illegal play" cell
             actions = [Action(kind="setup", player=game.start.turn, dice=game.start.dice,
                               setup=game.start), *actions]
-        for a in actions:
-            if a.kind == "loss":
-                continue
-            if a.kind == "win":
-                pts = _points_word(a.value or 0)
-                if left is not None:
-                    if a.player == 1:
-                        if left == " Drops":
-                            out.append(f"{number:3d})  Drops{' ' * 23}Wins {pts} \n")
-                        elif left_roll:  # gnubg: the roll is not padded, then 24 spaces
-                            out.append(f"{number:3d}) {left}{' ' * 24}Wins {pts}\n")
-                        else:
-                            out.append(f"{number:3d}) {left:<27}  Wins {pts}\n")
-                    else:
-                        out.append(f"{number:3d}) {left:<27} \n      Wins {pts}\n")
-                    left = None
-                    number += 1
-                elif a.player == 0:
-                    out.append(f"      Wins {pts}\n")
-                else:
+        rows = mat_rows(actions, start)
+        for r, (number, left, right, win) in enumerate(rows):
+            lcell = "" if left is None else self._cell(left)
+            followed = r + 1 < len(rows)
+            if number is None:  # a result on its own line
+                assert win is not None
+                pts = _points_word(win.value or 0)
+                out.append(f"      Wins {pts}\n" if win.player == 0 else f"{' ' * 34}Wins {pts}\n")
+            elif win is not None:
+                pts = _points_word(win.value or 0)
+                if win.player == 1 and left is not None and left.comment:
+                    # the left cell's comment between its row and the result, on its own line
+                    out.append(f"{number:3d}) {lcell:<27} \n")
+                    self._comment(left, True)
                     out.append(f"{' ' * 34}Wins {pts}\n")
-                continue
-            cell = self._cell(a)
-            if a.player == 0:
-                if left is not None:
-                    out.append(f"{number:3d}) {left:<27} \n")
-                    number += 1
-                left = cell
-                left_roll = a.kind == "roll" and cell.endswith(": ")
+                elif win.player == 1:
+                    if lcell == " Drops":
+                        out.append(f"{number:3d})  Drops{' ' * 23}Wins {pts} \n")
+                    elif left is not None and left.kind == "roll" and lcell.endswith(": "):
+                        # gnubg: the roll is not padded, then 24 spaces
+                        out.append(f"{number:3d}) {lcell}{' ' * 24}Wins {pts}\n")
+                    else:
+                        out.append(f"{number:3d}) {lcell:<27}  Wins {pts}\n")
+                else:  # the row, its action's comment, then the result on its own line
+                    out.append(f"{number:3d}) {lcell:<27} \n")
+                    self._comment(left, True)
+                    out.append(f"      Wins {pts}\n")
+            elif right is not None:
+                if left is not None and left.comment:
+                    # the left cell's comment after it, then the right cell in a row of the same number
+                    # (gnubg and the reader read the two rows as one)
+                    out.append(f"{number:3d}) {lcell:<27} \n")
+                    self._comment(left, True)
+                    lcell = ""
+                out.append(f"{number:3d}) {lcell:<27} {self._cell(right)}\n")
+                self._comment(right, followed)
             else:
-                out.append(f"{number:3d}) {left or '':<27} {cell}\n")
-                left = None
-                number += 1
-        if left is not None:
-            out.append(f"{number:3d}) {left:<27} \n")
+                out.append(f"{number:3d}) {lcell:<27} \n")
+                self._comment(left, followed)
+            if win is not None:
+                self._comment(win, False)  # after the result: read back as the game's
         for c in game.comments:
             out.append(_comment_line(c))
+            self.written["comment", "game"] += 1 if c else 0
         out.append("\n")
+
+    def _comment(self, a: Action | None, followed: bool) -> None:
+        """An action's comment as ``;`` lines after its cell's row.  The reader gives comment lines
+        between two lines of a game to the action before them: it is kept when another line of the game
+        follows (a next row, or the result on its own line); otherwise (the last row of an unfinished
+        game, a result's comment) it is written all the same and counted as lost (read back, the game's)."""
+        if a is None or not a.comment:
+            return
+        self.out.append(_comment_line(a.comment))
+        if followed:
+            self.written["comment", "action"] += 1
 
 
 def write_match(match: Match, *, bar: str = "25", off: str = "0", hit_marks: bool = True) -> str:

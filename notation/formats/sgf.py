@@ -73,6 +73,7 @@ import itertools
 import math
 import os
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -80,9 +81,11 @@ from typing import TYPE_CHECKING, Any
 from .._version import __version__
 from ..analysis import Analysis, Candidate, CheckerAnalysis, CubeAnalysis, Probabilities
 from ..errors import ParseError
+from ..losses import action_items, dropped
 from ..play import format_steps_plain, parse_play
 from ..position import Position
 from ..record import Action, Game, Match, Normalisation, Span
+from ..rows import number_rows
 from ..rules import Step, get_rules
 
 if TYPE_CHECKING:
@@ -751,7 +754,7 @@ def _cube(raw: str, money: bool, extra: dict[str, str]) -> CubeAnalysis:
         if nd[:6] == dt[:6]:
             level = _level(g[0], g[1], g[2], g[3], g[4])
             if money:
-                c = CubeAnalysis(no_double=float(nd[6]), double_take=float(dt[6]), double_pass=1.0,
+                c = CubeAnalysis(no_double=float(nd[6]), double_take=float(dt[6]),  # gnubg writes no double/pass
                                  probabilities=_probs(nd), level=level, cubeless_equity=float(nd[5]))
                 mwc: dict[str, str] = {}
             else:
@@ -1020,6 +1023,7 @@ class _Reader:
                                           max_cube=10 if m.rules.cube else 0)
         self.first = False
         self.moves(game, nodes[1:], start_cube, result)
+        number_rows(game)  # "move M" is the .mat row, in every format (notation.rows)
         return game
 
     def _tag(self, name: str, value: str) -> None:
@@ -1332,6 +1336,13 @@ def _crawford_games(match: Match) -> list[bool | None]:
     return out
 
 
+def _what(where: str, a: Action) -> str:
+    """An action as a report names it: ``game 2, move 29`` (its play), ``game 1, move 16, the double``,
+    ``game 3, the win`` (move numbered as ``gammon validate`` numbers them)."""
+    out = where if a.move_number is None else f"{where}, move {a.move_number}"
+    return out if a.kind == "move" else f"{out}, the {a.kind}"
+
+
 class _Writer:
     def __init__(self, match: Match, rep: MatchReplay | None = None) -> None:
         self.m = match
@@ -1341,8 +1352,11 @@ class _Writer:
         self.steps: dict[int, ReplayStep] = {}
         self.hit_marks = 0
         """Plays whose written hit marks are not the hits they make (SGF keeps no hit marks)."""
-        self.lost_analysis: dict[str, int] = {}
-        """Decisions whose analysis has no gnubg SGF form, by producer."""
+        self.notes: list[str] = []
+        """What is kept in a form of our own (private properties gnubg does not read): not lost."""
+        self.written: Counter[tuple[str, ...]] = Counter()
+        """What was written of what :func:`notation.losses.holdings` counts (its keys): what the record
+        holds beyond it is reported as dropped (:func:`notation.convert.render_match`)."""
         self.fast = True
         """Common moves are written by the fast path in :meth:`actions` (tests turn it off to compare)."""
         if rep is None:
@@ -1375,11 +1389,7 @@ class _Writer:
         if self.hit_marks:
             self.dropped.append(f"{self.hit_marks} play{'s' if self.hit_marks > 1 else ''}: the hit marks as "
                                 f"written (SGF keeps none; read back, every hit is marked and no other)")
-        for who, n in self.lost_analysis.items():
-            self.drop(f"the analysis by {who} of {n} decisions (ranked plays, cube decisions, luck): gnubg's SGF "
-                      f"analysis properties hold GNU Backgammon's own evaluations only; not written (convert to "
-                      f"json keeps it)")
-        return "".join(out), self.dropped
+        return "".join(out), self.dropped + dropped(m, self.written, "sgf")
 
     # ------------------------------------------------------------------ root
     def game(self, i: int, g: Game, crawford: bool | None) -> str:
@@ -1442,25 +1452,24 @@ class _Writer:
         result = self.result(g, where, state)
         root.append(result)
         for k, vals in g.properties.items():
-            if k == "AP":
-                continue  # the program that wrote the original: this file is written by us
+            if k == "AP":  # the program that wrote the original: this file is written by us
+                self.written["property", "game", k] += 1  # (an AP is written: not reported as lost)
+                continue
             if k == "RE" and not result:
-                root.append(self.prop(k, vals, f"{where}: result"))  # a result the reader kept as written
+                written = self.prop(k, vals)  # a result the reader kept as written
             elif k in _ROOT_WRITTEN:
-                self.drop(f"{where}: game property {k} clashes with a property the writer sets; not written")
+                written = ""  # it clashes with a property the writer sets
             else:
-                root.append(self.prop(k, vals, f"{where}: game property"))
+                written = self.prop(k, vals)
+            root.append(written)
+            self.written["property", "game", k] += 1 if written else 0
         if i == 0:
             for k, vals in self.m.properties.items():
-                if k in _ROOT_WRITTEN:
-                    self.drop(f"match property {k} clashes with a property the writer sets; not written")
-                    continue
-                root.append(self.prop(k, vals, "match property"))
-            if self.m.properties:
-                self.drop("match properties are written on the first game's root node (read back as game "
-                          "properties)")
+                if k not in _ROOT_WRITTEN:  # where it can: read back as a game property (so not counted)
+                    root.append(self.prop(k, vals))
         if g.comments:
             root.append(f"C[{_escape(chr(10).join(g.comments))}]")
+            self.written["comment", "game"] += sum(1 for c in g.comments if c)
         if i == 0:
             root.append(self.private())
         return "".join(root) + "".join(body) + ")\n"
@@ -1488,6 +1497,9 @@ class _Writer:
                 out.append(f"{code}[{_escape(v)}]")
         if self.m.comments:
             out.append(f"GC[{_escape(chr(10).join(self.m.comments))}]")
+            self.written["comment", "match"] += sum(1 for c in self.m.comments if c)
+        for k, _ in self.m.tags:
+            self.written["tag", k] += 1
         self.extra_tags = extra
         return "".join(out)
 
@@ -1497,8 +1509,8 @@ class _Writer:
         if extra:
             out.append("XT" + "".join(f"[{_escape_compose_name(k)}:{_escape(v)}]" for k, v in extra))
             names = ", ".join(sorted({k for k, _ in extra}))
-            self.drop(f"header tags with no SGF property ({names}): kept as XT, a property of our own that "
-                      f"gnubg does not read")
+            self.notes.append(f"header tags with no SGF property ({names}): kept as XT, a property of our own "
+                              f"that gnubg does not read")
         rules = self.m.rules
         xr: list[str] = []
         what: list[str] = []
@@ -1522,14 +1534,14 @@ class _Writer:
             what.append(f"variant {rules.variant} (gnubg will load it as standard backgammon)")
         if xr:
             out.append("XR" + "".join(f"[{_escape(v)}]" for v in xr))
-            self.drop(f"rules SGF cannot state ({', '.join(what)}) are kept in the private property XR, "
-                      f"which gnubg ignores")
+            self.notes.append(f"rules SGF cannot state ({', '.join(what)}) are kept in the private property XR, "
+                              f"which gnubg ignores")
         return "".join(out)
 
-    def prop(self, name: str, values: list[str], what: str) -> str:
+    def prop(self, name: str, values: list[str]) -> str:
+        """``name[value]...``, or "" for a name SGF cannot have (one or two capitals): not written (the
+        caller counts what is written; :mod:`notation.losses` reports the rest)."""
         if not _PROP_NAME.fullmatch(name):
-            self.drop(f"{what} {name!r}: not an SGF property name gnubg can read (one or two capitals); "
-                      f"not written")
             return ""
         return name + "".join(f"[{_escape(v)}]" for v in (values or [""]))
 
@@ -1600,7 +1612,7 @@ class _Writer:
                             state.chain = []
                         nodes.append(node)
                         continue
-            what = f"{where}, {a.kind}" + (f" (move {a.move_number})" if a.move_number is not None else "")
+            what = _what(where, a)
             written: list[str] = []
             if a.player not in (0, 1) or (a.dice is not None and not all(1 <= d <= 6 for d in a.dice)):
                 self.drop(f"{what}: player {a.player} with dice {a.dice} cannot be written; dropped")
@@ -1658,13 +1670,7 @@ class _Writer:
                               f"resignation only as the game's result (RE[...R])")
                 elif a.kind == "reject":
                     self.drop(f"{what}: SGF has no node for a rejected resignation")
-                if a.comment:
-                    self.drop(f"{what}: its comment has no node to go on (the result is a root property)")
-                if a.properties:
-                    self.drop(f"{what}: its properties ({', '.join(a.properties)}) have no node to go on")
-                if a.analysis is not None and not a.analysis.is_empty():
-                    self.drop(f"{what}: its analysis has no node to go on")
-                continue
+                continue  # its comment, properties and analysis have no node to go on (reported as lost)
             if not written:
                 continue
             # A beaver or raccoon left unanswered in the record: gnubg needs the (silent) take.
@@ -1672,12 +1678,19 @@ class _Writer:
                                                        ("take", "drop", "raccoon")):
                 written.append(f";{_COLOUR[1 - a.player]}[take]")
                 state.cube_action("take", 1 - a.player)
-            extra = "".join(self.prop(n, v, f"{what}: property") for n, v in self.node_props(a, before, what)
-                            if n not in _NODE_WRITTEN)
-            for n in a.properties:
+            parts = []
+            for n, v in self.node_props(a, before, what):
                 if n in _NODE_WRITTEN:
-                    self.drop(f"{what}: property {n} clashes with the node's own properties; not written")
+                    continue  # it clashes with the node's own properties
+                text = self.prop(n, v)
+                if text:
+                    parts.append(text)
+                    if n in a.properties:
+                        self.written["property", "action", n] += 1
+            extra = "".join(parts)
             comment = f"C[{_escape(a.comment)}]" if a.comment else ""
+            if a.comment:
+                self.written["comment", "action"] += 1
             if a.kind in ("beaver", "raccoon") and len(written) > 1 and written[-1].endswith("[take]"):
                 written[-2] += extra + comment
             else:
@@ -1694,19 +1707,21 @@ class _Writer:
             return props
         money = self.m.length == 0
         recorded = {k: v for k, v in props if k in _ANALYSIS_PROPS}
+        items = Counter({k: n for k, n in action_items(a).items() if k[0] == "analysis"})
         if recorded and _read_analysis(recorded, a.player, before, money) == ana:
+            self.written.update(items)
             return props
         others = [(k, v) for k, v in props if k not in _ANALYSIS_PROPS]
         if recorded:
             self.drop(f"{what}: its SGF analysis properties ({', '.join(recorded)}) disagree with its analysis; "
                       f"written from the analysis")
         if ana.producer != GNUBG:
-            who = ana.producer or "an unnamed program"
-            self.lost_analysis[who] = self.lost_analysis.get(who, 0) + 1
-            return others
+            return others  # no gnubg form: reported as lost
         made, lost = _analysis_props(ana, a.player, money)
-        for item in lost:
-            self.drop(f"{what}: {item}: not written")
+        kinds = {"DA": "cube", "A": "checker", "LU": "luck", "GB": "luck", "GW": "luck"}
+        held = {kinds[k] for k, _ in made if k in kinds}
+        self.written.update(Counter({k: n for k, n in items.items() if k[1] in held}))
+        del lost  # each lost item is counted as not written
         names = {k for k, _ in made}
         rest = dict(others)
         out: list[tuple[str, list[str]]] = []

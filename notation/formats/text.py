@@ -1,10 +1,13 @@
 """A text game record for people: an ASCII board before each play, like gnubg's ``export match text``.
 
 It is written from the replay, so each board is the position the rules give (an illegal play is
-shown as recorded and flagged).  It is not meant to be read back.
+shown as recorded and flagged).  The header tags and the comments (on the match, each game and each
+action) are written where they belong; the analysis is not.  It is not meant to be read back.
 """
 
 from __future__ import annotations
+
+from collections import Counter
 
 from ..record import Match
 from ..replay import MatchReplay, replay
@@ -17,16 +20,36 @@ def _score_line(match: Match, names: tuple[str, str], score: tuple[int, int], ga
             f"{names[1]} {score[1]}{length}")
 
 
+def _comment(text: str, indent: str = "") -> list[str]:
+    """A comment as lines of the record, each marked (``; ``), so that none reads as a move."""
+    return [f"{indent}; {line}".rstrip() for line in text.replace("\r\n", "\n").split("\n")]
+
+
 def write_text(match: Match, rep: MatchReplay | None = None) -> str:
     """The whole match as a text record."""
+    return write_text_counted(match, rep)[0]
+
+
+def write_text_counted(match: Match, rep: MatchReplay | None = None) -> tuple[str, Counter[tuple[str, ...]]]:
+    """:func:`write_text`, and what it wrote of what :func:`notation.losses.holdings` counts."""
     from ..ids import ascii_board
 
+    written: Counter[tuple[str, ...]] = Counter()
     rep = rep or replay(match)
     errors_at: dict[int, list[str]] = {}
     for f in rep.findings:
         if f.severity == "error" and f.line is not None:
             errors_at.setdefault(f.line, []).append(f.message)
     out: list[str] = []
+    for k, v in match.tags:
+        out.append(f"{k}: {v}")
+        written["tag", k] += 1
+    for c in match.comments:
+        if c:
+            out.extend(_comment(c))
+            written["comment", "match"] += 1
+    if out:
+        out.append("")
     for gi, gr in enumerate(rep.games):
         game = gr.game
         names = game.names or match.names
@@ -35,6 +58,10 @@ def write_text(match: Match, rep: MatchReplay | None = None) -> str:
         out.append(_score_line(match, names, gr.start.score, gi))
         if gr.crawford:
             out.append("This is the Crawford game.")
+        for c in game.comments:
+            if c:
+                out.extend(_comment(c))
+                written["comment", "game"] += 1
         out.append("")
         number = 0
         for step in gr.steps:
@@ -70,6 +97,9 @@ def write_text(match: Match, rep: MatchReplay | None = None) -> str:
             elif a.kind == "setup":
                 out.append("* the position is set:")
                 out.append(ascii_board(step.after))
+            if a.comment:
+                out.extend(_comment(a.comment, "  "))
+                written["comment", "action"] += 1
             out.append("")
         out.append("")
-    return "\n".join(out).rstrip("\n") + "\n"
+    return "\n".join(out).rstrip("\n") + "\n", written
