@@ -151,11 +151,10 @@ def browser_times(page_path: Path, runs: int, shots: Path | None) -> dict[str, f
 def more_screenshots(shots: Path, tmp: Path) -> None:
     """A page with findings (samples/illegal_plays.mat at 98:38) and one with a candidate table (made-up
     figures attached to one play of samples/gnubg_selfplay_7p.mat, labelled so)."""
-    from notation.commands.html_page import write_report
     from playwright.sync_api import sync_playwright
 
     from notation.analysis import Analysis, Candidate, CheckerAnalysis, Probabilities
-    from notation.commands.validate import check_file
+    from notation.commands.validate import check_file, write_report
     from notation.matchio import read_any
 
     pages = []

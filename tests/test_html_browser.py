@@ -221,9 +221,7 @@ WIDTHS = (360, 390, 768, 1400)
 def test_every_page_fits_every_width(browser: Any, tmp_path: Path) -> None:
     """A match page, an analysed match page and the validation report fit a phone (360, 390 px), a tablet
     and a desktop: no horizontal scroll (a table wider than the screen reflows or scrolls in its own box)."""
-    from notation.commands.html_page import write_report
-
-    from notation.commands.validate import check_file
+    from notation.commands.validate import check_file, write_report
     from notation.matchio import read_any
 
     pages = [(_write(tmp_path, read_match(SAMPLES / "illegal_plays.mat"), "m.html")[0], "#L98:38")]

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 from conftest import CORPUS, DATA
-from notation.commands._render_run import step_labels
 
 import notation
+from notation.commands.render import step_labels
 from notation.convert import render_match
 from notation.ids import xgid
 from notation.replay import replay

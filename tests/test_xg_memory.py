@@ -22,7 +22,7 @@ _MEASURE = """
 import resource, sys
 sys.setrecursionlimit(10000)
 import notation, notation.batch, notation.formats.xg, render.html
-from notation.commands.html_page import match_html
+from render.html import match_page as match_html
 def peak():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 base = peak()
