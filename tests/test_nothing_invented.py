@@ -95,7 +95,8 @@ def test_the_page_shows_no_cube_analysis_where_there_is_none() -> None:
     m = notation.read_match(DATA / "xg_charlot1-charlot2_7p_2305.xg")
     page = match_page(m)
     steps = [a for g in m.games for a in g.actions]
-    blocks = dict(re.findall(r'<div class=an data-i="(\d+)" hidden>(.*?)</div>', page))
+    analyses = page.split("<div id=analysis>", 1)[1]  # each block up to the next (blocks hold <div>s)
+    blocks = dict(re.findall(r'<div class=an data-i="(\d+)" hidden>(.*?)</div>(?=<div class=an |</div>)', analyses))
     # the page's steps are the actions of each game and then its final position
     index = 0
     seen = 0
