@@ -310,17 +310,10 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
                   quiet: bool, canonical: bool, inputs: Sequence[str], options: dict[str, Any] | None,
                   page: Callable[[Match, Any], str] | None, batch: OutputBatch | None,
                   stream: bool | None) -> dict[str, Any]:
-    from .convert import atomic_write, canonical_plays, dropped_items, render_match, write_error
+    from .convert import atomic_write, canonical_plays, dropped_items, render_match, reporters, write_error
 
     name = "<stdin>" if src == "-" else src
-
-    def say(message: str) -> None:
-        out["messages"].append(message_line(message))
-
-    def failed(message: str) -> dict[str, Any]:
-        say(message)
-        out["status"] = 2
-        return out
+    say, failed = reporters(out)
 
     from .stream import wants_stream
 

@@ -7,10 +7,11 @@ import errno
 import os
 import shutil
 import stat
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .errors import message_line
 from .record import Match
 
 if TYPE_CHECKING:
@@ -76,6 +77,20 @@ def dropped_items(match: Match, written: Any, fmt: str) -> list[str]:
     from .losses import dropped
 
     return dropped(match, written, fmt)
+
+
+def reporters(out: dict[str, Any]) -> tuple[Callable[[str], None], Callable[[str], dict[str, Any]]]:
+    """``say(message)``, which adds one line to a conversion's result ``out`` (its ``messages``), and
+    ``failed(message)``, which says it and marks the result failed (status 2), returning ``out``."""
+    def say(message: str) -> None:
+        out["messages"].append(message_line(message))
+
+    def failed(message: str) -> dict[str, Any]:
+        say(message)
+        out["status"] = 2
+        return out
+
+    return say, failed
 
 
 def write_error(target: str, e: BaseException) -> str:
@@ -166,7 +181,7 @@ def render_match(match: Match, fmt: str, *, rep: MatchReplay | None = None, note
         return text, (_mat_losses(match) + _mat_rewrites(match, **options) + _roll_losses(match, fmt)
                       + dropped_items(match, w.written, fmt))
     if fmt == "sgf":
-        from .formats.sgf import _Writer as _SgfWriter
+        from .formats.sgf_write import _Writer as _SgfWriter
 
         sw = _SgfWriter(match, rep)
         text, dropped = sw.write()  # with what it could not hold (notation.losses)
@@ -398,20 +413,10 @@ def _begin(path: str | Path, data: str | bytes, *, force: bool, inputs: Sequence
     """Check ``path`` (:func:`check_target`), remove a killed run's temporary file of it, and write
     ``data`` to a new temporary file beside it, left open and not yet synced.  ``listings`` keeps
     :func:`_temporaries` of each directory for the next calls (a batch reads a directory once)."""
-    p = Path(path)
-    check_target(p, force=force, inputs=inputs)
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    directory = p.parent if str(p.parent) else Path(".")
-    if listings is None:
-        _clean_stale(directory, p.name)
-    else:
-        listed = listings.get(directory)
-        if listed is None:
-            listed = listings[directory] = _temporaries(directory)
-        _clean_stale(directory, p.name, listed)
-    tmp = directory / f".{p.name}{TMP_MARK}{os.getpid()}"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    pending = _Pending(p, tmp, fd, raw)
+    pending = open_pending(path, force=force, inputs=inputs, listings=listings)
+    pending.raw = raw
+    fd = pending.fd
     try:
         view = memoryview(raw)
         while view:

@@ -33,7 +33,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, cast
 
-from .errors import NotationError, message_line
+from .errors import NotationError
 from .record import Action, Game, Match
 from .replay import GameReplay, MatchReplay, Replayer
 
@@ -111,7 +111,7 @@ def _stub_action(a: Action) -> Action | None:
 def stub_game(g: Game) -> Game:
     """What the writers' whole-match questions read of ``g`` (see the module's docstring): the game
     without its plain moves, its analysis replaced by a marker.  ``convert._mat_losses`` and the other
-    reports, ``sgf._crawford_games`` and the SGF writer's ``private``/``losses`` give for a match of
+    reports, ``sgf_write._crawford_games`` and the SGF writer's ``private``/``losses`` give for a match of
     stubs what they give for the match (``tests/test_streaming.py``)."""
     acts = [s for s in map(_stub_action, g.actions) if s is not None]
     return Game(g.number, score=g.score, names=g.names, ratings=g.ratings, actions=acts, start=g.start,
@@ -202,19 +202,12 @@ def convert_sgf(data: bytes, src: str, target: str, fmt: str, *, force: bool = F
 def _convert(data: bytes, src: str, target: str, fmt: str, *, force: bool, strict: bool, quiet: bool,
              canonical: bool, inputs: Any, options: dict[str, Any], batch: OutputBatch | None
              ) -> dict[str, Any]:
-    from .convert import write_error
+    from .convert import reporters, write_error
     from .formats.sgf import iter_sgf
 
     name = src
     out: dict[str, Any] = {"file": src, "target": target, "status": 0, "messages": [], "text": None}
-
-    def say(message: str) -> None:
-        out["messages"].append(message_line(message))
-
-    def failed(message: str) -> dict[str, Any]:
-        say(message)
-        out["status"] = 2
-        return out
+    say, failed = reporters(out)
 
     # pass 1: the header, complete, and each game's stub
     try:
@@ -344,7 +337,7 @@ def _with_games(header: Match, games: list[Game]) -> Match:
 
 def _write_sgf(header: Match, stubs: list[Game], pipeline: Iterator[tuple[Game, GameReplay | None]],
                sink: _Sink) -> tuple[list[str], list[str]]:
-    from .formats import sgf
+    from .formats import sgf_write as sgf
 
     current = _CurrentGame()
     view = _with_games(header, stubs)

@@ -685,13 +685,13 @@ function game(d){var g=S[cur][0]+d;if(g>=0&&g<D.games.length)show(D.games[g]);}
 function finding(d){var i;if(d>0){for(i=0;i<F.length;i++)if(F[i]>cur)return show(F[i]);}
  else{for(i=F.length-1;i>=0;i--)if(F[i]<cur)return show(F[i]);}}
 function fromHash(){var h=decodeURIComponent(location.hash.slice(1));if(!h)return 0;
- var k=D.anchors.indexOf(h);if(k>=0)return k;var L=/^L(\d+)(?::(\d+))?$/.exec(h);
+ var k=D.anchors.indexOf(h);if(k>=0)return k;var L=h.match(/^L(\d+)(?::(\d+))?$/);
  if(L){var best=-1;for(var j=0;j<S.length;j++){var p=S[j][5].split(':');
   if(+p[0]===+L[1]&&(!L[2]||+p[1]<=+L[2])){best=j;if(!L[2])break;}}if(best>=0)return best;}
- var m=/^g(\d+)(?:m(\d+))?$/.exec(h);if(!m)return 0;
+ var m=h.match(/^g(\d+)(?:m(\d+))?$/);if(!m)return 0;
  var g=+m[1];for(var i=0;i<S.length;i++){var a=D.anchors[i];
   if(m[2]?(a==='g'+g+'m'+m[2]):(a.indexOf('g'+g+'m')===0||a.indexOf('g'+g+'s')===0||a==='g'+g+'end'))return i;}
- if(m[2])for(i=0;i<S.length;i++)if(/^g(\d+)/.exec(D.anchors[i])[1]===m[1])return i;
+ if(m[2])for(i=0;i<S.length;i++)if(D.anchors[i].match(/^g(\d+)/)[1]===m[1])return i;
  return 0;}
 document.addEventListener('keydown',function(e){if(e.altKey||e.ctrlKey||e.metaKey)return;var k=e.key;
  if(k==='ArrowRight')show(cur+1);else if(k==='ArrowLeft')show(cur-1);else if(k==='ArrowDown')game(1);

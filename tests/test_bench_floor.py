@@ -10,7 +10,7 @@ from pathlib import Path
 from conftest import DATA
 
 from notation.formats.mat import parse_matches
-from notation.formats.sgf import write_sgf
+from notation.formats.sgf_write import write_sgf
 
 # loaded from its file: benchmarks/ on sys.path would hide the render package behind benchmarks/render.py
 FLOOR = Path(__file__).resolve().parents[1] / "benchmarks" / "_floor.py"

@@ -4,9 +4,9 @@
   (``render_match(..., rep=...)``, as ``convert_file`` passes it): the output must be the same text
   and the same dropped items as when the writer replays the match itself.
 * The SGF writer reads a written play's single steps directly when the play is plain notation
-  (:func:`notation.formats.sgf._written_pairs`): always as :func:`notation.play.parse_play` reads them.
+  (:func:`notation.formats.sgf_write._written_pairs`): always as :func:`notation.play.parse_play` reads them.
 * The SGF writer's letter table gives what :func:`notation.formats.sgf._letter` gives.
-* The SGF writer writes common moves from a cache (``_Writer.actions``, :func:`notation.formats.sgf._move_node`):
+* The SGF writer writes common moves from a cache (``_Writer.actions``, :func:`notation.formats.sgf_write._move_node`):
   the same text and the same dropped items as its general path (``_Writer.fast = False``), on every
   real file, on real files with plays changed at random (hit marks, order, chains, illegal plays,
   odd players and dice), and on random matches, with the cache empty and full.
@@ -31,7 +31,7 @@ from test_mat_writer import matches
 from notation.batch import convert_file
 from notation.convert import render_match
 from notation.errors import NotationError, ParseError
-from notation.formats import sgf
+from notation.formats import sgf_write as sgf
 from notation.matchio import read_any
 from notation.play import parse_play
 from notation.position import Position

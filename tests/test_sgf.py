@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from test_json_format import matches as json_matches
 
 from notation.errors import ParseError
-from notation.formats.sgf import read_sgf, write_sgf
+from notation.formats.sgf import read_sgf
+from notation.formats.sgf_write import write_sgf
 from notation.play import play_result
 from notation.position import Position
 from notation.record import Action, Game, Match, MatchRules
