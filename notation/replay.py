@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from .errors import AmbiguousPlayError, IllegalPlayError, ParseError
 from .position import GAME_DROPPED, GAME_OVER, GAME_RESIGNED, Board, Position, play_result
-from .record import Action, Game, Match, PlainRun, cell_action, cut_run, unpack_runs
+from .record import Action, Game, Match, PlainRun, cell_action, cut_run
 from .rules import Play, Rules, Step
 from .variants import ACEY_DOUBLE, scoring_rule
 
@@ -1190,16 +1190,10 @@ def _check_auto_start(rep: MatchReplay, game: Game, cube: int) -> None:
             *where))
 
 
-FAST_MOVES = True
-"""Replay runs of plays with :meth:`_GameRunner.fast_moves` (tests turn this off to hold it to
-:meth:`_GameRunner.do_move`, one play at a time)."""
-
-
 def _run_game(r: _GameRunner) -> None:
+    """Replay one game: a run of plain plays by :meth:`_GameRunner.fast_moves` (the common shape), and
+    whatever it leaves (a cube action, an unusual play, an illegal one) by the general methods."""
     actions = r.game.actions
-    fast = FAST_MOVES
-    if not fast:
-        unpack_runs(actions)  # (only the fast lane plays a PlainRun)
     n = len(actions)
     i = 0
     while i < n:
@@ -1222,7 +1216,7 @@ def _run_game(r: _GameRunner) -> None:
                 r.gr.points = action.value
             i += 1
             continue
-        if kind == "move" and fast:
+        if kind == "move":
             j = r.fast_moves(actions, i)
             n = len(actions)  # (a PlainRun cut in parts)
             if j > i:

@@ -206,17 +206,46 @@ def _outcomes(client: Any, fn: Callable[[Any], T], items: Sequence[Any]) -> Iter
     futures = client.map(fn, list(items), pure=False)
     for fut in futures:
         try:
-            outcome: tuple[bool, Any] = (True, fut.result())
+            outcome: tuple[bool, Any] = (True, _result(client, fut))
         except Exception as e:  # noqa: BLE001 - KilledWorker, or fn's own failure: this item's result
             outcome = (False, _reason(e))
         fut.release()
         yield outcome
 
 
+NO_WORKER_WAIT = 120.0
+"""Seconds a task may wait with no worker in the cluster (every worker died and none came back) before
+it is given up as failed, instead of waiting for ever."""
+
+
+class NoWorker(RuntimeError):
+    """The cluster had no worker for :data:`NO_WORKER_WAIT` seconds while a task waited."""
+
+
+def _result(client: Any, fut: Any) -> Any:
+    """``fut.result()``, waiting as long as the task takes while the cluster has a worker; raises
+    :class:`NoWorker` once it has had none for :data:`NO_WORKER_WAIT` seconds."""
+    import time
+
+    alone_since: float | None = None
+    while True:
+        try:
+            return fut.result(timeout=5)
+        except TimeoutError:
+            if client.scheduler_info().get("workers"):
+                alone_since = None
+            elif alone_since is None:
+                alone_since = time.monotonic()
+            elif time.monotonic() - alone_since > NO_WORKER_WAIT:
+                raise NoWorker(f"no worker left in the cluster for {NO_WORKER_WAIT:.0f} s") from None
+
+
 def _reason(e: BaseException) -> str:
     name = type(e).__name__
     if name == "KilledWorker":
         return "it stopped every worker process that tried it (the worker died each time)"
+    if isinstance(e, NoWorker):
+        return f"not checked: {e}"
     return f"internal error ({name}: {e})"
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import CORPUS, DATA
 from hypothesis import HealthCheck, given, settings
+from replay_general import one_play_at_a_time
 from test_fuzz_validate import SOURCES, edited
 
 from notation import batch
@@ -67,7 +68,7 @@ def test_real_files_read_as_runs_give_what_the_ordinary_reading_gives(monkeypatc
         expected = _outcome(text, packed=False)
         assert _outcome(text, packed=True) == expected, path
         with monkeypatch.context() as mp:
-            mp.setattr(replay_module, "FAST_MOVES", False)  # runs made back into actions, one play at a time
+            one_play_at_a_time(mp)  # runs made back into actions, one play at a time
             assert _outcome(text, packed=True) == expected, path
     assert runs > 100  # the files do hold runs
 

@@ -15,6 +15,7 @@ import pytest
 from conftest import CORPUS, DATA
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from replay_general import one_play_at_a_time
 from test_rules import ROLLS, positions
 
 from notation.errors import NotationError
@@ -183,13 +184,13 @@ def _replay_all(path: Path) -> list[object]:
 
 def test_real_files_replay_the_same_without_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:
     """The same findings, positions and plays with the fast path, one play at a time through
-    ``do_move`` (``FAST_MOVES`` off), and without the fast path at all."""
+    ``do_move`` (:func:`replay_general.one_play_at_a_time`), and without the fast path at all."""
     files = _files()
     assert len(files) > 10
     for path in files:
         fast = _replay_all(path)
         with monkeypatch.context() as mp:
-            mp.setattr(replay_module, "FAST_MOVES", False)
+            one_play_at_a_time(mp)
             one_by_one = _replay_all(path)
             mp.setattr(replay_module, "_fast_play", lambda *a: None)
             full = _replay_all(path)
@@ -219,7 +220,7 @@ def test_fast_moves_stop_where_do_move_takes_over(monkeypatch: pytest.MonkeyPatc
         m = read_match(text)
         fast = replay_module.replay(m)
         with monkeypatch.context() as mp:
-            mp.setattr(replay_module, "FAST_MOVES", False)
+            one_play_at_a_time(mp)
             slow = replay_module.replay(m)
         assert [f.to_dict() for f in fast.findings] == [f.to_dict() for f in slow.findings]
         assert [(s.action, s.before, s.after, s.play, s.legal) for g in fast.games for s in g.steps] == [
@@ -299,7 +300,7 @@ def test_findings_only_replay_finds_what_the_whole_replay_finds(monkeypatch: pyt
             lean, full = _lean_and_full(m)
             assert lean == full, path
             with monkeypatch.context() as mp:
-                mp.setattr(replay_module, "FAST_MOVES", False)
+                one_play_at_a_time(mp)
                 assert _lean_and_full(m)[0] == full, path
     assert seen > 10
 
@@ -329,7 +330,7 @@ def test_findings_only_replay_on_hit_marks_and_opening_doubles(monkeypatch: pyte
     notes = [f.message for f in full[0] if "hit" in f.message or "opening" in f.message]
     assert len(notes) == (0 if edit is None else 1), notes
     with monkeypatch.context() as mp:
-        mp.setattr(replay_module, "FAST_MOVES", False)
+        one_play_at_a_time(mp)
         assert _lean_and_full(m)[0] == full
 
 
