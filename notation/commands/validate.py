@@ -16,6 +16,7 @@ from ..batch import validate_file
 from ..matchio import expand_inputs
 from ..parallel import auto_jobs, collect_if_piled, collector_paused, map_files
 from ..replay import Finding
+from ..reports import SEVERITIES, more_like_it, shown_findings
 
 __all__ = ["command", "check_file", "write_report", "FORMATS", "VARIANTS"]
 
@@ -52,7 +53,15 @@ FORMATS = ("text", "json", "github", "sarif", "junit")
 @click.option("--jobs", "-j", type=click.IntRange(0, 64), default=0, show_default=True,
               help="Check files in this many parallel processes; 0: one per CPU (at most 16, one per "
                    "four files) when there are at least 8 files.")
-@click.option("--quiet", "-q", is_flag=True, help="Only errors, and summaries of files with errors.")
+@click.option("--quiet", "-q", is_flag=True,
+              help="Terse: only errors (unless --min-severity names another least severity), the summary "
+                   "lines of the files with a finding shown, and the total.")
+@click.option("--min-severity", type=click.Choice(SEVERITIES), default=None,
+              help="Print only findings of this severity or worse (text and github formats; json, sarif "
+                   "and junit keep every finding).  Default: note, or error with -q.")
+@click.option("--all-notes", is_flag=True,
+              help="Print every note: by default a note repeated in a file (the same message once its "
+                   "numbers and quoted values are masked) is printed once, with how many more like it.")
 @click.option("--variant", default=None, type=click.Choice(VARIANTS, case_sensitive=False),
               help="Override the variant the record names.")
 @click.option("--auto-doubles", type=click.IntRange(0, 16), default=None,
@@ -68,8 +77,8 @@ FORMATS = ("text", "json", "github", "sarif", "junit")
               help="Check the files on a Dask cluster: a scheduler's address (tcp://host:8786), or 'local' "
                    "for a local cluster of one worker per CPU ('local:N' for N).  Needs the [scale] extra.")
 def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, quiet: bool, variant: str | None,
-            auto_doubles: int | None, colour: str, excerpt: bool | None, html_report: str | None = None,
-            dask_address: str | None = None) -> None:
+            auto_doubles: int | None, colour: str, excerpt: bool | None, min_severity: str | None = None,
+            all_notes: bool = False, html_report: str | None = None, dask_address: str | None = None) -> None:
     """Replay every game of each FILE under the full rules.
 
     FILE is a .mat transcript, SGF or JSON record (recognised by content), a directory (walked for
@@ -77,9 +86,24 @@ def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, q
     findings, FILE:LINE:COL: error: game G move M (NAME 52): message, then one summary line per file
     and a total for several files.  Exit status: 0 no errors, 1 errors, 2 a file could not be read or
     parsed (the other files are still checked).
+
+    \b
+    What is printed (text and github formats):
+      --min-severity S   findings of severity S or worse (note < warning < error);
+      -q                 the same as --min-severity error, and a summary line only for
+                         the files with a finding shown; with --min-severity, -q keeps
+                         that severity and is only terse;
+      a repeated note    printed once, "(and N more like it in this file)": notes are
+                         alike when their messages are, once numbers and quoted values
+                         are masked; --all-notes prints each.
+
+    The summary counts every finding, shown or not.  The total line counts the files with
+    errors, with warnings (and no error) and clean (no error and no warning).  --format
+    json, sarif and junit always hold every finding.
     """
     if as_json:
         out_format = "json"
+    least = min_severity or ("error" if quiet else "note")
     paths, problems = expand_inputs(files)
     for p in problems:
         click.echo(f"gammon: {safe_line(p)}", err=True)
@@ -145,7 +169,7 @@ def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, q
     elif out_format == "github":
         from ..reports import github
 
-        out.write(github(results, quiet))
+        out.write(github(results, least, all_notes))
     elif out_format == "sarif":
         from ..reports import sarif
 
@@ -157,11 +181,12 @@ def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, q
     else:
         paint = use_colour(colour, out)
         show_excerpt = excerpt if excerpt is not None else bool(out.isatty())
-        _text(results, quiet, paint, show_excerpt, out)
+        _text(results, quiet, least, all_notes, paint, show_excerpt, out)
     sys.exit(status)
 
 
-def _text(results: list[dict[str, Any]], quiet: bool, paint: bool, show_excerpt: bool, out: Any) -> None:
+def _text(results: list[dict[str, Any]], quiet: bool, least: str, all_notes: bool, paint: bool,
+          show_excerpt: bool, out: Any) -> None:
     from .._term import COLOURS
 
     def sev(word: str) -> str:
@@ -172,10 +197,9 @@ def _text(results: list[dict[str, Any]], quiet: bool, paint: bool, show_excerpt:
         for k in total:
             total[k] += res[k]
         lines: list[str] | None = None
-        for f in res["findings"]:
-            if quiet and f["severity"] != "error":
-                continue
-            text = _line(res["file"], f)
+        shown = shown_findings(res["findings"], least, all_notes)
+        for f, more in shown:
+            text = _line(res["file"], f) + more_like_it(more)
             if paint:
                 text = text.replace(f": {f['severity']}: ", f": {sev(f['severity'])}: ", 1)
             out.write(text + "\n")
@@ -185,15 +209,25 @@ def _text(results: list[dict[str, Any]], quiet: bool, paint: bool, show_excerpt:
                 if 0 < f["line"] <= len(lines):
                     src = lines[f["line"] - 1]
                     out.write(_excerpt(src, f["column"], paint))
-        if quiet and not res["errors"]:
+        if quiet and not shown:
             continue
         name = safe_line(res["file"])
         if res["unreadable"] and not res["games"]:  # (a stream with a damaged tail: its members were read)
             out.write(f"{name}: cannot be read or parsed\n")
         else:
             out.write(f"{name}: {_summary(res)}\n")
-    if len(results) > 1 and not quiet:
-        out.write(f"total: {plural(len(results), 'file')}, {_summary(total)}\n")
+    if len(results) > 1:
+        out.write(f"total: {_files_summary(results)}, {_summary(total)}\n")
+
+
+def _files_summary(results: list[dict[str, Any]]) -> str:
+    """``244 files (15 with errors, 3 with warnings, 226 clean)``: each file counted once, by its worst
+    finding (an unreadable file has an error; a clean file may have notes)."""
+    errors = sum(1 for r in results if r["errors"])
+    warnings = sum(1 for r in results if r["warnings"] and not r["errors"])
+    clean = len(results) - errors - warnings
+    return (f"{plural(len(results), 'file')} ({errors} with errors, {warnings} with warnings, "
+            f"{clean} clean)")
 
 
 def _source_lines(path: str) -> list[str]:
