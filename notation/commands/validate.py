@@ -3,8 +3,10 @@ lines, JSON, or for CI systems through :mod:`notation.reports`), optionally with
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -18,7 +20,7 @@ from ..parallel import auto_jobs, collect_if_piled, collector_paused, map_files
 from ..replay import Finding
 from ..reports import SEVERITIES, more_like_it, shown_findings
 
-__all__ = ["command", "check_file", "write_report", "FORMATS", "VARIANTS"]
+__all__ = ["command", "check_file", "write_pages", "write_report", "FORMATS", "VARIANTS"]
 
 VARIANTS = ("standard", "nackgammon", "hypergammon", "hypergammon1", "hypergammon2", "hypergammon3", "dutch",
             "acey-deucey")
@@ -73,12 +75,16 @@ FORMATS = ("text", "json", "github", "sarif", "junit")
 @click.option("--html", "html_report", default=None, metavar="REPORT.html",
               help="Also write a web page for the batch (a sortable table of files), with each match's "
                    "page in REPORT_matches/ beside it.")
+@click.option("--html-only-findings", is_flag=True,
+              help="With --html: write the match pages only of the files with a finding printed (at "
+                   "--min-severity or worse; -q: errors); the report still lists every file.")
 @click.option("--dask", "dask_address", default=None, metavar="ADDRESS",
               help="Check the files on a Dask cluster: a scheduler's address (tcp://host:8786), or 'local' "
                    "for a local cluster of one worker per CPU ('local:N' for N).  Needs the [scale] extra.")
 def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, quiet: bool, variant: str | None,
             auto_doubles: int | None, colour: str, excerpt: bool | None, min_severity: str | None = None,
-            all_notes: bool = False, html_report: str | None = None, dask_address: str | None = None) -> None:
+            all_notes: bool = False, html_report: str | None = None, html_only_findings: bool = False,
+            dask_address: str | None = None) -> None:
     """Replay every game of each FILE under the full rules.
 
     FILE is a .mat transcript, SGF or JSON record (recognised by content), a directory (walked for
@@ -130,12 +136,17 @@ def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, q
     # Validation makes a great many small objects, freed by their reference counts when a file is
     # done: the cycle collector would scan them again and again for nothing.  It runs between files
     # instead, when objects pile up, and never re-scans what the imports left.
-    work = partial(_check_and_collect, variant=variant, auto_doubles=auto_doubles)
+    pages = None
+    if html_report is not None:  # each match page is written by the process that checked its file
+        pages = Pages(str(_pages_folder(html_report)), _page_names(paths),
+                      least if html_only_findings else None)
+    work = partial(_check_and_collect, variant=variant, auto_doubles=auto_doubles, pages=pages)
     if dask_address is not None:
         from ..scale import dask_map
 
-        run: Any = partial(dask_map, partial(validate_file, variant=variant, auto_doubles=auto_doubles),
-                           paths, dask_address, _failed_file)
+        task: Any = work if pages is not None else partial(validate_file, variant=variant,
+                                                           auto_doubles=auto_doubles)
+        run: Any = partial(dask_map, task, paths, dask_address, _failed_file)
     else:
         run = partial(map_files, work, paths, jobs, lost=_failed_file)
     with collector_paused():
@@ -152,7 +163,7 @@ def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, q
         if res["file"] == "-":
             res["file"] = "<stdin>"
     if html_report is not None:
-        _html_report(html_report, results, variant, auto_doubles)
+        _html_report(html_report, results)
     status = 2 if problems else 0
     for res in results:
         if res["unreadable"]:
@@ -264,57 +275,105 @@ def _excerpt(src: str, column: int | None, paint: bool) -> str:
     return f"    {shown}\n    {caret}\n" if column else f"    {shown}\n"
 
 
-def _html_report(report: str, results: list[dict[str, Any]], variant: str | None,
-                 auto_doubles: int | None) -> None:
+def _html_report(report: str, results: list[dict[str, Any]]) -> None:
+    for res in results:
+        if res.get("page_error"):
+            fail(f"{report}: cannot write: {res['page_error']}")
     try:
-        write_report(report, results, variant, auto_doubles)
+        write_report(report, results)
     except (OSError, FileExistsError) as e:
         fail(f"{report}: cannot write: {getattr(e, 'strerror', None) or e}")
 
 
-def write_report(report: str, results: Sequence[dict[str, Any]], variant: str | None = None,
-                 auto_doubles: int | None = None) -> list[str]:
-    """``--html REPORT``: write the batch page ``report`` (:func:`render.html.batch_page`) and, in a folder
-    beside it (``NAME_matches/``), one page per readable match (:func:`render.html.match_page`); returns the
-    paths written.  Each row of the report links to its file's page."""
-    from render.html import batch_page, match_page
+@dataclass(frozen=True)
+class Pages:
+    """``--html``: where the workers write the match pages.  ``names`` gives each input its page's name
+    (without ``.html``); ``least``: write pages only of the files with a finding of this severity or
+    worse (``--html-only-findings``), None: of every readable file."""
+
+    folder: str
+    names: dict[str, str]
+    least: str | None = None
+
+
+def _pages_folder(report: str) -> Path:
+    rpath = Path(report)
+    return rpath.parent / f"{rpath.stem}_matches"
+
+
+_UNSAFE = re.compile(r"[^\w\-]+")
+
+
+def _page_names(paths: Sequence[str]) -> dict[str, str]:
+    """Each input's page name, chosen before any is written (the workers write them): the file's stem,
+    its dots and other signs made ``_`` (a dot separates a stream's members: ``NAME.2.html``), and
+    ``-2``, ``-3`` ... after a name an earlier file has (compared without case)."""
+    used: set[str] = set()
+    out: dict[str, str] = {}
+    for p in paths:
+        if p in out:
+            continue
+        stem = _UNSAFE.sub("_", Path(p).stem if p != "-" else "stdin").strip("_") or "match"
+        name, n = stem, 1
+        while name.lower() in used:
+            n += 1
+            name = f"{stem}-{n}"
+        used.add(name.lower())
+        out[p] = name
+    return out
+
+
+def write_pages(src: str, folder: str, name: str, variant: str | None = None,
+                auto_doubles: int | None = None) -> list[str]:
+    """The match pages (:func:`render.html.match_page`) of the file ``src``, written into ``folder`` as
+    ``NAME.html`` (a second match of the file ``NAME.2.html`` ...); returns their paths (none for a file
+    that cannot be read)."""
+    from render.html import match_page
 
     from ..errors import NotationError
     from ..matchio import read_any
     from ..replay import replay
 
-    rpath = Path(report)
-    folder = rpath.parent / f"{rpath.stem}_matches"
+    try:
+        matches = read_any(src)
+    except (OSError, NotationError):
+        return []
+    written: list[str] = []
+    for k, match in enumerate(matches):
+        if variant:
+            match.rules.variant = variant
+        if auto_doubles is not None:
+            match.rules.auto_doubles = auto_doubles
+        match.source = src
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        target = str(Path(folder) / (f"{name}.{k + 1}.html" if k else f"{name}.html"))
+        _publish(target, match_page(match, replay(match)), [src])
+        written.append(target)
+    return written
+
+
+def write_report(report: str, results: Sequence[dict[str, Any]], variant: str | None = None,
+                 auto_doubles: int | None = None) -> list[str]:
+    """``--html REPORT``: write the batch page ``report`` (:func:`render.html.batch_page`) and, in a folder
+    beside it (``NAME_matches/``), one page per readable match (:func:`write_pages`); returns the paths
+    written.  A result that already holds its ``pages`` (written by the worker that checked it) is not
+    written again.  Each row of the report links to its file's first page; every file has a row."""
+    from render.html import batch_page
+
+    folder = _pages_folder(report)
+    names = _page_names([str(r["file"]) for r in results])
     links: dict[str, str] = {}
     written: list[str] = []
-    used: set[str] = set()
     for res in results:
-        if res.get("unreadable"):
-            continue
         src = str(res["file"])
-        try:
-            matches = read_any(src)
-        except (OSError, NotationError):
-            continue
-        for k, match in enumerate(matches):
-            if variant:
-                match.rules.variant = variant
-            if auto_doubles is not None:
-                match.rules.auto_doubles = auto_doubles
-            match.source = src
-            stem = Path(src).stem + (f"-{k + 1}" if k else "")
-            name, n = stem, 1
-            while name.lower() in used:
-                n += 1
-                name = f"{stem}-{n}"
-            used.add(name.lower())
-            folder.mkdir(parents=True, exist_ok=True)
-            target = folder / f"{name}.html"
-            _publish(str(target), match_page(match, replay(match)), [src])
-            written.append(str(target))
-            if k == 0:
-                links[src] = f"{folder.name}/{target.name}"
-    rpath.parent.mkdir(parents=True, exist_ok=True)
+        pages = res.get("pages")
+        if pages is None:
+            pages = [] if res.get("unreadable") else write_pages(src, str(folder), names[src], variant,
+                                                                   auto_doubles)
+        written += pages
+        if pages:
+            links[src] = f"{folder.name}/{Path(pages[0]).name}"
+    Path(report).parent.mkdir(parents=True, exist_ok=True)
     _publish(report, batch_page(results, links), [str(r["file"]) for r in results])
     written.append(report)
     return written
@@ -339,8 +398,20 @@ def _failed_file(path: str, reason: str) -> dict[str, Any]:
             "findings": [Finding("error", f"not checked: {reason}", path).to_dict()]}
 
 
-def _check_and_collect(path: str, variant: str | None, auto_doubles: int | None) -> dict[str, Any]:
+def _check_and_collect(path: str, variant: str | None, auto_doubles: int | None,
+                       pages: Pages | None = None) -> dict[str, Any]:
+    """Check the file and, for ``--html``, write its match pages in the same process (the page of a file
+    is the batch's costly part: it is shared among the workers as the checking is)."""
     result = check_file(path, variant, auto_doubles)
+    if pages is not None and path != "-":
+        result["pages"] = []
+        wanted = not result["unreadable"] and (
+            pages.least is None or any(True for _ in shown_findings(result["findings"], pages.least)))
+        if wanted:
+            try:
+                result["pages"] = write_pages(path, pages.folder, pages.names[path], variant, auto_doubles)
+            except OSError as e:
+                result["page_error"] = str(getattr(e, "strerror", None) or e)
     collect_if_piled()
     return result
 
