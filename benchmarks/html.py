@@ -24,6 +24,16 @@ r.html`` (a page for every file, each written by the worker process that checked
 ``--html-only-findings`` (pages only for the files with an error printed, ``-q``); with the pages'
 count and size (target: ``--html`` at most 5x plain ``validate``).
 
+Measured 2026-11-27 16:52-17:03 UTC on the 2-core machine while the full test suite and other helpers
+ran (load average 4-7; figures to be taken again on a quiet machine), 147 files: plain ``validate -q``
+3.3-3.7 s in three runs (11.0 s in the benchmark's own round, a load spike); ``--html`` 375 s, 148 pages,
+24.6 MB: about 100x plain ``validate`` (34x against the spiked round); target 5x **not met**; before
+this change (every page written by the main process after the checking), 321 s against 3.1 s, also
+loaded.  ``-q --html-only-findings`` 4.6-6.3 s, 4 pages, 0.3 MB: 1.7x.  Where the time goes: a
+match page costs about 10 ms a position, 60% of it in ``render.arrows`` routing the arrows around
+checkers and each other, most of the rest in ``render.layout``; the pages are written by the worker
+processes, so the time divides by the free cores, not more.
+
 ``--screenshots`` also writes samples/figures/html_desktop.png, html_phone.png, html_desktop_dark.png,
 html_findings.png (a page with findings) and html_analysis.png (a candidate table: made-up figures), and
 each kind of page at each width the pages are made to fit (360, 390, 768 and 1400 px, the top 800 px):
