@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from notation.cli import main
 from notation.reports import note_kind, shown_findings
@@ -165,3 +167,23 @@ def test_the_corpus_rating_notes_fold_to_one_line_a_file() -> None:
             continue
         shown = [ln for ln in out.splitlines() if ln.startswith(f + ":") and "split off the name" in ln]
         assert len(shown) == 1 and shown[0].endswith(f"(and {n - 1} more like it in this file)")
+
+
+_FINDING = st.fixed_dictionaries({"severity": st.sampled_from(["note", "warning", "error"]),
+                                  "message": st.sampled_from(["rating 1747 split off the name 'a,1747'",
+                                                              "rating 1 split off the name 'b'", "x 2", "x 3",
+                                                              "the same"])})
+
+
+@given(st.lists(_FINDING, max_size=30), st.sampled_from(["note", "warning", "error"]), st.booleans())
+def test_every_finding_at_the_severity_is_printed_or_counted(findings: list[dict], least: str,
+                                                             all_notes: bool) -> None:
+    rank = {"note": 0, "warning": 1, "error": 2}
+    shown = shown_findings(findings, least, all_notes)
+    kept = [f for f in findings if rank[f["severity"]] >= rank[least]]
+    assert len(shown) + sum(n for _, n in shown) == len(kept)
+    at = [next(k for k, f in enumerate(kept) if f is g) for g, _ in shown]
+    assert at == sorted(at)  # in the file's order
+    assert [f for f in kept if f["severity"] != "note"] == [f for f, _ in shown if f["severity"] != "note"]
+    kinds = [note_kind(f["message"]) for f, _ in shown if f["severity"] == "note"]
+    assert all_notes or len(kinds) == len(set(kinds))
