@@ -2,6 +2,7 @@
 first position; GNU Backgammon's ``export match html`` in the same run.
 
     python benchmarks/html.py [MATCH_FILE] [--runs 3] [--screenshots] [--against REF]
+    python benchmarks/html.py --archive [DIR] [--runs 1]
 
 Default match: a 25-point match of 865 actions (791 plays, 22 games) from ../shared/corpus.
 
@@ -15,6 +16,23 @@ Default match: a 25-point match of 865 actions (791 plays, 22 games) from ../sha
   position has run; first contentful paint), median of ``--runs`` fresh pages (target: under 1 s);
 * gnubg: one ``gnubg -t -q`` process that imports the match and runs ``export match html``, minus the
   same process without the export; its output size (the HTML files and the images it writes beside them).
+
+``--archive [DIR]`` measures ``gammon validate --html`` on an archive instead (default: every .mat
+transcript of ../shared/corpus/mat, whatever its extension; 147 files), each command as a whole process,
+best and median of ``--runs``, side by side in one run: plain ``gammon validate -q DIR``; with ``--html
+r.html`` (a page for every file, each written by the worker process that checked it); and with
+``--html-only-findings`` (pages only for the files with an error printed, ``-q``); with the pages'
+count and size (target: ``--html`` at most 5x plain ``validate``).
+
+Measured 2026-11-27 16:52-17:03 UTC on the 2-core machine while the full test suite and other helpers
+ran (load average 4-7; figures to be taken again on a quiet machine), 147 files: plain ``validate -q``
+3.3-3.7 s in three runs (11.0 s in the benchmark's own round, a load spike); ``--html`` 375 s, 148 pages,
+24.6 MB: about 100x plain ``validate`` (34x against the spiked round); target 5x **not met**; before
+this change (every page written by the main process after the checking), 321 s against 3.1 s, also
+loaded.  ``-q --html-only-findings`` 4.6-6.3 s, 4 pages, 0.3 MB: 1.7x.  Where the time goes: a
+match page costs about 10 ms a position, 60% of it in ``render.arrows`` routing the arrows around
+checkers and each other, most of the rest in ``render.layout``; the pages are written by the worker
+processes, so the time divides by the free cores, not more.
 
 ``--screenshots`` also writes samples/figures/html_desktop.png, html_phone.png, html_desktop_dark.png,
 html_findings.png (a page with findings) and html_analysis.png (a candidate table: made-up figures), and
@@ -249,13 +267,51 @@ def gnubg_time(src: Path, tmp: Path) -> tuple[float, int, int] | str:
     return full - base, sum(f.stat().st_size for f in files), len(files)
 
 
+ARCHIVE = ROOT.parent / "shared" / "corpus" / "mat"
+
+
+def archive_times(archive: Path, runs: int) -> None:
+    """``validate`` against ``validate --html`` (all pages; pages of the files with errors) on an archive,
+    as whole processes, the runs of each interleaved (the machine's load falls on every column alike)."""
+    files = sorted(p for p in archive.rglob("*") if p.is_file())
+    cmds = {"validate": [], "--html": ["--html"], "--html-only-findings": ["--html", "--html-only-findings"]}
+    times: dict[str, list[float]] = {k: [] for k in cmds}
+    sizes: dict[str, tuple[int, int]] = {}
+    for _ in range(runs):
+        for label, extra in cmds.items():
+            with tempfile.TemporaryDirectory() as d:
+                cmd = [*gammon_cmd(), "validate", "-q", str(archive)]
+                if extra:
+                    cmd += [extra[0], str(Path(d) / "r.html"), *extra[1:]]
+                t = time.perf_counter()
+                r = subprocess.run(cmd, capture_output=True, timeout=3600)
+                times[label].append(time.perf_counter() - t)
+                if r.returncode not in (0, 1):
+                    raise SystemExit(f"{' '.join(cmd)}: status {r.returncode}: {r.stderr.decode()[-500:]}")
+                pages = list(Path(d).rglob("*.html"))
+                sizes[label] = (len(pages), sum(p.stat().st_size for p in pages))
+    base = statistics.median(times["validate"])
+    print(f"archive: {archive} ({len(files)} files), {runs} rounds, `gammon validate -q`, whole processes")
+    for label, ts in times.items():
+        n, size = sizes[label]
+        print(f"  {label:22s} best {min(ts):7.2f} s, median {statistics.median(ts):7.2f} s "
+              f"({statistics.median(ts) / base:5.1f}x validate; best {min(ts) / min(times['validate']):5.1f}x)"
+              + (f"; {n} pages, {size / 1e6:.1f} MB" if n else ""))
+    print("  (target: --html at most 5x validate; one run on a shared, loaded machine)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("match", nargs="?", default=str(DEFAULT))
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--screenshots", action="store_true", help="write samples/figures/html_*.png")
     ap.add_argument("--against", metavar="REF", help="also the pages of git revision REF (e.g. main), side by side")
+    ap.add_argument("--archive", nargs="?", const=str(ARCHIVE), metavar="DIR",
+                    help="time `validate --html` on an archive against plain `validate` (and nothing else)")
     a = ap.parse_args()
+    if a.archive is not None:
+        archive_times(Path(a.archive), a.runs)
+        return
     src = Path(a.match)
     if not src.is_file():
         raise SystemExit(f"{src}: not found (give a match file)")

@@ -3,13 +3,61 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 from xml.sax.saxutils import quoteattr
 
 from ._term import safe_line
 
+SEVERITIES = ("note", "warning", "error")
+"""The severities, least first (``validate --min-severity`` takes one of them)."""
+
+_RANK = {s: k for k, s in enumerate(SEVERITIES)}
+
 _GITHUB_LEVEL = {"error": "error", "warning": "warning", "note": "notice"}
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "note": "note"}
+
+
+_QUOTED = re.compile(r"""(?<!\w)'[^'\n]*'(?!\w)|(?<!\w)"[^"\n]*"(?!\w)""")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def note_kind(message: str) -> str:
+    """What makes two notes "alike": the message with its quoted values (``'nori,1749'``) masked as
+    ``'…'`` and then its numbers (ratings, scores, points, counts, game numbers) as ``#``.  A note made
+    by one line of a reader or of the replay differs from its repeats only in those, so the mask is
+    the note's kind: ``rating # split off the name '…'`` for every rating split off a name."""
+    return _NUMBER.sub("#", _QUOTED.sub("'…'", message))
+
+
+def shown_findings(findings: list[dict[str, Any]], min_severity: str = "note",
+                   all_notes: bool = False) -> list[tuple[dict[str, Any], int]]:
+    """The findings the text and github formats print, each with how many more like it it stands for.
+
+    A finding below ``min_severity`` is left out.  Unless ``all_notes``, a note whose kind
+    (:func:`note_kind`) repeats within the file is printed once, where it first occurs, standing for
+    the others (``… (and 33 more like it in this file)``); errors and warnings are always printed each.
+    ``findings`` is one file's list, in its order; the order is kept."""
+    least = _RANK[min_severity]
+    out: list[tuple[dict[str, Any], int]] = []
+    first: dict[str, int] = {}
+    for f in findings:
+        if _RANK[f["severity"]] < least:
+            continue
+        if f["severity"] == "note" and not all_notes:
+            kind = note_kind(f["message"])
+            k = first.get(kind)
+            if k is not None:
+                out[k] = (out[k][0], out[k][1] + 1)
+                continue
+            first[kind] = len(out)
+        out.append((f, 0))
+    return out
+
+
+def more_like_it(n: int) -> str:
+    """The words added to a note that stands for ``n`` more like it (nothing for 0)."""
+    return f" (and {n} more like it in this file)" if n else ""
 
 
 def _gh_escape(text: str, prop: bool = False) -> str:
@@ -25,19 +73,19 @@ def _where(f: dict[str, Any]) -> str:
     return f"{ctx}: {f['message']}" if ctx else f["message"]
 
 
-def github(results: list[dict[str, Any]], quiet: bool = False) -> str:
-    """One ``::error file=F,line=L,col=C::message`` line per finding (GitHub Actions annotations)."""
+def github(results: list[dict[str, Any]], min_severity: str = "note", all_notes: bool = False) -> str:
+    """One ``::error file=F,line=L,col=C::message`` line per finding (GitHub Actions annotations), for
+    the findings :func:`shown_findings` keeps (a repeated note once, with its count)."""
     out = []
     for res in results:
-        for f in res["findings"]:
-            if quiet and f["severity"] != "error":
-                continue
+        for f, more in shown_findings(res["findings"], min_severity, all_notes):
             props = [f"file={_gh_escape(res['file'], True)}"]
             if f.get("line"):
                 props.append(f"line={f['line']}")
             if f.get("column"):
                 props.append(f"col={f['column']}")
-            out.append(f"::{_GITHUB_LEVEL[f['severity']]} {','.join(props)}::{_gh_escape(_where(f))}\n")
+            text = _gh_escape(_where(f) + more_like_it(more))
+            out.append(f"::{_GITHUB_LEVEL[f['severity']]} {','.join(props)}::{text}\n")
     return "".join(out)
 
 

@@ -83,7 +83,8 @@ def test_directories_recurse_and_patterns_expand(tmp_path: Path) -> None:
     code, out, _ = run("validate", str(tmp_path / "a"))
     assert code == 0
     assert "one.mat: 5 games" in out and "two.txt: 5 games" in out and "picture" not in out
-    assert out.splitlines()[-1] == "total: 2 files, 10 games, 490 plays, 0 errors, 0 warnings, 0 notes"
+    assert out.splitlines()[-1] == ("total: 2 files (0 with errors, 0 with warnings, 2 clean), 10 games, 490 plays, "
+                                     "0 errors, 0 warnings, 0 notes")
     code, out, _ = run("validate", str(tmp_path / "a" / "*.mat"))
     assert code == 0 and "one.mat" in out and "two.txt" not in out
     code, _, err = run("validate", str(tmp_path / "nothing*.mat"))

@@ -256,4 +256,4 @@ def test_validate_reports_the_file_that_killed_its_worker(tmp_path: Path, monkey
     assert e.value.code == 2
     assert err.count("\n") == 1 and err.startswith("gammon: warning: a worker process was killed by SIGSEGV;")
     assert f"{killer}: error: not checked: the process that read it was killed by SIGSEGV" in out
-    assert sum("error" in line for line in out.splitlines()) == 1, out
+    assert sum(": error: " in line for line in out.splitlines()) == 1, out

@@ -3,8 +3,10 @@ lines, JSON, or for CI systems through :mod:`notation.reports`), optionally with
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -16,8 +18,9 @@ from ..batch import validate_file
 from ..matchio import expand_inputs
 from ..parallel import auto_jobs, collect_if_piled, collector_paused, map_files
 from ..replay import Finding
+from ..reports import SEVERITIES, more_like_it, shown_findings
 
-__all__ = ["command", "check_file", "write_report", "FORMATS", "VARIANTS"]
+__all__ = ["command", "check_file", "write_pages", "write_report", "FORMATS", "VARIANTS"]
 
 VARIANTS = ("standard", "nackgammon", "hypergammon", "hypergammon1", "hypergammon2", "hypergammon3", "dutch",
             "acey-deucey")
@@ -52,7 +55,15 @@ FORMATS = ("text", "json", "github", "sarif", "junit")
 @click.option("--jobs", "-j", type=click.IntRange(0, 64), default=0, show_default=True,
               help="Check files in this many parallel processes; 0: one per CPU (at most 16, one per "
                    "four files) when there are at least 8 files.")
-@click.option("--quiet", "-q", is_flag=True, help="Only errors, and summaries of files with errors.")
+@click.option("--quiet", "-q", is_flag=True,
+              help="Terse: only errors (unless --min-severity names another least severity), the summary "
+                   "lines of the files with a finding shown, and the total.")
+@click.option("--min-severity", type=click.Choice(SEVERITIES), default=None,
+              help="Print only findings of this severity or worse (text and github formats; json, sarif "
+                   "and junit keep every finding).  Default: note, or error with -q.")
+@click.option("--all-notes", is_flag=True,
+              help="Print every note: by default a note repeated in a file (the same message once its "
+                   "numbers and quoted values are masked) is printed once, with how many more like it.")
 @click.option("--variant", default=None, type=click.Choice(VARIANTS, case_sensitive=False),
               help="Override the variant the record names.")
 @click.option("--auto-doubles", type=click.IntRange(0, 16), default=None,
@@ -64,11 +75,15 @@ FORMATS = ("text", "json", "github", "sarif", "junit")
 @click.option("--html", "html_report", default=None, metavar="REPORT.html",
               help="Also write a web page for the batch (a sortable table of files), with each match's "
                    "page in REPORT_matches/ beside it.")
+@click.option("--html-only-findings", is_flag=True,
+              help="With --html: write the match pages only of the files with a finding printed (at "
+                   "--min-severity or worse; -q: errors); the report still lists every file.")
 @click.option("--dask", "dask_address", default=None, metavar="ADDRESS",
               help="Check the files on a Dask cluster: a scheduler's address (tcp://host:8786), or 'local' "
                    "for a local cluster of one worker per CPU ('local:N' for N).  Needs the [scale] extra.")
 def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, quiet: bool, variant: str | None,
-            auto_doubles: int | None, colour: str, excerpt: bool | None, html_report: str | None = None,
+            auto_doubles: int | None, colour: str, excerpt: bool | None, min_severity: str | None = None,
+            all_notes: bool = False, html_report: str | None = None, html_only_findings: bool = False,
             dask_address: str | None = None) -> None:
     """Replay every game of each FILE under the full rules.
 
@@ -77,9 +92,24 @@ def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, q
     findings, FILE:LINE:COL: error: game G move M (NAME 52): message, then one summary line per file
     and a total for several files.  Exit status: 0 no errors, 1 errors, 2 a file could not be read or
     parsed (the other files are still checked).
+
+    \b
+    What is printed (text and github formats):
+      --min-severity S   findings of severity S or worse (note < warning < error);
+      -q                 the same as --min-severity error, and a summary line only for
+                         the files with a finding shown; with --min-severity, -q keeps
+                         that severity and is only terse;
+      a repeated note    printed once, "(and N more like it in this file)": notes are
+                         alike when their messages are, once numbers and quoted values
+                         are masked; --all-notes prints each.
+
+    The summary counts every finding, shown or not.  The total line counts the files with
+    errors, with warnings (and no error) and clean (no error and no warning).  --format
+    json, sarif and junit always hold every finding.
     """
     if as_json:
         out_format = "json"
+    least = min_severity or ("error" if quiet else "note")
     paths, problems = expand_inputs(files)
     for p in problems:
         click.echo(f"gammon: {safe_line(p)}", err=True)
@@ -106,12 +136,17 @@ def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, q
     # Validation makes a great many small objects, freed by their reference counts when a file is
     # done: the cycle collector would scan them again and again for nothing.  It runs between files
     # instead, when objects pile up, and never re-scans what the imports left.
-    work = partial(_check_and_collect, variant=variant, auto_doubles=auto_doubles)
+    pages = None
+    if html_report is not None:  # each match page is written by the process that checked its file
+        pages = Pages(str(_pages_folder(html_report)), _page_names(paths),
+                      least if html_only_findings else None)
+    work = partial(_check_and_collect, variant=variant, auto_doubles=auto_doubles, pages=pages)
     if dask_address is not None:
         from ..scale import dask_map
 
-        run: Any = partial(dask_map, partial(validate_file, variant=variant, auto_doubles=auto_doubles),
-                           paths, dask_address, _failed_file)
+        task: Any = work if pages is not None else partial(validate_file, variant=variant,
+                                                           auto_doubles=auto_doubles)
+        run: Any = partial(dask_map, task, paths, dask_address, _failed_file)
     else:
         run = partial(map_files, work, paths, jobs, lost=_failed_file)
     with collector_paused():
@@ -128,7 +163,7 @@ def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, q
         if res["file"] == "-":
             res["file"] = "<stdin>"
     if html_report is not None:
-        _html_report(html_report, results, variant, auto_doubles)
+        _html_report(html_report, results)
     status = 2 if problems else 0
     for res in results:
         if res["unreadable"]:
@@ -145,7 +180,7 @@ def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, q
     elif out_format == "github":
         from ..reports import github
 
-        out.write(github(results, quiet))
+        out.write(github(results, least, all_notes))
     elif out_format == "sarif":
         from ..reports import sarif
 
@@ -157,11 +192,12 @@ def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, q
     else:
         paint = use_colour(colour, out)
         show_excerpt = excerpt if excerpt is not None else bool(out.isatty())
-        _text(results, quiet, paint, show_excerpt, out)
+        _text(results, quiet, least, all_notes, paint, show_excerpt, out)
     sys.exit(status)
 
 
-def _text(results: list[dict[str, Any]], quiet: bool, paint: bool, show_excerpt: bool, out: Any) -> None:
+def _text(results: list[dict[str, Any]], quiet: bool, least: str, all_notes: bool, paint: bool,
+          show_excerpt: bool, out: Any) -> None:
     from .._term import COLOURS
 
     def sev(word: str) -> str:
@@ -172,10 +208,9 @@ def _text(results: list[dict[str, Any]], quiet: bool, paint: bool, show_excerpt:
         for k in total:
             total[k] += res[k]
         lines: list[str] | None = None
-        for f in res["findings"]:
-            if quiet and f["severity"] != "error":
-                continue
-            text = _line(res["file"], f)
+        shown = shown_findings(res["findings"], least, all_notes)
+        for f, more in shown:
+            text = _line(res["file"], f) + more_like_it(more)
             if paint:
                 text = text.replace(f": {f['severity']}: ", f": {sev(f['severity'])}: ", 1)
             out.write(text + "\n")
@@ -185,15 +220,25 @@ def _text(results: list[dict[str, Any]], quiet: bool, paint: bool, show_excerpt:
                 if 0 < f["line"] <= len(lines):
                     src = lines[f["line"] - 1]
                     out.write(_excerpt(src, f["column"], paint))
-        if quiet and not res["errors"]:
+        if quiet and not shown:
             continue
         name = safe_line(res["file"])
         if res["unreadable"] and not res["games"]:  # (a stream with a damaged tail: its members were read)
             out.write(f"{name}: cannot be read or parsed\n")
         else:
             out.write(f"{name}: {_summary(res)}\n")
-    if len(results) > 1 and not quiet:
-        out.write(f"total: {plural(len(results), 'file')}, {_summary(total)}\n")
+    if len(results) > 1:
+        out.write(f"total: {_files_summary(results)}, {_summary(total)}\n")
+
+
+def _files_summary(results: list[dict[str, Any]]) -> str:
+    """``244 files (15 with errors, 3 with warnings, 226 clean)``: each file counted once, by its worst
+    finding (an unreadable file has an error; a clean file may have notes)."""
+    errors = sum(1 for r in results if r["errors"])
+    warnings = sum(1 for r in results if r["warnings"] and not r["errors"])
+    clean = len(results) - errors - warnings
+    return (f"{plural(len(results), 'file')} ({errors} with errors, {warnings} with warnings, "
+            f"{clean} clean)")
 
 
 def _source_lines(path: str) -> list[str]:
@@ -230,57 +275,105 @@ def _excerpt(src: str, column: int | None, paint: bool) -> str:
     return f"    {shown}\n    {caret}\n" if column else f"    {shown}\n"
 
 
-def _html_report(report: str, results: list[dict[str, Any]], variant: str | None,
-                 auto_doubles: int | None) -> None:
+def _html_report(report: str, results: list[dict[str, Any]]) -> None:
+    for res in results:
+        if res.get("page_error"):
+            fail(f"{report}: cannot write: {res['page_error']}")
     try:
-        write_report(report, results, variant, auto_doubles)
+        write_report(report, results)
     except (OSError, FileExistsError) as e:
         fail(f"{report}: cannot write: {getattr(e, 'strerror', None) or e}")
 
 
-def write_report(report: str, results: Sequence[dict[str, Any]], variant: str | None = None,
-                 auto_doubles: int | None = None) -> list[str]:
-    """``--html REPORT``: write the batch page ``report`` (:func:`render.html.batch_page`) and, in a folder
-    beside it (``NAME_matches/``), one page per readable match (:func:`render.html.match_page`); returns the
-    paths written.  Each row of the report links to its file's page."""
-    from render.html import batch_page, match_page
+@dataclass(frozen=True)
+class Pages:
+    """``--html``: where the workers write the match pages.  ``names`` gives each input its page's name
+    (without ``.html``); ``least``: write pages only of the files with a finding of this severity or
+    worse (``--html-only-findings``), None: of every readable file."""
+
+    folder: str
+    names: dict[str, str]
+    least: str | None = None
+
+
+def _pages_folder(report: str) -> Path:
+    rpath = Path(report)
+    return rpath.parent / f"{rpath.stem}_matches"
+
+
+_UNSAFE = re.compile(r"[^\w\-]+")
+
+
+def _page_names(paths: Sequence[str]) -> dict[str, str]:
+    """Each input's page name, chosen before any is written (the workers write them): the file's stem,
+    its dots and other signs made ``_`` (a dot separates a stream's members: ``NAME.2.html``), and
+    ``-2``, ``-3`` ... after a name an earlier file has (compared without case)."""
+    used: set[str] = set()
+    out: dict[str, str] = {}
+    for p in paths:
+        if p in out:
+            continue
+        stem = _UNSAFE.sub("_", Path(p).stem if p != "-" else "stdin").strip("_") or "match"
+        name, n = stem, 1
+        while name.lower() in used:
+            n += 1
+            name = f"{stem}-{n}"
+        used.add(name.lower())
+        out[p] = name
+    return out
+
+
+def write_pages(src: str, folder: str, name: str, variant: str | None = None,
+                auto_doubles: int | None = None) -> list[str]:
+    """The match pages (:func:`render.html.match_page`) of the file ``src``, written into ``folder`` as
+    ``NAME.html`` (a second match of the file ``NAME.2.html`` ...); returns their paths (none for a file
+    that cannot be read)."""
+    from render.html import match_page
 
     from ..errors import NotationError
     from ..matchio import read_any
     from ..replay import replay
 
-    rpath = Path(report)
-    folder = rpath.parent / f"{rpath.stem}_matches"
+    try:
+        matches = read_any(src)
+    except (OSError, NotationError):
+        return []
+    written: list[str] = []
+    for k, match in enumerate(matches):
+        if variant:
+            match.rules.variant = variant
+        if auto_doubles is not None:
+            match.rules.auto_doubles = auto_doubles
+        match.source = src
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        target = str(Path(folder) / (f"{name}.{k + 1}.html" if k else f"{name}.html"))
+        _publish(target, match_page(match, replay(match)), [src])
+        written.append(target)
+    return written
+
+
+def write_report(report: str, results: Sequence[dict[str, Any]], variant: str | None = None,
+                 auto_doubles: int | None = None) -> list[str]:
+    """``--html REPORT``: write the batch page ``report`` (:func:`render.html.batch_page`) and, in a folder
+    beside it (``NAME_matches/``), one page per readable match (:func:`write_pages`); returns the paths
+    written.  A result that already holds its ``pages`` (written by the worker that checked it) is not
+    written again.  Each row of the report links to its file's first page; every file has a row."""
+    from render.html import batch_page
+
+    folder = _pages_folder(report)
+    names = _page_names([str(r["file"]) for r in results])
     links: dict[str, str] = {}
     written: list[str] = []
-    used: set[str] = set()
     for res in results:
-        if res.get("unreadable"):
-            continue
         src = str(res["file"])
-        try:
-            matches = read_any(src)
-        except (OSError, NotationError):
-            continue
-        for k, match in enumerate(matches):
-            if variant:
-                match.rules.variant = variant
-            if auto_doubles is not None:
-                match.rules.auto_doubles = auto_doubles
-            match.source = src
-            stem = Path(src).stem + (f"-{k + 1}" if k else "")
-            name, n = stem, 1
-            while name.lower() in used:
-                n += 1
-                name = f"{stem}-{n}"
-            used.add(name.lower())
-            folder.mkdir(parents=True, exist_ok=True)
-            target = folder / f"{name}.html"
-            _publish(str(target), match_page(match, replay(match)), [src])
-            written.append(str(target))
-            if k == 0:
-                links[src] = f"{folder.name}/{target.name}"
-    rpath.parent.mkdir(parents=True, exist_ok=True)
+        pages = res.get("pages")
+        if pages is None:
+            pages = [] if res.get("unreadable") else write_pages(src, str(folder), names[src], variant,
+                                                                   auto_doubles)
+        written += pages
+        if pages:
+            links[src] = f"{folder.name}/{Path(pages[0]).name}"
+    Path(report).parent.mkdir(parents=True, exist_ok=True)
     _publish(report, batch_page(results, links), [str(r["file"]) for r in results])
     written.append(report)
     return written
@@ -305,8 +398,20 @@ def _failed_file(path: str, reason: str) -> dict[str, Any]:
             "findings": [Finding("error", f"not checked: {reason}", path).to_dict()]}
 
 
-def _check_and_collect(path: str, variant: str | None, auto_doubles: int | None) -> dict[str, Any]:
+def _check_and_collect(path: str, variant: str | None, auto_doubles: int | None,
+                       pages: Pages | None = None) -> dict[str, Any]:
+    """Check the file and, for ``--html``, write its match pages in the same process (the page of a file
+    is the batch's costly part: it is shared among the workers as the checking is)."""
     result = check_file(path, variant, auto_doubles)
+    if pages is not None and path != "-":
+        result["pages"] = []
+        wanted = not result["unreadable"] and (
+            pages.least is None or any(True for _ in shown_findings(result["findings"], pages.least)))
+        if wanted:
+            try:
+                result["pages"] = write_pages(path, pages.folder, pages.names[path], variant, auto_doubles)
+            except OSError as e:
+                result["page_error"] = str(getattr(e, "strerror", None) or e)
     collect_if_piled()
     return result
 
