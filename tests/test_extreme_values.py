@@ -48,10 +48,10 @@ SLOW = settings(max_examples=40, deadline=None, suppress_health_check=[HealthChe
 _INT_RANGES = {"int8": (-(1 << 7), (1 << 7) - 1), "int32": (-(1 << 31), (1 << 31) - 1)}
 
 
-def _page(match: Any, rep: Any) -> str:
+def _page(match: Any, rep: Any, *, written: Any = None) -> str:
     from render.html import match_page
 
-    return match_page(match, rep)
+    return match_page(match, rep, written=written)
 
 
 def check_file(data: bytes, suffix: str) -> None:

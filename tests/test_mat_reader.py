@@ -672,8 +672,9 @@ def test_glued_row_and_comments_inside_a_game() -> None:
     a = m.games[0].actions
     assert [(x.player, x.move_number) for x in a] == [(0, 1), (1, 1), (0, 2), (0, 3)]
     assert "row 2) glued to the end of row 1)" in notes(m)
-    assert m.games[0].comments == ["a remark"]
-    assert any("comment line inside game 1" in n for n in notes(m))
+    # a comment line between rows is the comment of the action before it (as the writer writes one)
+    assert m.games[0].comments == [] and [x.comment for x in a] == [None, None, "a remark", None]
+    assert not any("comment line inside game 1" in n for n in notes(m))
 
 
 def test_bom_in_text_and_cr_only() -> None:

@@ -448,8 +448,8 @@ def test_candidate_of_an_analysed_match_move(tmp_path: Path) -> None:
     """An .xg move carries XG's ranked plays: --candidate N draws the N-th, with its equity."""
     xg = str(DATA / "xg_ronde3.xg")
     rep = replay(read_match(xg))
-    step = rep.games[0].steps[2]  # move 2 (the .mat row): the first action of the second row
-    assert step.action.move_number == 2 and rep.games[0].steps[1].action.move_number == 1
+    step = rep.games[0].steps[1]  # move 2 (the .mat row): the first action of the second row (XG's player
+    assert step.action.move_number == 2 and rep.games[0].steps[0].action.move_number == 1  # 2 began)
     cands = step.action.analysis.checker.candidates  # type: ignore[union-attr]
     a, b, c = tmp_path / "a.png", tmp_path / "b.png", tmp_path / "c.png"
     code, _, err = run(xg, "--game", "1", "--move", "2", "--candidate", "2", "-o", str(a))

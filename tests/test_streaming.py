@@ -219,8 +219,9 @@ def test_convert_streamed_keeps_what_only_later_games_say(tmp_path: Path, fmt: s
 
 def test_stubs_answer_the_whole_match_questions() -> None:
     """The writers' whole-match questions give the same answers for a match of stubs."""
-    from notation.convert import _analysis_losses, _mat_losses, _mat_rewrites, _roll_losses
-    from notation.formats.sgf import _crawford_games
+    from notation.convert import _mat_losses, _mat_rewrites, _roll_losses
+    from notation.formats.sgf_write import _crawford_games
+    from notation.losses import holdings
     from notation.stream import stub_game
 
     for path in [*SGF_FILES, *sorted(DATA.glob("*.mat")), *sorted(DATA.glob("*.json"))]:
@@ -229,7 +230,7 @@ def test_stubs_answer_the_whole_match_questions() -> None:
             stubs = type(m)(**{f: getattr(m, f) for f in m.__slots__ if f != "games"},  # type: ignore[attr-defined]
                             games=[stub_game(g) for g in m.games])
             for fn in (_mat_losses, _mat_rewrites, lambda x: _roll_losses(x, "mat"),
-                       lambda x: _analysis_losses(x, ".mat"), _crawford_games,
+                       holdings, _crawford_games,
                        lambda x: _mat_rewrites(x, bar="bar", off="off", hit_marks=False)):
                 assert fn(stubs) == fn(stubbed), path
 

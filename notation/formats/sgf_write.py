@@ -389,7 +389,11 @@ class _Writer:
                     written.append(f";PL[{_COLOUR[a.player]}]DI[{a.dice[0]}{a.dice[1]}]")
             elif a.kind in ("double", "beaver", "raccoon"):
                 written.append(f";{_COLOUR[a.player]}[double]")
+                answers = bool(state.chain)
                 implied = state.cube_action(a.kind, a.player)
+                if a.kind != "double" and not answers:
+                    self.drop(f"{what}: a {a.kind} that answers no double: written as a double (SGF says a "
+                              f"{a.kind} only as a double answering one), read back as a double")
                 if a.value is not None and implied is not None and a.value != implied:
                     self.drop(f"{what}: the cube value {a.value} as written (SGF writes a {a.kind} without its "
                               f"value; read back, the cube goes to {implied})")
@@ -421,8 +425,8 @@ class _Writer:
             if not written:
                 continue
             # A beaver or raccoon left unanswered in the record: gnubg needs the (silent) take.
-            if a.kind in ("beaver", "raccoon") and not (k + 1 < len(acts) and acts[k + 1].kind in
-                                                       ("take", "drop", "raccoon")):
+            if a.kind in ("beaver", "raccoon") and len(state.chain) > 1 and not (
+                    k + 1 < len(acts) and acts[k + 1].kind in ("take", "drop", "raccoon")):
                 written.append(f";{_COLOUR[1 - a.player]}[take]")
                 state.cube_action("take", 1 - a.player)
             parts = []

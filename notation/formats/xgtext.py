@@ -43,7 +43,7 @@ _BB_CAND = re.compile(rf"^\s*(\d+)\.\s+({_NUM})\s+mwp\s*/\s*({_NUM})(?:\s+\(({_N
 _BB_CHANCES = re.compile(rf"^\s*({_NUM})\s+({_NUM})\s+({_NUM})\s+-\s+({_NUM})\s+({_NUM})\s+({_NUM})\s*$")
 _BB_NAME = re.compile(r"\s([OX]):")
 _BB_CUBE = re.compile(rf"^\s*(\S(?:\s*+\S)+?)\s*:\s*({_NUM})\s+\(\s*({_NUM})\)\s+({_NUM})\s+\(\s*({_NUM})\)\s*$")
-_BB_VERDICT = re.compile(r"^\s*[^:]+:\s*:\s*(\S(?:\s*+\S)*?)\s{2,}EMG\s*$")
+_BB_VERDICT = re.compile(r"^[^:]+:\s*:\s*(\S(?:\s*+\S)*?)\s{2,}EMG\s*$")  # (no \s* before [^:]+: quadratic)
 _BLANKS = re.compile(r"\s{2,}")
 
 
