@@ -42,7 +42,7 @@ INTS = ["0", "-1", "1", "7", "16", "26", "99", "255", "256", "999999999", "10000
 TEXTS = ["", " ", "\x00", "\x07", "\x1b[31m", "\x1b]0;title\x07", "\x1b]52;c;QUFB\x07", "\ufffe", "\u202e",
          "x" * 20_000, "\u4e00" * 3000, "]", "\\", ")", "(;", ";", "\r", "\n\n", ":", "'", '"', "<script>", "&amp;",
          "\r\n" * 50]
-SLOW = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+SLOW = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                        HealthCheck.data_too_large])
 
 _INT_RANGES = {"int8": (-(1 << 7), (1 << 7) - 1), "int32": (-(1 << 31), (1 << 31) - 1)}

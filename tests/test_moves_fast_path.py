@@ -38,7 +38,7 @@ def _real_positions(n: int) -> list[Position]:
     return [parse_position(pid) for pid in rows[:n]]
 
 
-def _walked_positions(variant: str, games: int = 6, moves_per_game: int = 40) -> list[Position]:
+def _walked_positions(variant: str, games: int = 3, moves_per_game: int = 40) -> list[Position]:
     """Positions of ``variant`` reached by random legal plays from its start (seeded)."""
     rng = random.Random(variant)
     rules = get_rules(variant)

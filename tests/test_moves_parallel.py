@@ -156,7 +156,7 @@ def test_variants(variant: str, forks: list[int]) -> None:
     from notation.ids import xgid
 
     lines = []
-    for p in _walked_positions(variant, games=6, moves_per_game=40):
+    for p in _walked_positions(variant, games=3, moves_per_game=40):
         try:
             lines.append(xgid(p))
         except NotationError:  # not one here; Acey-Deucey's waiting checkers have no ID (below)
