@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import base64
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from notation.analysis import Rollout
 from notation.errors import NotationError, ParseError
 from notation.formats import _ogxm_wire as W
 from notation.formats.json_format import from_json, to_json
@@ -183,6 +185,25 @@ def test_what_cannot_be_written_is_said() -> None:
     dutch.rules.variant = "dutch"
     with pytest.raises(NotationError, match="variant 'dutch'"):
         write_ogxm(dutch)
+
+
+def test_a_rollout_s_settings_are_said_dropped() -> None:
+    """XG's rollouts (:class:`~notation.analysis.Rollout` on a ranked play or a cube decision): the figures are
+    written, the settings are not, and the writer says so."""
+    m = read_match(DATA / "sgf_gnubg_analysed.sgf")
+    assert not any("rollouts' settings" in d for d in write_ogxm(m)[1])
+    ro = Rollout(trials=1296, truncation=None, error=0.004, checker_level="XG Roller")
+    actions = [a for g in m.games for a in g.actions if a.analysis is not None]
+    a = next(a for a in actions if a.analysis and a.analysis.checker and a.kind == "move")
+    assert a.analysis is not None and a.analysis.checker is not None
+    ch = a.analysis.checker
+    a.analysis = replace(a.analysis, checker=replace(ch, candidates=(replace(ch.candidates[0], rollout=ro),
+                                                                     *ch.candidates[1:])))
+    b = next(b for b in actions if b.analysis and b.analysis.cube and b.kind == "move")
+    assert b.analysis is not None and b.analysis.cube is not None
+    b.analysis = replace(b.analysis, cube=replace(b.analysis.cube, no_double=0.1, double_take=0.05, double_pass=1.0,
+                                                  verdict="No double", rollout=ro))
+    assert any(d.startswith("2 rollouts' settings") for d in write_ogxm(m)[1])
 
 
 def test_analysis_is_written_in_match_winning_chances_and_read_back_as_the_producer_s_equities() -> None:

@@ -66,6 +66,9 @@ ACTION_OURS = frozenset((END_KEY, PLIES_KEY, PLY_KEY))
 SGF_ANALYSIS = frozenset(("A", "DA", "LU", "GB", "GW"))
 """gnubg's SGF analysis properties, which the SGF reader keeps beside the analysis it reads from them: where
 the action holds that analysis, it is written as OGXM analysis, not again as their text."""
+ROLLOUTS = ("rollouts' settings (trials, truncation, error bound, levels): their figures are written, how they "
+            "were rolled out is not (OGXM's rollout level and standard error are not what the producer stored)")
+"""The drop line of the :class:`~notation.analysis.Rollout` of a ranked play or a cube decision."""
 MAX_ANNOTATIONS = 4096
 MAX_ANNO_BYTES = 256 * 1024
 MAX_KEY = 1024
@@ -720,6 +723,8 @@ class Writer:
                 alt["rollout_se"] = conv.delta(float(x[f"ogxm:{i}:rollout_se"]))
             if c.cubeless_equity is not None:
                 alt["cubeless_equity"] = conv.eq(c.cubeless_equity)
+            if c.rollout is not None:
+                self.counts[ROLLOUTS] += 1
             alts.append(alt)
         if not alts:
             return None
@@ -781,6 +786,8 @@ class Writer:
             d["double_pass"] = conv.eq(dp)
         if cube.probabilities is not None:
             d["probs"] = _probs(cube.probabilities)
+        if cube.rollout is not None:
+            self.counts[ROLLOUTS] += 1
         if "ogxm:cube_equity_loss" in x:
             d["equity_loss"] = max(conv.delta(float(x["ogxm:cube_equity_loss"])), 0)
         tp = _int(x.get("ogxm:cube_take_point", ""))
