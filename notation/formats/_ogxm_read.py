@@ -6,6 +6,7 @@ import struct
 import zlib
 from typing import TYPE_CHECKING, Any
 
+from ..losses import THUMBNAIL
 from ..position import Position
 from ..record import Action, Game, Match, MatchRules, Normalisation, Span
 from . import _ogxm_wire as W
@@ -490,7 +491,10 @@ class Reader:
             for _n, value in values:
                 if scope == W.SCOPE_MATCH:
                     if key is not None:
-                        m.tags.append((key, value))
+                        if key == THUMBNAIL:  # XG's thumbnail: the match property it came from
+                            m.properties.setdefault(key, []).append(value)
+                        else:
+                            m.tags.append((key, value))
                     else:
                         m.comments.append(value)
                 elif scope == W.SCOPE_GAME:
