@@ -21,9 +21,8 @@ other reader:
   :attr:`~notation.analysis.Analysis.extra` under ``ogxm:`` names.
 - ``ANNO`` annotations: without a key, comments on the match, a game or a ply; with a key (``x-`` keys
   are producer-private and kept as they are), a tag (XG's thumbnail: the match property), a game property
-  or an action property.  A value
-  longer than OGXM's strings (4096 bytes), which our writer continues in ``x-gammon-notation-more``
-  annotations, is joined back whole.
+  or an action property.  A value longer than OGXM's strings (4096 bytes), which our writer continues in
+  ``x-gammon-notation-more`` annotations, is joined back whole.
 - The checksum is verified: a mismatch is an error naming the byte offset.  Signatures are reported as
   present and "not verified", unless the optional ``cryptography`` package can check them.
 - Unknown ancillary sections (and the clock, video and signature sections) are kept for rewriting; an
