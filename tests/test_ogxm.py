@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import base64
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from notation.analysis import Rollout
 from notation.errors import NotationError, ParseError
 from notation.formats import _ogxm_wire as W
 from notation.formats.json_format import from_json, to_json
@@ -129,6 +131,35 @@ def test_tags_comments_and_properties_keep_their_names() -> None:
     assert back.games[2].properties["termination"] == ["1"]
 
 
+def test_a_value_longer_than_an_ogxm_string_is_continued_and_read_back_whole() -> None:
+    """OGXM's strings hold 4096 bytes: a longer comment, tag or property (XG's thumbnail, in Base64, is 15 to
+    18 KB) is its first 4096 bytes in its own annotation and the rest in ``x-gammon-notation-more`` ones,
+    which the reader joins back; nothing is dropped, and the reference codec takes the file."""
+    m = read_match(CHARLOT)
+    long_c = "é" * 3000 + "x" * 5000  # 11,000 bytes, cut between characters
+    m.comments += ["short", long_c, "y" * 9000]
+    m.tags.append(("Annotator", "z" * 5000))
+    m.properties["xg:thumbnail"] = ["A" * 16092]
+    m.games[1].comments.append("g" * 4097)
+    m.games[0].actions[0].comment = "€" * 2000
+    m.games[0].actions[0].properties["x-private"] = ["p" * 8193, "q"]
+    data, dropped = write_ogxm(m)
+    assert dropped == []
+    annos = W.decode_anno(next(s for s in sections(data) if s.kind == b"ANNO").payload, 0, "t")
+    assert max(len(r["value"].encode("utf-8")) for r in annos) <= W.MAX_STRING
+    assert sum(1 for r in annos if r.get("key", "").startswith("x-gammon-notation-more")) == 12
+    back = read_ogxm(data)[0]
+    assert back.comments[-3:] == ["short", long_c, "y" * 9000]
+    assert ("Annotator", "z" * 5000) in back.tags and back.properties["xg:thumbnail"] == ["A" * 16092]
+    assert back.games[1].comments[-1] == "g" * 4097
+    first = back.games[0].actions[0]
+    assert first.comment == "€" * 2000 and first.properties["x-private"] == ["p" * 8193, "q"]
+    assert write_ogxm(back)[0] == data
+    ogxm = pytest.importorskip("ogxm")
+    assert ogxm.verify(data) == (None, True)
+    assert ogxm.json_to_binary(ogxm.binary_to_json(data)) == data
+
+
 def test_an_unknown_ancillary_section_is_kept_and_an_unknown_critical_one_refused() -> None:
     data, _ = write_ogxm(read_match(CHARLOT))
     secs = [s.raw() for s in sections(data)]
@@ -154,6 +185,25 @@ def test_what_cannot_be_written_is_said() -> None:
     dutch.rules.variant = "dutch"
     with pytest.raises(NotationError, match="variant 'dutch'"):
         write_ogxm(dutch)
+
+
+def test_a_rollout_s_settings_are_said_dropped() -> None:
+    """XG's rollouts (:class:`~notation.analysis.Rollout` on a ranked play or a cube decision): the figures are
+    written, the settings are not, and the writer says so."""
+    m = read_match(DATA / "sgf_gnubg_analysed.sgf")
+    assert not any("rollouts' settings" in d for d in write_ogxm(m)[1])
+    ro = Rollout(trials=1296, truncation=None, error=0.004, checker_level="XG Roller")
+    actions = [a for g in m.games for a in g.actions if a.analysis is not None]
+    a = next(a for a in actions if a.analysis and a.analysis.checker and a.kind == "move")
+    assert a.analysis is not None and a.analysis.checker is not None
+    ch = a.analysis.checker
+    a.analysis = replace(a.analysis, checker=replace(ch, candidates=(replace(ch.candidates[0], rollout=ro),
+                                                                     *ch.candidates[1:])))
+    b = next(b for b in actions if b.analysis and b.analysis.cube and b.kind == "move")
+    assert b.analysis is not None and b.analysis.cube is not None
+    b.analysis = replace(b.analysis, cube=replace(b.analysis.cube, no_double=0.1, double_take=0.05, double_pass=1.0,
+                                                  verdict="No double", rollout=ro))
+    assert any(d.startswith("2 rollouts' settings") for d in write_ogxm(m)[1])
 
 
 def test_analysis_is_written_in_match_winning_chances_and_read_back_as_the_producer_s_equities() -> None:

@@ -6,6 +6,7 @@ import struct
 import zlib
 from typing import TYPE_CHECKING, Any
 
+from ..losses import THUMBNAIL
 from ..position import Position
 from ..record import Action, Game, Match, MatchRules, Normalisation, Span
 from . import _ogxm_wire as W
@@ -14,6 +15,7 @@ from ._ogxm_shared import (
     GV_ILLEGAL_KEY,
     KEEP_KEY,
     LONGGAMMON,
+    MORE_KEY,
     OWN_PREFIX,
     PLAY_KEY,
     PLIES_KEY,
@@ -448,6 +450,8 @@ class Reader:
         # A key's further values are key~1, key~2 ... (a target holds a key once): gathered in that order.
         items: list[tuple[int, int, str | None, list[tuple[int, str]]]] = []
         groups: dict[tuple[int, int, str], list[tuple[int, str]]] = {}
+        more = _continuations(records)
+        unkeyed: dict[tuple[int, int], int] = {}
         for r in records:
             scope, ref, key, value = r["scope"], r["ref"], r.get("key"), r["value"]
             if set(r) - {"scope", "ref", "value", "key", "_at"} or scope > W.SCOPE_PLY:
@@ -461,8 +465,13 @@ class Reader:
                 m.properties.setdefault("ogxm.anno", []).append(b64(W.encode_anno(r)))
                 continue
             if key is None:
-                items.append((scope, ref, None, [(0, value)]))
+                k = unkeyed.get((scope, ref), 0)
+                unkeyed[(scope, ref)] = k + 1
+                items.append((scope, ref, None, [(0, value + more.pop((scope, ref, f"c{k}"), ""))]))
                 continue
+            if _split_key(key)[0] == MORE_KEY:
+                continue
+            value += more.pop((scope, ref, f"k{key}"), "")
             base, n = _split_key(key)
             if base.startswith(OWN_PREFIX):
                 base = base[len(OWN_PREFIX):]
@@ -471,12 +480,21 @@ class Reader:
                 group = groups[(scope, ref, base)] = []
                 items.append((scope, ref, base, group))
             group.append((n, value))
+        for scope, ref, label in more:
+            if scope == W.SCOPE_PLY and ref < len(self.plies) and self.plies[ref].action is None:
+                continue  # kept with the ply's other annotations
+            line = ref + 1 if scope == W.SCOPE_PLY and ref < len(self.plies) else None
+            self.note(f"the continuation of an annotation the file does not hold ({MORE_KEY}, {label[:40]!r}) "
+                      "is not read", line)
         for scope, ref, key, values in items:
             values.sort(key=lambda t: t[0])
             for _n, value in values:
                 if scope == W.SCOPE_MATCH:
                     if key is not None:
-                        m.tags.append((key, value))
+                        if key == THUMBNAIL:  # XG's thumbnail: the match property it came from
+                            m.properties.setdefault(key, []).append(value)
+                        else:
+                            m.tags.append((key, value))
                     else:
                         m.comments.append(value)
                 elif scope == W.SCOPE_GAME:
@@ -715,6 +733,23 @@ def _count(cur: W.In) -> int:
 
 def _power_of_two(n: int) -> bool:
     return n >= 1 and n & (n - 1) == 0
+
+
+def _continuations(records: list[dict[str, Any]]) -> dict[tuple[int, int, str], str]:
+    """The continuations (:data:`MORE_KEY`) of long values, by target and label (``k`` and the key as
+    written, or ``c`` and the number of the unkeyed annotation among its target's), joined in order."""
+    pieces: dict[tuple[int, int, str], list[tuple[int, str]]] = {}
+    for r in records:
+        key = r.get("key")
+        if key is None or set(r) - {"scope", "ref", "value", "key", "_at"}:
+            continue
+        base, n = _split_key(key)
+        if base != MORE_KEY:
+            continue
+        label, sep, text = r["value"].partition("\n")
+        if sep:
+            pieces.setdefault((r["scope"], r["ref"], label), []).append((n, text))
+    return {k: "".join(t for _n, t in sorted(v)) for k, v in pieces.items()}
 
 
 def _split_key(key: str) -> tuple[str, int]:

@@ -33,6 +33,11 @@ PLAY_KEY = "x-gammon-notation-play"
 SETUP_KEY = "x-gammon-notation-setup"
 """The annotation our writer adds to a set-position ply with dice that stands for a position set by hand
 after a roll (not a play): the cell as written."""
+MORE_KEY = "x-gammon-notation-more"
+"""The annotation our writer continues a value longer than OGXM's strings (4096 bytes) with: the first
+part is the annotation itself, each further part is one of these on the same target, its value
+``LABEL\nPART``, LABEL naming the annotation it continues (``k`` and the key as written, or ``c`` and
+the 0-based number of the unkeyed annotation, a comment, among the target's unkeyed ones)."""
 GV_ILLEGAL_KEY = "x-gammonview-illegal-ply"
 """GammonView's annotation on the same ply: the steps as recorded (``1:from/pips,...``)."""
 OWN_PREFIX = "x-gammon-notation."
@@ -42,6 +47,22 @@ RAW_KEY = "ogxm.sections"
 KEEP_KEY = "ogxm.keep"
 """Match property: sections the model does not hold (signatures, the clock, the video, unknown
 ancillary sections, further analysis blocks), base64 with what they followed, written back as they came."""
+
+
+def parts(text: str, room: int) -> list[str]:
+    """``text`` cut into pieces of at most ``room`` bytes of UTF-8, at character boundaries (one piece,
+    perhaps empty, when it fits)."""
+    raw = text.encode("utf-8")
+    if len(raw) <= room:
+        return [text]
+    out = []
+    while raw:
+        cut = min(room, len(raw))
+        while cut < len(raw) and (raw[cut] & 0xC0) == 0x80:  # not inside a character
+            cut -= 1
+        out.append(raw[:cut].decode("utf-8"))
+        raw = raw[cut:]
+    return out
 
 
 def b64(b: bytes) -> str:

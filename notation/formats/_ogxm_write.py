@@ -38,6 +38,7 @@ from . import _ogxm_wire as W
 from ._ogxm_shared import (
     END_KEY,
     KEEP_KEY,
+    MORE_KEY,
     OWN_PREFIX,
     PLAY_KEY,
     PLIES_KEY,
@@ -51,6 +52,7 @@ from ._ogxm_shared import (
     diff_play,
     end_plies,
     opening,
+    parts,
 )
 
 if TYPE_CHECKING:
@@ -64,8 +66,14 @@ ACTION_OURS = frozenset((END_KEY, PLIES_KEY, PLY_KEY))
 SGF_ANALYSIS = frozenset(("A", "DA", "LU", "GB", "GW"))
 """gnubg's SGF analysis properties, which the SGF reader keeps beside the analysis it reads from them: where
 the action holds that analysis, it is written as OGXM analysis, not again as their text."""
+ROLLOUTS = ("rollouts' settings (trials, truncation, error bound, levels): their figures are written, how they "
+            "were rolled out is not (OGXM's rollout level and standard error are not what the producer stored)")
+"""The drop line of the :class:`~notation.analysis.Rollout` of a ranked play or a cube decision."""
 MAX_ANNOTATIONS = 4096
 MAX_ANNO_BYTES = 256 * 1024
+MAX_KEY = 1024
+"""The longest annotation key written (bytes): a key is an OGXM string, and a long value's continuations
+(:data:`MORE_KEY`) name it in theirs."""
 
 _HOST = re.compile(r"[a-z0-9.\-]{1,253}")
 _MATCH_REF = re.compile(r"[A-Za-z0-9._\-]{1,64}")
@@ -93,6 +101,7 @@ class Writer:
         self.pending_end = False
         self.counts: Counter[str] = Counter()
         self.keys: Counter[tuple[int, int, str]] = Counter()
+        self.comments: Counter[tuple[int, int]] = Counter()  # the unkeyed annotations on each target
 
     def drop(self, what: str) -> None:
         if what not in self.dropped:
@@ -302,13 +311,32 @@ class Writer:
     # ------------------------------------------------------------------ annotations
 
     def _anno(self, scope: int, ref: int, key: str | None, value: str) -> None:
-        """An annotation record; a key's further values on one target are ``key~1``, ``key~2`` ..."""
-        r: dict[str, Any] = {"scope": scope, "ref": ref, "value": value}
+        """An annotation record; a key's further values on one target are ``key~1``, ``key~2`` ...  A value
+        longer than OGXM's strings is its first part here and the rest in :data:`MORE_KEY` annotations."""
+        if key is not None and len(key.encode("utf-8")) > MAX_KEY:
+            self.drop(f"an annotation whose key is longer than {MAX_KEY} bytes ({key[:40]!r}...)")
+            return
+        n = self.keys[(scope, ref, key)] if key is not None else self.comments[(scope, ref)]
         if key is not None:
-            n = self.keys[(scope, ref, key)]
             self.keys[(scope, ref, key)] += 1
             if n:
                 key = f"{key}~{n}"
+        else:
+            self.comments[(scope, ref)] += 1
+        first = parts(value, W.MAX_STRING)[0]
+        self._record(scope, ref, key, first)
+        if len(first) < len(value):
+            label = f"c{n}" if key is None else f"k{key}"
+            if "\n" in label:
+                self.drop(f"the annotation {key!r} past OGXM's {W.MAX_STRING} bytes (its key has a line break, "
+                          "so its value cannot be continued)")
+                return
+            for piece in parts(value[len(first):], W.MAX_STRING - len(label.encode("utf-8")) - 1):
+                self._anno(scope, ref, MORE_KEY, f"{label}\n{piece}")
+
+    def _record(self, scope: int, ref: int, key: str | None, value: str) -> None:
+        r: dict[str, Any] = {"scope": scope, "ref": ref, "value": value}
+        if key is not None:
             r["key"] = key
         kb = key.encode("utf-8") if key is not None else b""
         self.annos.append(((scope, ref, False, b"", False, 0, False, 0, key is None, kb, False, b"", len(self.annos)),
@@ -695,6 +723,8 @@ class Writer:
                 alt["rollout_se"] = conv.delta(float(x[f"ogxm:{i}:rollout_se"]))
             if c.cubeless_equity is not None:
                 alt["cubeless_equity"] = conv.eq(c.cubeless_equity)
+            if c.rollout is not None:
+                self.counts[ROLLOUTS] += 1
             alts.append(alt)
         if not alts:
             return None
@@ -756,6 +786,8 @@ class Writer:
             d["double_pass"] = conv.eq(dp)
         if cube.probabilities is not None:
             d["probs"] = _probs(cube.probabilities)
+        if cube.rollout is not None:
+            self.counts[ROLLOUTS] += 1
         if "ogxm:cube_equity_loss" in x:
             d["equity_loss"] = max(conv.delta(float(x["ogxm:cube_equity_loss"])), 0)
         tp = _int(x.get("ogxm:cube_take_point", ""))

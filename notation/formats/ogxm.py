@@ -20,7 +20,9 @@ other reader:
   for (a resignation's analysis, take points, rollout errors ...) is kept as text in
   :attr:`~notation.analysis.Analysis.extra` under ``ogxm:`` names.
 - ``ANNO`` annotations: without a key, comments on the match, a game or a ply; with a key (``x-`` keys
-  are producer-private and kept as they are), a tag, a game property or an action property.
+  are producer-private and kept as they are), a tag (XG's thumbnail: the match property), a game property
+  or an action property.  A value longer than OGXM's strings (4096 bytes), which our writer continues in
+  ``x-gammon-notation-more`` annotations, is joined back whole.
 - The checksum is verified: a mismatch is an error naming the byte offset.  Signatures are reported as
   present and "not verified", unless the optional ``cryptography`` package can check them.
 - Unknown ancillary sections (and the clock, video and signature sections) are kept for rewriting; an
@@ -28,8 +30,9 @@ other reader:
 
 Writing (:func:`write_ogxm`) is canonical: version 2, minimal varints, a CRC-32 checksum, plays split into
 single-die steps in a legal order, an illegal play as a set-position ply with its dice, the illegal
-flag and the board.  What cannot be written is listed (``dropped``).  A match read from OGXM and written
-back keeps its sections, and an unchanged record gives the same bytes.
+flag and the board, a comment or property longer than OGXM's strings (XG's thumbnail) as its first 4096
+bytes and the rest in further annotations.  What cannot be written is listed (``dropped``).  A match read
+from OGXM and written back keeps its sections, and an unchanged record gives the same bytes.
 
 Locations: an OGXM file has no lines; a finding's line is the ply's number in the match (1-based, across
 games, OGXM's ``ply_ref`` + 1), and errors in the file name its byte offset.
