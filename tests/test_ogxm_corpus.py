@@ -10,6 +10,7 @@ Each oracle is optional: a test skips when its package or the corpus is absent."
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -114,7 +115,10 @@ def test_gammonview_files_read_as_their_sources(corpus: Path) -> None:
     pytest.importorskip("gvformat")
     ogxm = pytest.importorskip("ogxm")
     faithful = unfaithful = 0
-    for path in sorted([*corpus.glob("xg/*.xg"), *(p for p in corpus.glob("mat/**/*") if p.is_file())]):
+    mats = sorted(p for p in corpus.glob("mat/**/*") if p.is_file())
+    full = bool(os.environ.get("GAMMON_FULL_CORPUS"))  # else every .xg file and every third .mat file: the
+    files = sorted([*corpus.glob("xg/*.xg"), *(mats if full else mats[::3])])  # codec takes 0.4 s a file
+    for path in files:
         data, understood = gammonview(path)
         m = read_ogxm(data, name=path.name)[0]
         # either way round: GammonView makes the alphabetically first player of a .mat White (of the names
@@ -133,7 +137,8 @@ def test_gammonview_files_read_as_their_sources(corpus: Path) -> None:
             assert plies_of_model(m) == plies_of_reference(ref), path.name
         if of_match(m) not in both:
             assert any(f.severity in ("error", "warning") for f in replay(m).findings), path.name
-    assert faithful >= 130 and faithful + unfaithful == 154
+    assert faithful + unfaithful == len(files)
+    assert faithful >= 130 and len(files) == 154 if full else faithful >= 0.8 * len(files)
 
 
 def _boards(before: object, candidates: object) -> dict[tuple[object, object], object]:
