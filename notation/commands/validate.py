@@ -115,6 +115,13 @@ def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, q
         click.echo(f"gammon: {safe_line(p)}", err=True)
     if not paths:
         sys.exit(2)
+    if html_report is not None:  # refused before any work: an input, a directory, a FIFO or a device
+        from ..convert import check_target
+
+        try:
+            check_target(html_report, force=True, inputs=[p for p in paths if p != "-"])
+        except FileExistsError as e:
+            fail(str(e))
     if variant:
         from ..rules import get_rules
 
@@ -281,7 +288,9 @@ def _html_report(report: str, results: list[dict[str, Any]]) -> None:
             fail(f"{report}: cannot write: {res['page_error']}")
     try:
         write_report(report, results)
-    except (OSError, FileExistsError) as e:
+    except FileExistsError as e:  # (it names the file)
+        fail(str(e))
+    except OSError as e:
         fail(f"{report}: cannot write: {getattr(e, 'strerror', None) or e}")
 
 
