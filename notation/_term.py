@@ -24,6 +24,16 @@ def safe(text: str) -> str:
                         else f"\\u{ord(m.group()):04x}", text)
 
 
+def safe_json(text: str) -> str:
+    """JSON text (as ``json.dumps(..., ensure_ascii=False)`` writes it) with the control characters it
+    leaves raw (C1 controls such as U+009B, the single-byte CSI; line and paragraph separators; bidi
+    overrides) written as ``\\uXXXX`` escapes: the same JSON value, harmless on a terminal.  (JSON text
+    holds such characters only inside strings, and ``json.dumps`` escapes those below U+0020 itself.)"""
+    if not _CONTROL.search(text):
+        return text
+    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def safe_line(text: str) -> str:
     """One line for the terminal: control characters and line breaks escaped."""
     return safe(text).replace("\n", "\\n").replace("\t", "\\t")

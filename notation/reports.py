@@ -7,7 +7,7 @@ import re
 from typing import Any
 from xml.sax.saxutils import quoteattr
 
-from ._term import safe_line
+from ._term import safe_json, safe_line
 
 SEVERITIES = ("note", "warning", "error")
 """The severities, least first (``validate --min-severity`` takes one of them)."""
@@ -119,7 +119,7 @@ def sarif(results: list[dict[str, Any]]) -> str:
             "results": items,
         }],
     }
-    return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+    return safe_json(json.dumps(doc, ensure_ascii=False, indent=2)) + "\n"  # (no raw C1 control)
 
 
 def junit(results: list[dict[str, Any]]) -> str:

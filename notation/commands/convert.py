@@ -271,7 +271,12 @@ def _report(res: dict[str, Any]) -> int:
         sys.stdout.flush()
         sys.stdout.buffer.write(res["text"])
     elif res["text"] is not None:
-        sys.stdout.write(res["text"])
+        text = res["text"]
+        if sys.stdout.isatty():  # shown, not kept: a record's control characters cannot act on the terminal
+            from .._term import safe, safe_json
+
+            text = safe_json(text) if text.startswith(("{", "[")) else safe(text)
+        sys.stdout.write(text)
     return int(res["status"])
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from .._term import fail, plural, safe_line, use_colour
+from .._term import fail, plural, safe_json, safe_line, use_colour
 from ..batch import validate_file
 from ..matchio import expand_inputs
 from ..parallel import auto_jobs, collect_if_piled, collector_paused, map_files
@@ -183,7 +183,7 @@ def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, q
 
         for res in results:
             obj = {k: res[k] for k in ("file", "games", "plays", "errors", "warnings", "notes", "findings")}
-            out.write(json.dumps(obj, ensure_ascii=False) + "\n")
+            out.write(safe_json(json.dumps(obj, ensure_ascii=False)) + "\n")  # (no raw C1 control)
     elif out_format == "github":
         from ..reports import github
 
