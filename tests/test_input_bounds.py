@@ -106,6 +106,36 @@ def test_an_endless_position_on_standard_input() -> None:
     assert MAX_POSITION_BYTES == 1 << 20
 
 
+def test_moves_holds_standard_input_to_the_bound_of_a_position() -> None:
+    """``yes XGID... | gammon moves -``: moves reads its positions itself; the same 1 MiB bound."""
+    writer = subprocess.Popen(["yes", XGID], stdout=subprocess.PIPE)
+    try:
+        r = gammon("moves", "-", stdin=writer.stdout)
+    finally:
+        writer.kill()
+        writer.wait()
+    assert r.returncode == 2 and "Traceback" not in r.stderr and r.stdout == ""
+    assert r.stderr == "gammon: <stdin>: larger than 1 MiB, the limit for a list of positions: not read\n"
+
+
+def test_moves_holds_a_file_and_a_device_to_the_bound(tmp_path: Path) -> None:
+    p = tmp_path / "p.txt"
+    p.write_text((XGID + "\n") * (MAX_POSITION_BYTES // len(XGID) + 1))
+    r = gammon("moves", str(p))
+    assert r.returncode == 2 and "larger than 1 MiB, the limit for a list of positions" in r.stderr
+    if os.path.exists("/dev/zero"):  # read as a stream within the bound, not taken for an ID
+        r = gammon("moves", "/dev/zero")
+        assert r.stderr == "gammon: /dev/zero: larger than 1 MiB, the limit for a list of positions: not read\n"
+
+
+def test_moves_names_the_place_of_a_byte_that_is_not_utf8(tmp_path: Path) -> None:
+    p = tmp_path / "p.txt"
+    p.write_bytes(XGID.encode() + b"\nab\x9bc\n")
+    r = gammon("moves", str(p))
+    assert (r.returncode, r.stderr) == (2, f"gammon: {p}:2:3: byte 0x9b is not UTF-8 (the text of positions is "
+                                           "UTF-8)\n")
+
+
 def test_a_position_file_is_held_to_the_bound_of_a_position(tmp_path: Path) -> None:
     from notation.positionio import position_source
 
