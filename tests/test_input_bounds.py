@@ -170,6 +170,26 @@ def test_a_fifo_named_on_the_command_line_is_read_as_a_stream(tmp_path: Path) ->
     assert not res["unreadable"] and res["games"] == 5
 
 
+def test_validate_excerpts_never_reopen_a_fifo(tmp_path: Path) -> None:
+    """An excerpt of a FIFO's line is not read by opening it again (that waited for another writer for
+    ever): excerpts come from regular files only."""
+    lines = CLEAN.read_text(encoding="utf-8").splitlines(keepends=True)
+    k = next(i for i, x in enumerate(lines) if "13/8" in x)
+    lines[k] = lines[k].replace("13/8", "13/2", 1)  # an illegal play: a finding with a line
+    bad = "".join(lines).encode("utf-8")
+    (tmp_path / "file.mat").write_bytes(bad)
+    t = _fifo(tmp_path / "pipe.mat", bad)
+    r = subprocess.run([sys.executable, "-m", "notation", "validate", "--excerpt", "pipe.mat", "file.mat"],
+                       capture_output=True, text=True, cwd=tmp_path, timeout=60, stdin=subprocess.DEVNULL)
+    t.join(10)
+    assert r.returncode == 1, r.stderr
+    out = r.stdout.splitlines()
+    at = [i for i, x in enumerate(out) if f":{k + 1}:" in x and ": error: " in x]
+    assert len(at) == 2
+    assert out[at[0]].startswith("pipe.mat:") and out[at[0] + 1].startswith("pipe.mat:")  # no excerpt
+    assert out[at[1]].startswith("file.mat:") and out[at[1] + 1] == "    " + lines[k].rstrip("\n")
+
+
 def test_a_fifo_or_device_found_by_a_walk_is_never_opened(tmp_path: Path) -> None:
     d = tmp_path / "d"
     d.mkdir()

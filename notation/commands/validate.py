@@ -249,12 +249,29 @@ def _files_summary(results: list[dict[str, Any]]) -> str:
 
 
 def _source_lines(path: str) -> list[str]:
-    """The file's lines for excerpts (empty for a binary file or one that cannot be read again)."""
+    """The file's lines for excerpts (empty for a binary file or one that cannot be read again).
+
+    Only a regular file is read again: a FIFO (or a device, or standard input) gave its bytes to the
+    check and would wait for another writer, or give other bytes; it is opened without waiting and
+    left alone.  At most the bound of a record is read."""
+    import os
+    import stat
+
+    from .._input import MAX_RECORD_BYTES
+
     try:
-        with open(path, "rb") as fh:
-            data = fh.read(64 << 20)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return []
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return []
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            data = fh.read(MAX_RECORD_BYTES)
+    except OSError:
+        return []
+    finally:
+        os.close(fd)
     if b"\x00" in data[:4096]:
         return []
     try:
