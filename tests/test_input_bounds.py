@@ -13,6 +13,7 @@ timeout, so that a regression fails the test instead of taking the machine's mem
 from __future__ import annotations
 
 import io
+import json
 import os
 import resource
 import subprocess
@@ -38,8 +39,8 @@ def _limited() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
 
 
-def gammon(*args: str, **kw: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "notation", *args], capture_output=True, text=True, cwd=ROOT,
+def gammon(*args: str, cwd: Path = ROOT, **kw: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "notation", *args], capture_output=True, text=True, cwd=cwd,
                           timeout=120, preexec_fn=_limited, **kw)  # type: ignore[call-overload]
 
 
@@ -224,3 +225,52 @@ def test_damaged_records_in_a_directory_are_reported(tmp_path: Path) -> None:
     for f in found.files:
         if not f.endswith(("good.mat", "m.txt")):
             assert validate_file(f)["unreadable"], f
+
+
+def test_validate_says_how_many_files_it_skipped_and_why(tmp_path: Path) -> None:
+    d = tmp_path / "d"
+    d.mkdir()
+    (d / "good.mat").write_bytes(CLEAN.read_bytes())
+    for k in range(5):
+        (d / f"notes{k}.txt").write_text("hello\n")
+    os.mkfifo(d / "pipe.mat")
+    r = gammon("validate", "d", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[-1] == ("skipped 6 files: 5 not a match record (d/notes0.txt, d/notes1.txt, "
+                                         "d/notes2.txt and 2 more); 1 a FIFO, not opened (d/pipe.mat)")
+    r = gammon("validate", "d", "--format", "json", cwd=tmp_path)  # a document on stdout: said on stderr
+    assert [json.loads(x)["file"] for x in r.stdout.splitlines()] == ["d/good.mat"]
+    assert r.stderr.startswith("gammon: skipped 6 files: 5 not a match record")
+    r = gammon("validate", "-q", "d", cwd=tmp_path)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "", "")
+    r = gammon("validate", str(d / "good.mat"), cwd=tmp_path)  # nothing skipped: no such line
+    assert "skipped" not in r.stdout + r.stderr
+
+
+def test_convert_of_a_directory_writes_a_directory_however_many_records(tmp_path: Path) -> None:
+    """``convert DIR OUT`` with one record in DIR: OUT is a directory, as with several (it was written as
+    one file: the meaning of OUT changed with the number of files found)."""
+    d = tmp_path / "d"
+    d.mkdir()
+    (d / "good.mat").write_bytes(CLEAN.read_bytes())
+    (d / "notes.txt").write_text("hello\n")
+    r = gammon("convert", "d", "out.sgf", cwd=tmp_path)
+    assert r.returncode == 2 and not (tmp_path / "out.sgf").exists()
+    assert r.stderr.endswith("gammon: out.sgf: with several inputs, a directory or a pattern, the output must be "
+                             "an existing directory\n")
+    assert "skipped 1 file: 1 not a match record (d/notes.txt)" in r.stderr
+    r = gammon("convert", "d/*.mat", "out.sgf", cwd=tmp_path)  # a pattern (unexpanded by a shell): the same
+    assert r.returncode == 2 and not (tmp_path / "out.sgf").exists()
+    (tmp_path / "out").mkdir()
+    r = gammon("convert", "d", "out", "--to", "sgf", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["good.sgf"]
+    r = gammon("convert", "d/good.mat", "one.sgf", cwd=tmp_path)  # one file named: one file written
+    assert r.returncode == 0 and (tmp_path / "one.sgf").is_file()
+
+
+def test_convert_refuses_an_empty_output_name(tmp_path: Path) -> None:
+    r = gammon("convert", str(CLEAN), "", cwd=tmp_path)
+    assert (r.returncode, r.stderr) == (2, "gammon: the output is an empty name: give a file, a directory, or '-' "
+                                           "for standard output\n")
+    assert list(tmp_path.iterdir()) == []

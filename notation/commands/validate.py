@@ -15,7 +15,7 @@ import click
 
 from .._term import fail, plural, safe_json, safe_line, use_colour
 from ..batch import validate_file
-from ..matchio import expand_inputs
+from ..matchio import find_inputs, skipped_summary
 from ..parallel import auto_jobs, collect_if_piled, collector_paused, map_files
 from ..replay import Finding
 from ..reports import SEVERITIES, more_like_it, shown_findings
@@ -110,10 +110,14 @@ def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, q
     if as_json:
         out_format = "json"
     least = min_severity or ("error" if quiet else "note")
-    paths, problems = expand_inputs(files)
+    found = find_inputs(files)
+    paths, problems = found.files, found.problems
+    skipped = skipped_summary(found.skipped)
     for p in problems:
         click.echo(f"gammon: {safe_line(p)}", err=True)
     if not paths:
+        if skipped is not None:
+            click.echo(f"gammon: {safe_line(skipped)}", err=True)
         sys.exit(2)
     if html_report is not None:  # refused before any work: an input, a directory, a FIFO or a device
         from ..convert import check_target
@@ -200,6 +204,11 @@ def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, q
         paint = use_colour(colour, out)
         show_excerpt = excerpt if excerpt is not None else bool(out.isatty())
         _text(results, quiet, least, all_notes, paint, show_excerpt, out)
+        if skipped is not None and not quiet:  # the summary says what the walk left out, and why
+            out.write(safe_line(skipped) + "\n")
+        skipped = None
+    if skipped is not None:  # (the other formats' output is a document: said on stderr)
+        click.echo(f"gammon: {safe_line(skipped)}", err=True)
     sys.exit(status)
 
 
