@@ -136,8 +136,12 @@ def _mat_rewrites(match: Match, bar: str = "25", off: str = "0", hit_marks: bool
     """How the .mat writer spells what the source spelled otherwise (never silently)."""
     import re
 
+    from .formats.mat import unwritable_plays
+
     out = []
-    moves = [a for g in match.games for a in g.actions if a.kind == "move"]
+    junk = unwritable_plays(match)
+    unwritten = {id(a) for a in junk}
+    moves = [a for g in match.games for a in g.actions if a.kind == "move" and id(a) not in unwritten]
     words = {"bar": (bar, re.compile(r"\b(?:bar|b)\b", re.I)), "off": (off, re.compile(r"\b(?:off|o)\b", re.I))}
     for name, (target, rx) in words.items():
         if target == ("25" if name == "bar" else "0"):
@@ -145,6 +149,14 @@ def _mat_rewrites(match: Match, bar: str = "25", off: str = "0", hit_marks: bool
             if n:
                 out.append(f"{n} plays spell the {name} as a word: written {target!r} as gnubg writes it "
                            f"(--{name} {name} keeps the word)")
+    if junk:
+        from ._term import safe_line
+
+        first = safe_line(junk[0].play or "")
+        first = first if len(first) <= 40 else first[:39] + "…"
+        out.append(f"{len(junk)} play{'s' if len(junk) > 1 else ''} that {'are' if len(junk) > 1 else 'is'} no "
+                   f"play ('{first}'{', ...' if len(junk) > 1 else ''}): written as the dice alone (no move), "
+                   ".mat holds no other text in a move")
     cannot = sum(1 for a in moves if (a.no_move or "").strip().lower() == "cannot move")
     if cannot:
         out.append(f"{cannot} 'Cannot Move' cells: written empty, as gnubg writes a roll with no move")
