@@ -135,3 +135,20 @@ def test_convert_to_a_pipe_keeps_the_records_text(files: Path) -> None:
     r = gammon("convert", "evil.mat", "-", "--to", "json", cwd=files)
     assert r.returncode in (0, 1), r.stderr
     assert json.loads(r.stdout)["match"]["names"][0] == f"Ev{EVIL}il"
+
+
+def test_file_names_with_control_characters_are_escaped(tmp_path: Path) -> None:
+    """A file name is text from outside too: in every format's lines and every message."""
+    evil = f"ev{EVIL}"
+    d = tmp_path / "d"
+    d.mkdir()
+    (d / f"{evil}.mat").write_text(MATCH.read_text(encoding="utf-8").replace("13/8", "13/2", 1), encoding="utf-8")
+    (d / f"{evil}.txt").write_text("not a record\n", encoding="utf-8")
+    runs = [("validate", "d", "--format", fmt) for fmt in ("text", "json", "github", "sarif", "junit")]
+    runs += [("convert", "d", "out", "--to", "sgf"), ("render", f"d/{evil}.mat", "--all", "-o", evil),
+             ("validate", f"missing{evil}.mat"), ("show", f"missing{evil}.txt")]
+    (tmp_path / "out").mkdir()
+    for args in runs:
+        r = gammon(*args, cwd=tmp_path)
+        assert_clean(r.stdout, " ".join(args[:4]))
+        assert_clean(r.stderr, " ".join(args[:4]) + " (stderr)")

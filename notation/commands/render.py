@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from .._term import fail, stdout_failed
+from .._term import fail, safe_line, stdout_failed
 from ..errors import NotationError
 from ..position import Position
 
@@ -647,4 +647,5 @@ def _render_all(rep: Any, source: str, output: str, fmt: str | None, base: dict[
     finally:
         _ALL_JOBS.clear()
     _font.MISSING.update(c for chars in missing for c in chars)
-    click.echo(f"{len(todo)} diagrams written to {out_dir}" + (f" ({n} processes)" if n > 1 else ""), err=True)
+    click.echo(f"{len(todo)} diagrams written to {safe_line(str(out_dir))}" + (f" ({n} processes)" if n > 1 else ""),
+               err=True)
