@@ -133,3 +133,19 @@ def test_render_all_refuses_a_fifo_among_its_diagrams_before_drawing(tmp_path: P
     assert "game01_end.png is a FIFO, not a regular file" in r.stderr
     assert [p.name for p in (tmp_path / "figs").iterdir()] == ["game01_end.png"]
     assert _is_fifo(tmp_path / "figs" / "game01_end.png")
+
+
+def test_validate_html_refuses_an_existing_report_without_force(tmp_path: Path) -> None:
+    """``validate --html`` replaced an existing report silently: it is refused as ``convert`` refuses an
+    existing output, and replaced with ``--force``."""
+    (tmp_path / "m.mat").write_bytes(MATCH.read_bytes())
+    assert gammon("validate", "m.mat", "--html", "r.html", cwd=tmp_path).returncode == 0
+    (tmp_path / "r.html").write_text("mine")
+    r = gammon("validate", "m.mat", "--html", "r.html", cwd=tmp_path)
+    assert (r.returncode, r.stderr) == (2, "gammon: r.html exists (use --force to overwrite it)\n")
+    assert (tmp_path / "r.html").read_text() == "mine"
+    (tmp_path / "r.html").unlink()
+    r = gammon("validate", "m.mat", "--html", "r.html", cwd=tmp_path)  # the pages of another run are there
+    assert (r.returncode, r.stderr) == (2, "gammon: r_matches exists (use --force to overwrite the pages in it)\n")
+    r = gammon("validate", "m.mat", "--html", "r.html", "--force", cwd=tmp_path)
+    assert r.returncode == 0 and (tmp_path / "r.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")

@@ -78,13 +78,16 @@ FORMATS = ("text", "json", "github", "sarif", "junit")
 @click.option("--html-only-findings", is_flag=True,
               help="With --html: write the match pages only of the files with a finding printed (at "
                    "--min-severity or worse; -q: errors); the report still lists every file.")
+@click.option("--force", is_flag=True,
+              help="With --html: overwrite an existing report and its pages (never an input, a FIFO or a "
+                   "device).")
 @click.option("--dask", "dask_address", default=None, metavar="ADDRESS",
               help="Check the files on a Dask cluster: a scheduler's address (tcp://host:8786), or 'local' "
                    "for a local cluster of one worker per CPU ('local:N' for N).  Needs the [scale] extra.")
 def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, quiet: bool, variant: str | None,
             auto_doubles: int | None, colour: str, excerpt: bool | None, min_severity: str | None = None,
             all_notes: bool = False, html_report: str | None = None, html_only_findings: bool = False,
-            dask_address: str | None = None) -> None:
+            dask_address: str | None = None, force: bool = False) -> None:
     """Replay every game of each FILE under the full rules.
 
     FILE is a .mat transcript, SGF or JSON record (recognised by content), a directory (walked for
@@ -123,9 +126,12 @@ def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, q
         from ..convert import check_target
 
         try:
-            check_target(html_report, force=True, inputs=[p for p in paths if p != "-"])
+            check_target(html_report, force=force, inputs=[p for p in paths if p != "-"])
         except FileExistsError as e:
             fail(str(e))
+        pages = _pages_folder(html_report)
+        if pages.exists() and not force:
+            fail(f"{pages} exists (use --force to overwrite the pages in it)")
     if variant:
         from ..rules import get_rules
 
