@@ -1197,11 +1197,15 @@ def _plays_plain(play: str, bar: str, off: str, hit_marks: bool) -> list[str] | 
     return _plain_moves(parsed.segments, bar=bar, off=off, hit_marks=hit_marks)
 
 
+def writable_play(play: str) -> bool:
+    """Whether the ``.mat`` writer writes ``play`` as moves (it is a play), not as the dice alone."""
+    return _plays_plain(play, "25", "0", True) is not None
+
+
 def unwritable_plays(match: Match) -> list[Action]:
-    """The moves of ``match`` whose play text is no play (:func:`_plays_plain`): the ``.mat`` writer
+    """The moves of ``match`` whose play text is no play (:func:`writable_play`): the ``.mat`` writer
     writes each of their cells as the dice alone, and the conversion says so."""
-    return [a for g in match.games for a in g.actions
-            if a.kind == "move" and a.play and _plays_plain(a.play, "25", "0", True) is None]
+    return [a for g in match.games for a in g.actions if a.kind == "move" and a.play and not writable_play(a.play)]
 
 
 def _comment_line(text: str) -> str:
