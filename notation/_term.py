@@ -24,6 +24,16 @@ def safe(text: str) -> str:
                         else f"\\u{ord(m.group()):04x}", text)
 
 
+def safe_json(text: str) -> str:
+    """JSON text (as ``json.dumps(..., ensure_ascii=False)`` writes it) with the control characters it
+    leaves raw (C1 controls such as U+009B, the single-byte CSI; line and paragraph separators; bidi
+    overrides) written as ``\\uXXXX`` escapes: the same JSON value, harmless on a terminal.  (JSON text
+    holds such characters only inside strings, and ``json.dumps`` escapes those below U+0020 itself.)"""
+    if not _CONTROL.search(text):
+        return text
+    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def safe_line(text: str) -> str:
     """One line for the terminal: control characters and line breaks escaped."""
     return safe(text).replace("\n", "\\n").replace("\t", "\\t")
@@ -70,5 +80,35 @@ def stdout_failed(e: OSError) -> NoReturn:
         os.dup2(devnull, sys.stdout.fileno())
     except OSError:
         pass
-    click.echo(f"gammon: cannot write to standard output: {e.strerror or e}", err=True)
+    import errno
+
+    why = "it is closed" if e.errno == errno.EBADF else (e.strerror or str(e))
+    click.echo(f"gammon: cannot write to standard output: {why}", err=True)
     sys.exit(2)
+
+
+def guard_standard_streams() -> None:
+    """Give each closed standard stream (``>&-``, ``2>&-``, ``<&-``: Python then sets ``sys.stdout`` and
+    the others to None) a descriptor that fails: the null device opened the wrong way round, so that a
+    write to standard output or a read of standard input fails as an :class:`OSError` (``EBADF``), which
+    the commands report in one line with a failing status, and so that no file the command opens later
+    takes descriptor 0, 1 or 2 (its content would then be mixed with the command's output).  A closed
+    standard error is given the null device: the messages are lost, the exit status says it."""
+    for fd, name, flags in ((0, "stdin", os.O_WRONLY), (1, "stdout", os.O_RDONLY), (2, "stderr", os.O_WRONLY)):
+        try:
+            os.fstat(fd)
+            continue
+        except OSError:
+            pass
+        try:
+            got = os.open(os.devnull, flags)
+        except OSError:
+            continue
+        if got != fd:
+            os.dup2(got, fd)
+            os.close(got)
+        mode = "r" if fd == 0 else "w"
+        stream = open(fd, mode, encoding="utf-8", errors="backslashreplace" if fd == 2 else "strict",
+                      closefd=False)
+        setattr(sys, name, stream)
+        setattr(sys, f"__{name}__", stream)

@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from . import __version__
-from ._term import safe_line, stdout_failed
+from ._term import guard_standard_streams, safe_line, stdout_failed
 
 COMMAND_MODULES = {
     "show": "notation.commands.show",
@@ -60,6 +60,7 @@ def run(argv: list[str] | None = None) -> None:
     def _terminate(signum: int, frame: object) -> None:
         raise SystemExit(128 + signum)
 
+    guard_standard_streams()  # a closed standard output (`>&-`): a failed write, one line, status 2
     warnings.showwarning = _show_warning  # the library's warnings, as one line each
     try:
         signal.signal(signal.SIGTERM, _terminate)

@@ -136,8 +136,12 @@ def _mat_rewrites(match: Match, bar: str = "25", off: str = "0", hit_marks: bool
     """How the .mat writer spells what the source spelled otherwise (never silently)."""
     import re
 
+    from .formats.mat import unwritable_plays
+
     out = []
-    moves = [a for g in match.games for a in g.actions if a.kind == "move"]
+    junk = unwritable_plays(match)
+    unwritten = {id(a) for a in junk}
+    moves = [a for g in match.games for a in g.actions if a.kind == "move" and id(a) not in unwritten]
     words = {"bar": (bar, re.compile(r"\b(?:bar|b)\b", re.I)), "off": (off, re.compile(r"\b(?:off|o)\b", re.I))}
     for name, (target, rx) in words.items():
         if target == ("25" if name == "bar" else "0"):
@@ -145,6 +149,14 @@ def _mat_rewrites(match: Match, bar: str = "25", off: str = "0", hit_marks: bool
             if n:
                 out.append(f"{n} plays spell the {name} as a word: written {target!r} as gnubg writes it "
                            f"(--{name} {name} keeps the word)")
+    if junk:
+        from ._term import safe_line
+
+        first = safe_line(junk[0].play or "")
+        first = first if len(first) <= 40 else first[:39] + "…"
+        out.append(f"{len(junk)} play{'s' if len(junk) > 1 else ''} that {'are' if len(junk) > 1 else 'is'} no "
+                   f"play ('{first}'{', ...' if len(junk) > 1 else ''}): written as the dice alone (no move), "
+                   ".mat holds no other text in a move")
     cannot = sum(1 for a in moves if (a.no_move or "").strip().lower() == "cannot move")
     if cannot:
         out.append(f"{cannot} 'Cannot Move' cells: written empty, as gnubg writes a roll with no move")
@@ -247,6 +259,29 @@ _IGNORED = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP})
 """The errors for which :meth:`pathlib.Path.exists` (and ``is_dir``, ``is_symlink``) answer False."""
 
 
+def not_regular(st: os.stat_result | None) -> str | None:
+    """What an existing output path is when a writer must leave it alone: ``a FIFO``, ``a device`` or
+    ``a socket`` (a file is never written over one of them: renaming over ``/dev/null`` as root would put
+    a regular file in its place, and opening a FIFO waits for a reader); None for a regular file, a
+    directory or nothing."""
+    if st is None or stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode):
+        return None
+    if stat.S_ISFIFO(st.st_mode):
+        return "a FIFO"
+    if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode):
+        return "a device"
+    if stat.S_ISSOCK(st.st_mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def _refuse_special(p: Path, st: os.stat_result | None) -> None:
+    what = not_regular(st)
+    if what is not None:
+        raise FileExistsError(f"{p} is {what}, not a regular file: not written over, even with --force "
+                              "(use '-' for standard output)")
+
+
 def _stat(p: Path, follow: bool) -> os.stat_result | None:
     """``os.stat`` (or ``os.lstat``), None where :meth:`pathlib.Path.exists` says False."""
     try:
@@ -292,6 +327,7 @@ class InputSet(tuple):  # type: ignore[type-arg]
                 raise FileExistsError(f"{p}: refusing to overwrite an input file")
         if st is not None and stat.S_ISDIR(st.st_mode):
             raise FileExistsError(f"{p} is a directory")
+        _refuse_special(p, st)
         if lst is not None and not force:
             raise FileExistsError(f"{p} exists (use --force to overwrite it)")
 
@@ -333,6 +369,7 @@ def check_target(path: str | Path, *, force: bool = False, inputs: Sequence[str 
             raise FileExistsError(f"{p}: refusing to overwrite an input file")
     if p.is_dir():
         raise FileExistsError(f"{p} is a directory")
+    _refuse_special(p, _stat(p, follow=True))
     if (p.exists() or p.is_symlink()) and not force:
         raise FileExistsError(f"{p} exists (use --force to overwrite it)")
 
@@ -391,6 +428,7 @@ class _Pending:
                 st: os.stat_result | None = os.stat(p)
             except FileNotFoundError:
                 st = None
+            _refuse_special(p, st)  # (made since it was checked: a FIFO opened here would wait for ever)
             if st is not None and st.st_nlink > 1:  # keep the links: copy the finished content in place
                 with open(p, "r+b") as fh:
                     if self.raw is None:  # written in pieces (open_pending): copied from the temporary file

@@ -187,6 +187,9 @@ class Inputs(NamedTuple):
     skipped: list[tuple[str, str]]
     """(path, why) for each file found by walking a directory or by a pattern and not read: a FIFO, a
     device or a socket (never opened), or a file that is neither named nor made like a record."""
+    walked: bool = False
+    """Whether a directory or a pattern was among the arguments (``convert`` then writes a directory,
+    however many records it found)."""
 
 
 def find_inputs(args: tuple[str, ...] | list[str]) -> Inputs:
@@ -200,6 +203,7 @@ def find_inputs(args: tuple[str, ...] | list[str]) -> Inputs:
     files: list[str] = []
     problems: list[str] = []
     skipped: list[tuple[str, str]] = []
+    walked = False
     for arg in args:
         if arg == "-":
             files.append(arg)
@@ -224,6 +228,7 @@ def find_inputs(args: tuple[str, ...] | list[str]) -> Inputs:
                 files.append(arg)
             continue
         if os.path.isdir(arg):
+            walked = True
             found: list[str] = []
             for root, dirs, names in os.walk(arg):
                 dirs.sort()
@@ -233,6 +238,7 @@ def find_inputs(args: tuple[str, ...] | list[str]) -> Inputs:
                 problems.append(f"{arg}: no match records in this directory")
             files.extend(found)
         elif not os.path.lexists(arg) and glob.has_magic(arg):
+            walked = True
             matched = sorted(glob.glob(arg, recursive=True))
             if not matched:
                 problems.append(f"{arg}: no file matches this pattern")
@@ -241,7 +247,29 @@ def find_inputs(args: tuple[str, ...] | list[str]) -> Inputs:
                     _sort_found(m, files, skipped)
         else:
             files.append(arg)
-    return Inputs(files, problems, skipped)
+    return Inputs(files, problems, skipped, walked)
+
+
+SKIPPED_NAMES = 3
+""":func:`skipped_summary` names this many files of each reason (then says how many more)."""
+
+
+def skipped_summary(skipped: list[tuple[str, str]]) -> str | None:
+    """One line for the files :func:`find_inputs` skipped: how many, and why, with the first few names
+    of each reason: ``skipped 3 files: 2 not a match record (notes.txt, pic.png); 1 a FIFO, not opened
+    (pipe.mat)``; None when none was skipped."""
+    if not skipped:
+        return None
+    by: dict[str, list[str]] = {}
+    for path, why in skipped:
+        by.setdefault(why, []).append(path)
+    parts = []
+    for why, paths in by.items():
+        names = ", ".join(paths[:SKIPPED_NAMES]) + (f" and {len(paths) - SKIPPED_NAMES} more"
+                                                   if len(paths) > SKIPPED_NAMES else "")
+        parts.append(f"{len(paths)} {why} ({names})")
+    n = len(skipped)
+    return f"skipped {n} file{'' if n == 1 else 's'}: " + "; ".join(parts)
 
 
 def expand_inputs(args: tuple[str, ...] | list[str]) -> tuple[list[str], list[str]]:

@@ -7,7 +7,7 @@ import re
 from typing import Any
 from xml.sax.saxutils import quoteattr
 
-from ._term import safe_line
+from ._term import safe, safe_json, safe_line
 
 SEVERITIES = ("note", "warning", "error")
 """The severities, least first (``validate --min-severity`` takes one of them)."""
@@ -61,6 +61,7 @@ def more_like_it(n: int) -> str:
 
 
 def _gh_escape(text: str, prop: bool = False) -> str:
+    text = safe(text)  # (a file name's control characters as escapes: the line may reach a terminal)
     text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     if prop:
         text = text.replace(":", "%3A").replace(",", "%2C")
@@ -119,7 +120,7 @@ def sarif(results: list[dict[str, Any]]) -> str:
             "results": items,
         }],
     }
-    return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+    return safe_json(json.dumps(doc, ensure_ascii=False, indent=2)) + "\n"  # (no raw C1 control)
 
 
 def junit(results: list[dict[str, Any]]) -> str:

@@ -34,6 +34,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, cast
 
 from .errors import NotationError
+from .formats.mat import writable_play
 from .record import Action, Game, Match
 from .replay import GameReplay, MatchReplay, Replayer
 
@@ -101,8 +102,8 @@ def _marker(a: Analysis) -> Analysis:
 
 def _stub_action(a: Action) -> Action | None:
     if (a.kind == "move" and not a.properties and not a.comment and a.analysis is None and not a.no_move
-            and (not a.play or _PLAIN_PLAY.fullmatch(a.play))):
-        return None
+            and (not a.play or (_PLAIN_PLAY.fullmatch(a.play) and writable_play(a.play)))):
+        return None  # (a play that is no play, '13/7 (' say, is kept: the .mat report counts it)
     return Action(a.kind, a.player, dice=a.dice, play=a.play, no_move=a.no_move, value=a.value,
                   text=a.text if a.kind == "setup" else "", comment=a.comment, setup=a.setup,
                   properties=a.properties, analysis=None if a.analysis is None else _marker(a.analysis))

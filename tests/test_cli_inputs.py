@@ -82,9 +82,12 @@ def test_directories_recurse_and_patterns_expand(tmp_path: Path) -> None:
     (tmp_path / "a" / "b" / "picture.png").write_bytes(PNG.read_bytes())
     code, out, _ = run("validate", str(tmp_path / "a"))
     assert code == 0
-    assert "one.mat: 5 games" in out and "two.txt: 5 games" in out and "picture" not in out
-    assert out.splitlines()[-1] == ("total: 2 files (0 with errors, 0 with warnings, 2 clean), 10 games, 490 plays, "
+    assert "one.mat: 5 games" in out and "two.txt: 5 games" in out
+    assert out.splitlines()[-2] == ("total: 2 files (0 with errors, 0 with warnings, 2 clean), 10 games, 490 plays, "
                                      "0 errors, 0 warnings, 0 notes")
+    # the picture is not read, and is said once, as skipped (issue 26)
+    assert out.count("picture") == 1
+    assert out.splitlines()[-1] == f"skipped 1 file: 1 not a match record ({tmp_path / 'a' / 'b' / 'picture.png'})"
     code, out, _ = run("validate", str(tmp_path / "a" / "*.mat"))
     assert code == 0 and "one.mat" in out and "two.txt" not in out
     code, _, err = run("validate", str(tmp_path / "nothing*.mat"))

@@ -74,8 +74,8 @@ def check_file(data: bytes, suffix: str) -> None:
                 assert len(m) <= MESSAGE_MAX + len(path) + 40, m[:300]
             if res["unreadable"]:
                 assert out["status"] == 2
-            elif out["status"] == 0 and fmt in ("sgf", "json"):  # a writer writes what its reader reads
-                # (.mat not yet: a play that is no play, ':' say, is written as recorded and refused)
+            elif out["status"] == 0 and fmt in ("mat", "sgf", "json"):  # a writer writes what its reader reads
+                # (.mat: a play that is no play, ':' say, is written as the dice alone and reported)
                 try:
                     parse_any(out["text"], name=f"written.{fmt}")
                 except NotationError as e:

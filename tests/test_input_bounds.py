@@ -13,6 +13,7 @@ timeout, so that a regression fails the test instead of taking the machine's mem
 from __future__ import annotations
 
 import io
+import json
 import os
 import resource
 import subprocess
@@ -38,8 +39,8 @@ def _limited() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
 
 
-def gammon(*args: str, **kw: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "notation", *args], capture_output=True, text=True, cwd=ROOT,
+def gammon(*args: str, cwd: Path = ROOT, **kw: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "notation", *args], capture_output=True, text=True, cwd=cwd,
                           timeout=120, preexec_fn=_limited, **kw)  # type: ignore[call-overload]
 
 
@@ -106,6 +107,36 @@ def test_an_endless_position_on_standard_input() -> None:
     assert MAX_POSITION_BYTES == 1 << 20
 
 
+def test_moves_holds_standard_input_to_the_bound_of_a_position() -> None:
+    """``yes XGID... | gammon moves -``: moves reads its positions itself; the same 1 MiB bound."""
+    writer = subprocess.Popen(["yes", XGID], stdout=subprocess.PIPE)
+    try:
+        r = gammon("moves", "-", stdin=writer.stdout)
+    finally:
+        writer.kill()
+        writer.wait()
+    assert r.returncode == 2 and "Traceback" not in r.stderr and r.stdout == ""
+    assert r.stderr == "gammon: <stdin>: larger than 1 MiB, the limit for a list of positions: not read\n"
+
+
+def test_moves_holds_a_file_and_a_device_to_the_bound(tmp_path: Path) -> None:
+    p = tmp_path / "p.txt"
+    p.write_text((XGID + "\n") * (MAX_POSITION_BYTES // len(XGID) + 1))
+    r = gammon("moves", str(p))
+    assert r.returncode == 2 and "larger than 1 MiB, the limit for a list of positions" in r.stderr
+    if os.path.exists("/dev/zero"):  # read as a stream within the bound, not taken for an ID
+        r = gammon("moves", "/dev/zero")
+        assert r.stderr == "gammon: /dev/zero: larger than 1 MiB, the limit for a list of positions: not read\n"
+
+
+def test_moves_names_the_place_of_a_byte_that_is_not_utf8(tmp_path: Path) -> None:
+    p = tmp_path / "p.txt"
+    p.write_bytes(XGID.encode() + b"\nab\x9bc\n")
+    r = gammon("moves", str(p))
+    assert (r.returncode, r.stderr) == (2, f"gammon: {p}:2:3: byte 0x9b is not UTF-8 (the text of positions is "
+                                           "UTF-8)\n")
+
+
 def test_a_position_file_is_held_to_the_bound_of_a_position(tmp_path: Path) -> None:
     from notation.positionio import position_source
 
@@ -138,6 +169,26 @@ def test_a_fifo_named_on_the_command_line_is_read_as_a_stream(tmp_path: Path) ->
     res = validate_file(str(tmp_path / "pipe.mat"))
     t.join(10)
     assert not res["unreadable"] and res["games"] == 5
+
+
+def test_validate_excerpts_never_reopen_a_fifo(tmp_path: Path) -> None:
+    """An excerpt of a FIFO's line is not read by opening it again (that waited for another writer for
+    ever): excerpts come from regular files only."""
+    lines = CLEAN.read_text(encoding="utf-8").splitlines(keepends=True)
+    k = next(i for i, x in enumerate(lines) if "13/8" in x)
+    lines[k] = lines[k].replace("13/8", "13/2", 1)  # an illegal play: a finding with a line
+    bad = "".join(lines).encode("utf-8")
+    (tmp_path / "file.mat").write_bytes(bad)
+    t = _fifo(tmp_path / "pipe.mat", bad)
+    r = subprocess.run([sys.executable, "-m", "notation", "validate", "--excerpt", "pipe.mat", "file.mat"],
+                       capture_output=True, text=True, cwd=tmp_path, timeout=60, stdin=subprocess.DEVNULL)
+    t.join(10)
+    assert r.returncode == 1, r.stderr
+    out = r.stdout.splitlines()
+    at = [i for i, x in enumerate(out) if f":{k + 1}:" in x and ": error: " in x]
+    assert len(at) == 2
+    assert out[at[0]].startswith("pipe.mat:") and out[at[0] + 1].startswith("pipe.mat:")  # no excerpt
+    assert out[at[1]].startswith("file.mat:") and out[at[1] + 1] == "    " + lines[k].rstrip("\n")
 
 
 def test_a_fifo_or_device_found_by_a_walk_is_never_opened(tmp_path: Path) -> None:
@@ -174,3 +225,52 @@ def test_damaged_records_in_a_directory_are_reported(tmp_path: Path) -> None:
     for f in found.files:
         if not f.endswith(("good.mat", "m.txt")):
             assert validate_file(f)["unreadable"], f
+
+
+def test_validate_says_how_many_files_it_skipped_and_why(tmp_path: Path) -> None:
+    d = tmp_path / "d"
+    d.mkdir()
+    (d / "good.mat").write_bytes(CLEAN.read_bytes())
+    for k in range(5):
+        (d / f"notes{k}.txt").write_text("hello\n")
+    os.mkfifo(d / "pipe.mat")
+    r = gammon("validate", "d", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[-1] == ("skipped 6 files: 5 not a match record (d/notes0.txt, d/notes1.txt, "
+                                         "d/notes2.txt and 2 more); 1 a FIFO, not opened (d/pipe.mat)")
+    r = gammon("validate", "d", "--format", "json", cwd=tmp_path)  # a document on stdout: said on stderr
+    assert [json.loads(x)["file"] for x in r.stdout.splitlines()] == ["d/good.mat"]
+    assert r.stderr.startswith("gammon: skipped 6 files: 5 not a match record")
+    r = gammon("validate", "-q", "d", cwd=tmp_path)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "", "")
+    r = gammon("validate", str(d / "good.mat"), cwd=tmp_path)  # nothing skipped: no such line
+    assert "skipped" not in r.stdout + r.stderr
+
+
+def test_convert_of_a_directory_writes_a_directory_however_many_records(tmp_path: Path) -> None:
+    """``convert DIR OUT`` with one record in DIR: OUT is a directory, as with several (it was written as
+    one file: the meaning of OUT changed with the number of files found)."""
+    d = tmp_path / "d"
+    d.mkdir()
+    (d / "good.mat").write_bytes(CLEAN.read_bytes())
+    (d / "notes.txt").write_text("hello\n")
+    r = gammon("convert", "d", "out.sgf", cwd=tmp_path)
+    assert r.returncode == 2 and not (tmp_path / "out.sgf").exists()
+    assert r.stderr.endswith("gammon: out.sgf: with several inputs, a directory or a pattern, the output must be "
+                             "an existing directory\n")
+    assert "skipped 1 file: 1 not a match record (d/notes.txt)" in r.stderr
+    r = gammon("convert", "d/*.mat", "out.sgf", cwd=tmp_path)  # a pattern (unexpanded by a shell): the same
+    assert r.returncode == 2 and not (tmp_path / "out.sgf").exists()
+    (tmp_path / "out").mkdir()
+    r = gammon("convert", "d", "out", "--to", "sgf", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["good.sgf"]
+    r = gammon("convert", "d/good.mat", "one.sgf", cwd=tmp_path)  # one file named: one file written
+    assert r.returncode == 0 and (tmp_path / "one.sgf").is_file()
+
+
+def test_convert_refuses_an_empty_output_name(tmp_path: Path) -> None:
+    r = gammon("convert", str(CLEAN), "", cwd=tmp_path)
+    assert (r.returncode, r.stderr) == (2, "gammon: the output is an empty name: give a file, a directory, or '-' "
+                                           "for standard output\n")
+    assert list(tmp_path.iterdir()) == []

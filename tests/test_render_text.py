@@ -69,3 +69,41 @@ def test_a_file_that_is_not_a_font_is_refused(tmp_path: Path) -> None:
     bad.write_bytes(b"not a font at all" * 10)
     r = CliRunner().invoke(main, ["render", XGID, "--font", str(bad), "-o", str(tmp_path / "j.png")])
     assert r.exit_code == 2 and "--font" in r.stderr and "Traceback" not in r.output
+
+
+CJK_FONT = Path("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf")
+
+
+@pytest.mark.parametrize("fmt", ["svg", "png"])
+def test_a_cjk_title_and_names_are_well_formed_and_said(tmp_path: Path, fmt: str) -> None:
+    """A Chinese or Japanese title and names (issue 26): the SVG stays well-formed XML with the title as
+    written in its <title>; with no CJK font in use, each format says which characters were drawn as '?'
+    and names a font to give (this machine's, by path, where there is one)."""
+    import xml.dom.minidom
+
+    out = tmp_path / f"cjk.{fmt}"
+    _font.MISSING.clear()
+    r = CliRunner().invoke(main, ["render", XGID, "--title", "日本語のタイトル", "--names", "山田,李", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    if fmt == "svg":
+        doc = xml.dom.minidom.parse(str(out))
+        titles = doc.getElementsByTagName("title")
+        assert titles and titles[0].firstChild.data == "日本語のタイトル"  # type: ignore[union-attr]
+    else:
+        assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert r.stderr.count("\n") == 1 and "'山' (U+5C71)" in r.stderr and "'日' (U+65E5)" in r.stderr
+    assert (f"give --font {CJK_FONT}" in r.stderr) if CJK_FONT.is_file() else \
+        ("Droid Sans Fallback (DroidSansFallbackFull.ttf" in r.stderr)
+
+
+@pytest.mark.skipif(not CJK_FONT.is_file(), reason="no Droid Sans Fallback here (Debian: fonts-droid-fallback)")
+@pytest.mark.parametrize("fmt", ["svg", "png"])
+def test_a_cjk_title_with_a_cjk_font_is_drawn(tmp_path: Path, fmt: str, fonts_restored: None) -> None:
+    import xml.dom.minidom
+
+    out = tmp_path / f"cjk.{fmt}"
+    r = CliRunner().invoke(main, ["render", XGID, "--title", "日本語のタイトル", "--names", "山田,李", "--font",
+                                  str(CJK_FONT), "-o", str(out)])
+    assert r.exit_code == 0 and "no font in use" not in r.stderr, r.output
+    if fmt == "svg":
+        xml.dom.minidom.parse(str(out))

@@ -789,3 +789,56 @@ def test_the_scanner_reads_edited_files_as_the_grammar(case: tuple[str, list[tup
     for at, ch in sorted(edits, reverse=True):
         text = text[:at] + ch + text[at:]
     assert _scanned_main_lines(text) == _lark_main_lines(text)
+
+
+# ---------------------------------------------------------------- bounds and places (issue 26)
+
+
+def test_a_property_with_a_million_values_is_refused_at_its_place() -> None:
+    """``AW`` with 10^6 values (10^7 took 24 s and 350 MB): refused at the value past the bound."""
+    from notation.formats.sgf import MAX_VALUES
+
+    head = "(;FF[4]GM[6]CA[UTF-8]MI[length:1]PW[a]PB[b]\n;AW"
+    with pytest.raises(ParseError) as e:
+        read_sgf(head + "[a]" * 1_000_000 + ";W[52abcd])")
+    assert e.value.message == f"SGF property AW holds more than {MAX_VALUES} values: not read"
+    assert (e.value.line, e.value.column) == (2, 4 + 3 * MAX_VALUES)
+    read_sgf(head + "[a]" * 15 + ";W[52abcd])")  # fifteen: read
+
+
+def test_a_node_with_a_million_properties_is_refused_at_its_place() -> None:
+    from notation.formats.sgf import MAX_PROPERTIES
+
+    with pytest.raises(ParseError) as e:
+        read_sgf("(;FF[4]GM[6]CA[UTF-8]MI[length:1]PW[a]PB[b]\n;" + "AW[a]" * 1_000_000 + ";W[52abcd])")
+    assert e.value.message == f"SGF node holds more than {MAX_PROPERTIES} properties: not read"
+    assert (e.value.line, e.value.column) == (2, 2 + 5 * MAX_PROPERTIES)
+
+
+@pytest.mark.parametrize("eol", ["\r", "\n", "\r\n"])
+def test_places_count_every_kind_of_line_end(eol: str) -> None:
+    """A file with CR line ends (or a value holding a bare CR) is counted in lines as the ``.mat`` reader,
+    editors and validate's excerpts count them: the place of a finding and its excerpt agree."""
+
+    root = "(;FF[4]GM[6]CA[UTF-8]MI[length:1]PW[a]PB[b]C[one\rtwo]"
+    text = eol.join([root, ";W[52abcd]", ";B[66zzzz])", ""])
+    m = read_sgf(text)
+    spans = [a.span for a in m.games[0].actions if a.span is not None]
+    assert (spans[0].line, spans[0].column) == (3, 1)  # the bare CR in C[] ends line 1 in any file
+    with pytest.raises(ParseError) as e:
+        read_sgf(eol.join([root, ";W[52abcd]", ";B[66zzzz]", "x"]))
+    assert (e.value.line, e.value.column) == (5, 2)  # (the file ends there, inside the game tree)
+    assert e.value.text == "x"
+
+
+def test_validate_excerpts_of_a_file_with_cr_line_ends(tmp_path: Path) -> None:
+    import subprocess as sp
+    import sys
+
+    (tmp_path / "cr.sgf").write_bytes(b"(;FF[4]GM[6]CA[UTF-8]MI[length:1]PW[a]PB[b]\r;W[52abcd]\r;B[66zzzz])\r")
+    r = sp.run([sys.executable, "-m", "notation", "validate", "--excerpt", "cr.sgf"], capture_output=True,
+               text=True, cwd=tmp_path, timeout=120)
+    lines = r.stdout.splitlines()
+    at = next(i for i, x in enumerate(lines) if ": error: " in x)
+    assert lines[at].startswith("cr.sgf:2:1: error: game 1 move 1")
+    assert lines[at + 1:at + 3] == ["    ;W[52abcd]", "    ^"]

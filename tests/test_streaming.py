@@ -235,6 +235,23 @@ def test_stubs_answer_the_whole_match_questions() -> None:
                 assert fn(stubs) == fn(stubbed), path
 
 
+def test_stubs_keep_a_play_that_is_no_play() -> None:
+    """A move whose play is made of a plain play's characters but is no play ('13/7 (', '99/1') is kept
+    in the stubs: the .mat writer writes it as the dice alone and the report must count it, streamed or
+    not (issue 26)."""
+    from notation.convert import _mat_rewrites
+    from notation.stream import stub_game
+
+    m = read_any(DATA / "gnubg_7p_crawford.mat")[0]
+    moves = [a for a in m.games[0].actions if a.kind == "move" and a.play]
+    moves[0].play, moves[1].play = "13/7 (", "99/1"
+    stubs = type(m)(**{f: getattr(m, f) for f in m.__slots__ if f != "games"},  # type: ignore[attr-defined]
+                    games=[stub_game(g) for g in m.games])
+    said = [x for x in _mat_rewrites(m) if "no play" in x]
+    assert said and said[0].startswith("2 plays that are no play")
+    assert _mat_rewrites(stubs) == _mat_rewrites(m)
+
+
 def test_convert_streamed_fails_where_the_whole_conversion_fails(tmp_path: Path) -> None:
     path = tmp_path / "cut.sgf"
     path.write_bytes(money_session(5)[:-10])

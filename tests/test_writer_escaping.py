@@ -46,6 +46,48 @@ def test_mat_writer_never_makes_rows_from_text(comment: str, tag: str, name: str
     assert (mat_name(name) == name) or any(repr(name) in d for d in dropped)
 
 
+PLAY_PIECES = [*PIECES, "13/7", " 8/7", "*", "bar/22", ":", "=>", " Doubles => 2", " Takes", "1)", "61:",
+               "gnubg : 3    root : 2"]
+
+
+@settings(max_examples=80, deadline=None)
+@given(play=st.lists(st.sampled_from(PLAY_PIECES), min_size=1, max_size=10).map("".join))
+def test_mat_writer_never_writes_a_play_that_is_no_play(play: str) -> None:
+    """A move's play text holding ':', '=>', words or line breaks never makes a score line, a cube cell or
+    an unreadable row: the cell is the dice alone, and the conversion says so (``--strict`` refuses)."""
+    from notation.formats.mat import unwritable_plays
+
+    m = parse_match(BASE)
+    a = next(x for x in m.games[0].actions if x.kind == "move" and x.play)
+    a.play = play
+    text, dropped = render_match(m, "mat")
+    again = parse_match(text)  # always read back, whatever the play held
+    assert len(again.games) == len(m.games)
+    assert [(x.kind, x.player) for x in again.games[0].actions] == [(x.kind, x.player) for x in m.games[0].actions]
+    same = next(x for x in again.games[0].actions if x.span is not None and a.span is not None
+                and x.span.line == a.span.line and x.player == a.player)
+    if unwritable_plays(m):
+        assert not same.play
+        assert any("that is no play" in d and "written as the dice alone" in d for d in dropped), dropped
+    else:  # a play (or one of no moves: blanks, a comma), written as one
+        from notation.play import parse_play
+
+        assert bool(same.play) == bool(parse_play(play).segments) and not any("no play" in d for d in dropped)
+
+
+def test_a_play_holding_a_score_line_is_reported_and_dropped() -> None:
+    m = parse_match(BASE)
+    a = next(x for x in m.games[0].actions if x.kind == "move" and x.play)
+    a.play = "13/7 8/7\n gnubg : 3    root : 2"
+    text, dropped = render_match(m, "mat")
+    assert "root : 2" not in text
+    assert [d for d in dropped if "no play" in d] == [
+        "1 play that is no play ('13/7 8/7\\n gnubg : 3    root : 2'): written as the dice alone (no move), .mat "
+        "holds no other text in a move"]
+    assert not any("as a word" in d for d in dropped)  # (its 'b' is no bar: the text is not written)
+    assert len(parse_match(text).games) == len(m.games)
+
+
 @settings(max_examples=60, deadline=None)
 @given(comment=HOSTILE, name=HOSTILE)
 def test_sgf_writer_escapes_brackets_and_backslashes(comment: str, name: str) -> None:

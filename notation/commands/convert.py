@@ -11,10 +11,10 @@ from typing import Any
 
 import click
 
-from .._term import fail
+from .._term import fail, safe_line
 from ..batch import BATCH, convert_file, convert_files
 from ..convert import EXTENSIONS, InputSet, check_target, format_for
-from ..matchio import expand_inputs
+from ..matchio import find_inputs, skipped_summary
 from ..parallel import auto_jobs, collect_if_piled, collector_paused, map_batches, map_files
 
 __all__ = ["command", "TARGETS"]
@@ -65,11 +65,16 @@ def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, q
     """
     if len(paths) < 2:
         fail("convert needs at least one input and an output (IN... OUT)")
-    expanded, problems = expand_inputs(paths[:-1])
-    inputs = InputSet(expanded)  # every output is checked against every input: their identities once
+    found = find_inputs(paths[:-1])
+    inputs = InputSet(found.files)  # every output is checked against every input: their identities once
     out = paths[-1]
-    for p in problems:
+    if not out:
+        fail("the output is an empty name: give a file, a directory, or '-' for standard output")
+    for p in found.problems:
         fail(p)
+    skipped = skipped_summary(found.skipped)
+    if skipped is not None and not quiet:
+        click.echo(f"gammon: {safe_line(skipped)}", err=True)
     if dask_address is not None:
         from ..scale import ExtraMissing, check_cluster
 
@@ -87,9 +92,11 @@ def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, q
     if (to or "").lower() == "ogxms" or (to is None and out.lower().endswith(".ogxms") and not Path(out).is_dir()):
         _stream(inputs, out, force=force, strict=strict, quiet=quiet)
         return
-    several = len(inputs) > 1 or Path(out).is_dir()
+    # A directory or a pattern among the inputs writes a directory, however many records it holds: the
+    # meaning of OUT does not change with the number of files found.
+    several = len(inputs) > 1 or found.walked or Path(out).is_dir()
     if several and (out == "-" or not Path(out).is_dir()):
-        fail(f"{out}: with several inputs the output must be an existing directory")
+        fail(f"{out}: with several inputs, a directory or a pattern, the output must be an existing directory")
     try:
         fmt = "html" if _wants_html("" if several else out, to) else format_for(None if several else out, to)
     except ValueError as e:
@@ -271,7 +278,12 @@ def _report(res: dict[str, Any]) -> int:
         sys.stdout.flush()
         sys.stdout.buffer.write(res["text"])
     elif res["text"] is not None:
-        sys.stdout.write(res["text"])
+        text = res["text"]
+        if sys.stdout.isatty():  # shown, not kept: a record's control characters cannot act on the terminal
+            from .._term import safe, safe_json
+
+            text = safe_json(text) if text.startswith(("{", "[")) else safe(text)
+        sys.stdout.write(text)
     return int(res["status"])
 
 

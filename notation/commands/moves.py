@@ -245,25 +245,33 @@ def _inputs(position: str) -> Iterator[tuple[str, str | None]]:
     line, one XG/BGBlitz text export (whose ID gives the position), or an XG position file (.xgp)."""
     import os
 
+    from .._input import MAX_POSITION_BYTES, bad_bytes, read_bytes
+    from ..errors import ParseError
     from ..positionio import maybe_export, refuse_missing_file
 
-    if position != "-" and not (len(position) < 4096 and os.path.isfile(position)):
+    if position != "-" and not (len(position) < 4096 and "\n" not in position and os.path.exists(position)
+                                and not os.path.isdir(position)):  # (a FIFO or a device too, as show reads)
         refuse_missing_file(position)
         yield position, None
         return
     name = "<stdin>" if position == "-" else position
-    if position == "-":
-        data = sys.stdin.buffer.read()
-    else:
-        with open(position, "rb") as f:
-            data = f.read()
+    # within the bound `show` holds a position to (`yes XGID | gammon moves -` stops at it): about
+    # 20,000 IDs, one a line
+    data = read_bytes(position, limit=MAX_POSITION_BYTES, what="a list of positions", name=name)
     if data[:4] == b"RGMH":  # an eXtreme Gammon position file (.xgp)
         from ..formats.xg import read_xgp
         from ..ids import xgid
 
         yield xgid(read_xgp(data, name).position), name
         return
-    text = data.decode("utf-8-sig")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        _, places, count = bad_bytes(data, "utf-8", most=1)
+        offset, line, column = places[0]
+        raise ParseError(f"byte 0x{data[offset]:02x} is not UTF-8 (the text of positions is UTF-8)"
+                         + (f"; {count - 1} more such places" if count > 1 else ""),
+                         file=name, line=line, column=column) from None
     if maybe_export(text):
         from ..formats.xgtext import looks_like_export, parse_export
         from ..ids import xgid

@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from .._term import fail, stdout_failed
+from .._term import fail, safe_line, stdout_failed
 from ..errors import NotationError
 from ..position import Position
 
@@ -445,7 +445,8 @@ def _command(req: _Request, pips: bool | None, score: bool | None) -> None:
                 base["caption"] = cap
             _check_plays(position, plays, base.get("dice"), "--candidate" if play is not None else "--play")
             out_fmt = _format_for(req.output, req.fmt)
-            _write(Path(req.output), _render(position, out_fmt, base), req.force)
+            inputs = (req.source,) if req.source != "-" and _looks_like_file(req.source) else ()
+            _write(Path(req.output), _render(position, out_fmt, base), req.force, inputs)
             return
         if req.plays:
             base["play"] = list(req.plays)
@@ -615,6 +616,14 @@ def _render_all(rep: Any, source: str, output: str, fmt: str | None, base: dict[
             end_opts["caption"] = f"Game {gi}: final position"
         todo.append((out_dir / f"game{gi:02d}_end.{out_fmt}", g.end, end_opts))
     existing = [str(p) for p, _, _ in todo if p.exists()]
+    if existing and force:  # refused before any diagram is drawn: the input, a FIFO, a device
+        from ..convert import check_target
+
+        for name in existing:
+            try:
+                check_target(name, force=True, inputs=(source,))
+            except FileExistsError as e:
+                fail(str(e))
     if existing and not force:
         more = f" and {len(existing) - 1} more" if len(existing) > 1 else ""
         fail(f"{existing[0]}{more} exist (use --force to overwrite them)")
@@ -638,4 +647,5 @@ def _render_all(rep: Any, source: str, output: str, fmt: str | None, base: dict[
     finally:
         _ALL_JOBS.clear()
     _font.MISSING.update(c for chars in missing for c in chars)
-    click.echo(f"{len(todo)} diagrams written to {out_dir}" + (f" ({n} processes)" if n > 1 else ""), err=True)
+    click.echo(f"{len(todo)} diagrams written to {safe_line(str(out_dir))}" + (f" ({n} processes)" if n > 1 else ""),
+               err=True)

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from .._term import fail
+from .._term import fail, safe, safe_json
 from ..errors import NotationError
 from ..ids import GAME_STATES, all_ids, ascii_board
 from ..position import PLAYER_LETTERS, RESIGN_NAMES, Position
@@ -137,8 +137,8 @@ def command(position: str, as_json: bool) -> None:
         record = position_source(position)
     except NotationError as e:
         if as_json:
-            _write(json.dumps({"error": e.message, "input": position if position != "-" else "<stdin>",
-                               "line": e.line, "column": e.column}, ensure_ascii=False) + "\n")
+            _write(safe_json(json.dumps({"error": e.message, "input": position if position != "-" else "<stdin>",
+                                         "line": e.line, "column": e.column}, ensure_ascii=False)) + "\n")
         fail(e.message)
     except OSError as e:
         fail(f"{position}: cannot read: {e.strerror or e}")
@@ -153,7 +153,7 @@ def command(position: str, as_json: bool) -> None:
 
     info["not_held"] = lost_by(pos)
     if as_json:
-        _write(json.dumps(info, ensure_ascii=False) + "\n")
+        _write(safe_json(json.dumps(info, ensure_ascii=False)) + "\n")
     else:
         pips = info["pips"]
         rows = [
@@ -175,8 +175,8 @@ def command(position: str, as_json: bool) -> None:
             rows.append(("Not held", "; ".join(f"{held[k]}: {', '.join(v)}" for k, v in info["not_held"].items())))
         rows += _analysis_rows(record)
         rows += [("Problem", s) for s in info["problems"]]
-        _write(info["board"] + "\n\n" + "".join(
-            f"{label + ':':<13}{value if value is not None else '(cannot be written)'}\n" for label, value in rows))
+        _write(safe(info["board"] + "\n\n" + "".join(  # (names and notes may hold control characters)
+            f"{label + ':':<13}{value if value is not None else '(cannot be written)'}\n" for label, value in rows)))
     if info["problems"]:
         fail("impossible position: " + "; ".join(info["problems"]))
 

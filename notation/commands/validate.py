@@ -13,9 +13,9 @@ from typing import Any
 
 import click
 
-from .._term import fail, plural, safe_line, use_colour
+from .._term import fail, plural, safe_json, safe_line, use_colour
 from ..batch import validate_file
-from ..matchio import expand_inputs
+from ..matchio import find_inputs, skipped_summary
 from ..parallel import auto_jobs, collect_if_piled, collector_paused, map_files
 from ..replay import Finding
 from ..reports import SEVERITIES, more_like_it, shown_findings
@@ -78,13 +78,16 @@ FORMATS = ("text", "json", "github", "sarif", "junit")
 @click.option("--html-only-findings", is_flag=True,
               help="With --html: write the match pages only of the files with a finding printed (at "
                    "--min-severity or worse; -q: errors); the report still lists every file.")
+@click.option("--force", is_flag=True,
+              help="With --html: overwrite an existing report and its pages (never an input, a FIFO or a "
+                   "device).")
 @click.option("--dask", "dask_address", default=None, metavar="ADDRESS",
               help="Check the files on a Dask cluster: a scheduler's address (tcp://host:8786), or 'local' "
                    "for a local cluster of one worker per CPU ('local:N' for N).  Needs the [scale] extra.")
 def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, quiet: bool, variant: str | None,
             auto_doubles: int | None, colour: str, excerpt: bool | None, min_severity: str | None = None,
             all_notes: bool = False, html_report: str | None = None, html_only_findings: bool = False,
-            dask_address: str | None = None) -> None:
+            dask_address: str | None = None, force: bool = False) -> None:
     """Replay every game of each FILE under the full rules.
 
     FILE is a .mat transcript, SGF or JSON record (recognised by content), a directory (walked for
@@ -110,11 +113,25 @@ def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, q
     if as_json:
         out_format = "json"
     least = min_severity or ("error" if quiet else "note")
-    paths, problems = expand_inputs(files)
+    found = find_inputs(files)
+    paths, problems = found.files, found.problems
+    skipped = skipped_summary(found.skipped)
     for p in problems:
         click.echo(f"gammon: {safe_line(p)}", err=True)
     if not paths:
+        if skipped is not None:
+            click.echo(f"gammon: {safe_line(skipped)}", err=True)
         sys.exit(2)
+    if html_report is not None:  # refused before any work: an input, a directory, a FIFO or a device
+        from ..convert import check_target
+
+        try:
+            check_target(html_report, force=force, inputs=[p for p in paths if p != "-"])
+        except FileExistsError as e:
+            fail(str(e))
+        pages = _pages_folder(html_report)
+        if pages.exists() and not force:
+            fail(f"{pages} exists (use --force to overwrite the pages in it)")
     if variant:
         from ..rules import get_rules
 
@@ -176,7 +193,7 @@ def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, q
 
         for res in results:
             obj = {k: res[k] for k in ("file", "games", "plays", "errors", "warnings", "notes", "findings")}
-            out.write(json.dumps(obj, ensure_ascii=False) + "\n")
+            out.write(safe_json(json.dumps(obj, ensure_ascii=False)) + "\n")  # (no raw C1 control)
     elif out_format == "github":
         from ..reports import github
 
@@ -193,6 +210,11 @@ def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, q
         paint = use_colour(colour, out)
         show_excerpt = excerpt if excerpt is not None else bool(out.isatty())
         _text(results, quiet, least, all_notes, paint, show_excerpt, out)
+        if skipped is not None and not quiet:  # the summary says what the walk left out, and why
+            out.write(safe_line(skipped) + "\n")
+        skipped = None
+    if skipped is not None:  # (the other formats' output is a document: said on stderr)
+        click.echo(f"gammon: {safe_line(skipped)}", err=True)
     sys.exit(status)
 
 
@@ -242,12 +264,29 @@ def _files_summary(results: list[dict[str, Any]]) -> str:
 
 
 def _source_lines(path: str) -> list[str]:
-    """The file's lines for excerpts (empty for a binary file or one that cannot be read again)."""
+    """The file's lines for excerpts (empty for a binary file or one that cannot be read again).
+
+    Only a regular file is read again: a FIFO (or a device, or standard input) gave its bytes to the
+    check and would wait for another writer, or give other bytes; it is opened without waiting and
+    left alone.  At most the bound of a record is read."""
+    import os
+    import stat
+
+    from .._input import MAX_RECORD_BYTES
+
     try:
-        with open(path, "rb") as fh:
-            data = fh.read(64 << 20)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return []
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return []
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            data = fh.read(MAX_RECORD_BYTES)
+    except OSError:
+        return []
+    finally:
+        os.close(fd)
     if b"\x00" in data[:4096]:
         return []
     try:
@@ -281,7 +320,9 @@ def _html_report(report: str, results: list[dict[str, Any]]) -> None:
             fail(f"{report}: cannot write: {res['page_error']}")
     try:
         write_report(report, results)
-    except (OSError, FileExistsError) as e:
+    except FileExistsError as e:  # (it names the file)
+        fail(str(e))
+    except OSError as e:
         fail(f"{report}: cannot write: {getattr(e, 'strerror', None) or e}")
 
 

@@ -1179,7 +1179,9 @@ def _plain_moves(segments: Iterable[Any], *, bar: str, off: str, hit_marks: bool
 _PLAIN = re.compile(r"(?:2[0-5]|1\d|\d)/(?:2[0-4]|1\d|\d)\*?(?: (?:2[0-5]|1\d|\d)/(?:2[0-4]|1\d|\d)\*?)*")
 
 
-def _plays_plain(play: str, bar: str, off: str, hit_marks: bool) -> list[str]:
+def _plays_plain(play: str, bar: str, off: str, hit_marks: bool) -> list[str] | None:
+    """The moves of ``play`` as the ``.mat`` writer writes them; None when ``play`` is no play (words,
+    ``:``, ``=>``: a cell holding them would not read back, or would read as something else)."""
     if bar == "25" and off == "0" and hit_marks and _PLAIN.fullmatch(play):
         moves = play.split()  # already gnubg's form (most plays), unless FIBS numbering counts up
         legs = [(int(a), int(b.rstrip("*"))) for a, b in (mv.split("/") for mv in moves)]
@@ -1191,8 +1193,19 @@ def _plays_plain(play: str, bar: str, off: str, hit_marks: bool) -> list[str]:
     try:
         parsed = parse_play(play)
     except NotationError:
-        return play.split()
+        return None
     return _plain_moves(parsed.segments, bar=bar, off=off, hit_marks=hit_marks)
+
+
+def writable_play(play: str) -> bool:
+    """Whether the ``.mat`` writer writes ``play`` as moves (it is a play), not as the dice alone."""
+    return _plays_plain(play, "25", "0", True) is not None
+
+
+def unwritable_plays(match: Match) -> list[Action]:
+    """The moves of ``match`` whose play text is no play (:func:`writable_play`): the ``.mat`` writer
+    writes each of their cells as the dice alone, and the conversion says so."""
+    return [a for g in match.games for a in g.actions if a.kind == "move" and a.play and not writable_play(a.play)]
 
 
 def _comment_line(text: str) -> str:
@@ -1285,7 +1298,7 @@ class _Writer:
                 q = a.no_move if a.no_move and a.no_move.startswith("?") else ""
                 return f"{head}{q}" if head else (q or "????")
             moves = _plays_plain(a.play, self.bar, self.off, self.hit_marks) if a.play else []
-            if not moves:
+            if not moves:  # (no play, or text that is no play: the dice alone, said by unwritable_plays)
                 return head
             return head + " ".join(moves) + (" " if len(moves) < 4 else "")
         if k == "double":

@@ -284,9 +284,9 @@ def _blank_outside(text: str, notes: list[Normalisation]) -> str:
     if head.strip():
         notes.append(Normalisation("text before the first game tree was ignored", 1, 1))
     if tail.strip():
-        line = text.count("\n", 0, j) + 1
+        line = _breaks(text, 0, j) + 1
         notes.append(Normalisation("text after the last game tree was ignored", line, None))
-    blank = re.compile(r"[^\n]")
+    blank = re.compile(r"[^\r\n]")  # (the line breaks kept: places are counted in lines)
     if head.strip() or tail.strip():
         text = blank.sub(" ", head) + text[i:j + 1] + blank.sub(" ", tail)
     return text
@@ -295,6 +295,14 @@ def _blank_outside(text: str, notes: list[Normalisation]) -> str:
 MAX_DEPTH = 10_000
 """Game trees nested deeper than this are refused with a :class:`ParseError` (gnubg writes depth 1;
 editors that nest every move as a variation stay far below)."""
+
+MAX_VALUES = 1_000
+"""A property with more values than this (``AW`` with ten million ``[a]``) is refused with a
+:class:`ParseError` at the value past the bound: gnubg writes at most 15 values to a set-up property
+(one a checker) and a handful to any other."""
+
+MAX_PROPERTIES = 1_000
+"""A node with more properties than this is refused the same way (gnubg writes a dozen at most)."""
 
 _lexemes: tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]] | None = None
 
@@ -334,10 +342,11 @@ class _Scanner:
         """1-based line and column of ``pos`` (never before the last position asked for)."""
         if pos > self.counted:
             text = self.text
-            n = text.count("\n", self.counted, pos)
+            n = _breaks(text, self.counted, pos)
             if n:
                 self.line += n
-                self.line_start = text.rfind("\n", self.counted, pos) + 1
+                hi = pos - 1 if pos < len(text) and text[pos - 1] == "\r" and text[pos] == "\n" else pos
+                self.line_start = max(text.rfind("\n", self.counted, hi), text.rfind("\r", self.counted, hi)) + 1
             self.counted = pos
         return self.line, pos - self.line_start + 1
 
@@ -439,6 +448,8 @@ class _Scanner:
             m = self.ident(text, pos)
             if m is None:
                 break
+            if keep and len(props) >= MAX_PROPERTIES:
+                raise self.error(f"SGF node holds more than {MAX_PROPERTIES} properties: not read", pos)
             start = pos
             pos = ws(text, m.end()).end()  # type: ignore[union-attr]
             raw: list[str] = []
@@ -447,6 +458,9 @@ class _Scanner:
                 raise self.unexpected(pos)
             while v is not None:
                 if keep:
+                    if len(raw) >= MAX_VALUES:
+                        raise self.error(f"SGF property {m.group()[:20]} holds more than {MAX_VALUES} values: "
+                                         "not read", v.start())
                     raw.append(text[v.start() + 1:v.end() - 1])
                 last_end = v.end()
                 pos = ws(text, last_end).end()  # type: ignore[union-attr]
@@ -468,18 +482,32 @@ class _Scanner:
         return pos
 
 
+def _breaks(text: str, start: int, end: int) -> int:
+    """The line breaks in ``text[start:end]``: LF, CR LF and a bare CR each end a line, as the ``.mat``
+    reader, editors and ``validate``'s excerpts count them (a file with CR line ends, a value holding
+    a bare CR); a CR LF that ``start`` splits is not counted again."""
+    n = text.count("\n", start, end) + text.count("\r", start, end) - text.count("\r\n", start, end)
+    if end < len(text) and end > start and text[end - 1] == "\r" and text[end] == "\n":
+        n -= 1  # (its LF, in the next range, counts it)
+    return n
+
+
+_BREAK = re.compile(r"\r\n?|\n")
+
+
 def _line_at(text: str, start: int) -> str:
     """The line that starts at ``start`` (without its line break)."""
-    end = text.find("\n", start)
-    return text[start:end if end >= 0 else len(text)].rstrip("\r")
+    m = _BREAK.search(text, start)
+    return text[start:m.start() if m is not None else len(text)]
 
 
 def _line_of(text: str, line: int) -> str:
     pos = 0
     for _ in range(line - 1):
-        pos = text.find("\n", pos) + 1
-        if pos == 0:
+        m = _BREAK.search(text, pos)
+        if m is None:
             return ""
+        pos = m.end()
     return _line_at(text, pos)
 
 
