@@ -103,4 +103,6 @@ def test_page_names_are_unique_and_chosen_before_the_workers(tmp_path: Path) -> 
 def test_a_page_that_cannot_be_written_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "r_matches").write_text("a file where the folder goes")
     r = CliRunner().invoke(main, ["validate", "--html", str(tmp_path / "r.html"), CLEAN])
+    assert r.exit_code == 2 and "use --force" in r.stderr  # an existing pages folder is not replaced unasked
+    r = CliRunner().invoke(main, ["validate", "--html", str(tmp_path / "r.html"), "--force", CLEAN])
     assert r.exit_code == 2 and "cannot write" in r.stderr and "Traceback" not in r.stderr
