@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from notation import __version__
 
 ROOT = Path(__file__).resolve().parents[1]
-HEAVY = ("click", "lark", "PIL", "render", "notation.commands")
+HEAVY = ("click", "lark", "PIL", "render", "notation.commands", "urllib.request")
 PROBE = ("import sys, atexit\n"
          f"heavy = {HEAVY!r}\n"
          "atexit.register(lambda: sys.stderr.write(' '.join(m for m in heavy if m in sys.modules)))\n"
