@@ -14,6 +14,7 @@ of it and is imported only by the commands, when they draw::
     position                                      -- Position, its gnubg ID and text board
     play                                          -- reading written plays and checking them
     analysis, ogid, ids                           -- analyses; every position ID, read and written
+    positionrecord                                -- a position read with what came with it; normalisations
     record                                        -- the match record that readers fill
     rows, losses                                  -- the .mat rows of a record; what each writer cannot hold
     variants                                      -- Acey-Deucey's named double and checker scoring

@@ -14,7 +14,7 @@ Building an LALR parser takes a few tens of milliseconds and importing lark abou
 as a whole ``gammon validate`` of a match.  Both products are therefore kept in ``$XDG_CACHE_HOME/
 gammon-notation`` (``~/.cache/gammon-notation``), one file per grammar, start symbols, options, Python and
 lark versions and grammar hash: the parser as lark saves it (``.lark-cache``), the regular expressions as
-JSON (``.lark-regexes``), so that reading well-formed input never imports lark.  A cached file is opened
+text (``.lark-regexes``), so that reading well-formed input never imports lark.  A cached file is opened
 only when its SHA-256 equals the one written apart from it (``<file>.sha256``) and both files and the
 directory belong to the user and nobody else can write them (a parser is a pickle); links and FIFOs are
 refused without blocking.  Files are written under a temporary name and renamed, so a process never reads
@@ -24,12 +24,19 @@ turns this off; an unwritable directory, or no home directory, just means no cac
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 import sys
 from functools import cache
 from typing import TYPE_CHECKING, Any
+
+try:  # CPython's own SHA-256: importing hashlib loads OpenSSL, 5 ms of every start-up
+    from _sha256 import sha256  # Python 3.11
+except ImportError:  # pragma: no cover - the module's name and presence depend on the Python
+    try:
+        from _sha2 import sha256  # type: ignore[import-not-found, no-redef]  # Python 3.12+
+    except ImportError:
+        from hashlib import sha256  # type: ignore[assignment]
 
 if TYPE_CHECKING:  # pragma: no cover
     from lark import Lark
@@ -66,6 +73,10 @@ def cache_dir() -> str | None:
     return d if os.access(d, os.W_OK) else None
 
 
+_DERIVATION = "re3"
+"""The version of :func:`derive_regexes`' output, in the cache files' names: a cache made by an older
+derivation is rebuilt."""
+
 _DEFAULTS: dict[str, Any] = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": False}
 
 
@@ -76,8 +87,8 @@ def _key(name: str, start: str | tuple[str, ...], options: dict[str, Any]) -> tu
     text = grammar_text(name)
     starts = start if isinstance(start, str) else "+".join(start)
     tag = "-".join([name, starts, *(f"{k}={v}" for k, v in sorted(options.items())),
-                    f"py{sys.version_info[0]}{sys.version_info[1]}", f"lark{_lark_version()}"])
-    digest = hashlib.sha256(f"{text}\n{sorted(opts.items())!r}".encode()).hexdigest()[:16]
+                    f"py{sys.version_info[0]}{sys.version_info[1]}", f"lark{_lark_version()}", _DERIVATION])
+    digest = sha256(f"{text}\n{sorted(opts.items())!r}".encode()).hexdigest()[:16]
     return text, opts, f"{tag}-{digest}"
 
 
@@ -137,10 +148,9 @@ def regexes(name: str, start: str | tuple[str, ...] = "start", **options: Any) -
     flags included), and each rule that does not recurse by its name (lower case), as the concatenations
     and alternatives lark's compiled rules make of those terminals (``[x]``, ``x?``, ``x~n`` included;
     anonymous terminals such as ``":"`` as their literal; no ``%ignore`` terminal in between, so only for
-    grammars without one).  Kept in the cache directory as JSON beside the parser: reading them never
-    imports lark once they are there."""
-    import json
-
+    grammars without one).  Kept in the cache directory beside the parser, as names and expressions
+    separated by NUL characters (no JSON to import): reading them never imports lark once they are
+    there."""
     _text, _opts, stem = _key(name, start, options)
     d = cache_dir()
     path = os.path.join(d, stem + ".lark-regexes") if d is not None else None
@@ -148,14 +158,15 @@ def regexes(name: str, start: str | tuple[str, ...] = "start", **options: Any) -
         data = _read_verified(path)
         if data is not None:
             try:
-                found = json.loads(data)
-            except ValueError:
-                found = None
-            if isinstance(found, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in found.items()):
-                return found
+                parts = data.decode("utf-8").split("\0")
+            except UnicodeDecodeError:
+                parts = []
+            if parts and len(parts) % 2 == 0:
+                return dict(zip(parts[::2], parts[1::2], strict=True))
     found = derive_regexes(parser(name, start, **options))
-    if d is not None and path is not None:
-        _save(json.dumps(found, sort_keys=True).encode(), d, path, stem.rsplit("-", 1)[0], ".lark-regexes")
+    if d is not None and path is not None and not any("\0" in k + v for k, v in found.items()):
+        _save("\0".join(x for kv in sorted(found.items()) for x in kv).encode(), d, path, stem.rsplit("-", 1)[0],
+              ".lark-regexes")
     return found
 
 
@@ -197,16 +208,27 @@ def derive_regexes(built: Lark) -> dict[str, str]:
 
 
 def _repeats(parts: list[str]) -> list[str]:
-    """``parts`` with each run of equal parts written once with its count (``x~26`` as ``(?:x){26}``)."""
+    """``parts`` with each run of a repeated group of up to :data:`_PERIOD` parts written once with its
+    count: ``x~26`` as ``(?:x){26}``, ``(num ";")~32`` as ``(?:num;){32}`` (a regular expression with
+    the group written out 32 times is 2 KB and takes milliseconds to compile)."""
     out: list[str] = []
     i = 0
     while i < len(parts):
-        j = i
-        while j < len(parts) and parts[j] == parts[i]:
-            j += 1
-        out.append(parts[i] if j - i == 1 else f"(?:{parts[i]}){{{j - i}}}")
-        i = j
+        best_k, best_m = 1, 1
+        for k in range(1, _PERIOD + 1):
+            m = 1
+            while parts[i + m * k:i + (m + 1) * k] == parts[i:i + k]:
+                m += 1
+            if m > 1 and m * k > best_m * best_k:
+                best_k, best_m = k, m
+        group = "".join(parts[i:i + best_k])
+        out.append(group if best_m == 1 else f"(?:{group}){{{best_m}}}")
+        i += best_k * best_m
     return out
+
+
+_PERIOD = 4
+"""The longest repeated group :func:`_repeats` looks for."""
 
 
 MAX_CACHE_BYTES = 16 << 20
@@ -251,7 +273,7 @@ def _read_verified(path: str) -> bytes | None:
     if expected is None:
         return None
     data = _read_trusted(path, MAX_CACHE_BYTES)
-    if data is None or hashlib.sha256(data).hexdigest() != expected.decode("ascii", "replace").strip():
+    if data is None or sha256(data).hexdigest() != expected.decode("ascii", "replace").strip():
         return None
     return data
 
@@ -277,7 +299,7 @@ def _save(data: bytes, d: str, path: str, tag: str, suffix: str) -> None:
     import glob
 
     try:
-        for target, payload in ((path, data), (path + ".sha256", hashlib.sha256(data).hexdigest().encode() + b"\n")):
+        for target, payload in ((path, data), (path + ".sha256", sha256(data).hexdigest().encode() + b"\n")):
             tmp = os.path.join(d, f".{os.path.basename(target)}.{os.getpid()}.tmp")
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
             with os.fdopen(fd, "wb") as f:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from .errors import ParseError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .record import PositionRecord
+    from .positionrecord import PositionRecord
 
 __all__ = ["read_position", "parse_position_text", "position_source", "maybe_export"]
 
@@ -29,7 +29,7 @@ def parse_position_text(text: str, *, name: str | None = None) -> PositionRecord
         if looks_like_export(text):
             return parse_export(text, name=name)
     from .ids import detect_format, parse_position
-    from .record import PositionRecord
+    from .positionrecord import PositionRecord
 
     fmt = detect_format(text)
     pos = parse_position(text, validate=False)

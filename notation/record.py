@@ -21,6 +21,8 @@ from dataclasses import replace as replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from .position import Position
+from .positionrecord import Normalisation as Normalisation  # re-exported: a reader of a match reports these
+from .positionrecord import PositionRecord as PositionRecord  # re-exported, as before
 
 if TYPE_CHECKING:  # pragma: no cover - imported where an analysis is read or written (start-up time)
     from .analysis import Analysis
@@ -194,15 +196,6 @@ class Game:
         return None
 
 
-@dataclass(frozen=True, slots=True)
-class Normalisation:
-    """Something a reader changed or interpreted while reading (reported, never silent)."""
-
-    message: str
-    line: int | None = None
-    column: int | None = None
-
-
 @dataclass(slots=True)
 class MatchRules:
     """The rules in force, from headers, SGF ``RU`` or options."""
@@ -258,22 +251,3 @@ class Match:
         from .notebook import shown
 
         return shown("match_html", self)
-
-
-@dataclass(slots=True)
-class PositionRecord:
-    """One position read from a position file or pasted text (``.xgp``, an XG or BGBlitz text export,
-    a bare ID), with what came with it."""
-
-    position: Position
-    names: tuple[str, str] | None = None
-    """Player 0's and player 1's names, when the source gave them."""
-    analysis: Analysis | None = None
-    """The ranked plays or the cube decision the source listed, when it did."""
-    format: str = ""
-    """``xgp``, ``xg-text``, ``bgblitz-text``, ``xgid``, ``gnubg-id``, ``fibs`` ..."""
-    source: str | None = None
-    comment: str | None = None
-    tags: list[tuple[str, str]] = field(default_factory=list)
-    """Anything else the source named (event, date ...), in source order."""
-    normalisations: list[Normalisation] = field(default_factory=list)

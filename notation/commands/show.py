@@ -129,14 +129,14 @@ def command(position: str, as_json: bool) -> None:
     in every ID format.  A position that cannot exist is shown with its problems and the exit status
     is 2, as for text that cannot be read.
     """
-    import json
-
     from ..positionio import position_source
 
     try:
         record = position_source(position)
     except NotationError as e:
         if as_json:
+            import json
+
             _write(safe_json(json.dumps({"error": e.message, "input": position if position != "-" else "<stdin>",
                                          "line": e.line, "column": e.column}, ensure_ascii=False)) + "\n")
         fail(e.message)
@@ -153,6 +153,8 @@ def command(position: str, as_json: bool) -> None:
 
     info["not_held"] = lost_by(pos)
     if as_json:
+        import json
+
         _write(safe_json(json.dumps(info, ensure_ascii=False)) + "\n")
     else:
         pips = info["pips"]

@@ -23,7 +23,7 @@ import re
 
 from ..analysis import Analysis, Candidate, CheckerAnalysis, CubeAnalysis, Probabilities
 from ..errors import ParseError
-from ..record import Normalisation, PositionRecord
+from ..positionrecord import Normalisation, PositionRecord
 
 __all__ = ["looks_like_export", "parse_export"]
 
