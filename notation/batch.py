@@ -310,7 +310,7 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
                   quiet: bool, canonical: bool, inputs: Sequence[str], options: dict[str, Any] | None,
                   page: Callable[[Match, Any], str] | None, batch: OutputBatch | None,
                   stream: bool | None) -> dict[str, Any]:
-    from .convert import atomic_write, canonical_plays, dropped_items, render_match, reporters, write_error
+    from .convert import atomic_write, canonical_plays, dropped_items, render_match, reporters, say_losses, write_error
 
     name = "<stdin>" if src == "-" else src
     say, failed = reporters(out)
@@ -381,12 +381,7 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
                                          **(options or {}))
         except NotationError as e:  # a record the target cannot hold at all (OGXM: a variant it has no number for)
             return failed(f"{name}: not converted: {e.message}")
-    if strict or not quiet:
-        for d in dropped:
-            say(f"{name}: {'error' if strict else 'dropped'}: {d}")
-    if not quiet:
-        for n in notes:
-            say(f"{name}: note: {n}")
+    say_losses(say, name, dropped, notes, strict=strict, quiet=quiet)
     if dropped and strict:
         out["status"] = 1
         return out

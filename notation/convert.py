@@ -93,6 +93,18 @@ def reporters(out: dict[str, Any]) -> tuple[Callable[[str], None], Callable[[str
     return say, failed
 
 
+def say_losses(say: Callable[[str], None], name: str, dropped: Sequence[str], notes: Sequence[str], *,
+               strict: bool, quiet: bool) -> None:
+    """Say what a conversion of ``name`` dropped (as errors with ``strict``) and its notes, unless
+    ``quiet`` (which never hides an error)."""
+    if strict or not quiet:
+        for d in dropped:
+            say(f"{name}: {'error' if strict else 'dropped'}: {d}")
+    if not quiet:
+        for n in notes:
+            say(f"{name}: note: {n}")
+
+
 def write_error(target: str, e: BaseException) -> str:
     """The one line that says why ``target`` was not written; an error that is not about writing (not
     an :class:`OSError`) is raised again."""
@@ -529,13 +541,8 @@ class OutputBatch:
         """Check ``path`` and write ``data`` to its temporary file (raises as :func:`atomic_write` does
         when the target is refused or cannot be written); ``on_error(exc)`` is called from
         :meth:`finish` if syncing or renaming it fails (the target is then left as it was)."""
-        pending = _begin(path, data, force=force, inputs=inputs, listings=self._listings)
-        self._items.append((pending, force, on_error))
-        self._queue.put(pending.fd)
-        if len(self._threads) < SYNC_THREADS:
-            t = self._threading.Thread(target=self._sync_loop, name="gammon-sync", daemon=True)
-            t.start()
-            self._threads.append(t)
+        self.adopt(_begin(path, data, force=force, inputs=inputs, listings=self._listings), force=force,
+                   on_error=on_error)
 
     def adopt(self, pending: _Pending, *, force: bool = False, on_error: Any = None) -> None:
         """:meth:`add` of a temporary file already written (:func:`open_pending`): synced with the

@@ -203,7 +203,7 @@ def convert_sgf(data: bytes, src: str, target: str, fmt: str, *, force: bool = F
 def _convert(data: bytes, src: str, target: str, fmt: str, *, force: bool, strict: bool, quiet: bool,
              canonical: bool, inputs: Any, options: dict[str, Any], batch: OutputBatch | None
              ) -> dict[str, Any]:
-    from .convert import reporters, write_error
+    from .convert import reporters, say_losses, write_error
     from .formats.sgf import iter_sgf
 
     name = src
@@ -251,12 +251,7 @@ def _convert(data: bytes, src: str, target: str, fmt: str, *, force: bool, stric
             say(f.format())
     if canonical and changed and not quiet:
         say(f"{name}: {changed} plays rewritten in canonical form (--canonical)")
-    if strict or not quiet:
-        for d in dropped:
-            say(f"{name}: {'error' if strict else 'dropped'}: {d}")
-    if not quiet:
-        for n in notes:
-            say(f"{name}: note: {n}")
+    say_losses(say, name, dropped, notes, strict=strict, quiet=quiet)
 
     def write_failed(e: BaseException) -> None:
         failed(write_error(target, e))
