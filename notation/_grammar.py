@@ -80,14 +80,19 @@ derivation is rebuilt."""
 _DEFAULTS: dict[str, Any] = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": False}
 
 
-def _key(name: str, start: str | tuple[str, ...], options: dict[str, Any]) -> tuple[str, dict[str, Any], str]:
-    """(the grammar's text, lark's options, the cache files' name without extension) of a parser."""
+def _key(name: str, start: str | tuple[str, ...], options: dict[str, Any], *, pickled: bool = True
+         ) -> tuple[str, dict[str, Any], str]:
+    """(the grammar's text, lark's options, the cache files' name without extension) of a parser, or
+    (``pickled=False``) of the regular expressions, which depend on the grammar and on
+    :func:`derive_regexes`, not on which lark pickled a parser (finding lark's version costs every
+    start-up a few milliseconds)."""
     opts = dict(_DEFAULTS)
     opts.update(options)
     text = grammar_text(name)
     starts = start if isinstance(start, str) else "+".join(start)
     tag = "-".join([name, starts, *(f"{k}={v}" for k, v in sorted(options.items())),
-                    f"py{sys.version_info[0]}{sys.version_info[1]}", f"lark{_lark_version()}", _DERIVATION])
+                    f"py{sys.version_info[0]}{sys.version_info[1]}",
+                    f"lark{_lark_version()}" if pickled else _DERIVATION])
     digest = sha256(f"{text}\n{sorted(opts.items())!r}".encode()).hexdigest()[:16]
     return text, opts, f"{tag}-{digest}"
 
@@ -151,7 +156,7 @@ def regexes(name: str, start: str | tuple[str, ...] = "start", **options: Any) -
     grammars without one).  Kept in the cache directory beside the parser, as names and expressions
     separated by NUL characters (no JSON to import): reading them never imports lark once they are
     there."""
-    _text, _opts, stem = _key(name, start, options)
+    _text, _opts, stem = _key(name, start, options, pickled=False)
     d = cache_dir()
     path = os.path.join(d, stem + ".lark-regexes") if d is not None else None
     if path is not None:

@@ -8,8 +8,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -19,6 +18,9 @@ from ..matchio import find_inputs, skipped_summary
 from ..parallel import auto_jobs, collect_if_piled, collector_paused, map_files
 from ..replay import Finding
 from ..reports import SEVERITIES, more_like_it, shown_findings
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pathlib import Path
 
 __all__ = ["command", "check_file", "write_pages", "write_report", "FORMATS", "VARIANTS"]
 
@@ -338,6 +340,8 @@ class Pages:
 
 
 def _pages_folder(report: str) -> Path:
+    from pathlib import Path  # (here: pathlib costs a plain validate's start-up milliseconds)
+
     rpath = Path(report)
     return rpath.parent / f"{rpath.stem}_matches"
 
@@ -349,6 +353,8 @@ def _page_names(paths: Sequence[str]) -> dict[str, str]:
     """Each input's page name, chosen before any is written (the workers write them): the file's stem,
     its dots and other signs made ``_`` (a dot separates a stream's members: ``NAME.2.html``), and
     ``-2``, ``-3`` ... after a name an earlier file has (compared without case)."""
+    from pathlib import Path
+
     used: set[str] = set()
     out: dict[str, str] = {}
     for p in paths:
@@ -369,6 +375,8 @@ def write_pages(src: str, folder: str, name: str, variant: str | None = None,
     """The match pages (:func:`render.html.match_page`) of the file ``src``, written into ``folder`` as
     ``NAME.html`` (a second match of the file ``NAME.2.html`` ...); returns their paths (none for a file
     that cannot be read)."""
+    from pathlib import Path
+
     from render.html import match_page
 
     from ..errors import NotationError
@@ -399,6 +407,8 @@ def write_report(report: str, results: Sequence[dict[str, Any]], variant: str | 
     beside it (``NAME_matches/``), one page per readable match (:func:`write_pages`); returns the paths
     written.  A result that already holds its ``pages`` (written by the worker that checked it) is not
     written again.  Each row of the report links to its file's first page; every file has a row."""
+    from pathlib import Path
+
     from render.html import batch_page
 
     folder = _pages_folder(report)
