@@ -522,19 +522,40 @@ class _Board:
                 out.append(self.t.glyphs(centre_label, (g.bx0 + g.bx1) / 2, y, size, th.text))
 
     def _line_texts(self, player: int) -> tuple[str, str]:
+        """(the left text, the right text) of ``player``'s line; a name too long for the room between
+        them is cut, ending in "...", so the line never overflows the board."""
         pos = self.pos
         name = self.player_name(player)
+        suffix = ""
         if pos.turn == player and pos.double_offered:
-            name += "  (doubles)"
+            suffix = "  (doubles)"
         elif pos.turn == player and (pos.dice is not None or self.o.dice is not None or self.arrows
                                      or self.marks_turn()):
-            name += "  (on roll)"
+            suffix = "  (on roll)"
         right: list[str] = []
         if self.o.score and pos.match_length:
             right.append(f"Score {pos.score[player]}")
         if self.o.pips:
             right.append(f"Pips {pos.pips(player)}")
-        return name, "     ".join(right)
+        right_text = "     ".join(right)
+        g, u = self.g, self.u
+        size = 0.4 * u
+        room = (g.bx1 - 0.05 * u - (self.t.width(right_text, size) + 0.4 * u if right_text else 0.0)
+                - (g.bx0 + 0.65 * u) - self.t.width(suffix, size))
+        return self._cut(name, size, room) + suffix, right_text
+
+    def _cut(self, text: str, size: float, room: float) -> str:
+        """``text``, or its longest beginning that fits ``room`` with "..." after it."""
+        if self.t.width(text, size) <= room:
+            return text
+        lo, hi = 0, len(text)  # the longest fitting beginning: lo fits, hi does not
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if self.t.width(text[:mid].rstrip() + "...", size) <= room:
+                lo = mid
+            else:
+                hi = mid
+        return text[:lo].rstrip() + "..."
 
     def match_label_fits(self) -> bool:
         """The match length fits in the middle of the top player's line (else it goes in the caption)."""

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import atexit
+import fcntl
+import hashlib
 import os
 import shutil
 import subprocess
@@ -17,6 +19,11 @@ SHARED = ROOT.parent / "shared"
 CORPUS = SHARED / "corpus"
 DATA = Path(__file__).resolve().parent / "data"
 GNUBG = os.environ.get("GNUBG", "/usr/games/gnubg")
+
+TEST_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "gammon-notation-tests"
+"""Where the matches gnubg plays for the tests are kept between runs (a run that finds them skips the
+minute gnubg takes); a directory per tool, gnubg binary, count and variation.  ``GAMMON_NO_TEST_CACHE=1``
+plays them again."""
 
 # The tests keep built parsers in a cache of their own (this process and the commands it runs), not in
 # the user's ~/.cache; tests/test_grammar_cache.py sets its own.
@@ -53,11 +60,28 @@ def generate_gnubg_corpus(tmp_path_factory: pytest.TempPathFactory, name: str, d
     cached = os.environ.get(f"GAMMON_{name.upper()}_CORPUS")
     if cached and Path(cached, "mat").is_dir():
         return Path(cached)
-    out = tmp_path_factory.mktemp(name)
     count = os.environ.get(f"GAMMON_{name.upper()}_COUNT", str(default_count))
     env = {**os.environ, "VARIATION": variation} if variation else None
-    subprocess.run(["bash", str(tool), str(out), count], check=True, capture_output=True, timeout=1800, env=env)
-    return out
+    gnubg = Path(shutil.which(GNUBG) or shutil.which("gnubg") or GNUBG).resolve()
+    st = gnubg.stat()
+    key = hashlib.sha256(f"{tool.read_bytes()!r} {gnubg} {st.st_size} {st.st_mtime_ns} {count} {variation} "
+                         f"{os.environ.get('SEED_BASE')}".encode()).hexdigest()[:16]
+    if os.environ.get("GAMMON_NO_TEST_CACHE"):
+        out = tmp_path_factory.mktemp(name)
+        subprocess.run(["bash", str(tool), str(out), count], check=True, capture_output=True, timeout=1800, env=env)
+        return out
+    TEST_CACHE.mkdir(parents=True, exist_ok=True)
+    done = TEST_CACHE / f"{name}-{key}"
+    with open(TEST_CACHE / f".{name}-{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # parallel test workers: one plays, the others wait for it
+        if not (done / "complete").exists():
+            out = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=TEST_CACHE))
+            subprocess.run(["bash", str(tool), str(out), count], check=True, capture_output=True, timeout=1800,
+                           env=env)
+            (out / "complete").write_text(count + "\n")
+            shutil.rmtree(done, ignore_errors=True)
+            out.rename(done)
+    return done
 
 
 @pytest.fixture(scope="session")

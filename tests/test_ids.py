@@ -866,3 +866,10 @@ def test_every_id_writer_says_what_it_cannot_hold() -> None:
     r = CliRunner().invoke(main, ["show", "board:Ann:Ben:7:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:"
                                           "1:5:2:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:1"])
     assert r.exit_code == 0 and "Not held:    XGID: names; GNUbg ID: names; OGID: dice, names" in r.output
+
+
+def test_an_xgid_number_of_thousands_of_digits_is_a_field_error() -> None:
+    """Found by a random run: Python refuses int() of more than 4,300 digits with a ValueError that is
+    no ParseError (an internal error in every command)."""
+    with pytest.raises(ParseError, match=r"XGID field 2 \(cube\): .*5000 characters\) at column 33"):
+        parse_xgid("XGID=-b----E-C---eE---c-e----B-:" + "9" * 5000 + ":0:1:52:0:0:0:0:10")

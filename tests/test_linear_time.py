@@ -265,3 +265,11 @@ def test_xg(data: st.DataObject) -> None:
     grew1 = max(_cost(read_xg, file_of(small)) - t0, 0.0)
     grew8 = max(_cost(read_xg, file_of(GROWTH * small)) - t0, 0.0)
     assert grew8 <= max(FLOOR, RATIO * grew1), (a, b, grew1, grew8)
+
+
+@pytest.mark.parametrize("unit", [" ", "\t"])
+def test_blanks_before_every_text_export(unit: str) -> None:
+    """Found by a random run: blanks before an XG export's first line took the chances line's regular
+    expression quadratic time (40,000 blanks: 1.3 s)."""
+    for base in EXPORTS:
+        _grows_linearly(parse_position_text, base, 0, unit)

@@ -578,3 +578,18 @@ def test_options_are_in_the_signature() -> None:
         assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in opts.values())
         assert set(opts) == set(Options.__dataclass_fields__) | {"play"}
         assert opts["size"].default == "medium" and opts["size"].annotation == "str"
+
+
+@pytest.mark.parametrize("length", [60, 5000])
+def test_a_long_name_is_cut_to_its_line(length: int) -> None:
+    """Found by a random run: a 5,000-character name ran its line thousands of pixels past the board
+    (and made the match page fail); now it ends in "..." before the score and pips, which stay."""
+    from dataclasses import replace
+
+    pos = replace(Position(), dice=(5, 2), match_length=7, names=("A" * length, "Bob"))
+    d = render.drawing(pos, names=True, pips=True, score=True)
+    glyphs = [(it, ox) for it, ox, _oy in flat(d) if isinstance(it, Glyphs)]
+    texts = ["".join(c for c, _x, _y in g.chars) for g, _ox in glyphs]
+    assert max(x + ox for g, ox in glyphs for _c, x, _y in g.chars) < d.width
+    assert any(t.startswith("AAAA") and t.endswith("...(onroll)") for t in texts), texts  # (no blanks in glyphs)
+    assert sum(t.count("Pips") for t in texts) == 2 and sum(t.count("Score") for t in texts) == 2

@@ -36,7 +36,7 @@ _WORDS = r"\S(?:\s*+\S)*"
 ``.*?`` before ``\\s+`` tries each blank of a run again: quadratic time in a long run)."""
 _XG_CAND_HEAD = re.compile(r"\s*(\d+)\.\s")
 _XG_EQ = re.compile(rf"\s[eé]q:\s*({_NUM})", re.I)
-_XG_PCT = re.compile(rf"^\s*[^:\d][^:]*:\s*({_NUM})%\s*\(G:\s*({_NUM})%\s*B:\s*({_NUM})%\)")
+_XG_PCT = re.compile(rf"^[^:\d][^:]*:\s*({_NUM})%\s*\(G:\s*({_NUM})%\s*B:\s*({_NUM})%\)")
 _XG_CUBE_ROW = re.compile(rf"^\s+[^:\s][^:]*:\s+({_NUM})(?:\s+\(({_NUM})\))?\s*$")
 _XG_LEVEL = re.compile(r"^\s*\S.*?\b(XG Roller\+*|\d+-ply|Rollout|Book)\s*$", re.I)
 _BB_CAND = re.compile(rf"^\s*(\d+)\.\s+({_NUM})\s+mwp\s*/\s*({_NUM})(?:\s+\(({_NUM})\))?\s+({_WORDS})\s*$")
