@@ -9,10 +9,11 @@ bar (:meth:`Arrows.route`) and draws it with a halo.  Deterministic: no randomne
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import math
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol
 
 from notation.position import Position
@@ -32,6 +33,10 @@ slab in the tray), ``gap`` (beyond a full stack) or ``over`` (on a full stack's 
 the checkers on the point after the play, for the last two."""
 _Sim = tuple[list[_Shaft], list[_Ghost], list[Point]]
 """Arrows, ghosts, hit blots."""
+_Obstacles = tuple[list[tuple[float, float | None, float | None]], list[float], list[Box]]
+"""What an arrow should not run over (:meth:`Arrows.obstacles`): the columns with checkers, left to right,
+each as (centre x, where the top stack ends or None, where the bottom stack starts or None); their
+centres; boxes."""
 
 
 class Text(Protocol):
@@ -275,10 +280,11 @@ class Arrows:
         return (x, y), "gap"
 
     # ------------------------------------------------------------ arrow routing
-    def obstacles(self, exclude: set[tuple[int, bool]]) -> tuple[list[int], list[int], list[Box]]:
+    def obstacles(self, exclude: set[tuple[int, bool]]) -> _Obstacles:
         """What an arrow should not run over: the checkers of each screen column (how many are drawn at
         the top and at the bottom, except in the columns ``exclude`` names), and boxes for the bar's
-        checkers, the dice or an offered cube, the cube, the trays' counts and their checkers."""
+        checkers, the dice or an offered cube, the cube, the trays' counts and their checkers; in the
+        form :meth:`_over` reads (:data:`_Obstacles`), made once for all the curves tried for an arrow."""
         pos, g, u = self.pos, self.g, self.u
         top, bottom = [0] * 12, [0] * 12
         for player in (0, 1):
@@ -302,7 +308,11 @@ class Arrows:
         box = self.dice_box()
         if box is not None:
             boxes.append(box)
-        return top, bottom, boxes
+        # The columns with checkers, each with where its stacks end, left to right.
+        cols = [(g.col_x(col), g.fy0 + top[col] * u if top[col] else None,
+                 g.fy1 - bottom[col] * u if bottom[col] else None)
+                for col in range(12) if top[col] or bottom[col]]
+        return cols, [col[0] for col in cols], boxes
 
     def route(self, shafts: list[_Shaft], ghosts: list[_Ghost]) -> list[_Shaft]:
         """Bend each arrow around checkers, counts, dice and the bar's checkers where it can, and away
@@ -322,16 +332,17 @@ class Arrows:
         if not tangled and not any(plain):
             return shafts  # the plain arcs are clear: nothing to do (the common case, and fast)
         cands: list[list[tuple[Point, float]]] = []
-        costs: list[list[float]] = []
+        ranked: list[_Ranking] = []
         for (a, c, b), sh, ob, cost0 in zip(arcs, shafts, obsts, plain, strict=True):
             if cost0 == 0 and not tangled:
                 cands.append([(c, 0.0)])
-                costs.append([0.0])
+                ranked.append(_Ranking([0.0], None))
                 continue
             options = self._candidates(a, c, b)
             cands.append(options)
-            costs.append([cost0] + [2.0 * self._over(a, cc, b, sh[3], ob) + dev for cc, dev in options[1:]])
-        ranked = [sorted(range(len(c)), key=lambda k, c=c: (c[k], k)) for c in costs]  # type: ignore[misc]
+            ranked.append(_Ranking([cost0] + [dev for _cc, dev in options[1:]],
+                                   lambda k, a=a, b=b, options=options, stop=sh[3], ob=ob:  # type: ignore[misc]
+                                   2.0 * self._over(a, options[k][0], b, stop, ob) + options[k][1]))
         u = self.u
         current = [0] * len(arcs)  # the plain arc is the first candidate
         flats: dict[tuple[int, int], tuple[list[Point], list[Point], tuple[float, float, float, float]]] = {}
@@ -345,9 +356,10 @@ class Arrows:
                 near_others = [[_quad(p, q, r, 0.1 + 0.8 * k / 10) for k in range(11)] for p, q, r in others]
                 near_boxes = _near_boxes(near_others, 0.4 * u)
                 best_k, best_cost = current[i], math.inf
-                for k in ranked[i]:
+                rank = ranked[i]
+                for k in rank:
                     cc = cands[i][k][0]
-                    cost = costs[i][k]
+                    cost = rank.cost[k]
                     if cost >= best_cost:
                         break  # the rest cost more before any crossing is counted
                     key = (i, k)
@@ -411,11 +423,10 @@ class Arrows:
             out.append((cc, 0.12 + 0.1 * dev))
         return out
 
-    def _over(self, a: Point, c: Point, b: Point, stop: float,
-              obst: tuple[list[int], list[int], list[Box]]) -> float:
+    def _over(self, a: Point, c: Point, b: Point, stop: float, obst: _Obstacles) -> float:
         """How long (in u) the shaft from a to b (control c) runs over obstacles or out of the board."""
         g, u = self.g, self.u
-        top, bottom, boxes = obst
+        cols, xs, boxes = obst
         length = _curve_length(a, c, b)
         if length <= 0:
             return 0.0
@@ -426,12 +437,7 @@ class Arrows:
         step = length * (t1 - t0) / n / u
         hits = 0
         reach = hw + u / 2
-        # The columns with checkers, each with where its stacks end (a sample within reach of the
-        # column's centre and inside a stack runs over it); the same sums as a column at a time.
-        cols = [(g.col_x(col), g.fy0 + top[col] * u if top[col] else None,
-                 g.fy1 - bottom[col] * u if bottom[col] else None)
-                for col in range(12) if top[col] or bottom[col]]  # left to right
-        xs = [col[0] for col in cols]
+        # A sample within reach of a column's centre and inside one of its stacks runs over it.
         near = reach + 1.0  # a little more than the reach: which columns to test exactly
         bx0, bx1, ylo, yhi = g.bx0, g.bx1, g.fy0 - 0.1 * u, g.fy1 + 0.1 * u
         ax, ay = a
@@ -513,6 +519,39 @@ class Arrows:
             pts.append((x + r * math.cos(a), y + r * math.sin(a)))
         return Polygon(tuple(pts), th.arrow_halo, th.hit, self.lw * 1.3)
 
+
+
+class _Ranking:
+    """An arrow's candidate curves in order of their cost (and of their number, between equal costs), each
+    cost computed only when the order reaches it: the search stops at the first candidate that costs more
+    than the best so far, and most candidates are never reached.  A candidate's known part of the cost
+    (its penalty for leaving the plain arc) is a lower bound of its cost, so the order is the one sorting
+    all the costs would give."""
+
+    def __init__(self, bounds: list[float], exact: Callable[[int], float] | None) -> None:
+        self.cost: dict[int, float] = {0: bounds[0]}
+        """The costs computed: candidate 0 (the plain arc) is known."""
+        self._exact = exact
+        self._order: list[int] = []
+        self._heap = [(bounds[0], 0, True)] + [(v, k, False) for k, v in enumerate(bounds[1:], 1)]
+        heapq.heapify(self._heap)
+
+    def __iter__(self) -> Iterator[int]:
+        n = 0
+        while True:
+            if n < len(self._order):
+                yield self._order[n]
+                n += 1
+                continue
+            if not self._heap:
+                return
+            v, k, exact = heapq.heappop(self._heap)
+            if exact:
+                self._order.append(k)
+            else:
+                assert self._exact is not None
+                cost = self.cost[k] = self._exact(k)
+                heapq.heappush(self._heap, (cost, k, True))
 
 
 def _crossings(arcs: Sequence[tuple[Point, Point, Point]]) -> int:
