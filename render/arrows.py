@@ -353,6 +353,7 @@ class Arrows:
                 others = [(arcs[j][0], cands[j][current[j]][0], arcs[j][2]) for j in range(len(arcs)) if j != i]
                 flat_others = [[_quad(p, q, r, k / 8) for k in range(9)] for p, q, r in others]
                 boxes_others = [_bbox(f) for f in flat_others]
+                segs_others = [_segments(f) for f in flat_others]
                 near_others = [[_quad(p, q, r, 0.1 + 0.8 * k / 10) for k in range(11)] for p, q, r in others]
                 near_boxes = _near_boxes(near_others, 0.4 * u)
                 best_k, best_cost = current[i], math.inf
@@ -367,8 +368,8 @@ class Arrows:
                         flat = [_quad(a, cc, b, t / 8) for t in range(9)]
                         flats[key] = (flat, [_quad(a, cc, b, 0.1 + 0.8 * t / 10) for t in range(11)], _bbox(flat))
                     mine, mine_near, mine_box = flats[key]
-                    cost += 3.0 * sum(1 for f, fb in zip(flat_others, boxes_others, strict=True)
-                                      if _polylines_cross(mine, f, mine_box, fb))
+                    cost += 3.0 * sum(1 for f, fb, fs in zip(flat_others, boxes_others, segs_others, strict=True)
+                                      if _polylines_cross(mine, f, mine_box, fb, fs))
                     if cost >= best_cost:
                         continue
                     # running alongside another arrow (closer than 0.4 u) reads as one thick arrow
@@ -571,16 +572,27 @@ def _bbox(p: Sequence[Point]) -> tuple[float, float, float, float]:
     return min(xs), min(ys), max(xs), max(ys)
 
 
+_Segment = tuple[Point, Point, float, float, float, float]
+"""A piece of a polyline: its ends and its bounding box (x0, x1, y0, y1)."""
+
+
+def _segments(q: Sequence[Point]) -> list[_Segment]:
+    return [(q[j], q[j + 1], min(q[j][0], q[j + 1][0]), max(q[j][0], q[j + 1][0]), min(q[j][1], q[j + 1][1]),
+             max(q[j][1], q[j + 1][1])) for j in range(len(q) - 1)]
+
+
 def _polylines_cross(p: Sequence[Point], q: Sequence[Point],
                      pb: tuple[float, float, float, float] | None = None,
-                     qb: tuple[float, float, float, float] | None = None) -> bool:
-    """Whether two polylines cross (``pb``, ``qb``: their bounding boxes, when known)."""
+                     qb: tuple[float, float, float, float] | None = None,
+                     qs: list[_Segment] | None = None) -> bool:
+    """Whether two polylines cross (``pb``, ``qb``: their bounding boxes, ``qs``: the :func:`_segments` of
+    ``q``, when known)."""
     px0, py0, px1, py1 = pb or _bbox(p)
     qx0, qy0, qx1, qy1 = qb or _bbox(q)
     if px1 < qx0 or qx1 < px0 or py1 < qy0 or qy1 < py0:
         return False
-    qs = [(q[j], q[j + 1], min(q[j][0], q[j + 1][0]), max(q[j][0], q[j + 1][0]), min(q[j][1], q[j + 1][1]),
-           max(q[j][1], q[j + 1][1])) for j in range(len(q) - 1)]
+    if qs is None:
+        qs = _segments(q)
     for i in range(len(p) - 1):
         a, b = p[i], p[i + 1]
         ax0, ax1 = (a[0], b[0]) if a[0] < b[0] else (b[0], a[0])

@@ -165,9 +165,10 @@ class _Boards:
         """A group whose items repeat one another's coordinates (a checker's rim and ring, an arrow's halo
         and shaft: drawn twice, placed once) is one shape; any other group (a stack, the dice, the
         tray) is the list of its items' units, each stored once."""
-        placed = [_shape(self._svg(it))[1] for it in g.items]
+        svgs = [self._svg(it) for it in g.items]  # a group is never shifted: its SVG is its items'
+        placed = [_shape(x)[1] for x in svgs]
         if len({c for c in placed if c}) < len([c for c in placed if c]):
-            return self._entry(self._svg(g))
+            return self._entry("".join(svgs))
         return "*" + _toks(self._unit(it) for it in g.items)
 
     def _add(self, entry: str) -> int:
