@@ -122,8 +122,13 @@ class _Boards:
         self.background = "none"
         self._units: dict[Any, int] = {}
         """A unit (a display-list item, hashable) -> its number in ``table``."""
+        self._known: dict[int, tuple[Any, int]] = {}
+        """The same, by the unit's ``id`` (with the unit, which keeps the id its own): the layout gives
+        the units it reuses as the same objects (:class:`render.layout._Parts`), found here without
+        hashing them."""
         self._empty: dict[tuple[Any, ...], int] = {}
         """An empty board's items -> its number in ``statics``."""
+        self._last_empty: tuple[tuple[Any, ...], int] = ((), -1)
 
     def add(self, position: Any, options: dict[str, Any]) -> tuple[int, str]:
         """The position's empty board's number and its units' numbers (:func:`_toks`)."""
@@ -135,9 +140,12 @@ class _Boards:
         if root.dx or root.dy:  # pragma: no cover - one board is never shifted
             raise ValueError("a page board is one board")
         empty = root.items[:root.static]
-        s = self._empty.get(empty)
+        last, s = self._last_empty
+        if empty != last:  # the same items, the same objects: no item compared nor hashed
+            s = self._empty.get(empty)
         if s is None:
             s = self._empty[empty] = self.statics.setdefault("".join(self._svg(it) for it in empty), len(self.statics))
+        self._last_empty = (empty, s)
         return s, _toks(self._unit(it) for it in root.items[root.static:])
 
     def _svg(self, it: Any) -> str:
@@ -150,6 +158,9 @@ class _Boards:
         return [x.strip().replace("xlink:href=", "href=") for x in w.out]
 
     def _unit(self, it: Any) -> int:
+        known = self._known.get(id(it))
+        if known is not None and known[0] is it:
+            return known[1]
         k = self._units.get(it)
         if k is None:
             if isinstance(it, Glyphs):  # a line of text: its characters' units (a digit in one place: one unit)
@@ -159,6 +170,7 @@ class _Boards:
             else:
                 entry = self._entry(self._svg(it))
             k = self._units[it] = self._add(entry)
+        self._known[id(it)] = (it, k)
         return k
 
     def _group(self, g: Group) -> str:

@@ -9,7 +9,7 @@ the caption.  Where things are is :mod:`render.geometry`'s; the arrows of a play
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -176,6 +176,8 @@ class _Text:
         self.font = font
         self.snap = snap
         """Glyph origins are rounded to 1/snap px (the PNG backend's supersampling grid)."""
+        self._laid: dict[tuple[Any, ...], Glyphs] = {}
+        """Text laid out, by its arguments to :meth:`glyphs` (the same text, the same object)."""
 
     def width(self, s: str, size: float) -> float:
         return self.font.advance(s) * size / self.font.units_per_em
@@ -183,6 +185,15 @@ class _Text:
     def glyphs(self, s: str, x: float, y: float, size: float, fill: Color, *, anchor: str = "mm",
                bold: float = 0.0) -> Glyphs:
         """Text placed by ``anchor``: horizontal l/m/r, vertical m (middle of capitals) or s (baseline)."""
+        key = (s, x, y, size, fill, anchor, bold)
+        laid = self._laid.get(key)
+        if laid is None:
+            if len(self._laid) >= _KEEP:
+                self._laid.clear()
+            laid = self._laid[key] = self._glyphs(s, x, y, size, fill, anchor, bold)
+        return laid
+
+    def _glyphs(self, s: str, x: float, y: float, size: float, fill: Color, anchor: str, bold: float) -> Glyphs:
         scale = size / self.font.units_per_em
         w = self.font.advance(s) * scale
         h, v = anchor[0], anchor[1]
@@ -224,6 +235,53 @@ def _ascii(s: str) -> str:
 
 # --------------------------------------------------------------------------- the board builder
 
+_KEEP = 4096
+"""How many laid-out texts, or units of one :class:`_Parts`, are kept for reuse (then they are dropped, and
+made again as needed)."""
+
+
+class _Parts:
+    """What the boards drawn with one geometry, theme and text share, made once: the empty board, and each
+    unit that depends on a few numbers only (:meth:`_Board.unit`).  A match page lays out hundreds of
+    positions on one board: most of what each shows was made for an earlier one, and is the same object
+    (the page writer, :mod:`render.html`, recognises a unit it has stored by identity)."""
+
+    def __init__(self) -> None:
+        self.static: tuple[Part, ...] | None = None
+        self.units: dict[tuple[Any, ...], Part] = {}
+
+    def keep(self, key: tuple[Any, ...], part: Part) -> Part:
+        if len(self.units) >= _KEEP:
+            self.units.clear()
+        self.units[key] = part
+        return part
+
+
+_SHARED: dict[tuple[Any, ...], _Parts] = {}
+_TEXTS: dict[tuple[int, int], _Text] = {}
+
+
+def _parts(geo: Geo, theme: Theme, text: _Text) -> _Parts:
+    key = (geo.u, geo.home_right, geo.numbers, geo.info, geo.caption_lines, theme, id(text))
+    parts = _SHARED.get(key)
+    if parts is None:
+        if len(_SHARED) >= 16:
+            _SHARED.clear()
+        parts = _SHARED[key] = _Parts()
+    return parts
+
+
+def _text(snap: int) -> _Text:
+    """The text of diagrams drawn on the grid of ``snap`` (one object, whose laid-out texts are reused, until
+    a font is added: :func:`render.add_font`)."""
+    font = default_font()
+    key = (snap, len(font.fallbacks))
+    text = _TEXTS.get(key)
+    if text is None:
+        text = _TEXTS[key] = _Text(font, snap)
+    return text
+
+
 
 class _Board:
     """Builds the items of one board."""
@@ -244,6 +302,7 @@ class _Board:
         self.static: list[Part] = []
         self.items: list[Part] = []
         self.checkers_at = 0
+        self.parts = _parts(geo, self.th, text)
 
     # ------------------------------------------------------------ helpers
     def side(self, player: int) -> bool:
@@ -268,6 +327,14 @@ class _Board:
 
     # ------------------------------------------------------------ static board
     def board(self) -> None:
+        """The empty board (made once for the boards sharing :attr:`parts`)."""
+        if self.parts.static is None:
+            self.empty_board()
+            self.parts.static = tuple(self.static)
+        else:
+            self.static = list(self.parts.static)
+
+    def empty_board(self) -> None:
         g, th, u, lw, out = self.g, self.th, self.u, self.lw, self.static
         out.append(Rect(g.bx0, g.by0, g.bx1 - g.bx0, g.by1 - g.by0, th.frame, th.frame_line, lw * 1.6))
         for x0 in (g.left_field, g.right_field):
@@ -309,64 +376,73 @@ class _Board:
 
     # ------------------------------------------------------------ position
     def position(self) -> None:
-        pos, g, out = self.pos, self.g, self.items
+        pos, out = self.pos, self.items
         self.checkers_at = len(out)
+        total = pos_checkers(pos)
+        unit = self.unit
         for player in (0, 1):
             bside = self.side(player)
             board = pos.boards[player]
             for p in range(1, 25):
                 n = board[p]
-                if n <= 0:
-                    continue
-                bp = self.to_bottom_numbering(player, p)
-                shown = min(n, POINT_MAX)
-                start = len(out)
-                for k in range(shown):
-                    x, y = g.slot(bp, k)
-                    self.checker(out, x, y, player)
-                if n > POINT_MAX:
-                    x, y = g.slot(bp, POINT_MAX - 1)
-                    self.count(out, x, y, n, player)
-                close_group(out, start)
-            n = board[25]
-            if n > 0:
-                start = len(out)
-                for k in range(min(n, BAR_MAX)):
-                    x, y = g.bar_slot(bside, k)
-                    self.checker(out, x, y, player)
-                if n > BAR_MAX:
-                    x, y = g.bar_slot(bside, BAR_MAX - 1)
-                    self.count(out, x, y, n, player)
-                close_group(out, start)
-            start = len(out)
-            self.borne_off(player, board[0])
-            close_group(out, start)
-            start = len(out)
-            self.waiting(player, self.pos.rules.checkers - sum(board))
-            close_group(out, start)
+                if n > 0:
+                    unit(self.stack, player, self.to_bottom_numbering(player, p), n)
+            if board[25] > 0:
+                unit(self.bar_stack, player, bside, board[25])
+            if board[0] > 0:
+                unit(self.borne_off, player, bside, board[0], total)
+            waiting = self.pos.rules.checkers - sum(board)
+            if waiting > 0:
+                unit(self.waiting, player, bside, waiting)
 
-    def waiting(self, player: int, n: int) -> None:
+    def unit(self, draw: Callable[..., None], *args: Any) -> None:
+        """Add what ``draw(out, *args)`` draws, as one unit (:func:`close_group`).  ``draw`` depends on its
+        arguments and on what the boards sharing :attr:`parts` share, nothing else: the unit is made once
+        for them all, and is the same object each time."""
+        key = (draw.__name__, *args)
+        part = self.parts.units.get(key)
+        if part is None:
+            out: list[Part] = []
+            draw(out, *args)
+            close_group(out, 0)
+            part = self.parts.keep(key, out[0])
+        self.items.append(part)
+
+    def stack(self, out: list[Part], player: int, bp: int, n: int) -> None:
+        """The ``n`` checkers of ``player`` on the bottom player's point ``bp``."""
+        g = self.g
+        for k in range(min(n, POINT_MAX)):
+            x, y = g.slot(bp, k)
+            self.checker(out, x, y, player)
+        if n > POINT_MAX:
+            x, y = g.slot(bp, POINT_MAX - 1)
+            self.count(out, x, y, n, player)
+
+    def bar_stack(self, out: list[Part], player: int, bside: bool, n: int) -> None:
+        g = self.g
+        for k in range(min(n, BAR_MAX)):
+            x, y = g.bar_slot(bside, k)
+            self.checker(out, x, y, player)
+        if n > BAR_MAX:
+            x, y = g.bar_slot(bside, BAR_MAX - 1)
+            self.count(out, x, y, n, player)
+
+    def waiting(self, out: list[Part], player: int, bside: bool, n: int) -> None:
         """Checkers not yet entered (Acey-Deucey): round checkers standing in the tray, with the count.
         (Bearing off needs every checker home, so the tray never holds both kinds.)"""
-        if n <= 0:
-            return
         g, u = self.g, self.u
-        bside = self.side(player)
         x0, y0, x1, y1 = g.tray_box(bside)
         cx = (x0 + x1) / 2
         cy = 0.0
         for k in range(min(n, 5)):
             cy = y1 - (k + 0.5) * u if bside else y0 + (k + 0.5) * u
-            self.checker(self.items, cx, cy, player)
+            self.checker(out, cx, cy, player)
         if n > 1:
-            self.count(self.items, cx, cy, n, player)
+            self.count(out, cx, cy, n, player)
 
-    def borne_off(self, player: int, n: int) -> None:
-        if n <= 0:
-            return
-        g, th, u, out = self.g, self.th, self.u, self.items
-        bside = self.side(player)
-        total = pos_checkers(self.pos)
+    def borne_off(self, out: list[Part], player: int, bside: bool, n: int, total: int) -> None:
+        """The ``n`` checkers ``player`` has borne off, of ``total``: slabs in the tray, and the count."""
+        g, th, u = self.g, self.th, self.u
         x0, y0, x1, y1 = g.tray_box(bside)
         t = g.slab_h(total)
         w = (x1 - x0) - 0.14 * u
@@ -725,7 +801,7 @@ def layout(position: Position, **options: Any) -> Drawing:
             captions[i] = format_play(arrows) if arrows else play
     u0 = _u_for(opts, columns)
     ss = 4 if u0 <= 44 else 3 if u0 <= 80 else 2
-    text = _Text(default_font(), ss)
+    text = _text(ss)
     info = bool(opts.names or opts.pips or opts.score)
     # Boards in a grid share one caption height (the tallest wrapped caption).
     probe = Geo(u0, opts.home == "right", opts.numbers, info, 0)
