@@ -12,7 +12,6 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
-from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol
 
@@ -33,10 +32,12 @@ slab in the tray), ``gap`` (beyond a full stack) or ``over`` (on a full stack's 
 the checkers on the point after the play, for the last two."""
 _Sim = tuple[list[_Shaft], list[_Ghost], list[Point]]
 """Arrows, ghosts, hit blots."""
-_Obstacles = tuple[list[tuple[float, float | None, float | None]], list[float], list[Box]]
-"""What an arrow should not run over (:meth:`Arrows.obstacles`): the columns with checkers, left to right,
-each as (centre x, where the top stack ends or None, where the bottom stack starts or None); their
-centres; boxes."""
+_Obstacles = tuple[list[list[tuple[float, float | None, float | None]]], list[Box]]
+"""What an arrow should not run over (:meth:`Arrows.obstacles`): the columns with checkers, each as (centre
+x, where the top stack ends or None, where the bottom stack starts or None), binned by x (each width u
+of the board from its left edge: the columns near it); boxes, grown by half the shaft (:data:`_HW`)."""
+_HW = 0.12
+"""Half an arrow's shaft with its halo, and a little air, in u."""
 
 
 class Text(Protocol):
@@ -308,11 +309,16 @@ class Arrows:
         box = self.dice_box()
         if box is not None:
             boxes.append(box)
-        # The columns with checkers, each with where its stacks end, left to right.
+        # The columns with checkers, each with where its stacks end, left to right; for each width u of
+        # the board from its left edge, the columns a sample there may be within reach of (a few more).
         cols = [(g.col_x(col), g.fy0 + top[col] * u if top[col] else None,
                  g.fy1 - bottom[col] * u if bottom[col] else None)
                 for col in range(12) if top[col] or bottom[col]]
-        return cols, [col[0] for col in cols], boxes
+        near = _HW * u + u / 2 + 1.0
+        bins = [[col for col in cols if g.bx0 + k * u - near <= col[0] <= g.bx0 + (k + 1) * u + near]
+                for k in range(int((g.bx1 - g.bx0) / u) + 2)]
+        hw = _HW * u
+        return bins, [(x0 - hw, y0 - hw, x1 + hw, y1 + hw) for x0, y0, x1, y1 in boxes]
 
     def route(self, shafts: list[_Shaft], ghosts: list[_Ghost]) -> list[_Shaft]:
         """Bend each arrow around checkers, counts, dice and the bar's checkers where it can, and away
@@ -351,10 +357,10 @@ class Arrows:
             for i in range(len(arcs)):
                 a, _c, b = arcs[i]
                 others = [(arcs[j][0], cands[j][current[j]][0], arcs[j][2]) for j in range(len(arcs)) if j != i]
-                flat_others = [[_quad(p, q, r, k / 8) for k in range(9)] for p, q, r in others]
+                flat_others = [_flat(p, q, r, _EIGHTHS) for p, q, r in others]
                 boxes_others = [_bbox(f) for f in flat_others]
                 segs_others = [_segments(f) for f in flat_others]
-                near_others = [[_quad(p, q, r, 0.1 + 0.8 * k / 10) for k in range(11)] for p, q, r in others]
+                near_others = [_flat(p, q, r, _INNER) for p, q, r in others]
                 near_boxes = _near_boxes(near_others, 0.4 * u)
                 best_k, best_cost = current[i], math.inf
                 rank = ranked[i]
@@ -365,8 +371,8 @@ class Arrows:
                         break  # the rest cost more before any crossing is counted
                     key = (i, k)
                     if key not in flats:
-                        flat = [_quad(a, cc, b, t / 8) for t in range(9)]
-                        flats[key] = (flat, [_quad(a, cc, b, 0.1 + 0.8 * t / 10) for t in range(11)], _bbox(flat))
+                        flat = _flat(a, cc, b, _EIGHTHS)
+                        flats[key] = (flat, _flat(a, cc, b, _INNER), _bbox(flat))
                     mine, mine_near, mine_box = flats[key]
                     cost += 3.0 * sum(1 for f, fb, fs in zip(flat_others, boxes_others, segs_others, strict=True)
                                       if _polylines_cross(mine, f, mine_box, fb, fs))
@@ -385,7 +391,7 @@ class Arrows:
 
     def _alongside(self, arcs: Sequence[tuple[Point, Point, Point]]) -> bool:
         """Whether an arrow runs closer than 0.4 u to another one for part of its length."""
-        flats = [[_quad(p, q, r, 0.1 + 0.8 * k / 10) for k in range(11)] for p, q, r in arcs]
+        flats = [_flat(p, q, r, _INNER) for p, q, r in arcs]
         return any(_close_samples(f, [h for j, h in enumerate(flats) if j != i], 0.4 * self.u)
                    for i, f in enumerate(flats))
 
@@ -427,11 +433,11 @@ class Arrows:
     def _over(self, a: Point, c: Point, b: Point, stop: float, obst: _Obstacles) -> float:
         """How long (in u) the shaft from a to b (control c) runs over obstacles or out of the board."""
         g, u = self.g, self.u
-        cols, xs, boxes = obst
+        bins, boxes = obst
         length = _curve_length(a, c, b)
         if length <= 0:
             return 0.0
-        hw = 0.12 * u  # half the shaft with its halo, and a little air
+        hw = _HW * u
         t0 = min(0.45 * u / length, 0.4)
         t1 = 1.0 - min((stop + 0.25 * u) / length, 0.4)
         n = 16
@@ -439,7 +445,6 @@ class Arrows:
         hits = 0
         reach = hw + u / 2
         # A sample within reach of a column's centre and inside one of its stacks runs over it.
-        near = reach + 1.0  # a little more than the reach: which columns to test exactly
         bx0, bx1, ylo, yhi = g.bx0, g.bx1, g.fy0 - 0.1 * u, g.fy1 + 0.1 * u
         ax, ay = a
         qx, qy = c
@@ -452,7 +457,7 @@ class Arrows:
             if not (bx0 <= x <= bx1 and ylo <= y <= yhi):
                 hits += 2
                 continue
-            for cx, top_end, bottom_end in cols[bisect_left(xs, x - near):bisect_right(xs, x + near)]:
+            for cx, top_end, bottom_end in bins[int((x - bx0) / u)]:
                 if abs(x - cx) > reach:
                     continue
                 if top_end is not None and y - hw < top_end:
@@ -463,7 +468,7 @@ class Arrows:
                     break
             else:
                 for x0, y0, x1, y1 in boxes:
-                    if x0 - hw < x < x1 + hw and y0 - hw < y < y1 + hw:
+                    if x0 < x < x1 and y0 < y < y1:
                         hits += 1
                         break
         return hits * step
@@ -506,7 +511,7 @@ class Arrows:
         t_end = _param_at_distance(p0, c, p1, t_tip, head_len * 0.7)
         sub = _split(p0, c, p1, t_end)
         n = 24
-        line = tuple(_quad(*sub, i / n) for i in range(n + 1))
+        line = tuple(_flat(*sub, [i / n for i in range(n + 1)]))
         return line, sub, head
 
     def hit_mark(self, x: float, y: float) -> Polygon:
@@ -557,7 +562,7 @@ class _Ranking:
 
 def _crossings(arcs: Sequence[tuple[Point, Point, Point]]) -> int:
     """How many pairs of arcs cross (each flattened to 8 pieces; touching ends do not count)."""
-    flat = [[_quad(a, c, b, k / 8) for k in range(9)] for a, c, b in arcs]
+    flat = [_flat(a, c, b, _EIGHTHS) for a, c, b in arcs]
     n = 0
     for i in range(len(flat)):
         for j in range(i + 1, len(flat)):
@@ -638,13 +643,31 @@ def _close_samples(pts: Sequence[Point], others: Sequence[Sequence[Point]], dist
 
 
 def _curve_length(a: Point, c: Point, b: Point) -> float:
-    pts = [_quad(a, c, b, k / 8) for k in range(9)]
-    return sum(math.hypot(q[0] - p[0], q[1] - p[1]) for p, q in zip(pts, pts[1:], strict=False))
+    pts = _flat(a, c, b, _EIGHTHS)
+    return sum([math.hypot(q[0] - p[0], q[1] - p[1]) for p, q in zip(pts, pts[1:], strict=False)])
 
 
 def _quad(a: Point, c: Point, b: Point, t: float) -> Point:
     s = 1 - t
     return (s * s * a[0] + 2 * s * t * c[0] + t * t * b[0], s * s * a[1] + 2 * s * t * c[1] + t * t * b[1])
+
+
+def _flat(a: Point, c: Point, b: Point, ts: Sequence[float]) -> list[Point]:
+    """The points of the curve at each of ``ts``: :func:`_quad` of each, in one call."""
+    ax, ay = a
+    cx, cy = c
+    bx, by = b
+    out = []
+    for t in ts:
+        s = 1 - t
+        out.append((s * s * ax + 2 * s * t * cx + t * t * bx, s * s * ay + 2 * s * t * cy + t * t * by))
+    return out
+
+
+_EIGHTHS = tuple(k / 8 for k in range(9))
+"""A curve flattened to 8 pieces (crossings, length)."""
+_INNER = tuple(0.1 + 0.8 * k / 10 for k in range(11))
+"""Samples of a curve's middle 80% (running alongside another)."""
 
 
 def _param_at_distance(a: Point, c: Point, b: Point, t1: float, dist: float) -> float:
@@ -653,10 +676,15 @@ def _param_at_distance(a: Point, c: Point, b: Point, t1: float, dist: float) -> 
     if math.hypot(a[0] - end[0], a[1] - end[1]) <= dist:
         return 0.0
     lo, hi = 0.0, t1
+    ax, ay = a
+    cx, cy = c
+    bx, by = b
+    ex, ey = end
     for _ in range(40):
         mid = (lo + hi) / 2
-        p = _quad(a, c, b, mid)
-        if math.hypot(p[0] - end[0], p[1] - end[1]) > dist:
+        s = 1 - mid  # _quad(a, c, b, mid)
+        if math.hypot(s * s * ax + 2 * s * mid * cx + mid * mid * bx - ex,
+                      s * s * ay + 2 * s * mid * cy + mid * mid * by - ey) > dist:
             lo = mid
         else:
             hi = mid
