@@ -352,16 +352,30 @@ class Arrows:
         u = self.u
         current = [0] * len(arcs)  # the plain arc is the first candidate
         flats: dict[tuple[int, int], tuple[list[Point], list[Point], tuple[float, float, float, float]]] = {}
+        # A curve as another arrow's: flattened, its box, segments, middle samples and their box grown.
+        as_other: dict[tuple[int, int], tuple[list[Point], tuple[float, float, float, float], list[_Segment],
+                                              list[Point], tuple[float, float, float, float]]] = {}
+
+        def other(j: int) -> tuple[list[Point], tuple[float, float, float, float], list[_Segment], list[Point],
+                                   tuple[float, float, float, float]]:
+            key = (j, current[j])
+            o = as_other.get(key)
+            if o is None:
+                p, q, r = arcs[j][0], cands[j][current[j]][0], arcs[j][2]
+                f, near = _flat(p, q, r, _EIGHTHS), _flat(p, q, r, _INNER)
+                o = as_other[key] = (f, _bbox(f), _segments(f), near, _near_boxes([near], 0.4 * u)[0])
+            return o
+
         for _round in range(3):
             changed = False
             for i in range(len(arcs)):
                 a, _c, b = arcs[i]
-                others = [(arcs[j][0], cands[j][current[j]][0], arcs[j][2]) for j in range(len(arcs)) if j != i]
-                flat_others = [_flat(p, q, r, _EIGHTHS) for p, q, r in others]
-                boxes_others = [_bbox(f) for f in flat_others]
-                segs_others = [_segments(f) for f in flat_others]
-                near_others = [_flat(p, q, r, _INNER) for p, q, r in others]
-                near_boxes = _near_boxes(near_others, 0.4 * u)
+                curves = [other(j) for j in range(len(arcs)) if j != i]
+                flat_others = [o[0] for o in curves]
+                boxes_others = [o[1] for o in curves]
+                segs_others = [o[2] for o in curves]
+                near_others = [o[3] for o in curves]
+                near_boxes = [o[4] for o in curves]
                 best_k, best_cost = current[i], math.inf
                 rank = ranked[i]
                 for k in rank:

@@ -129,6 +129,8 @@ class _Boards:
         self._empty: dict[tuple[Any, ...], int] = {}
         """An empty board's items -> its number in ``statics``."""
         self._last_empty: tuple[tuple[Any, ...], int] = ((), -1)
+        self._entries: dict[str, str] = {}
+        """SVG text -> its table entry (:meth:`_entry`): a character of a line of text at one place recurs."""
 
     def add(self, position: Any, options: dict[str, Any]) -> tuple[int, str]:
         """The position's empty board's number and its units' numbers (:func:`_toks`)."""
@@ -188,8 +190,11 @@ class _Boards:
 
     def _entry(self, svg: str) -> str:
         """A table entry: the shape's number and the coordinates."""
-        shape, coords = _shape(svg)
-        return f"{_b36(self.shapes.setdefault(shape, len(self.shapes)))}:{coords}"
+        entry = self._entries.get(svg)
+        if entry is None:
+            shape, coords = _shape(svg)
+            entry = self._entries[svg] = f"{_b36(self.shapes.setdefault(shape, len(self.shapes)))}:{coords}"
+        return entry
 
 
 _PLACED = re.compile(r' (?:(cx|cy|x|y)="([^"]*)"|(d|points)="([^"]*)"|transform="matrix\(([^ ]+ [^ ]+ [^ ]+ [^ ]+) '
