@@ -472,7 +472,7 @@ class _Board:
             offerer = pos.turn
             value = pos.cube * 2
             cx = (g.right_field + 3 * u) if self.side(offerer) else (g.left_field + 3 * u)
-            self.cube_at(cx, g.cy, value)
+            self.unit(self.cube_at, cx, g.cy, value)
             return
         owner = pos.cube_owner
         value = pos.cube
@@ -484,10 +484,10 @@ class _Board:
             cy = g.fy1 - margin
         else:
             cy = g.fy0 + margin
-        self.cube_at(rx, cy, value)
+        self.unit(self.cube_at, rx, cy, value)
 
-    def cube_at(self, cx: float, cy: float, value: int) -> None:
-        th, u, out = self.th, self.u, self.items
+    def cube_at(self, out: list[Part], cx: float, cy: float, value: int) -> None:
+        th, u = self.th, self.u
         s = CUBE * u
         out.append(Rect(cx - s / 2, cy - s / 2, s, s, th.cube, th.cube_line, self.lw * 1.3, radius=0.14 * u))
         label = str(value)
@@ -505,11 +505,14 @@ class _Board:
             return
         roller = pos.turn
         half_x = (g.right_field if self.side(roller) else g.left_field) + 3 * u
-        s = DIE * u
-        gap = 0.22 * u
+        self.unit(self.dice_pair, half_x, roller, (dice[0], dice[1]))
+
+    def dice_pair(self, out: list[Part], half_x: float, roller: int, dice: tuple[int, int]) -> None:
+        """The dice of ``roller`` on the centre line of the half of the board centred on ``half_x``."""
+        s, gap = DIE * self.u, 0.22 * self.u
         for i, d in enumerate(dice):
             cx = half_x + (i - 0.5) * (s + gap)
-            self.die(cx, g.cy, d, roller)
+            self.die(out, cx, self.g.cy, d, roller)
 
     def dice_box(self) -> Box | None:
         """The rectangle the dice (or an offered cube) take on the centre line, or None."""
@@ -546,8 +549,8 @@ class _Board:
         self.items.append(Polygon(((x - half, g.cy - h / 2), (x + half, g.cy - h / 2), (x, g.cy + h / 2)),
                                   th.checker[player], th.checker_line[player], self.lw * 1.2))
 
-    def die(self, cx: float, cy: float, value: int, player: int) -> None:
-        th, u, out = self.th, self.u, self.items
+    def die(self, out: list[Part], cx: float, cy: float, value: int, player: int) -> None:
+        th, u = self.th, self.u
         s = DIE * u
         out.append(Rect(cx - s / 2, cy - s / 2, s, s, th.die[player], th.die_line[player], self.lw * 1.3,
                         radius=0.16 * s))
