@@ -249,6 +249,8 @@ class _Parts:
     def __init__(self) -> None:
         self.static: tuple[Part, ...] | None = None
         self.units: dict[tuple[Any, ...], Part] = {}
+        self.grey: dict[int, tuple[Part, bool]] = {}
+        """Whether a group is all grey (:func:`_all_grey`), by its ``id``, with the group."""
 
     def keep(self, key: tuple[Any, ...], part: Part) -> Part:
         if len(self.units) >= _KEEP:
@@ -855,7 +857,8 @@ def layout(position: Position, **options: Any) -> Drawing:
         W = opts.width
     return Drawing(W, H, None if opts.transparent else opts.theme.background, root, title, desc,
                    supersample=ss, dpi=opts.dpi if opts.dpi else (300 if opts.size == "print" else None),
-                   grey=_all_grey(root) and (opts.transparent or _is_grey(opts.theme.background)))
+                   grey=_all_grey(root, _parts(geo, opts.theme, text).grey)
+                   and (opts.transparent or _is_grey(opts.theme.background)))
 
 
 def _title(position: Position, opts: Options) -> str:
@@ -887,10 +890,21 @@ def _is_grey(c: Color) -> bool:
     return c[0] == c[1] == c[2]
 
 
-def _all_grey(group: Group) -> bool:
+def _all_grey(group: Group, known: dict[int, tuple[Part, bool]] | None = None) -> bool:
+    """Whether every colour of ``group`` is a shade of grey (``known``: the answers for groups seen
+    before, by their ``id``, with the group)."""
     for it in group.items:
         if isinstance(it, Group):
-            if not _all_grey(it):
+            seen = known.get(id(it)) if known is not None else None
+            if seen is not None and seen[0] is it:
+                grey = seen[1]
+            else:
+                grey = _all_grey(it, known)
+                if known is not None:
+                    if len(known) >= _KEEP:
+                        known.clear()
+                    known[id(it)] = (it, grey)
+            if not grey:
                 return False
             continue
         for c in _colours(it):
