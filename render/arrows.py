@@ -32,10 +32,12 @@ slab in the tray), ``gap`` (beyond a full stack) or ``over`` (on a full stack's 
 the checkers on the point after the play, for the last two."""
 _Sim = tuple[list[_Shaft], list[_Ghost], list[Point]]
 """Arrows, ghosts, hit blots."""
-_Obstacles = tuple[list[list[tuple[float, float | None, float | None]]], list[Box]]
-"""What an arrow should not run over (:meth:`Arrows.obstacles`): the columns with checkers, each as (centre
-x, where the top stack ends or None, where the bottom stack starts or None), binned by x (each width u
-of the board from its left edge: the columns near it); boxes, grown by half the shaft (:data:`_HW`)."""
+_Column = tuple[float, float | None, float | None]
+"""A column with checkers: centre x, where the top stack ends or None, where the bottom stack starts or None."""
+_Obstacles = tuple[list[tuple[float, float, list[_Column]]], list[Box]]
+"""What an arrow should not run over (:meth:`Arrows.obstacles`): the columns with checkers binned by x (for
+each width u of the board from its left edge: the lowest top stack's end and the highest bottom stack's
+start of the columns near it, and those columns); boxes, grown by half the shaft (:data:`_HW`)."""
 _HW = 0.12
 """Half an arrow's shaft with its halo, and a little air, in u."""
 
@@ -315,8 +317,11 @@ class Arrows:
                  g.fy1 - bottom[col] * u if bottom[col] else None)
                 for col in range(12) if top[col] or bottom[col]]
         near = _HW * u + u / 2 + 1.0
-        bins = [[col for col in cols if g.bx0 + k * u - near <= col[0] <= g.bx0 + (k + 1) * u + near]
-                for k in range(int((g.bx1 - g.bx0) / u) + 2)]
+        bins = []
+        for k in range(int((g.bx1 - g.bx0) / u) + 2):
+            near_cols = [col for col in cols if g.bx0 + k * u - near <= col[0] <= g.bx0 + (k + 1) * u + near]
+            bins.append((max([c[1] for c in near_cols if c[1] is not None], default=-math.inf),
+                         min([c[2] for c in near_cols if c[2] is not None], default=math.inf), near_cols))
         hw = _HW * u
         return bins, [(x0 - hw, y0 - hw, x1 + hw, y1 + hw) for x0, y0, x1, y1 in boxes]
 
@@ -471,7 +476,10 @@ class Arrows:
             if not (bx0 <= x <= bx1 and ylo <= y <= yhi):
                 hits += 2
                 continue
-            for cx, top_end, bottom_end in bins[int((x - bx0) / u)]:
+            lowest, highest, near_cols = bins[int((x - bx0) / u)]
+            if lowest <= y - hw and y + hw <= highest:
+                near_cols = []  # clear of every stack near: only the boxes can be in the way
+            for cx, top_end, bottom_end in near_cols:
                 if abs(x - cx) > reach:
                     continue
                 if top_end is not None and y - hw < top_end:
