@@ -94,6 +94,8 @@ class Arrows:
         """Checkers with a count on them that an arrow leaves from."""
         self.chained: set[Point] = set()
         """Where a step of a chain starts (where the step before it landed)."""
+        self.crossing: dict[tuple[_Arc, _Arc], bool] = {}
+        """Whether two arcs cross, for the pairs asked (:func:`_crossings`)."""
 
     def draw(self, out: list[Part], checkers_at: int, show_ghosts: bool) -> None:
         """Add the arrows, the ghosts (with ``show_ghosts``) and, under the checkers (which start at index
@@ -125,7 +127,7 @@ class Arrows:
         for n, order in enumerate(orders):
             sim = self._simulate(paths, order, list(pos.boards[mover]), list(pos.boards[1 - mover]),
                                  mover, mside, total)
-            score = (_crossings([(a, c, b) for a, c, b, _s, _k in sim[0]]), n)
+            score = (_crossings([(a, c, b) for a, c, b, _s, _k in sim[0]], self.crossing), n)
             if best is None or score < best:
                 best, chosen = score, sim
             if score[0] == 0:
@@ -261,7 +263,7 @@ class Arrows:
                 natural = [self.arc(raw[k][0], raw[k][1], raw[k][2]) for k in members]
                 swapped = [self.arc(raw[k][0], raw[m][1], raw[k][2])
                            for k, m in zip(members, reversed(members), strict=True)]
-                if _crossings(swapped) < _crossings(natural):
+                if _crossings(swapped, self.crossing) < _crossings(natural, self.crossing):
                     for k, m in zip(members, reversed(members), strict=True):
                         dsts[k] = raw[m][1]
         for (src, _dst, to_tray, stop, scale), dst in zip(raw, dsts, strict=True):
@@ -314,14 +316,17 @@ class Arrows:
         # The columns with checkers, each with where its stacks end, left to right; for each width u of
         # the board from its left edge, the columns a sample there may be within reach of (a few more).
         cols = [(g.col_x(col), g.fy0 + top[col] * u if top[col] else None,
-                 g.fy1 - bottom[col] * u if bottom[col] else None)
-                for col in range(12) if top[col] or bottom[col]]
-        near = _HW * u + u / 2 + 1.0
+                 g.fy1 - bottom[col] * u if bottom[col] else None) if top[col] or bottom[col] else None
+                for col in range(12)]
         bins = []
-        for k in range(int((g.bx1 - g.bx0) / u) + 2):
-            near_cols = [col for col in cols if g.bx0 + k * u - near <= col[0] <= g.bx0 + (k + 1) * u + near]
-            bins.append((max([c[1] for c in near_cols if c[1] is not None], default=-math.inf),
-                         min([c[2] for c in near_cols if c[2] is not None], default=math.inf), near_cols))
+        made: dict[tuple[int, ...], tuple[float, float, list[_Column]]] = {}
+        for near in _near_columns(g):
+            b = made.get(near)
+            if b is None:
+                near_cols = [c for c in (cols[k] for k in near) if c is not None]
+                b = made[near] = (max([c[1] for c in near_cols if c[1] is not None], default=-math.inf),
+                                  min([c[2] for c in near_cols if c[2] is not None], default=math.inf), near_cols)
+            bins.append(b)
         hw = _HW * u
         return bins, [(x0 - hw, y0 - hw, x1 + hw, y1 + hw) for x0, y0, x1, y1 in boxes]
 
@@ -339,7 +344,7 @@ class Arrows:
         obsts = [self.obstacles({self._column_of(b)} | (set() if a in self.chained else {self._column_of(a)}))
                  for a, _c, b in arcs]
         plain = [2.0 * self._over(a, c, b, sh[3], ob) for (a, c, b), sh, ob in zip(arcs, shafts, obsts, strict=True)]
-        tangled = len(arcs) > 1 and (_crossings(arcs) > 0 or self._alongside(arcs))
+        tangled = len(arcs) > 1 and (_crossings(arcs, self.crossing) > 0 or self._alongside(arcs))
         if not tangled and not any(plain):
             return shafts  # the plain arcs are clear: nothing to do (the common case, and fast)
         cands: list[list[tuple[Point, float]]] = []
@@ -549,6 +554,26 @@ class Arrows:
 
 
 
+_NEAR: dict[tuple[float, ...], list[tuple[int, ...]]] = {}
+
+
+def _near_columns(g: Geo) -> list[tuple[int, ...]]:
+    """For each width u of the board from its left edge, the screen columns (0-11) whose centre is within
+    reach of an arrow's sample there (:meth:`Arrows._over`), and a little more; once per geometry."""
+    u = g.u
+    key = (u, g.bx0, g.bx1, g.left_field, g.right_field)
+    bins = _NEAR.get(key)
+    if bins is None:
+        near = _HW * u + u / 2 + 1.0
+        xs = [g.col_x(col) for col in range(12)]
+        bins = [tuple(col for col in range(12) if g.bx0 + k * u - near <= xs[col] <= g.bx0 + (k + 1) * u + near)
+                for k in range(int((g.bx1 - g.bx0) / u) + 2)]
+        if len(_NEAR) >= 64:
+            _NEAR.clear()
+        _NEAR[key] = bins
+    return bins
+
+
 class _Ranking:
     """An arrow's candidate curves in order of their cost (and of their number, between equal costs), each
     cost computed only when the order reaches it: the search stops at the first candidate that costs more
@@ -582,13 +607,29 @@ class _Ranking:
                 heapq.heappush(self._heap, (cost, k, True))
 
 
-def _crossings(arcs: Sequence[tuple[Point, Point, Point]]) -> int:
-    """How many pairs of arcs cross (each flattened to 8 pieces; touching ends do not count)."""
-    flat = [_flat(a, c, b, _EIGHTHS) for a, c, b in arcs]
+_Arc = tuple[Point, Point, Point]
+
+
+def _crossings(arcs: Sequence[_Arc], memo: dict[tuple[_Arc, _Arc], bool] | None = None) -> int:
+    """How many pairs of arcs cross (each flattened to 8 pieces; touching ends do not count); ``memo``: the
+    answers for pairs asked before (the orders of a play's checkers tried share most of their arcs)."""
+    if memo is None:
+        memo = {}
+    flat: dict[_Arc, list[Point]] = {}
     n = 0
-    for i in range(len(flat)):
-        for j in range(i + 1, len(flat)):
-            if _polylines_cross(flat[i], flat[j]):
+    for i in range(len(arcs)):
+        for j in range(i + 1, len(arcs)):
+            key = (arcs[i], arcs[j])
+            cross = memo.get(key)
+            if cross is None:
+                p = flat.get(arcs[i])
+                if p is None:
+                    p = flat[arcs[i]] = _flat(*arcs[i], _EIGHTHS)
+                q = flat.get(arcs[j])
+                if q is None:
+                    q = flat[arcs[j]] = _flat(*arcs[j], _EIGHTHS)
+                cross = memo[key] = _polylines_cross(p, q)
+            if cross:
                 n += 1
     return n
 
