@@ -94,6 +94,8 @@ class Arrows:
         """Checkers with a count on them that an arrow leaves from."""
         self.chained: set[Point] = set()
         """Where a step of a chain starts (where the step before it landed)."""
+        self.stacks: tuple[list[int], list[int]] | None = None
+        """How many checkers are drawn in each screen column, at the top and at the bottom."""
         self.crossing: dict[tuple[_Arc, _Arc], bool] = {}
         """Whether two arcs cross, for the pairs asked (:func:`_crossings`)."""
 
@@ -291,14 +293,18 @@ class Arrows:
         checkers, the dice or an offered cube, the cube, the trays' counts and their checkers; in the
         form :meth:`_over` reads (:data:`_Obstacles`), made once for all the curves tried for an arrow."""
         pos, g, u = self.pos, self.g, self.u
-        top, bottom = [0] * 12, [0] * 12
-        for player in (0, 1):
-            board = pos.boards[player]
-            for p in range(1, 25):
-                if board[p] > 0:
-                    col, is_top = g.point_col(self.to_bottom_numbering(player, p))
-                    if (col, is_top) not in exclude:
-                        (top if is_top else bottom)[col] = min(board[p], POINT_MAX)
+        if self.stacks is None:  # a column's half shows one point's checkers: of one player
+            self.stacks = [0] * 12, [0] * 12
+            for player in (0, 1):
+                board = pos.boards[player]
+                for p in range(1, 25):
+                    if board[p] > 0:
+                        col, is_top = g.point_col(self.to_bottom_numbering(player, p))
+                        self.stacks[0 if is_top else 1][col] = min(board[p], POINT_MAX)
+        top, bottom = list(self.stacks[0]), list(self.stacks[1])
+        for col, is_top in exclude:
+            if 0 <= col < 12:
+                (top if is_top else bottom)[col] = 0
         boxes: list[Box] = []
         for player in (0, 1):
             n = min(pos.boards[player][25], BAR_MAX)
