@@ -180,9 +180,9 @@ class _Boards:
         and shaft: drawn twice, placed once) is one shape; any other group (a stack, the dice, the
         tray) is the list of its items' units, each stored once."""
         svgs = [self._svg(it) for it in g.items]  # a group is never shifted: its SVG is its items'
-        placed = [_shape(x)[1] for x in svgs]
+        shape, coords, placed = _shapes(svgs)
         if len({c for c in placed if c}) < len([c for c in placed if c]):
-            return self._entry("".join(svgs))
+            return self._shaped(shape, coords)
         return "*" + _toks(self._unit(it) for it in g.items)
 
     def _add(self, entry: str) -> int:
@@ -192,9 +192,11 @@ class _Boards:
         """A table entry: the shape's number and the coordinates."""
         entry = self._entries.get(svg)
         if entry is None:
-            shape, coords = _shape(svg)
-            entry = self._entries[svg] = f"{_b36(self.shapes.setdefault(shape, len(self.shapes)))}:{coords}"
+            entry = self._entries[svg] = self._shaped(*_shape(svg))
         return entry
+
+    def _shaped(self, shape: str, coords: str) -> str:
+        return f"{_b36(self.shapes.setdefault(shape, len(self.shapes)))}:{coords}"
 
 
 _PLACED = re.compile(r' (?:(cx|cy|x|y)="([^"]*)"|(d|points)="([^"]*)"|transform="matrix\(([^ ]+ [^ ]+ [^ ]+ [^ ]+) '
@@ -211,8 +213,18 @@ def _shape(svg: str) -> tuple[str, str]:
     numbers of ``d`` and ``points``, a glyph's place in its ``matrix``) replaced by ``$k``, equal values
     sharing one ``k`` (an arrow's halo and its shaft share theirs); the coordinates in three characters
     each, read back by the page's script as the number the SVG backend wrote."""
+    shape, coords, _each = _shapes([svg])
+    return shape, coords
+
+
+def _shapes(svgs: Sequence[str]) -> tuple[str, str, list[str]]:
+    """:func:`_shape` of the SVG texts joined, and the coordinates :func:`_shape` gives each text alone:
+    one pass over the text for both."""
     coords: list[str] = []
     slot: dict[str, str] = {}
+    own: list[str] = []
+    own_slot: set[str] = set()
+    each: list[str] = []
 
     def place(v: str) -> str:
         k = slot.get(v)
@@ -222,6 +234,9 @@ def _shape(svg: str) -> tuple[str, str]:
             if not 0 <= h < 64 ** 3 or _num(h) != v:
                 raise ValueError(f"coordinate {v} does not fit a page board")
             coords.append(_B64[h >> 12] + _B64[(h >> 6) & 63] + _B64[h & 63])
+        if v not in own_slot:
+            own_slot.add(v)
+            own.append(coords[int(k[1:])])
         return k
 
     def sub(m: re.Match[str]) -> str:
@@ -231,7 +246,13 @@ def _shape(svg: str) -> tuple[str, str]:
             return f' {m.group(3)}="{_NUMBER.sub(lambda n: place(n.group()), m.group(4))}"'
         return f' transform="matrix({m.group(5)} {place(m.group(6))} {place(m.group(7))})"'
 
-    return _PLACED.sub(sub, svg), "".join(coords)
+    shapes = []
+    for svg in svgs:
+        shapes.append(_PLACED.sub(sub, svg))
+        each.append("".join(own))
+        own.clear()
+        own_slot.clear()
+    return "".join(shapes), "".join(coords), each
 
 
 def _num(h: int) -> str:
