@@ -34,6 +34,17 @@ match page costs about 10 ms a position, 60% of it in ``render.arrows`` routing 
 checkers and each other, most of the rest in ``render.layout``; the pages are written by the worker
 processes, so the time divides by the free cores, not more.
 
+Measured again 2026-11-27 20:24-20:29 UTC (load average about 2 on the 2 cores), the same 147 files, each
+command once or twice in turn: ``--html`` 83 s and 89 s against 134 s for the code of main (52e9b4b), the
+same 148 pages byte for byte (24.6 MB); plain ``validate -q`` 0.9-1.4 s: about 65x, target 5x still
+**not met**.  In-process, the 25-point match's page went from 5.6 to 3.1 ms a position: the empty board,
+stacks, dice, cube and texts are made once per page and found again by identity (``render.layout._Parts``),
+and arrow routing costs a candidate curve only when its search reaches it, with its obstacles, crossings
+and flattened curves made once (``render.arrows``).  Memoising whole routes does not pay: of 6,452 routes
+in 30 files, 6,307 had distinct inputs (the play's steps and the stacks near its path, 6,304).  What is
+left: routing is about half of a page (``Arrows._over`` its largest part), the page's SVG units
+(``render.html._shapes``) about a fifth.
+
 ``--screenshots`` also writes samples/figures/html_desktop.png, html_phone.png, html_desktop_dark.png,
 html_findings.png (a page with findings) and html_analysis.png (a candidate table: made-up figures), and
 each kind of page at each width the pages are made to fit (360, 390, 768 and 1400 px, the top 800 px):

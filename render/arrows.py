@@ -9,10 +9,10 @@ bar (:meth:`Arrows.route`) and draws it with a halo.  Deterministic: no randomne
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import math
-from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol
 
 from notation.position import Position
@@ -32,6 +32,14 @@ slab in the tray), ``gap`` (beyond a full stack) or ``over`` (on a full stack's 
 the checkers on the point after the play, for the last two."""
 _Sim = tuple[list[_Shaft], list[_Ghost], list[Point]]
 """Arrows, ghosts, hit blots."""
+_Column = tuple[float, float | None, float | None]
+"""A column with checkers: centre x, where the top stack ends or None, where the bottom stack starts or None."""
+_Obstacles = tuple[list[tuple[float, float, list[_Column]]], list[Box]]
+"""What an arrow should not run over (:meth:`Arrows.obstacles`): the columns with checkers binned by x (for
+each width u of the board from its left edge: the lowest top stack's end and the highest bottom stack's
+start of the columns near it, and those columns); boxes, grown by half the shaft (:data:`_HW`)."""
+_HW = 0.12
+"""Half an arrow's shaft with its halo, and a little air, in u."""
 
 
 class Text(Protocol):
@@ -86,6 +94,10 @@ class Arrows:
         """Checkers with a count on them that an arrow leaves from."""
         self.chained: set[Point] = set()
         """Where a step of a chain starts (where the step before it landed)."""
+        self.stacks: tuple[list[int], list[int]] | None = None
+        """How many checkers are drawn in each screen column, at the top and at the bottom."""
+        self.crossing: dict[tuple[_Arc, _Arc], bool] = {}
+        """Whether two arcs cross, for the pairs asked (:func:`_crossings`)."""
 
     def draw(self, out: list[Part], checkers_at: int, show_ghosts: bool) -> None:
         """Add the arrows, the ghosts (with ``show_ghosts``) and, under the checkers (which start at index
@@ -117,7 +129,7 @@ class Arrows:
         for n, order in enumerate(orders):
             sim = self._simulate(paths, order, list(pos.boards[mover]), list(pos.boards[1 - mover]),
                                  mover, mside, total)
-            score = (_crossings([(a, c, b) for a, c, b, _s, _k in sim[0]]), n)
+            score = (_crossings([(a, c, b) for a, c, b, _s, _k in sim[0]], self.crossing), n)
             if best is None or score < best:
                 best, chosen = score, sim
             if score[0] == 0:
@@ -253,7 +265,7 @@ class Arrows:
                 natural = [self.arc(raw[k][0], raw[k][1], raw[k][2]) for k in members]
                 swapped = [self.arc(raw[k][0], raw[m][1], raw[k][2])
                            for k, m in zip(members, reversed(members), strict=True)]
-                if _crossings(swapped) < _crossings(natural):
+                if _crossings(swapped, self.crossing) < _crossings(natural, self.crossing):
                     for k, m in zip(members, reversed(members), strict=True):
                         dsts[k] = raw[m][1]
         for (src, _dst, to_tray, stop, scale), dst in zip(raw, dsts, strict=True):
@@ -275,19 +287,24 @@ class Arrows:
         return (x, y), "gap"
 
     # ------------------------------------------------------------ arrow routing
-    def obstacles(self, exclude: set[tuple[int, bool]]) -> tuple[list[int], list[int], list[Box]]:
+    def obstacles(self, exclude: set[tuple[int, bool]]) -> _Obstacles:
         """What an arrow should not run over: the checkers of each screen column (how many are drawn at
         the top and at the bottom, except in the columns ``exclude`` names), and boxes for the bar's
-        checkers, the dice or an offered cube, the cube, the trays' counts and their checkers."""
+        checkers, the dice or an offered cube, the cube, the trays' counts and their checkers; in the
+        form :meth:`_over` reads (:data:`_Obstacles`), made once for all the curves tried for an arrow."""
         pos, g, u = self.pos, self.g, self.u
-        top, bottom = [0] * 12, [0] * 12
-        for player in (0, 1):
-            board = pos.boards[player]
-            for p in range(1, 25):
-                if board[p] > 0:
-                    col, is_top = g.point_col(self.to_bottom_numbering(player, p))
-                    if (col, is_top) not in exclude:
-                        (top if is_top else bottom)[col] = min(board[p], POINT_MAX)
+        if self.stacks is None:  # a column's half shows one point's checkers: of one player
+            self.stacks = [0] * 12, [0] * 12
+            for player in (0, 1):
+                board = pos.boards[player]
+                for p in range(1, 25):
+                    if board[p] > 0:
+                        col, is_top = g.point_col(self.to_bottom_numbering(player, p))
+                        self.stacks[0 if is_top else 1][col] = min(board[p], POINT_MAX)
+        top, bottom = list(self.stacks[0]), list(self.stacks[1])
+        for col, is_top in exclude:
+            if 0 <= col < 12:
+                (top if is_top else bottom)[col] = 0
         boxes: list[Box] = []
         for player in (0, 1):
             n = min(pos.boards[player][25], BAR_MAX)
@@ -302,7 +319,22 @@ class Arrows:
         box = self.dice_box()
         if box is not None:
             boxes.append(box)
-        return top, bottom, boxes
+        # The columns with checkers, each with where its stacks end, left to right; for each width u of
+        # the board from its left edge, the columns a sample there may be within reach of (a few more).
+        cols = [(g.col_x(col), g.fy0 + top[col] * u if top[col] else None,
+                 g.fy1 - bottom[col] * u if bottom[col] else None) if top[col] or bottom[col] else None
+                for col in range(12)]
+        bins = []
+        made: dict[tuple[int, ...], tuple[float, float, list[_Column]]] = {}
+        for near in _near_columns(g):
+            b = made.get(near)
+            if b is None:
+                near_cols = [c for c in (cols[k] for k in near) if c is not None]
+                b = made[near] = (max([c[1] for c in near_cols if c[1] is not None], default=-math.inf),
+                                  min([c[2] for c in near_cols if c[2] is not None], default=math.inf), near_cols)
+            bins.append(b)
+        hw = _HW * u
+        return bins, [(x0 - hw, y0 - hw, x1 + hw, y1 + hw) for x0, y0, x1, y1 in boxes]
 
     def route(self, shafts: list[_Shaft], ghosts: list[_Ghost]) -> list[_Shaft]:
         """Bend each arrow around checkers, counts, dice and the bar's checkers where it can, and away
@@ -318,45 +350,62 @@ class Arrows:
         obsts = [self.obstacles({self._column_of(b)} | (set() if a in self.chained else {self._column_of(a)}))
                  for a, _c, b in arcs]
         plain = [2.0 * self._over(a, c, b, sh[3], ob) for (a, c, b), sh, ob in zip(arcs, shafts, obsts, strict=True)]
-        tangled = len(arcs) > 1 and (_crossings(arcs) > 0 or self._alongside(arcs))
+        tangled = len(arcs) > 1 and (_crossings(arcs, self.crossing) > 0 or self._alongside(arcs))
         if not tangled and not any(plain):
             return shafts  # the plain arcs are clear: nothing to do (the common case, and fast)
         cands: list[list[tuple[Point, float]]] = []
-        costs: list[list[float]] = []
+        ranked: list[_Ranking] = []
         for (a, c, b), sh, ob, cost0 in zip(arcs, shafts, obsts, plain, strict=True):
             if cost0 == 0 and not tangled:
                 cands.append([(c, 0.0)])
-                costs.append([0.0])
+                ranked.append(_Ranking([0.0], None))
                 continue
             options = self._candidates(a, c, b)
             cands.append(options)
-            costs.append([cost0] + [2.0 * self._over(a, cc, b, sh[3], ob) + dev for cc, dev in options[1:]])
-        ranked = [sorted(range(len(c)), key=lambda k, c=c: (c[k], k)) for c in costs]  # type: ignore[misc]
+            ranked.append(_Ranking([cost0] + [dev for _cc, dev in options[1:]],
+                                   lambda k, a=a, b=b, options=options, stop=sh[3], ob=ob:  # type: ignore[misc]
+                                   2.0 * self._over(a, options[k][0], b, stop, ob) + options[k][1]))
         u = self.u
         current = [0] * len(arcs)  # the plain arc is the first candidate
         flats: dict[tuple[int, int], tuple[list[Point], list[Point], tuple[float, float, float, float]]] = {}
+        # A curve as another arrow's: flattened, its box, segments, middle samples and their box grown.
+        as_other: dict[tuple[int, int], tuple[list[Point], tuple[float, float, float, float], list[_Segment],
+                                              list[Point], tuple[float, float, float, float]]] = {}
+
+        def other(j: int) -> tuple[list[Point], tuple[float, float, float, float], list[_Segment], list[Point],
+                                   tuple[float, float, float, float]]:
+            key = (j, current[j])
+            o = as_other.get(key)
+            if o is None:
+                p, q, r = arcs[j][0], cands[j][current[j]][0], arcs[j][2]
+                f, near = _flat(p, q, r, _EIGHTHS), _flat(p, q, r, _INNER)
+                o = as_other[key] = (f, _bbox(f), _segments(f), near, _near_boxes([near], 0.4 * u)[0])
+            return o
+
         for _round in range(3):
             changed = False
             for i in range(len(arcs)):
                 a, _c, b = arcs[i]
-                others = [(arcs[j][0], cands[j][current[j]][0], arcs[j][2]) for j in range(len(arcs)) if j != i]
-                flat_others = [[_quad(p, q, r, k / 8) for k in range(9)] for p, q, r in others]
-                boxes_others = [_bbox(f) for f in flat_others]
-                near_others = [[_quad(p, q, r, 0.1 + 0.8 * k / 10) for k in range(11)] for p, q, r in others]
-                near_boxes = _near_boxes(near_others, 0.4 * u)
+                curves = [other(j) for j in range(len(arcs)) if j != i]
+                flat_others = [o[0] for o in curves]
+                boxes_others = [o[1] for o in curves]
+                segs_others = [o[2] for o in curves]
+                near_others = [o[3] for o in curves]
+                near_boxes = [o[4] for o in curves]
                 best_k, best_cost = current[i], math.inf
-                for k in ranked[i]:
+                rank = ranked[i]
+                for k in rank:
                     cc = cands[i][k][0]
-                    cost = costs[i][k]
+                    cost = rank.cost[k]
                     if cost >= best_cost:
                         break  # the rest cost more before any crossing is counted
                     key = (i, k)
                     if key not in flats:
-                        flat = [_quad(a, cc, b, t / 8) for t in range(9)]
-                        flats[key] = (flat, [_quad(a, cc, b, 0.1 + 0.8 * t / 10) for t in range(11)], _bbox(flat))
+                        flat = _flat(a, cc, b, _EIGHTHS)
+                        flats[key] = (flat, _flat(a, cc, b, _INNER), _bbox(flat))
                     mine, mine_near, mine_box = flats[key]
-                    cost += 3.0 * sum(1 for f, fb in zip(flat_others, boxes_others, strict=True)
-                                      if _polylines_cross(mine, f, mine_box, fb))
+                    cost += 3.0 * sum(1 for f, fb, fs in zip(flat_others, boxes_others, segs_others, strict=True)
+                                      if _polylines_cross(mine, f, mine_box, fb, fs))
                     if cost >= best_cost:
                         continue
                     # running alongside another arrow (closer than 0.4 u) reads as one thick arrow
@@ -372,7 +421,7 @@ class Arrows:
 
     def _alongside(self, arcs: Sequence[tuple[Point, Point, Point]]) -> bool:
         """Whether an arrow runs closer than 0.4 u to another one for part of its length."""
-        flats = [[_quad(p, q, r, 0.1 + 0.8 * k / 10) for k in range(11)] for p, q, r in arcs]
+        flats = [_flat(p, q, r, _INNER) for p, q, r in arcs]
         return any(_close_samples(f, [h for j, h in enumerate(flats) if j != i], 0.4 * self.u)
                    for i, f in enumerate(flats))
 
@@ -411,28 +460,21 @@ class Arrows:
             out.append((cc, 0.12 + 0.1 * dev))
         return out
 
-    def _over(self, a: Point, c: Point, b: Point, stop: float,
-              obst: tuple[list[int], list[int], list[Box]]) -> float:
+    def _over(self, a: Point, c: Point, b: Point, stop: float, obst: _Obstacles) -> float:
         """How long (in u) the shaft from a to b (control c) runs over obstacles or out of the board."""
         g, u = self.g, self.u
-        top, bottom, boxes = obst
+        bins, boxes = obst
         length = _curve_length(a, c, b)
         if length <= 0:
             return 0.0
-        hw = 0.12 * u  # half the shaft with its halo, and a little air
+        hw = _HW * u
         t0 = min(0.45 * u / length, 0.4)
         t1 = 1.0 - min((stop + 0.25 * u) / length, 0.4)
         n = 16
         step = length * (t1 - t0) / n / u
         hits = 0
         reach = hw + u / 2
-        # The columns with checkers, each with where its stacks end (a sample within reach of the
-        # column's centre and inside a stack runs over it); the same sums as a column at a time.
-        cols = [(g.col_x(col), g.fy0 + top[col] * u if top[col] else None,
-                 g.fy1 - bottom[col] * u if bottom[col] else None)
-                for col in range(12) if top[col] or bottom[col]]  # left to right
-        xs = [col[0] for col in cols]
-        near = reach + 1.0  # a little more than the reach: which columns to test exactly
+        # A sample within reach of a column's centre and inside one of its stacks runs over it.
         bx0, bx1, ylo, yhi = g.bx0, g.bx1, g.fy0 - 0.1 * u, g.fy1 + 0.1 * u
         ax, ay = a
         qx, qy = c
@@ -445,7 +487,10 @@ class Arrows:
             if not (bx0 <= x <= bx1 and ylo <= y <= yhi):
                 hits += 2
                 continue
-            for cx, top_end, bottom_end in cols[bisect_left(xs, x - near):bisect_right(xs, x + near)]:
+            lowest, highest, near_cols = bins[int((x - bx0) / u)]
+            if lowest <= y - hw and y + hw <= highest:
+                near_cols = []  # clear of every stack near: only the boxes can be in the way
+            for cx, top_end, bottom_end in near_cols:
                 if abs(x - cx) > reach:
                     continue
                 if top_end is not None and y - hw < top_end:
@@ -456,7 +501,7 @@ class Arrows:
                     break
             else:
                 for x0, y0, x1, y1 in boxes:
-                    if x0 - hw < x < x1 + hw and y0 - hw < y < y1 + hw:
+                    if x0 < x < x1 and y0 < y < y1:
                         hits += 1
                         break
         return hits * step
@@ -499,7 +544,7 @@ class Arrows:
         t_end = _param_at_distance(p0, c, p1, t_tip, head_len * 0.7)
         sub = _split(p0, c, p1, t_end)
         n = 24
-        line = tuple(_quad(*sub, i / n) for i in range(n + 1))
+        line = tuple(_flat(*sub, [i / n for i in range(n + 1)]))
         return line, sub, head
 
     def hit_mark(self, x: float, y: float) -> Polygon:
@@ -515,13 +560,82 @@ class Arrows:
 
 
 
-def _crossings(arcs: Sequence[tuple[Point, Point, Point]]) -> int:
-    """How many pairs of arcs cross (each flattened to 8 pieces; touching ends do not count)."""
-    flat = [[_quad(a, c, b, k / 8) for k in range(9)] for a, c, b in arcs]
+_NEAR: dict[tuple[float, ...], list[tuple[int, ...]]] = {}
+
+
+def _near_columns(g: Geo) -> list[tuple[int, ...]]:
+    """For each width u of the board from its left edge, the screen columns (0-11) whose centre is within
+    reach of an arrow's sample there (:meth:`Arrows._over`), and a little more; once per geometry."""
+    u = g.u
+    key = (u, g.bx0, g.bx1, g.left_field, g.right_field)
+    bins = _NEAR.get(key)
+    if bins is None:
+        near = _HW * u + u / 2 + 1.0
+        xs = [g.col_x(col) for col in range(12)]
+        bins = [tuple(col for col in range(12) if g.bx0 + k * u - near <= xs[col] <= g.bx0 + (k + 1) * u + near)
+                for k in range(int((g.bx1 - g.bx0) / u) + 2)]
+        if len(_NEAR) >= 64:
+            _NEAR.clear()
+        _NEAR[key] = bins
+    return bins
+
+
+class _Ranking:
+    """An arrow's candidate curves in order of their cost (and of their number, between equal costs), each
+    cost computed only when the order reaches it: the search stops at the first candidate that costs more
+    than the best so far, and most candidates are never reached.  A candidate's known part of the cost
+    (its penalty for leaving the plain arc) is a lower bound of its cost, so the order is the one sorting
+    all the costs would give."""
+
+    def __init__(self, bounds: list[float], exact: Callable[[int], float] | None) -> None:
+        self.cost: dict[int, float] = {0: bounds[0]}
+        """The costs computed: candidate 0 (the plain arc) is known."""
+        self._exact = exact
+        self._order: list[int] = []
+        self._heap = [(bounds[0], 0, True)] + [(v, k, False) for k, v in enumerate(bounds[1:], 1)]
+        heapq.heapify(self._heap)
+
+    def __iter__(self) -> Iterator[int]:
+        n = 0
+        while True:
+            if n < len(self._order):
+                yield self._order[n]
+                n += 1
+                continue
+            if not self._heap:
+                return
+            v, k, exact = heapq.heappop(self._heap)
+            if exact:
+                self._order.append(k)
+            else:
+                assert self._exact is not None
+                cost = self.cost[k] = self._exact(k)
+                heapq.heappush(self._heap, (cost, k, True))
+
+
+_Arc = tuple[Point, Point, Point]
+
+
+def _crossings(arcs: Sequence[_Arc], memo: dict[tuple[_Arc, _Arc], bool] | None = None) -> int:
+    """How many pairs of arcs cross (each flattened to 8 pieces; touching ends do not count); ``memo``: the
+    answers for pairs asked before (the orders of a play's checkers tried share most of their arcs)."""
+    if memo is None:
+        memo = {}
+    flat: dict[_Arc, list[Point]] = {}
     n = 0
-    for i in range(len(flat)):
-        for j in range(i + 1, len(flat)):
-            if _polylines_cross(flat[i], flat[j]):
+    for i in range(len(arcs)):
+        for j in range(i + 1, len(arcs)):
+            key = (arcs[i], arcs[j])
+            cross = memo.get(key)
+            if cross is None:
+                p = flat.get(arcs[i])
+                if p is None:
+                    p = flat[arcs[i]] = _flat(*arcs[i], _EIGHTHS)
+                q = flat.get(arcs[j])
+                if q is None:
+                    q = flat[arcs[j]] = _flat(*arcs[j], _EIGHTHS)
+                cross = memo[key] = _polylines_cross(p, q)
+            if cross:
                 n += 1
     return n
 
@@ -532,16 +646,27 @@ def _bbox(p: Sequence[Point]) -> tuple[float, float, float, float]:
     return min(xs), min(ys), max(xs), max(ys)
 
 
+_Segment = tuple[Point, Point, float, float, float, float]
+"""A piece of a polyline: its ends and its bounding box (x0, x1, y0, y1)."""
+
+
+def _segments(q: Sequence[Point]) -> list[_Segment]:
+    return [(q[j], q[j + 1], min(q[j][0], q[j + 1][0]), max(q[j][0], q[j + 1][0]), min(q[j][1], q[j + 1][1]),
+             max(q[j][1], q[j + 1][1])) for j in range(len(q) - 1)]
+
+
 def _polylines_cross(p: Sequence[Point], q: Sequence[Point],
                      pb: tuple[float, float, float, float] | None = None,
-                     qb: tuple[float, float, float, float] | None = None) -> bool:
-    """Whether two polylines cross (``pb``, ``qb``: their bounding boxes, when known)."""
+                     qb: tuple[float, float, float, float] | None = None,
+                     qs: list[_Segment] | None = None) -> bool:
+    """Whether two polylines cross (``pb``, ``qb``: their bounding boxes, ``qs``: the :func:`_segments` of
+    ``q``, when known)."""
     px0, py0, px1, py1 = pb or _bbox(p)
     qx0, qy0, qx1, qy1 = qb or _bbox(q)
     if px1 < qx0 or qx1 < px0 or py1 < qy0 or qy1 < py0:
         return False
-    qs = [(q[j], q[j + 1], min(q[j][0], q[j + 1][0]), max(q[j][0], q[j + 1][0]), min(q[j][1], q[j + 1][1]),
-           max(q[j][1], q[j + 1][1])) for j in range(len(q) - 1)]
+    if qs is None:
+        qs = _segments(q)
     for i in range(len(p) - 1):
         a, b = p[i], p[i + 1]
         ax0, ax1 = (a[0], b[0]) if a[0] < b[0] else (b[0], a[0])
@@ -587,13 +712,31 @@ def _close_samples(pts: Sequence[Point], others: Sequence[Sequence[Point]], dist
 
 
 def _curve_length(a: Point, c: Point, b: Point) -> float:
-    pts = [_quad(a, c, b, k / 8) for k in range(9)]
-    return sum(math.hypot(q[0] - p[0], q[1] - p[1]) for p, q in zip(pts, pts[1:], strict=False))
+    pts = _flat(a, c, b, _EIGHTHS)
+    return sum([math.hypot(q[0] - p[0], q[1] - p[1]) for p, q in zip(pts, pts[1:], strict=False)])
 
 
 def _quad(a: Point, c: Point, b: Point, t: float) -> Point:
     s = 1 - t
     return (s * s * a[0] + 2 * s * t * c[0] + t * t * b[0], s * s * a[1] + 2 * s * t * c[1] + t * t * b[1])
+
+
+def _flat(a: Point, c: Point, b: Point, ts: Sequence[float]) -> list[Point]:
+    """The points of the curve at each of ``ts``: :func:`_quad` of each, in one call."""
+    ax, ay = a
+    cx, cy = c
+    bx, by = b
+    out = []
+    for t in ts:
+        s = 1 - t
+        out.append((s * s * ax + 2 * s * t * cx + t * t * bx, s * s * ay + 2 * s * t * cy + t * t * by))
+    return out
+
+
+_EIGHTHS = tuple(k / 8 for k in range(9))
+"""A curve flattened to 8 pieces (crossings, length)."""
+_INNER = tuple(0.1 + 0.8 * k / 10 for k in range(11))
+"""Samples of a curve's middle 80% (running alongside another)."""
 
 
 def _param_at_distance(a: Point, c: Point, b: Point, t1: float, dist: float) -> float:
@@ -602,10 +745,15 @@ def _param_at_distance(a: Point, c: Point, b: Point, t1: float, dist: float) -> 
     if math.hypot(a[0] - end[0], a[1] - end[1]) <= dist:
         return 0.0
     lo, hi = 0.0, t1
+    ax, ay = a
+    cx, cy = c
+    bx, by = b
+    ex, ey = end
     for _ in range(40):
         mid = (lo + hi) / 2
-        p = _quad(a, c, b, mid)
-        if math.hypot(p[0] - end[0], p[1] - end[1]) > dist:
+        s = 1 - mid  # _quad(a, c, b, mid)
+        if math.hypot(s * s * ax + 2 * s * mid * cx + mid * mid * bx - ex,
+                      s * s * ay + 2 * s * mid * cy + mid * mid * by - ey) > dist:
             lo = mid
         else:
             hi = mid

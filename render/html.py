@@ -122,8 +122,15 @@ class _Boards:
         self.background = "none"
         self._units: dict[Any, int] = {}
         """A unit (a display-list item, hashable) -> its number in ``table``."""
+        self._known: dict[int, tuple[Any, int]] = {}
+        """The same, by the unit's ``id`` (with the unit, which keeps the id its own): the layout gives
+        the units it reuses as the same objects (:class:`render.layout._Parts`), found here without
+        hashing them."""
         self._empty: dict[tuple[Any, ...], int] = {}
         """An empty board's items -> its number in ``statics``."""
+        self._last_empty: tuple[tuple[Any, ...], int] = ((), -1)
+        self._entries: dict[str, str] = {}
+        """SVG text -> its table entry (:meth:`_entry`): a character of a line of text at one place recurs."""
 
     def add(self, position: Any, options: dict[str, Any]) -> tuple[int, str]:
         """The position's empty board's number and its units' numbers (:func:`_toks`)."""
@@ -135,9 +142,12 @@ class _Boards:
         if root.dx or root.dy:  # pragma: no cover - one board is never shifted
             raise ValueError("a page board is one board")
         empty = root.items[:root.static]
-        s = self._empty.get(empty)
+        last, s = self._last_empty
+        if empty != last:  # the same items, the same objects: no item compared nor hashed
+            s = self._empty.get(empty)
         if s is None:
             s = self._empty[empty] = self.statics.setdefault("".join(self._svg(it) for it in empty), len(self.statics))
+        self._last_empty = (empty, s)
         return s, _toks(self._unit(it) for it in root.items[root.static:])
 
     def _svg(self, it: Any) -> str:
@@ -150,6 +160,9 @@ class _Boards:
         return [x.strip().replace("xlink:href=", "href=") for x in w.out]
 
     def _unit(self, it: Any) -> int:
+        known = self._known.get(id(it))
+        if known is not None and known[0] is it:
+            return known[1]
         k = self._units.get(it)
         if k is None:
             if isinstance(it, Glyphs):  # a line of text: its characters' units (a digit in one place: one unit)
@@ -159,15 +172,17 @@ class _Boards:
             else:
                 entry = self._entry(self._svg(it))
             k = self._units[it] = self._add(entry)
+        self._known[id(it)] = (it, k)
         return k
 
     def _group(self, g: Group) -> str:
         """A group whose items repeat one another's coordinates (a checker's rim and ring, an arrow's halo
         and shaft: drawn twice, placed once) is one shape; any other group (a stack, the dice, the
         tray) is the list of its items' units, each stored once."""
-        placed = [_shape(self._svg(it))[1] for it in g.items]
+        svgs = [self._svg(it) for it in g.items]  # a group is never shifted: its SVG is its items'
+        shape, coords, placed = _shapes(svgs)
         if len({c for c in placed if c}) < len([c for c in placed if c]):
-            return self._entry(self._svg(g))
+            return self._shaped(shape, coords)
         return "*" + _toks(self._unit(it) for it in g.items)
 
     def _add(self, entry: str) -> int:
@@ -175,7 +190,12 @@ class _Boards:
 
     def _entry(self, svg: str) -> str:
         """A table entry: the shape's number and the coordinates."""
-        shape, coords = _shape(svg)
+        entry = self._entries.get(svg)
+        if entry is None:
+            entry = self._entries[svg] = self._shaped(*_shape(svg))
+        return entry
+
+    def _shaped(self, shape: str, coords: str) -> str:
         return f"{_b36(self.shapes.setdefault(shape, len(self.shapes)))}:{coords}"
 
 
@@ -193,8 +213,18 @@ def _shape(svg: str) -> tuple[str, str]:
     numbers of ``d`` and ``points``, a glyph's place in its ``matrix``) replaced by ``$k``, equal values
     sharing one ``k`` (an arrow's halo and its shaft share theirs); the coordinates in three characters
     each, read back by the page's script as the number the SVG backend wrote."""
+    shape, coords, _each = _shapes([svg])
+    return shape, coords
+
+
+def _shapes(svgs: Sequence[str]) -> tuple[str, str, list[str]]:
+    """:func:`_shape` of the SVG texts joined, and the coordinates :func:`_shape` gives each text alone:
+    one pass over the text for both."""
     coords: list[str] = []
     slot: dict[str, str] = {}
+    own: list[str] = []
+    own_slot: set[str] = set()
+    each: list[str] = []
 
     def place(v: str) -> str:
         k = slot.get(v)
@@ -204,6 +234,9 @@ def _shape(svg: str) -> tuple[str, str]:
             if not 0 <= h < 64 ** 3 or _num(h) != v:
                 raise ValueError(f"coordinate {v} does not fit a page board")
             coords.append(_B64[h >> 12] + _B64[(h >> 6) & 63] + _B64[h & 63])
+        if v not in own_slot:
+            own_slot.add(v)
+            own.append(coords[int(k[1:])])
         return k
 
     def sub(m: re.Match[str]) -> str:
@@ -213,7 +246,13 @@ def _shape(svg: str) -> tuple[str, str]:
             return f' {m.group(3)}="{_NUMBER.sub(lambda n: place(n.group()), m.group(4))}"'
         return f' transform="matrix({m.group(5)} {place(m.group(6))} {place(m.group(7))})"'
 
-    return _PLACED.sub(sub, svg), "".join(coords)
+    shapes = []
+    for svg in svgs:
+        shapes.append(_PLACED.sub(sub, svg))
+        each.append("".join(own))
+        own.clear()
+        own_slot.clear()
+    return "".join(shapes), "".join(coords), each
 
 
 def _num(h: int) -> str:

@@ -9,7 +9,7 @@ the caption.  Where things are is :mod:`render.geometry`'s; the arrows of a play
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -176,6 +176,8 @@ class _Text:
         self.font = font
         self.snap = snap
         """Glyph origins are rounded to 1/snap px (the PNG backend's supersampling grid)."""
+        self._laid: dict[tuple[Any, ...], Glyphs] = {}
+        """Text laid out, by its arguments to :meth:`glyphs` (the same text, the same object)."""
 
     def width(self, s: str, size: float) -> float:
         return self.font.advance(s) * size / self.font.units_per_em
@@ -183,6 +185,15 @@ class _Text:
     def glyphs(self, s: str, x: float, y: float, size: float, fill: Color, *, anchor: str = "mm",
                bold: float = 0.0) -> Glyphs:
         """Text placed by ``anchor``: horizontal l/m/r, vertical m (middle of capitals) or s (baseline)."""
+        key = (s, x, y, size, fill, anchor, bold)
+        laid = self._laid.get(key)
+        if laid is None:
+            if len(self._laid) >= _KEEP:
+                self._laid.clear()
+            laid = self._laid[key] = self._glyphs(s, x, y, size, fill, anchor, bold)
+        return laid
+
+    def _glyphs(self, s: str, x: float, y: float, size: float, fill: Color, anchor: str, bold: float) -> Glyphs:
         scale = size / self.font.units_per_em
         w = self.font.advance(s) * scale
         h, v = anchor[0], anchor[1]
@@ -224,6 +235,55 @@ def _ascii(s: str) -> str:
 
 # --------------------------------------------------------------------------- the board builder
 
+_KEEP = 4096
+"""How many laid-out texts, or units of one :class:`_Parts`, are kept for reuse (then they are dropped, and
+made again as needed)."""
+
+
+class _Parts:
+    """What the boards drawn with one geometry, theme and text share, made once: the empty board, and each
+    unit that depends on a few numbers only (:meth:`_Board.unit`).  A match page lays out hundreds of
+    positions on one board: most of what each shows was made for an earlier one, and is the same object
+    (the page writer, :mod:`render.html`, recognises a unit it has stored by identity)."""
+
+    def __init__(self) -> None:
+        self.static: tuple[Part, ...] | None = None
+        self.units: dict[tuple[Any, ...], Part] = {}
+        self.grey: dict[int, tuple[Part, bool]] = {}
+        """Whether a group is all grey (:func:`_all_grey`), by its ``id``, with the group."""
+
+    def keep(self, key: tuple[Any, ...], part: Part) -> Part:
+        if len(self.units) >= _KEEP:
+            self.units.clear()
+        self.units[key] = part
+        return part
+
+
+_SHARED: dict[tuple[Any, ...], _Parts] = {}
+_TEXTS: dict[tuple[int, int], _Text] = {}
+
+
+def _parts(geo: Geo, theme: Theme, text: _Text) -> _Parts:
+    key = (geo.u, geo.home_right, geo.numbers, geo.info, geo.caption_lines, theme, id(text))
+    parts = _SHARED.get(key)
+    if parts is None:
+        if len(_SHARED) >= 16:
+            _SHARED.clear()
+        parts = _SHARED[key] = _Parts()
+    return parts
+
+
+def _text(snap: int) -> _Text:
+    """The text of diagrams drawn on the grid of ``snap`` (one object, whose laid-out texts are reused, until
+    a font is added: :func:`render.add_font`)."""
+    font = default_font()
+    key = (snap, len(font.fallbacks))
+    text = _TEXTS.get(key)
+    if text is None:
+        text = _TEXTS[key] = _Text(font, snap)
+    return text
+
+
 
 class _Board:
     """Builds the items of one board."""
@@ -244,6 +304,7 @@ class _Board:
         self.static: list[Part] = []
         self.items: list[Part] = []
         self.checkers_at = 0
+        self.parts = _parts(geo, self.th, text)
 
     # ------------------------------------------------------------ helpers
     def side(self, player: int) -> bool:
@@ -268,6 +329,14 @@ class _Board:
 
     # ------------------------------------------------------------ static board
     def board(self) -> None:
+        """The empty board (made once for the boards sharing :attr:`parts`)."""
+        if self.parts.static is None:
+            self.empty_board()
+            self.parts.static = tuple(self.static)
+        else:
+            self.static = list(self.parts.static)
+
+    def empty_board(self) -> None:
         g, th, u, lw, out = self.g, self.th, self.u, self.lw, self.static
         out.append(Rect(g.bx0, g.by0, g.bx1 - g.bx0, g.by1 - g.by0, th.frame, th.frame_line, lw * 1.6))
         for x0 in (g.left_field, g.right_field):
@@ -309,64 +378,73 @@ class _Board:
 
     # ------------------------------------------------------------ position
     def position(self) -> None:
-        pos, g, out = self.pos, self.g, self.items
+        pos, out = self.pos, self.items
         self.checkers_at = len(out)
+        total = pos_checkers(pos)
+        unit = self.unit
         for player in (0, 1):
             bside = self.side(player)
             board = pos.boards[player]
             for p in range(1, 25):
                 n = board[p]
-                if n <= 0:
-                    continue
-                bp = self.to_bottom_numbering(player, p)
-                shown = min(n, POINT_MAX)
-                start = len(out)
-                for k in range(shown):
-                    x, y = g.slot(bp, k)
-                    self.checker(out, x, y, player)
-                if n > POINT_MAX:
-                    x, y = g.slot(bp, POINT_MAX - 1)
-                    self.count(out, x, y, n, player)
-                close_group(out, start)
-            n = board[25]
-            if n > 0:
-                start = len(out)
-                for k in range(min(n, BAR_MAX)):
-                    x, y = g.bar_slot(bside, k)
-                    self.checker(out, x, y, player)
-                if n > BAR_MAX:
-                    x, y = g.bar_slot(bside, BAR_MAX - 1)
-                    self.count(out, x, y, n, player)
-                close_group(out, start)
-            start = len(out)
-            self.borne_off(player, board[0])
-            close_group(out, start)
-            start = len(out)
-            self.waiting(player, self.pos.rules.checkers - sum(board))
-            close_group(out, start)
+                if n > 0:
+                    unit(self.stack, player, self.to_bottom_numbering(player, p), n)
+            if board[25] > 0:
+                unit(self.bar_stack, player, bside, board[25])
+            if board[0] > 0:
+                unit(self.borne_off, player, bside, board[0], total)
+            waiting = self.pos.rules.checkers - sum(board)
+            if waiting > 0:
+                unit(self.waiting, player, bside, waiting)
 
-    def waiting(self, player: int, n: int) -> None:
+    def unit(self, draw: Callable[..., None], *args: Any) -> None:
+        """Add what ``draw(out, *args)`` draws, as one unit (:func:`close_group`).  ``draw`` depends on its
+        arguments and on what the boards sharing :attr:`parts` share, nothing else: the unit is made once
+        for them all, and is the same object each time."""
+        key = (draw.__name__, *args)
+        part = self.parts.units.get(key)
+        if part is None:
+            out: list[Part] = []
+            draw(out, *args)
+            close_group(out, 0)
+            part = self.parts.keep(key, out[0])
+        self.items.append(part)
+
+    def stack(self, out: list[Part], player: int, bp: int, n: int) -> None:
+        """The ``n`` checkers of ``player`` on the bottom player's point ``bp``."""
+        g = self.g
+        for k in range(min(n, POINT_MAX)):
+            x, y = g.slot(bp, k)
+            self.checker(out, x, y, player)
+        if n > POINT_MAX:
+            x, y = g.slot(bp, POINT_MAX - 1)
+            self.count(out, x, y, n, player)
+
+    def bar_stack(self, out: list[Part], player: int, bside: bool, n: int) -> None:
+        g = self.g
+        for k in range(min(n, BAR_MAX)):
+            x, y = g.bar_slot(bside, k)
+            self.checker(out, x, y, player)
+        if n > BAR_MAX:
+            x, y = g.bar_slot(bside, BAR_MAX - 1)
+            self.count(out, x, y, n, player)
+
+    def waiting(self, out: list[Part], player: int, bside: bool, n: int) -> None:
         """Checkers not yet entered (Acey-Deucey): round checkers standing in the tray, with the count.
         (Bearing off needs every checker home, so the tray never holds both kinds.)"""
-        if n <= 0:
-            return
         g, u = self.g, self.u
-        bside = self.side(player)
         x0, y0, x1, y1 = g.tray_box(bside)
         cx = (x0 + x1) / 2
         cy = 0.0
         for k in range(min(n, 5)):
             cy = y1 - (k + 0.5) * u if bside else y0 + (k + 0.5) * u
-            self.checker(self.items, cx, cy, player)
+            self.checker(out, cx, cy, player)
         if n > 1:
-            self.count(self.items, cx, cy, n, player)
+            self.count(out, cx, cy, n, player)
 
-    def borne_off(self, player: int, n: int) -> None:
-        if n <= 0:
-            return
-        g, th, u, out = self.g, self.th, self.u, self.items
-        bside = self.side(player)
-        total = pos_checkers(self.pos)
+    def borne_off(self, out: list[Part], player: int, bside: bool, n: int, total: int) -> None:
+        """The ``n`` checkers ``player`` has borne off, of ``total``: slabs in the tray, and the count."""
+        g, th, u = self.g, self.th, self.u
         x0, y0, x1, y1 = g.tray_box(bside)
         t = g.slab_h(total)
         w = (x1 - x0) - 0.14 * u
@@ -396,7 +474,7 @@ class _Board:
             offerer = pos.turn
             value = pos.cube * 2
             cx = (g.right_field + 3 * u) if self.side(offerer) else (g.left_field + 3 * u)
-            self.cube_at(cx, g.cy, value)
+            self.unit(self.cube_at, cx, g.cy, value)
             return
         owner = pos.cube_owner
         value = pos.cube
@@ -408,10 +486,10 @@ class _Board:
             cy = g.fy1 - margin
         else:
             cy = g.fy0 + margin
-        self.cube_at(rx, cy, value)
+        self.unit(self.cube_at, rx, cy, value)
 
-    def cube_at(self, cx: float, cy: float, value: int) -> None:
-        th, u, out = self.th, self.u, self.items
+    def cube_at(self, out: list[Part], cx: float, cy: float, value: int) -> None:
+        th, u = self.th, self.u
         s = CUBE * u
         out.append(Rect(cx - s / 2, cy - s / 2, s, s, th.cube, th.cube_line, self.lw * 1.3, radius=0.14 * u))
         label = str(value)
@@ -429,11 +507,14 @@ class _Board:
             return
         roller = pos.turn
         half_x = (g.right_field if self.side(roller) else g.left_field) + 3 * u
-        s = DIE * u
-        gap = 0.22 * u
+        self.unit(self.dice_pair, half_x, roller, (dice[0], dice[1]))
+
+    def dice_pair(self, out: list[Part], half_x: float, roller: int, dice: tuple[int, int]) -> None:
+        """The dice of ``roller`` on the centre line of the half of the board centred on ``half_x``."""
+        s, gap = DIE * self.u, 0.22 * self.u
         for i, d in enumerate(dice):
             cx = half_x + (i - 0.5) * (s + gap)
-            self.die(cx, g.cy, d, roller)
+            self.die(out, cx, self.g.cy, d, roller)
 
     def dice_box(self) -> Box | None:
         """The rectangle the dice (or an offered cube) take on the centre line, or None."""
@@ -470,8 +551,8 @@ class _Board:
         self.items.append(Polygon(((x - half, g.cy - h / 2), (x + half, g.cy - h / 2), (x, g.cy + h / 2)),
                                   th.checker[player], th.checker_line[player], self.lw * 1.2))
 
-    def die(self, cx: float, cy: float, value: int, player: int) -> None:
-        th, u, out = self.th, self.u, self.items
+    def die(self, out: list[Part], cx: float, cy: float, value: int, player: int) -> None:
+        th, u = self.th, self.u
         s = DIE * u
         out.append(Rect(cx - s / 2, cy - s / 2, s, s, th.die[player], th.die_line[player], self.lw * 1.3,
                         radius=0.16 * s))
@@ -746,7 +827,7 @@ def layout(position: Position, **options: Any) -> Drawing:
             captions[i] = format_play(arrows) if arrows else play
     u0 = _u_for(opts, columns)
     ss = 4 if u0 <= 44 else 3 if u0 <= 80 else 2
-    text = _Text(default_font(), ss)
+    text = _text(ss)
     info = bool(opts.names or opts.pips or opts.score)
     # Boards in a grid share one caption height (the tallest wrapped caption).
     probe = Geo(u0, opts.home == "right", opts.numbers, info, 0)
@@ -797,7 +878,8 @@ def layout(position: Position, **options: Any) -> Drawing:
         W = opts.width
     return Drawing(W, H, None if opts.transparent else opts.theme.background, root, title, desc,
                    supersample=ss, dpi=opts.dpi if opts.dpi else (300 if opts.size == "print" else None),
-                   grey=_all_grey(root) and (opts.transparent or _is_grey(opts.theme.background)))
+                   grey=_all_grey(root, _parts(geo, opts.theme, text).grey)
+                   and (opts.transparent or _is_grey(opts.theme.background)))
 
 
 def _title(position: Position, opts: Options) -> str:
@@ -829,10 +911,21 @@ def _is_grey(c: Color) -> bool:
     return c[0] == c[1] == c[2]
 
 
-def _all_grey(group: Group) -> bool:
+def _all_grey(group: Group, known: dict[int, tuple[Part, bool]] | None = None) -> bool:
+    """Whether every colour of ``group`` is a shade of grey (``known``: the answers for groups seen
+    before, by their ``id``, with the group)."""
     for it in group.items:
         if isinstance(it, Group):
-            if not _all_grey(it):
+            seen = known.get(id(it)) if known is not None else None
+            if seen is not None and seen[0] is it:
+                grey = seen[1]
+            else:
+                grey = _all_grey(it, known)
+                if known is not None:
+                    if len(known) >= _KEEP:
+                        known.clear()
+                    known[id(it)] = (it, grey)
+            if not grey:
                 return False
             continue
         for c in _colours(it):
