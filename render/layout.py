@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from notation.position import GAME_OVER, Position
@@ -412,21 +413,19 @@ class _Board:
 
     def stack(self, out: list[Part], player: int, bp: int, n: int) -> None:
         """The ``n`` checkers of ``player`` on the bottom player's point ``bp``."""
-        g = self.g
-        for k in range(min(n, POINT_MAX)):
-            x, y = g.slot(bp, k)
-            self.checker(out, x, y, player)
-        if n > POINT_MAX:
-            x, y = g.slot(bp, POINT_MAX - 1)
-            self.count(out, x, y, n, player)
+        self._pile(out, player, n, POINT_MAX, partial(self.g.slot, bp))
 
     def bar_stack(self, out: list[Part], player: int, bside: bool, n: int) -> None:
-        g = self.g
-        for k in range(min(n, BAR_MAX)):
-            x, y = g.bar_slot(bside, k)
+        self._pile(out, player, n, BAR_MAX, partial(self.g.bar_slot, bside))
+
+    def _pile(self, out: list[Part], player: int, n: int, most: int, slot: Callable[[int], Point]) -> None:
+        """``n`` checkers in the slots ``slot(0)``, ``slot(1)`` ...: at most ``most`` drawn, the last with
+        the count when there are more."""
+        for k in range(min(n, most)):
+            x, y = slot(k)
             self.checker(out, x, y, player)
-        if n > BAR_MAX:
-            x, y = g.bar_slot(bside, BAR_MAX - 1)
+        if n > most:
+            x, y = slot(most - 1)
             self.count(out, x, y, n, player)
 
     def waiting(self, out: list[Part], player: int, bside: bool, n: int) -> None:
