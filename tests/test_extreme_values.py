@@ -219,10 +219,20 @@ XG_INTS = [0, -1, 1, 2, 7, 26, 100, 103, 999, 1000, 99999, 1 << 16, (1 << 31) - 
 XG_FLOATS = [float("nan"), float("inf"), float("-inf"), 1e38, -1e38, 1e308, -1000.0, 0.0]
 
 
-def _xg_with(kind: int, offset: int, fmt: str, choice: int) -> bytes:
-    from xg_container import container, records
+def _two_games() -> list[bytes]:
+    """The records of :data:`SMALL_XG` cut after its second game (and those after its last): every kind
+    of record, in half the match (a match page of all four games takes a second an example)."""
+    from xg_container import records
 
-    recs = [bytearray(r) for r in records(SMALL_XG)]
+    recs = records(SMALL_XG)
+    ends = [i for i, r in enumerate(recs) if r[8] == 4]
+    return recs[:ends[1] + 1] + recs[ends[-1] + 1:]
+
+
+def _xg_with(kind: int, offset: int, fmt: str, choice: int) -> bytes:
+    from xg_container import container
+
+    recs = [bytearray(r) for r in _two_games()]
     at = [i for i, r in enumerate(recs) if r[8] == kind]
     rec = recs[at[choice % len(at)]]
     if fmt in ("<i", "<h", "<b"):
