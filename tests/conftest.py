@@ -10,10 +10,12 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 from hypothesis import settings
 
+T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 CORPUS = SHARED / "corpus"
@@ -36,6 +38,16 @@ atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)
 settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+FULL = bool(os.environ.get("GAMMON_FULL_CORPUS"))
+"""``GAMMON_FULL_CORPUS=1``: the slow sweeps over real files take every file, not a sample."""
+
+
+def sampled(items: list[T], every: int) -> list[T]:
+    """Every ``every``-th of ``items`` (in their order, the first included), or all of them with
+    ``GAMMON_FULL_CORPUS=1``: a sweep whose files are alike samples them by default."""
+    return list(items) if FULL else list(items)[::every]
 
 
 def have_gnubg() -> bool:

@@ -13,7 +13,7 @@ from html import escape
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS, DATA
+from conftest import CORPUS, DATA, sampled
 from test_comments import commented_file
 from test_xg_rollouts import rolled_out_file
 
@@ -31,12 +31,14 @@ def _corpus(sub: str, pattern: str) -> list[Path]:
 
 
 SOURCES: list[Path | str] = [
-    *sorted(DATA.glob("*.xg")), *_corpus("xg", "*.xg"), "commented.xg", "rolled.xg", "commented.json",
+    *sorted(DATA.glob("*.xg")), *sampled(_corpus("xg", "*.xg"), 2), "commented.xg", "rolled.xg", "commented.json",
     DATA / "sgf_gnubg_analysed.sgf", DATA / "sgf_gibbon_7point.sgf", DATA / "sgf_gnubg_setup.sgf",
-    *_corpus("sgf", "*.sgf"),
+    *sampled(_corpus("sgf", "*.sgf"), 2),
     DATA / "mat_xg_dialect.txt", DATA / "mat_galaxy_dialect.txt", DATA / "mat_bgstudio_latin1.txt",
-    *_corpus("mat/xg", "*.txt")[:4], *_corpus("mat", "xg_*")[:3],
+    *sampled(_corpus("mat/xg", "*.txt")[:4], 2), *sampled(_corpus("mat", "xg_*")[:3], 2),
 ]
+"""Every reader, on our own files and a sample of the corpus's (half of each kind; all with
+GAMMON_FULL_CORPUS=1)."""
 
 
 def read(source: Path | str) -> notation.Match:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CORPUS, DATA, ROOT
+from conftest import CORPUS, DATA, ROOT, sampled
 
 from notation.batch import validate_file
 from notation.errors import ParseError
@@ -150,7 +150,9 @@ def test_convert_reports_the_whole_replays_findings_whatever_it_keeps(tmp_path: 
 # at a time (notation/stream.py): the same bytes, messages and status as the whole-match conversion.
 
 BENCH = Path(os.environ.get("GAMMON_BENCH_CORPUS", "/tmp/gammon-bench-corpus")) / "sgf"
-BENCH_SGF = sorted(BENCH.glob("*.sgf")) if BENCH.is_dir() else []
+BENCH_SGF = sampled(sorted(BENCH.glob("*.sgf")), 10) if BENCH.is_dir() else []
+"""gnubg's matches of the benchmarks, where made: every tenth (each takes seconds; all with
+GAMMON_FULL_CORPUS=1)."""
 VARIANTS = [{}, {"quiet": True}, {"strict": True}, {"canonical": True}, {"canonical": True, "quiet": True},
             {"bar": "bar", "off": "off", "hit_marks": False}]
 
