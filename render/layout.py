@@ -16,7 +16,7 @@ from typing import Any
 
 from notation.position import GAME_OVER, Position
 
-from ._font import Font, default_font
+from ._font import MISSING, Font, default_font
 from .arrows import Arrow, Arrows
 from .captions import latin_name
 from .display import Circle, Color, Drawing, Glyphs, Group, Item, Part, Point, Polygon, Polyline, Rect, close_group
@@ -177,8 +177,10 @@ class _Text:
         self.font = font
         self.snap = snap
         """Glyph origins are rounded to 1/snap px (the PNG backend's supersampling grid)."""
-        self._laid: dict[tuple[Any, ...], Glyphs] = {}
-        """Text laid out, by its arguments to :meth:`glyphs` (the same text, the same object)."""
+        self._laid: dict[tuple[Any, ...], tuple[Glyphs, frozenset[str]]] = {}
+        """Text laid out, by its arguments to :meth:`glyphs` (the same text, the same object), with the
+        characters no font in use has, which each use of it notes again in :data:`render._font.MISSING`
+        (a command says which characters it drew as ``?``, however often it drew them before)."""
 
     def width(self, s: str, size: float) -> float:
         return self.font.advance(s) * size / self.font.units_per_em
@@ -191,8 +193,11 @@ class _Text:
         if laid is None:
             if len(self._laid) >= _KEEP:
                 self._laid.clear()
-            laid = self._laid[key] = self._glyphs(s, x, y, size, fill, anchor, bold)
-        return laid
+            missing = frozenset(ch for ch in set(s) if ch != " " and not self.font.has_any(ch))
+            laid = self._laid[key] = (self._glyphs(s, x, y, size, fill, anchor, bold), missing)
+        elif laid[1]:
+            MISSING.update(laid[1])
+        return laid[0]
 
     def _glyphs(self, s: str, x: float, y: float, size: float, fill: Color, anchor: str, bold: float) -> Glyphs:
         scale = size / self.font.units_per_em

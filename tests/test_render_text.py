@@ -107,3 +107,15 @@ def test_a_cjk_title_with_a_cjk_font_is_drawn(tmp_path: Path, fmt: str, fonts_re
     assert r.exit_code == 0 and "no font in use" not in r.stderr, r.output
     if fmt == "svg":
         xml.dom.minidom.parse(str(out))
+
+
+@pytest.mark.parametrize("fmt", ["svg", "png"])
+def test_a_text_drawn_again_is_said_again(fmt: str) -> None:
+    """Laid-out texts are reused between diagrams (render.layout._Text): a character no font has is
+    noted each time it is drawn, not only the first (found when the CJK test ran after another drawing
+    of the same title in its process)."""
+    draw = render.svg if fmt == "svg" else render.png
+    for _ in range(2):
+        _font.MISSING.clear()
+        draw(XGID, names=("山田", "李"), caption="日本語")
+        assert {"山", "田", "李", "日", "本", "語"} <= _font.MISSING
