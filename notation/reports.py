@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -128,6 +127,8 @@ def sarif(results: list[dict[str, Any]]) -> str:
             "results": items,
         }],
     }
+    import json  # (here: text reports, the default, need no json)
+
     return safe_json(json.dumps(doc, ensure_ascii=False, indent=2)) + "\n"  # (no raw C1 control)
 
 
