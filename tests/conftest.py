@@ -22,7 +22,10 @@ CORPUS = SHARED / "corpus"
 DATA = Path(__file__).resolve().parent / "data"
 GNUBG = os.environ.get("GNUBG", "/usr/games/gnubg")
 
-TEST_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "gammon-notation-tests"
+# (read before XDG_CACHE_HOME is set below; the test workers inherit it)
+_USER_CACHE = os.environ.setdefault("GAMMON_USER_CACHE_HOME",
+                                    os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache"))
+TEST_CACHE = Path(_USER_CACHE) / "gammon-notation-tests"
 """Where the matches gnubg plays for the tests are kept between runs (a run that finds them skips the
 minute gnubg takes); a directory per tool, gnubg binary, count and variation.  ``GAMMON_NO_TEST_CACHE=1``
 plays them again."""
