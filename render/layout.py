@@ -266,7 +266,7 @@ class _Parts:
 
 
 _SHARED: dict[tuple[Any, ...], _Parts] = {}
-_TEXTS: dict[tuple[int, int], _Text] = {}
+_TEXTS: dict[tuple[Any, ...], _Text] = {}
 
 
 def _parts(geo: Geo, theme: Theme, text: _Text) -> _Parts:
@@ -280,10 +280,10 @@ def _parts(geo: Geo, theme: Theme, text: _Text) -> _Parts:
 
 
 def _text(snap: int) -> _Text:
-    """The text of diagrams drawn on the grid of ``snap`` (one object, whose laid-out texts are reused, until
-    a font is added: :func:`render.add_font`)."""
+    """The text of diagrams drawn on the grid of ``snap`` with the fonts in use (one object for each, whose
+    laid-out texts are reused; :func:`render.add_font` changes the fonts, and so the object)."""
     font = default_font()
-    key = (snap, len(font.fallbacks))
+    key = (snap, *font.fallbacks)  # (the fonts themselves: the same number of other fonts is no match)
     text = _TEXTS.get(key)
     if text is None:
         text = _TEXTS[key] = _Text(font, snap)

@@ -119,3 +119,22 @@ def test_a_text_drawn_again_is_said_again(fmt: str) -> None:
         _font.MISSING.clear()
         draw(XGID, names=("山田", "李"), caption="日本語")
         assert {"山", "田", "李", "日", "本", "語"} <= _font.MISSING
+
+
+@pytest.mark.skipif(not CJK_FONT.is_file(), reason="no Droid Sans Fallback here (Debian: fonts-droid-fallback)")
+def test_texts_laid_out_with_one_added_font_are_not_reused_with_another(fonts_restored: None) -> None:
+    """The reused layout of texts (render.layout._text) is kept per set of fonts, not per number of fonts:
+    a font added in place of another lays the text out again."""
+    d = _font.default_font()
+    saved = list(d.fallbacks)
+    render.add_font(CJK_FONT)
+    _font.MISSING.clear()
+    render.png(XGID, caption="日本語")
+    assert not {"日", "本", "語"} & _font.MISSING
+    d.fallbacks[:] = saved
+    d._from_fallback.clear()
+    d._advances.clear()
+    render.add_font(Path(render.__file__).parent / "fonts" / "DejaVuSans.ttf")  # as many fonts, none with CJK
+    _font.MISSING.clear()
+    render.png(XGID, caption="日本語")
+    assert {"日", "本", "語"} <= _font.MISSING
