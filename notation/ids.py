@@ -527,7 +527,7 @@ def parse_xgid(text: str, *, variant: str = "standard", validate: bool = True) -
     def num(tok: _Tok, k: int, lo: int | None = None, hi: int | None = None,
             allowed: Sequence[int] | None = None) -> int:
         if len(str(tok).lstrip("+-")) > MAX_DIGITS:  # (no int() of thousands of digits: Python refuses it)
-            raise fields.error(tok.start_pos or 0, k)
+            raise fields.error(tok.start_pos or 0, k, f"a number of at most {MAX_DIGITS} digits")
         v = int(tok)
         if ((lo is not None and v < lo) or (hi is not None and v > hi)
                 or (allowed is not None and v not in allowed)):

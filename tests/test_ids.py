@@ -871,5 +871,6 @@ def test_every_id_writer_says_what_it_cannot_hold() -> None:
 def test_an_xgid_number_of_thousands_of_digits_is_a_field_error() -> None:
     """Found by a random run: Python refuses int() of more than 4,300 digits with a ValueError that is
     no ParseError (an internal error in every command)."""
-    with pytest.raises(ParseError, match=r"XGID field 2 \(cube\): .*5000 characters\) at column 33"):
+    with pytest.raises(ParseError, match=r"XGID field 2 \(cube\): .*5000 characters\) at column 33 is not a "
+                                         r"number of at most 9 digits"):
         parse_xgid("XGID=-b----E-C---eE---c-e----B-:" + "9" * 5000 + ":0:1:52:0:0:0:0:10")
