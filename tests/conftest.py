@@ -81,18 +81,19 @@ def generate_gnubg_corpus(tmp_path_factory: pytest.TempPathFactory, name: str, d
     st = gnubg.stat()
     key = hashlib.sha256(f"{tool.read_bytes()!r} {gnubg} {st.st_size} {st.st_mtime_ns} {count} {variation} "
                          f"{os.environ.get('SEED_BASE')}".encode()).hexdigest()[:16]
-    if os.environ.get("GAMMON_NO_TEST_CACHE"):
-        out = tmp_path_factory.mktemp(name)
+
+    def play(out: Path) -> Path:
         subprocess.run(["bash", str(tool), str(out), count], check=True, capture_output=True, timeout=1800, env=env)
         return out
+
+    if os.environ.get("GAMMON_NO_TEST_CACHE"):
+        return play(tmp_path_factory.mktemp(name))
     TEST_CACHE.mkdir(parents=True, exist_ok=True)
     done = TEST_CACHE / f"{name}-{key}"
     with open(TEST_CACHE / f".{name}-{key}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # parallel test workers: one plays, the others wait for it
         if not (done / "complete").exists():
-            out = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=TEST_CACHE))
-            subprocess.run(["bash", str(tool), str(out), count], check=True, capture_output=True, timeout=1800,
-                           env=env)
+            out = play(Path(tempfile.mkdtemp(prefix=f".{name}-", dir=TEST_CACHE)))
             (out / "complete").write_text(count + "\n")
             shutil.rmtree(done, ignore_errors=True)
             out.rename(done)
