@@ -600,7 +600,7 @@ class _Board:
             out.append(Circle(x + r, y, r - self.lw / 2, th.checker[player], th.checker_line[player],
                               self.lw))
             name, right = self._line_texts(player)
-            out.append(self.t.glyphs(name, x + 2 * r + 0.2 * u, y, size, th.text, anchor="lm"))
+            out.append(self.t.glyphs(name, self._line_ends(right, size)[0], y, size, th.text, anchor="lm"))
             if right:
                 out.append(self.t.glyphs(right, g.bx1 - 0.05 * u, y, size, th.text, anchor="rm"))
             if not bside and centre_label and self.match_label_fits():
@@ -623,11 +623,16 @@ class _Board:
         if self.o.pips:
             right.append(f"Pips {pos.pips(player)}")
         right_text = "     ".join(right)
-        g, u = self.g, self.u
-        size = 0.4 * u
-        room = (g.bx1 - 0.05 * u - (self.t.width(right_text, size) + 0.4 * u if right_text else 0.0)
-                - (g.bx0 + 0.65 * u) - self.t.width(suffix, size))
+        size = 0.4 * self.u
+        left, right_start = self._line_ends(right_text, size)
+        room = right_start - (0.4 * self.u if right_text else 0.0) - left - self.t.width(suffix, size)
         return self._cut(name, size, room) + suffix, right_text
+
+    def _line_ends(self, right: str, size: float) -> tuple[float, float]:
+        """Where a player line's left text starts (after its checker, :meth:`info`), and where its right
+        text ``right`` starts (it ends at the board's right edge, less 0.05 u)."""
+        g, u = self.g, self.u
+        return g.bx0 + 0.65 * u, g.bx1 - 0.05 * u - (self.t.width(right, size) if right else 0.0)
 
     def _cut(self, text: str, size: float, room: float) -> str:
         """``text``, or its longest beginning that fits ``room`` with "..." after it."""
@@ -653,8 +658,8 @@ class _Board:
         name, right = self._line_texts(top)
         w = self.t.width(label, size)
         mid = (g.bx0 + g.bx1) / 2
-        left_end = g.bx0 + 0.65 * u + self.t.width(name, size)
-        right_start = g.bx1 - 0.05 * u - (self.t.width(right, size) if right else 0.0)
+        left, right_start = self._line_ends(right, size)
+        left_end = left + self.t.width(name, size)
         return mid - w / 2 > left_end + 0.4 * u and mid + w / 2 < right_start - 0.4 * u
 
     def caption_text(self) -> str:
