@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import atexit
 import fcntl
+import functools
 import hashlib
 import os
 import shutil
@@ -51,6 +52,41 @@ def sampled(items: list[T], every: int) -> list[T]:
     """Every ``every``-th of ``items`` (in their order, the first included), or all of them with
     ``GAMMON_FULL_CORPUS=1``: a sweep whose files are alike samples them by default."""
     return list(items) if FULL else list(items)[::every]
+
+
+@functools.cache
+def _producers() -> dict[str, str]:
+    """The program that wrote each corpus file, by its path in the corpus (``INDEX.tsv``)."""
+    index = CORPUS / "INDEX.tsv"
+    if not index.exists():
+        return {}
+    rows = [ln.split("\t") for ln in index.read_text(encoding="utf-8").splitlines()[1:]]
+    return {r[0]: r[4] for r in rows if len(r) > 4}
+
+
+def kind_of(path: Path) -> tuple[str, str]:
+    """A file's kind: its directory and, for a corpus file, the program that wrote it."""
+    try:
+        producer = _producers().get(path.relative_to(CORPUS).as_posix(), "")
+    except ValueError:
+        producer = ""
+    return str(path.parent), producer
+
+
+def sampled_per_kind(items: list[Path], every: int) -> list[Path]:
+    """Every ``every``-th file of each kind (:func:`kind_of`: each directory and each program that wrote
+    files, the first of each included), in their order, or all of them with ``GAMMON_FULL_CORPUS=1``: a
+    sample of a sweep in which every dialect and every source program stays."""
+    if FULL:
+        return list(items)
+    seen: dict[tuple[str, str], int] = {}
+    out = []
+    for path in items:
+        k = kind_of(path)
+        seen[k] = seen.get(k, -1) + 1
+        if seen[k] % every == 0:
+            out.append(path)
+    return out
 
 
 def have_gnubg() -> bool:
