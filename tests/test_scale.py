@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import sampled_per_kind
 
 from notation import batch
 from notation.cli import main
@@ -25,13 +26,14 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 
 
 def _records() -> list[str]:
-    """Records every clone has (samples, test data), and the shared corpus's where it is present."""
+    """Records every clone has (samples, test data), and the shared corpus's where it is present: every
+    third of each kind (directory and program that wrote it; all of them with GAMMON_FULL_CORPUS=1)."""
     files = sorted(str(p) for p in SAMPLES.iterdir() if p.suffix in (".mat", ".json", ".sgf"))
     files += sorted(str(p) for p in DATA.iterdir() if p.suffix in (".mat", ".sgf", ".xg"))
-    if CORPUS.is_dir():  # every record of the shared corpus, recognised by content as the commands do
+    if CORPUS.is_dir():  # the records of the shared corpus, recognised by content as the commands do
         from notation.matchio import expand_inputs
 
-        files += expand_inputs([str(CORPUS)])[0]
+        files += map(str, sampled_per_kind([Path(p) for p in expand_inputs([str(CORPUS)])[0]], 3))
     return files
 
 
