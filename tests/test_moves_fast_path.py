@@ -14,6 +14,7 @@ import json
 import random
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -83,14 +84,14 @@ def test_listing_equals_the_general_path_on_real_positions() -> None:
     assert n > 20_000
 
 
-def test_listing_equals_the_general_path_in_every_variant() -> None:
-    for variant in variant_names():
-        rules = get_rules(variant)
-        n = 0
-        for pos in _walked_positions(variant):
-            for roll in ALL_ROLLS:
-                n += _same_listing(pos.on_roll, pos.opponent, roll, rules)
-        assert n > 100, variant
+@pytest.mark.parametrize("variant", variant_names())
+def test_listing_equals_the_general_path_in_every_variant(variant: str) -> None:
+    rules = get_rules(variant)
+    n = 0
+    for pos in _walked_positions(variant):
+        for roll in ALL_ROLLS:
+            n += _same_listing(pos.on_roll, pos.opponent, roll, rules)
+    assert n > 100, variant
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
