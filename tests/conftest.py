@@ -73,6 +73,19 @@ def kind_of(path: Path) -> tuple[str, str]:
     return str(path.parent), producer
 
 
+def distinct(items: list[Path]) -> list[Path]:
+    """``items`` without the files whose bytes and suffix are an earlier one's: twins (a test file copied
+    from the corpus or the samples, under another name) checked twice check nothing more."""
+    seen: set[tuple[str, bytes]] = set()
+    out = []
+    for path in items:
+        key = (path.suffix, hashlib.sha256(path.read_bytes()).digest())
+        if key not in seen:
+            seen.add(key)
+            out.append(path)
+    return out
+
+
 def sampled_per_kind(items: list[Path], every: int) -> list[Path]:
     """Every ``every``-th file of each kind (:func:`kind_of`: each directory and each program that wrote
     files, the first of each included), in their order, or all of them with ``GAMMON_FULL_CORPUS=1``: a

@@ -22,7 +22,7 @@ import random
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS, DATA, sampled
+from conftest import CORPUS, DATA, distinct, sampled_per_kind
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from json_reference import dump_reference
@@ -45,10 +45,10 @@ def _files() -> list[Path]:
     files = sorted(DATA.glob("*.mat")) + sorted(DATA.glob("*.sgf")) + sorted(DATA.glob("mat_*.txt")) \
         + sorted((ROOT / "samples").glob("*.mat")) + sorted((ROOT / "samples").glob("*.json"))
     if CORPUS.is_dir():
-        # half of the corpus's records (all with GAMMON_FULL_CORPUS=1)
-        files += sampled(sorted(p for p in (CORPUS / "mat").rglob("*") if p.is_file()), 2)
-        files += sampled(sorted(p for p in (CORPUS / "sgf").rglob("*.sgf") if p.is_file()), 2)
-    return files
+        # a third of each kind of the corpus's records (all with GAMMON_FULL_CORPUS=1)
+        files += sampled_per_kind(sorted(p for p in (CORPUS / "mat").rglob("*") if p.is_file()), 3)
+        files += sampled_per_kind(sorted(p for p in (CORPUS / "sgf").rglob("*.sgf") if p.is_file()), 3)
+    return distinct(files)
 
 
 def _general(text: str) -> list[tuple[int, int]] | None:

@@ -12,7 +12,7 @@ import itertools
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS, DATA, sampled
+from conftest import CORPUS, DATA, distinct, sampled_per_kind
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from replay_general import one_play_at_a_time
@@ -163,9 +163,9 @@ def test_one_die_plays_blocked_and_on_the_bar() -> None:
 
 def _files() -> list[Path]:
     files = sorted(DATA.glob("*.mat")) + sorted(DATA.glob("*.sgf")) + sorted((ROOT / "samples").glob("*.mat"))
-    if CORPUS.is_dir():  # half of the corpus's records (all with GAMMON_FULL_CORPUS=1)
-        files += sampled(sorted(p for p in (CORPUS / "mat").rglob("*") if p.is_file()), 2)
-    return files
+    if CORPUS.is_dir():  # a third of each kind of the corpus's records (all with GAMMON_FULL_CORPUS=1)
+        files += sampled_per_kind(sorted(p for p in (CORPUS / "mat").rglob("*") if p.is_file()), 3)
+    return distinct(files)
 
 
 def _replay_all(path: Path) -> list[object]:
@@ -278,8 +278,8 @@ def _lean_and_full(match: object) -> tuple[tuple[object, ...], tuple[object, ...
 def _lean_files() -> list[Path]:
     files = _files() + sorted(DATA.glob("mat_*.txt")) + sorted((ROOT / "samples").glob("*.sgf"))
     if CORPUS.is_dir():
-        files += sampled(sorted(p for p in CORPUS.rglob("*") if p.is_file() and p not in files), 2)
-    return files
+        files += sampled_per_kind(sorted(p for p in CORPUS.rglob("*") if p.is_file() and p not in files), 3)
+    return distinct(files)
 
 
 def test_findings_only_replay_finds_what_the_whole_replay_finds(monkeypatch: pytest.MonkeyPatch) -> None:
