@@ -12,13 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CORPUS, DATA
+from conftest import CORPUS, DATA, distinct
 
 import notation
 from notation.analysis import analysis_to_dict
 from notation.formats.xg import RECORD_SIZE, unpack
 
-XG_FILES = [*sorted(DATA.glob("*.xg")), *(sorted((CORPUS / "xg").glob("*.xg")) if (CORPUS / "xg").is_dir() else [])]
+XG_FILES = distinct([*sorted(DATA.glob("*.xg")),
+                     *(sorted((CORPUS / "xg").glob("*.xg")) if (CORPUS / "xg").is_dir() else [])])
 SGF_FILES = [DATA / "sgf_gnubg_analysed.sgf",
              *(sorted((CORPUS / "sgf").glob("gnubg_*.sgf")) if (CORPUS / "sgf").is_dir() else [])]
 
