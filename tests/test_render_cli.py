@@ -383,7 +383,7 @@ def test_candidate_of_a_cube_decision_draws_the_decision(tmp_path: Path) -> None
 
 
 def test_all_in_worker_processes_writes_the_same_files(tmp_path: Path) -> None:
-    match = str(DATA / "gnubg_7p_crawford.mat")
+    match = str(DATA / "mat_gnubg_selfplay_3p.mat")  # 112 diagrams: 7 batches of 16, two or three a worker
     one, two = tmp_path / "one", tmp_path / "two"
     code, _, err = run(match, "--all", "--jobs", "1", "--size", "small", "-o", str(one))
     assert code == 0, err
@@ -408,7 +408,7 @@ def test_all_shows_progress_only_on_a_terminal(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    match = str(DATA / "gnubg_7p_crawford.mat")
+    match = str(DATA / "mat_gnubg_selfplay_1p.mat")  # 35 diagrams (the bar is shown from the first)
     r = subprocess.run([sys.executable, "-m", "notation", "render", match, "--all", "--size", "small", "-o",
                         str(tmp_path / "a")], capture_output=True, timeout=300)
     assert r.returncode == 0 and b"Rendering" not in r.stderr and b"diagrams written" in r.stderr
