@@ -79,7 +79,9 @@ def _expected(rep: Any) -> list[str]:
 
 
 def test_keyboard_through_a_whole_match(browser: Any, tmp_path: Path) -> None:
-    url, rep = _write(tmp_path, read_match(SAMPLES / "gnubg_selfplay_7p.mat"))
+    # a match of two games with a double and a drop, 112 positions (a key takes 50 ms: the 265 of the 7-point
+    # sample took 18 s, and the page's steps are one list whatever the length)
+    url, rep = _write(tmp_path, read_match(ROOT / "tests" / "data" / "mat_gnubg_selfplay_3p.mat"))
     exp = _expected(rep)
     page, errors = _open(browser, url)
     assert _xgid(page) == exp[0]
