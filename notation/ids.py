@@ -571,7 +571,7 @@ def parse_xgid(text: str, *, variant: str = "standard", validate: bool = True) -
     score1 = num(s1_t, 5)
     score2 = num(s2_t, 6)
     length = num(len_t, 8)
-    flags = int(rules_t)
+    flags = num(rules_t, 7)
     if flags > (1 if length else 3):
         raise fields.error(rules_t.start_pos or 0, 7, "0 or 1 (the Crawford flag of a match)" if length
                            else "0-3 (money: Jacoby 1 + beavers 2)")

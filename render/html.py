@@ -35,6 +35,7 @@ from html import escape
 from typing import Any
 
 from notation.analysis import Rollout
+from notation.errors import InvalidPositionError
 from notation.ids import xgid
 from notation.losses import action_items
 from notation.record import Action, Match, action_phrase
@@ -91,6 +92,18 @@ def _action_text(step: ReplayStep, names: Sequence[str]) -> str:
     return f"{who} {action_phrase(a)}"
 
 
+def _add_board(boards: _Boards, position: Any, options: dict[str, Any]) -> tuple[int, str, str]:
+    """:meth:`_Boards.add`, and what the page says under the board beside the action: a position that
+    cannot exist (the replay's finding says why) is the empty board, saying so, and the rest of the page
+    is drawn as usual."""
+    try:
+        return (*boards.add(position, options), "")
+    except InvalidPositionError:
+        empty = (0,) * 26
+        blank = position.replace(boards=(empty, empty), dice=None, turn=0, cube=1, double_offered=False)
+        return (*boards.add(blank, BOARD_OPTIONS, empty_only=True), " (a position that cannot exist: not drawn)")
+
+
 def _board_options(step: ReplayStep | None) -> dict[str, Any]:
     opts = dict(BOARD_OPTIONS)
     if step is not None:
@@ -132,8 +145,9 @@ class _Boards:
         self._entries: dict[str, str] = {}
         """SVG text -> its table entry (:meth:`_entry`): a character of a line of text at one place recurs."""
 
-    def add(self, position: Any, options: dict[str, Any]) -> tuple[int, str]:
-        """The position's empty board's number and its units' numbers (:func:`_toks`)."""
+    def add(self, position: Any, options: dict[str, Any], empty_only: bool = False) -> tuple[int, str]:
+        """The position's empty board's number and its units' numbers (:func:`_toks`; none with
+        ``empty_only``)."""
         d = layout(position, **options)
         self.size = (d.width, d.height)
         if d.background is not None:
@@ -148,7 +162,8 @@ class _Boards:
         if s is None:
             s = self._empty[empty] = self.statics.setdefault("".join(self._svg(it) for it in empty), len(self.statics))
         self._last_empty = (empty, s)
-        return s, _toks(self._unit(it) for it in root.items[root.static:])
+        units = () if empty_only else root.items[root.static:]
+        return s, _toks(self._unit(it) for it in units)
 
     def _svg(self, it: Any) -> str:
         return "".join(self._lines(it))
@@ -433,7 +448,7 @@ def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | Non
             a = st.action
             if a.span is not None:
                 line_index.setdefault(gno, []).append((a.span.line, a.span.column, i))
-            s, toks = boards.add(st.before, _board_options(st))
+            s, toks, not_drawn = _add_board(boards, st.before, _board_options(st))
             anchor = step_anchor(gno, a, si, seen)
             anchors.append(anchor)
             text = _action_text(st, gnames)
@@ -443,20 +458,20 @@ def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | Non
                 analyses.append(f'<div class=an data-i="{i}" hidden>{an}</div>')
             if an or a.comment:
                 shown.update({k: n for k, n in action_items(a).items() if k[0] in ("analysis", "comment")})
-            steps.append([gi, s, toks, _xgid(st.before), text, loc, 1 if an else 0])
+            steps.append([gi, s, toks, _xgid(st.before), text + not_drawn, loc, 1 if an else 0])
             num = a.move_number if a.move_number is not None else ""
             comment = f'<div class=comment>{_e(a.comment)}</div>' if a.comment else ""
             row_of[i] = len(rows)
             rows.append(f'<tr data-a="{anchor}" data-i="{i}"><td class=n>{num}</td><td class=loc>{_e(loc)}</td>'
                         f'<td class=a>{_e(text)}{comment}<!--f{i}--></td></tr>')
         i = len(steps)
-        s, toks = boards.add(g.end, _board_options(None))
+        s, toks, not_drawn = _add_board(boards, g.end, _board_options(None))
         anchor = f"g{gno}end"
         anchors.append(anchor)
         res = ""
         if g.winner is not None:
             res = f": {_who(gnames, g.winner)} wins {g.points or ''} point{'s' if g.points != 1 else ''}"
-        steps.append([gi, s, toks, _xgid(g.end), f"Game {gno}: final position{res}", "", 0])
+        steps.append([gi, s, toks, _xgid(g.end), f"Game {gno}: final position{res}{not_drawn}", "", 0])
         row_of[i] = len(rows)
         rows.append(f'<tr data-a="{anchor}" data-i="{i}"><td class=n></td><td class=loc></td>'
                     f'<td class=a>Final position{_e(res)}<!--f{i}--></td></tr>')

@@ -874,3 +874,24 @@ def test_an_xgid_number_of_thousands_of_digits_is_a_field_error() -> None:
     with pytest.raises(ParseError, match=r"XGID field 2 \(cube\): .*5000 characters\) at column 33 is not a "
                                          r"number of at most 9 digits"):
         parse_xgid("XGID=-b----E-C---eE---c-e----B-:" + "9" * 5000 + ":0:1:52:0:0:0:0:10")
+
+
+_DIGIT_SAMPLES = [
+    "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10",
+    "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:2:1:1:7:10",
+    "board:You:Them:7:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:6:2:0:0:1:1:1:0:1:-1:0:25"
+    ":0:0:0:0:2:0:0:0",
+]
+
+
+@pytest.mark.parametrize("sample", _DIGIT_SAMPLES)
+def test_every_number_of_thousands_of_digits_is_a_notation_error(sample: str) -> None:
+    """Each number of each ID, in turn, made 5,000 digits long: a NotationError, never Python's own
+    ValueError for int() of over 4,300 digits (a random run found the XGID's rules field read so)."""
+    from notation.positionio import parse_position_text
+
+    runs = list(re.finditer(r"\d+", sample))
+    assert len(runs) > 5
+    for m in runs:
+        with pytest.raises(NotationError):
+            parse_position_text(sample[:m.start()] + "9" * 5000 + sample[m.end():])

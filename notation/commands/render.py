@@ -17,7 +17,7 @@ from typing import Any
 import click
 
 from .._term import fail, safe_line, stdout_failed
-from ..errors import NotationError
+from ..errors import InvalidPositionError, NotationError
 from ..position import Position
 
 __all__ = ["command", "step_labels"]
@@ -151,6 +151,13 @@ def _step_options(step: Any, base: dict[str, Any], caption: str | None) -> dict[
     if caption is not None and "caption" not in opts:
         opts["caption"] = caption
     return opts
+
+
+def _where(source: str, step: Any, game_no: int, label: str) -> str:
+    """Where an action is, as `gammon validate` says it: ``file:line:col: game 2 move 14``."""
+    span = step.action.span
+    place = f":{span.line}:{span.column}" if span is not None and span.line else ""
+    return f"{source}{place}: game {game_no} move {label}"
 
 
 SHOW_NAMES = "\0show"
@@ -544,7 +551,17 @@ def _render_match(source: str, output: str, fmt: str | None, game_no: int | None
                 opts["caption"] = cap
         elif cap is not None and not fixed_caption and cap not in opts.get("caption", ""):  # a cube decision
             opts["caption"] = f"{opts['caption']}. {cap}" if opts.get("caption") else cap
-    _write(Path(output), _render(position, out_fmt, opts), force, (source,))
+    try:
+        data = _render(position, out_fmt, opts)
+    except InvalidPositionError as e:  # the replay's finding says it too; the position is named here
+        if move_no is None:
+            where = f"{source}: game {game_no} starting position"
+        elif move_no == 0:
+            where = f"{source}: game {game_no} final position"
+        else:
+            where = _where(source, step, game_no, label if move_no == -1 else want)
+        fail(f"{where}: cannot be drawn: {e.message}")
+    _write(Path(output), data, force, (source,))
 
 
 _ALL_JOBS: list[tuple[Path, Position, dict[str, Any]]] = []
@@ -604,6 +621,7 @@ def _render_all(rep: Any, source: str, output: str, fmt: str | None, base: dict[
             (not out_dir.is_dir() and out_dir.suffix.lower() in (".png", ".svg")):
         fail(f"{output}: with --all, -o names a directory (one file is written for each position)")
     todo: list[tuple[Path, Position, dict[str, Any]]] = []
+    places: list[str] = []
     for gi, g in enumerate(rep.games, 1):
         for label, step in zip(step_labels(g.steps), g.steps, strict=True):
             cap = None if fixed_caption else _describe(step, gi, label)
@@ -611,10 +629,24 @@ def _render_all(rep: Any, source: str, output: str, fmt: str | None, base: dict[
             name = num.zfill(3) + dash + rest if label[0].isdigit() else label
             todo.append((out_dir / f"game{gi:02d}_move{name}.{out_fmt}", step.before,
                          _step_options(step, base, cap)))
+            places.append(_where(source, step, gi, label))
         end_opts = dict(base)
         if not fixed_caption:
             end_opts["caption"] = f"Game {gi}: final position"
         todo.append((out_dir / f"game{gi:02d}_end.{out_fmt}", g.end, end_opts))
+        places.append(f"{source}: game {gi} final position")
+    from render.layout import check_position
+
+    undrawable: list[str] = []
+    drawable: list[tuple[Path, Position, dict[str, Any]]] = []
+    for item, where in zip(todo, places, strict=True):
+        try:
+            check_position(item[1])
+        except InvalidPositionError as e:  # the replay's finding says it too: the others are drawn
+            undrawable.append(f"{where}: not drawn: {e.message}")
+            continue
+        drawable.append(item)
+    todo = drawable
     existing = [str(p) for p, _, _ in todo if p.exists()]
     if existing and force:  # refused before any diagram is drawn: the input, a FIFO, a device
         from ..convert import check_target
@@ -647,5 +679,9 @@ def _render_all(rep: Any, source: str, output: str, fmt: str | None, base: dict[
     finally:
         _ALL_JOBS.clear()
     _font.MISSING.update(c for chars in missing for c in chars)
-    click.echo(f"{len(todo)} diagrams written to {safe_line(str(out_dir))}" + (f" ({n} processes)" if n > 1 else ""),
-               err=True)
+    for line in undrawable:
+        click.echo(safe_line(line), err=True)
+    click.echo(f"{len(todo)} diagrams written to {safe_line(str(out_dir))}" + (f" ({n} processes)" if n > 1 else "")
+               + (f"; {len(undrawable)} positions that cannot exist not drawn" if undrawable else ""), err=True)
+    if undrawable:
+        sys.exit(2)

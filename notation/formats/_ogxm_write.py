@@ -223,16 +223,32 @@ class Writer:
             f["rules"] = bits
         return f, any(W.MTCH_BITS[k] >= 12 for k in f if k in W.MTCH_BITS)
 
-    def _result(self, rep: MatchReplay) -> tuple[int, tuple[int, int]]:
-        """The result and final score the games give (what OGXM derives)."""
+    def _running(self, rep: MatchReplay) -> list[tuple[int, int]]:
+        """The score at the start of each game as OGXM derives it (the first game's as recorded, then
+        each result added), and after the last game."""
         length = self.m.length
         w, b = rep.games[0].start.score if rep.games else (0, 0)
+        out = [(w, b)]
         for gr in rep.games:
             if gr.winner is not None and gr.points is not None:
                 if gr.winner == 0:
                     w += min(gr.points, length - w) if length > 0 else gr.points
                 else:
                     b += min(gr.points, length - b) if length > 0 else gr.points
+            out.append((w, b))
+        return out
+
+    def _result(self, rep: MatchReplay) -> tuple[int, tuple[int, int]]:
+        """The result and final score the games give (what OGXM derives); each later game's score line
+        that says otherwise is reported, as OGXM keeps none."""
+        length = self.m.length
+        running = self._running(rep)
+        for gr, derived in zip(rep.games[1:], running[1:], strict=False):
+            said = gr.game.score
+            if said is not None and tuple(said) != derived:
+                self.drop(f"game {gr.game.number}: the score line {said[0]}-{said[1]}, which the games before it "
+                          f"do not give ({derived[0]}-{derived[1]}): OGXM derives each game's score")
+        w, b = running[-1]
         return (1 if length > 0 and w >= length else 2 if length > 0 and b >= length else 0), (w, b)
 
     def _field(self, key: str, v: str, derived: tuple[int, tuple[int, int]]) -> Any:

@@ -486,7 +486,7 @@ def _ranged(lo: int, hi: int, what: str = "") -> Callable[[Any, str], int]:
     def check(v: Any, path: str) -> int:
         n = _int(v, path)
         if not lo <= n <= hi:
-            raise _Bad(path, f"{what or 'the value'} must be {lo} to {hi:,}, not {_shown(n)}")
+            raise _Bad(path, f"{what or 'the value'} must be {lo:,} to {hi:,}, not {_shown(n)}")
         return n
     return check
 
@@ -705,7 +705,7 @@ def _game(v: Any, path: str) -> Game:
     d = _obj(v, path)
     return Game(
         number=_get(d, "number", path, _count),
-        score=_get(d, "score", path, _opt(_pair_of(_count)), None),
+        score=_get(d, "score", path, _opt(_pair_of(_signed)), None),  # as the record says it (the replay judges)
         names=_get(d, "names", path, _opt(_pair_of(_str)), None),
         ratings=_get(d, "ratings", path, _pair_of(_opt(_str)), (None, None)),
         actions=_get(d, "actions", path, _list_of(_action), list),

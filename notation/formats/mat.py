@@ -1338,6 +1338,9 @@ class _Writer:
         out.append(f" Game {game.number}\n")
         n0, n1 = self._names(game)
         sc = game.score if game.score is not None else (running[0], running[1])
+        if sc[0] < 0 or sc[1] < 0:  # (an .xg record can say so; a .mat score line has digits only)
+            raise NotationError(f"game {game.number}: the score {sc[0]}-{sc[1]} is negative: a .mat score line "
+                                "cannot say it")
         first = f"{n0} : {sc[0]}"
         # gnubg pads to 31 characters and glues a longer first part to the second name: keep a space.
         out.append(f" {first:<31}{'' if len(first) < 31 else ' '}{n1} : {sc[1]}\n")

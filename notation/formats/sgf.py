@@ -929,7 +929,9 @@ class _Reader:
                 if key not in ("length", "game", "ws", "bs") or n is None:
                     self.note(f"MI[{v}] not understood", mi.span)
                     continue
-                n = max(n, 0)
+                if n < 0 and key in ("length", "game"):
+                    self.note(f"MI[{v}]: a negative {key}, read as 0", mi.span)
+                    n = 0
                 if key == "length":
                     if self.first:
                         m.length = length = n

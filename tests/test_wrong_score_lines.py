@@ -1,0 +1,80 @@
+"""Score lines the games do not give.  A negative score in a record (an ``.xg`` game record can hold one;
+SGF ``MI[ws:-1]``) is read as written, flagged by the replay, kept by the formats that can say it and
+refused by ``.mat``, whose score line holds digits only.  (A random run of tests/test_extreme_values.py
+found the ``.mat`` writer writing ``: -1``, which no reader takes, the JSON reader refusing what its
+writer wrote, and the SGF reader reading ``ws:-1`` as 0 without a word.)  A score line that disagrees
+with the games before it is kept by every format that has score lines; OGXM derives each game's
+score, so converting to it says what it leaves out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from notation.batch import convert_file, validate_file
+from notation.errors import NotationError
+from notation.formats.mat import write_match
+from notation.matchio import parse_any, read_match
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def _with_second_score(score: str) -> str:
+    """gnubg's two-game SGF with its second game's MI saying ``score`` for White (``ws``)."""
+    text = (DATA / "sgf_gnubg_resign.sgf").read_text(encoding="utf-8")
+    first = text.index("[ws:0]")
+    second = text.index("[ws:", first + 1)
+    end = text.index("]", second)
+    return text[:second] + f"[ws:{score}" + text[end:]
+
+
+def test_the_sgf_reader_reads_a_negative_score_as_written() -> None:
+    m = parse_any(_with_second_score("-1"), name="neg.sgf")[0]
+    assert m.games[1].score is not None and m.games[1].score[0] == -1
+
+
+def test_the_replay_flags_it(tmp_path: Path) -> None:
+    path = tmp_path / "neg.sgf"
+    path.write_text(_with_second_score("-1"), encoding="utf-8")
+    res = validate_file(str(path))
+    assert any(f["severity"] == "error" and "the score line says -1-" in f["message"] for f in res["findings"])
+
+
+@pytest.mark.parametrize("field", ["length", "game"])
+def test_a_negative_length_or_game_number_is_read_as_0_and_said(field: str) -> None:
+    text = (DATA / "sgf_gnubg_resign.sgf").read_text(encoding="utf-8")
+    start = text.index(f"[{field}:")
+    text = text[:start] + f"[{field}:-3" + text[text.index("]", start):]
+    m = parse_any(text, name="neg.sgf")[0]
+    assert any(f"MI[{field}:-3]: a negative {field}, read as 0" in n.message for n in m.normalisations)
+
+
+def test_the_mat_writer_refuses_it_and_the_others_keep_it(tmp_path: Path) -> None:
+    m = parse_any(_with_second_score("-1"), name="neg.sgf")[0]
+    with pytest.raises(NotationError, match=r"game 2: the score -1-\d+ is negative: a \.mat score line cannot say it"):
+        write_match(m)
+    path = tmp_path / "neg.sgf"
+    path.write_text(_with_second_score("-1"), encoding="utf-8")
+    out = convert_file(str(path), "-", "mat")
+    assert out["status"] == 2 and any("not converted: game 2: the score -1-" in x for x in out["messages"])
+    for fmt in ("sgf", "json"):
+        out = convert_file(str(path), "-", fmt)
+        assert out["status"] == 0, out["messages"]
+        again = parse_any(out["text"], name=f"again.{fmt}")[0]
+        assert again.games[1].score == m.games[1].score
+
+
+def test_a_mat_file_reads_back_what_its_writer_wrote() -> None:
+    m = read_match(DATA / "sgf_gnubg_resign.sgf")
+    assert parse_any(write_match(m), name="x.mat")[0].games[1].score == m.games[1].score
+
+
+def test_ogxm_says_it_leaves_out_a_score_line_the_games_do_not_give(tmp_path: Path) -> None:
+    sample = DATA.parent.parent / "samples" / "illegal_plays.mat"
+    assert read_match(sample).games[1].score == (0, 2)  # the games give 0-4: validate's error
+    out = convert_file(str(sample), str(tmp_path / "m.ogxm"), "ogxm")
+    assert out["status"] == 0
+    assert any(m.endswith("dropped: game 2: the score line 0-2, which the games before it do not give (0-4): OGXM "
+                          "derives each game's score") for m in out["messages"]), out["messages"]
+    assert read_match(tmp_path / "m.ogxm").games[1].score == (0, 4)
