@@ -239,15 +239,21 @@ class Writer:
         return out
 
     def _result(self, rep: MatchReplay) -> tuple[int, tuple[int, int]]:
-        """The result and final score the games give (what OGXM derives); each later game's score line
-        that says otherwise is reported, as OGXM keeps none."""
+        """The result and final score the games give (what OGXM derives); what a game says otherwise is
+        reported, as OGXM keeps none of it: a later game's score line, a game's number, its Crawford mark."""
         length = self.m.length
         running = self._running(rep)
-        for gr, derived in zip(rep.games[1:], running[1:], strict=False):
-            said = gr.game.score
-            if said is not None and tuple(said) != derived:
-                self.drop(f"game {gr.game.number}: the score line {said[0]}-{said[1]}, which the games before it "
+        for k, (gr, derived) in enumerate(zip(rep.games, running, strict=False), 1):
+            game = gr.game
+            said = game.score
+            if k > 1 and said is not None and tuple(said) != derived:
+                self.drop(f"game {game.number}: the score line {said[0]}-{said[1]}, which the games before it "
                           f"do not give ({derived[0]}-{derived[1]}): OGXM derives each game's score")
+            if game.number != k:
+                self.drop(f"game {game.number}: its number: OGXM numbers the games in order (read back as game {k})")
+            if length > 0 and game.crawford is not None and game.crawford != gr.crawford:
+                self.drop(f"game {game.number}: marked {'' if game.crawford else 'not '}the Crawford game, which the "
+                          "score does not make it: OGXM derives the Crawford game")
         w, b = running[-1]
         return (1 if length > 0 and w >= length else 2 if length > 0 and b >= length else 0), (w, b)
 
