@@ -99,3 +99,23 @@ def test_ogxm_says_it_leaves_out_a_game_number_or_crawford_mark_it_derives_other
     assert "game 7: its number: OGXM numbers the games in order (read back as game 3)" in said
     back = read_match(tmp_path / "m.ogxm")
     assert [g.number for g in back.games] == [1, 2, 3] and back.games[0].crawford is not True
+
+
+def test_ogxm_says_it_leaves_out_names_and_ratings_written_for_one_game(tmp_path: Path) -> None:
+    """A game's own names and the ratings on its score line (FIBS-era transcripts: ``nori,1749``)."""
+    import json
+
+    from notation.formats.json_format import to_json
+
+    d = json.loads(to_json(read_match(DATA.parent.parent / "samples" / "illegal_plays.mat")))
+    games = d["match"]["games"]
+    games[1]["names"] = ["Someone Else", "root"]
+    games[1]["ratings"] = ["1500", None]
+    src = tmp_path / "m.json"
+    src.write_text(json.dumps(d), encoding="utf-8")
+    out = convert_file(str(src), str(tmp_path / "m.ogxm"), "ogxm")
+    said = [m.split(": dropped: ", 1)[1] for m in out["messages"] if ": dropped: " in m]
+    assert ("game 2: the names written for it (Someone Else, root): OGXM names the players once, for the match "
+            "(gnubg, root)") in said
+    assert ("the ratings written on the score lines of 1 game: OGXM holds a player's rating only with its rating "
+            "system, which they do not name") in said

@@ -240,7 +240,8 @@ class Writer:
 
     def _result(self, rep: MatchReplay) -> tuple[int, tuple[int, int]]:
         """The result and final score the games give (what OGXM derives); what a game says otherwise is
-        reported, as OGXM keeps none of it: a later game's score line, a game's number, its Crawford mark."""
+        reported, as OGXM keeps none of it: a later game's score line, a game's number, names and ratings,
+        its Crawford mark."""
         length = self.m.length
         running = self._running(rep)
         for k, (gr, derived) in enumerate(zip(rep.games, running, strict=False), 1):
@@ -251,9 +252,16 @@ class Writer:
                           f"do not give ({derived[0]}-{derived[1]}): OGXM derives each game's score")
             if game.number != k:
                 self.drop(f"game {game.number}: its number: OGXM numbers the games in order (read back as game {k})")
+            if game.names is not None and tuple(game.names) != tuple(self.m.names):
+                self.drop(f"game {game.number}: the names written for it ({game.names[0]}, {game.names[1]}): OGXM "
+                          f"names the players once, for the match ({self.m.names[0]}, {self.m.names[1]})")
             if length > 0 and game.crawford is not None and game.crawford != gr.crawford:
                 self.drop(f"game {game.number}: marked {'' if game.crawford else 'not '}the Crawford game, which the "
                           "score does not make it: OGXM derives the Crawford game")
+        rated = [gr.game.number for gr in rep.games if gr.game.ratings and any(gr.game.ratings)]
+        if rated:
+            self.drop(f"the ratings written on the score lines of {len(rated)} game{'s' if len(rated) != 1 else ''}: "
+                      "OGXM holds a player's rating only with its rating system, which they do not name")
         w, b = running[-1]
         return (1 if length > 0 and w >= length else 2 if length > 0 and b >= length else 0), (w, b)
 
