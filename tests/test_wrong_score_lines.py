@@ -119,3 +119,26 @@ def test_ogxm_says_it_leaves_out_names_and_ratings_written_for_one_game(tmp_path
             "(gnubg, root)") in said
     assert ("the ratings written on the score lines of 1 game: OGXM holds a player's rating only with its rating "
             "system, which they do not name") in said
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_mat_says_it_leaves_out_a_crawford_mark_the_score_does_not_make(tmp_path: Path, stream: bool) -> None:
+    """.mat marks no Crawford game (a reader finds it from the score): a mark the score does not make is
+    reported, whole and one game at a time; a mark the score makes is not (nothing is lost)."""
+    import json
+
+    from notation.formats.json_format import to_json
+
+    d = json.loads(to_json(read_match(DATA.parent.parent / "samples" / "illegal_plays.mat")))
+    d["match"]["games"][0]["crawford"] = True  # at 0-0 of a 7-point match
+    d["match"]["games"][1]["crawford"] = False  # as the score makes it
+    src = tmp_path / "m.json"
+    src.write_text(json.dumps(d), encoding="utf-8")
+    sgf = tmp_path / "m.sgf"
+    assert convert_file(str(src), str(sgf), "sgf")["status"] == 0  # SGF keeps the marks (RU[...:CrawfordGame])
+    assert read_match(sgf).games[0].crawford is True
+    out = convert_file(str(sgf), str(tmp_path / "m.mat"), "mat", stream=stream)
+    said = [m.split(": dropped: ", 1)[1] for m in out["messages"] if ": dropped: " in m]
+    assert [m for m in said if "Crawford" in m] == [
+        "game 1: marked the Crawford game, which the score does not make it: .mat marks none (a reader finds the "
+        "Crawford game from the score)"]
