@@ -497,6 +497,9 @@ class Writer:
                 ref = first_ref + len(plies)
                 kind = a.kind
                 if kind in ("move", "roll") and a.dice is not None:
+                    if a.dice[0] > a.dice[1]:
+                        self.counts["rolls after a play the replay could not make, written higher die first: OGXM "
+                                    "writes the lower first there"] += 1
                     plies.append((W.SET_POSITION, 1 - a.player, (), {"dice": _low_first(a.dice), "illegal": True,
                                                                        "board": board}))
                     self.illegal.add(ref)
@@ -526,6 +529,8 @@ class Writer:
             plies.append((W.RESIGN_MATCH if complete else W.RESIGN_GAME, 1 - winner, (),
                           {"resign_value": _resign_value(points, cube)}))
             ended = "resign"
+            self.counts["games that end before they are played out with no resignation written (an implied "
+                        "resignation): OGXM says it as one, read back as a resignation and its acceptance"] += 1
             if double_pending:
                 self.pending_end = True
         if end_override is not None:
