@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import message_line
-from .record import Match
+from .record import Game, Match
 
 if TYPE_CHECKING:
     from .replay import GameReplay, MatchReplay
@@ -70,6 +70,26 @@ def _mat_losses(match: Match) -> list[str]:
         out.append(f"{setups} set-up positions are written as Snowie 'Illegal play' cells, which keep the board, "
                    f"cube and dice but not the player names")
     return out
+
+
+def _crawford_losses(match: Match, rep: MatchReplay | None) -> list[str]:
+    """The Crawford marks a ``.mat`` file cannot say: it marks no game, and a reader finds the Crawford game
+    from the score, so a mark is lost where the score does not make the game so (the replay's error)."""
+    if match.length <= 0 or all(g.crawford is None for g in match.games):
+        return []
+    if rep is None or len(rep.games) != len(match.games):  # (none, or a findings-only replay)
+        from .replay import replay
+
+        rep = replay(match)
+    return [x for x in (crawford_loss(gr.game, gr) for gr in rep.games) if x]
+
+
+def crawford_loss(game: Game, gr: GameReplay | None) -> str | None:
+    """What :func:`_crawford_losses` says of one game (``gr``: its replay), or None."""
+    if gr is None or game.crawford is None or game.crawford == gr.crawford:
+        return None
+    return (f"game {game.number}: marked {'' if game.crawford else 'not '}the Crawford game, which the score does "
+            "not make it: .mat marks none (a reader finds the Crawford game from the score)")
 
 
 def dropped_items(match: Match, written: Any, fmt: str) -> list[str]:
@@ -202,8 +222,8 @@ def render_match(match: Match, fmt: str, *, rep: MatchReplay | None = None, note
 
         w = _Writer(match, options.get("bar", "25"), options.get("off", "0"), options.get("hit_marks", True))
         text = w.write()
-        return text, (_mat_losses(match) + _mat_rewrites(match, **options) + _roll_losses(match, fmt)
-                      + dropped_items(match, w.written, fmt))
+        return text, (_mat_losses(match) + _crawford_losses(match, rep) + _mat_rewrites(match, **options)
+                      + _roll_losses(match, fmt) + dropped_items(match, w.written, fmt))
     if fmt == "sgf":
         from .formats.sgf_write import _Writer as _SgfWriter
 

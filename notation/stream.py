@@ -358,7 +358,7 @@ def _write_sgf(header: Match, stubs: list[Game], pipeline: Iterator[tuple[Game, 
 
 def _write_mat(header: Match, stubs: list[Game], pipeline: Iterator[tuple[Game, GameReplay | None]],
                sink: _Sink, options: dict[str, Any], canonical: bool) -> list[str]:
-    from .convert import _mat_losses, _mat_rewrites, _roll_losses, dropped_items
+    from .convert import _mat_losses, _mat_rewrites, _roll_losses, crawford_loss, dropped_items
     from .formats import mat
 
     opts: dict[str, Any] = {"bar": "25", "off": "0", "hit_marks": True, **options}
@@ -366,8 +366,13 @@ def _write_mat(header: Match, stubs: list[Game], pipeline: Iterator[tuple[Game, 
     write_game = w._game
     written: list[Game] = []  # with --canonical, the stubs of the games as written
 
+    marks: list[str] = []
+
     def game(stub: Game, running: list[int]) -> None:
-        g, _ = next(pipeline)
+        g, gr = next(pipeline)
+        mark = crawford_loss(g, gr) if header.length > 0 else None
+        if mark:
+            marks.append(mark)
         write_game(g, running)
         if canonical:
             written.append(stub_game(g))
@@ -377,7 +382,7 @@ def _write_mat(header: Match, stubs: list[Game], pipeline: Iterator[tuple[Game, 
     w._game = game  # type: ignore[method-assign]
     sink.write(w.write())
     match = _with_games(header, written if canonical else stubs)
-    return (_mat_losses(match) + _mat_rewrites(match, **options) + _roll_losses(match, "mat")
+    return (_mat_losses(match) + marks + _mat_rewrites(match, **options) + _roll_losses(match, "mat")
             + dropped_items(match, w.written, "mat"))
 
 

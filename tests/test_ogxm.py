@@ -25,6 +25,10 @@ from ogxm_digest import of_match  # noqa: E402
 
 DATA = Path(__file__).parent / "data"
 CHARLOT = DATA / "mat_gnubg_charlot_7p.mat"
+CHARLOT_IMPLIED = ("2 games that end before they are played out with no resignation written (an implied resignation): "
+                   "OGXM says it as one, read back as a resignation and its acceptance")
+"""What converting CHARLOT to OGXM says: two of its games end with 'Wins' and no resignation written (gnubg's
+.mat writes a resignation so)."""
 GV_CHARLOT = DATA / "ogxm_gammonview_charlot_7p.ogxm"
 GV_CHARLOT_V1 = DATA / "ogxm_gammonview_charlot_7p_v1.ogxm"
 SAMPLES = [CHARLOT, *sorted(DATA.glob("mat_gnubg_*.mat")), DATA / "mat_snowie_setup.txt", DATA / "mat_xg_dialect.txt",
@@ -148,7 +152,7 @@ def test_a_value_longer_than_an_ogxm_string_is_continued_and_read_back_whole() -
     m.games[0].actions[0].comment = "€" * 2000
     m.games[0].actions[0].properties["x-private"] = ["p" * 8193, "q"]
     data, dropped = write_ogxm(m)
-    assert dropped == []
+    assert dropped == [CHARLOT_IMPLIED]  # none of the long values
     annos = W.decode_anno(next(s for s in sections(data) if s.kind == b"ANNO").payload, 0, "t")
     assert max(len(r["value"].encode("utf-8")) for r in annos) <= W.MAX_STRING
     assert sum(1 for r in annos if r.get("key", "").startswith("x-gammon-notation-more")) == 12
@@ -232,7 +236,7 @@ def test_analysis_is_written_in_match_winning_chances_and_read_back_as_the_produ
 def test_streams_give_each_member_and_then_the_damaged_tail() -> None:
     matches = [read_match(p) for p in (CHARLOT, DATA / "mat_gnubg_selfplay_3p.mat", DATA / "mat_gnubg_selfplay_1p.mat")]
     data, dropped = write_ogxms(matches)
-    assert is_stream(data) and not dropped
+    assert is_stream(data) and dropped == [f"member 1: {CHARLOT_IMPLIED}"]
     back = read_ogxm(data, name="s.ogxms")
     assert len(back) == 3
     assert [of_match(m) for m in back] == [of_match(m) for m in matches]
@@ -279,3 +283,21 @@ def test_signatures_are_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "cryptography.exceptions", None)
     notes = [n.message for n in read_ogxm(signed)[0].normalisations if "signed" in n.message]
     assert len(notes) == 2 and all("present, not verified" in n and "cryptography" in n for n in notes)
+
+
+def test_rolls_after_a_play_that_cannot_be_made_say_their_dice_order_is_not_kept() -> None:
+    """After a play the replay cannot make, OGXM writes each roll lower die first (a set-position ply):
+    a roll written higher first is counted in what the conversion says, not turned round silently."""
+    m = read_match(DATA.parent.parent / "samples" / "illegal_plays.mat")
+    acts = m.games[0].actions
+    k = next(i for i, a in enumerate(acts) if a.kind == "move" and i > 3)
+    acts[k] = replace(acts[k], player=1 - acts[k].player)  # the same side twice: the rest cannot be checked
+    gr = replay(m).games[0]
+    assert not gr.verifiable
+    done = {id(st.action) for st in gr.steps}
+    higher = sum(1 for a in acts if id(a) not in done and a.kind in ("move", "roll") and a.dice is not None
+                 and a.dice[0] > a.dice[1])
+    assert higher > 0
+    _data, dropped = write_ogxm(m)
+    assert (f"{higher} rolls after a play the replay could not make, written higher die first: OGXM writes the "
+            "lower first there") in dropped

@@ -4,7 +4,7 @@ refused by ``.mat``, whose score line holds digits only.  (A random run of tests
 found the ``.mat`` writer writing ``: -1``, which no reader takes, the JSON reader refusing what its
 writer wrote, and the SGF reader reading ``ws:-1`` as 0 without a word.)  A score line that disagrees
 with the games before it is kept by every format that has score lines; OGXM derives each game's
-score, so converting to it says what it leaves out."""
+score (and numbers the games, and finds the Crawford game), so converting to it says what it leaves out."""
 
 from __future__ import annotations
 
@@ -78,3 +78,67 @@ def test_ogxm_says_it_leaves_out_a_score_line_the_games_do_not_give(tmp_path: Pa
     assert any(m.endswith("dropped: game 2: the score line 0-2, which the games before it do not give (0-4): OGXM "
                           "derives each game's score") for m in out["messages"]), out["messages"]
     assert read_match(tmp_path / "m.ogxm").games[1].score == (0, 4)
+
+
+def test_ogxm_says_it_leaves_out_a_game_number_or_crawford_mark_it_derives_otherwise(tmp_path: Path) -> None:
+    """The same for a game's number and its Crawford mark, which OGXM derives too."""
+    import json
+
+    from notation.formats.json_format import to_json
+
+    d = json.loads(to_json(read_match(DATA.parent.parent / "samples" / "illegal_plays.mat")))
+    games = d["match"]["games"]
+    games[0]["crawford"] = True  # at 0-0 of a 7-point match: not the Crawford game (validate's error)
+    games[2]["number"] = 7
+    src = tmp_path / "m.json"
+    src.write_text(json.dumps(d), encoding="utf-8")
+    out = convert_file(str(src), str(tmp_path / "m.ogxm"), "ogxm")
+    assert out["status"] == 0
+    said = [m.split(": dropped: ", 1)[1] for m in out["messages"] if ": dropped: " in m]
+    assert "game 1: marked the Crawford game, which the score does not make it: OGXM derives the Crawford game" in said
+    assert "game 7: its number: OGXM numbers the games in order (read back as game 3)" in said
+    back = read_match(tmp_path / "m.ogxm")
+    assert [g.number for g in back.games] == [1, 2, 3] and back.games[0].crawford is not True
+
+
+def test_ogxm_says_it_leaves_out_names_and_ratings_written_for_one_game(tmp_path: Path) -> None:
+    """A game's own names and the ratings on its score line (FIBS-era transcripts: ``nori,1749``)."""
+    import json
+
+    from notation.formats.json_format import to_json
+
+    d = json.loads(to_json(read_match(DATA.parent.parent / "samples" / "illegal_plays.mat")))
+    games = d["match"]["games"]
+    games[1]["names"] = ["Someone Else", "root"]
+    games[1]["ratings"] = ["1500", None]
+    src = tmp_path / "m.json"
+    src.write_text(json.dumps(d), encoding="utf-8")
+    out = convert_file(str(src), str(tmp_path / "m.ogxm"), "ogxm")
+    said = [m.split(": dropped: ", 1)[1] for m in out["messages"] if ": dropped: " in m]
+    assert ("game 2: the names written for it (Someone Else, root): OGXM names the players once, for the match "
+            "(gnubg, root)") in said
+    assert ("the ratings written on the score lines of 1 game: OGXM holds a player's rating only with its rating "
+            "system, which they do not name") in said
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_mat_says_it_leaves_out_a_crawford_mark_the_score_does_not_make(tmp_path: Path, stream: bool) -> None:
+    """.mat marks no Crawford game (a reader finds it from the score): a mark the score does not make is
+    reported, whole and one game at a time; a mark the score makes is not (nothing is lost)."""
+    import json
+
+    from notation.formats.json_format import to_json
+
+    d = json.loads(to_json(read_match(DATA.parent.parent / "samples" / "illegal_plays.mat")))
+    d["match"]["games"][0]["crawford"] = True  # at 0-0 of a 7-point match
+    d["match"]["games"][1]["crawford"] = False  # as the score makes it
+    src = tmp_path / "m.json"
+    src.write_text(json.dumps(d), encoding="utf-8")
+    sgf = tmp_path / "m.sgf"
+    assert convert_file(str(src), str(sgf), "sgf")["status"] == 0  # SGF keeps the marks (RU[...:CrawfordGame])
+    assert read_match(sgf).games[0].crawford is True
+    out = convert_file(str(sgf), str(tmp_path / "m.mat"), "mat", stream=stream)
+    said = [m.split(": dropped: ", 1)[1] for m in out["messages"] if ": dropped: " in m]
+    assert [m for m in said if "Crawford" in m] == [
+        "game 1: marked the Crawford game, which the score does not make it: .mat marks none (a reader finds the "
+        "Crawford game from the score)"]

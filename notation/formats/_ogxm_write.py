@@ -239,15 +239,29 @@ class Writer:
         return out
 
     def _result(self, rep: MatchReplay) -> tuple[int, tuple[int, int]]:
-        """The result and final score the games give (what OGXM derives); each later game's score line
-        that says otherwise is reported, as OGXM keeps none."""
+        """The result and final score the games give (what OGXM derives); what a game says otherwise is
+        reported, as OGXM keeps none of it: a later game's score line, a game's number, names and ratings,
+        its Crawford mark."""
         length = self.m.length
         running = self._running(rep)
-        for gr, derived in zip(rep.games[1:], running[1:], strict=False):
-            said = gr.game.score
-            if said is not None and tuple(said) != derived:
-                self.drop(f"game {gr.game.number}: the score line {said[0]}-{said[1]}, which the games before it "
+        for k, (gr, derived) in enumerate(zip(rep.games, running, strict=False), 1):
+            game = gr.game
+            said = game.score
+            if k > 1 and said is not None and tuple(said) != derived:
+                self.drop(f"game {game.number}: the score line {said[0]}-{said[1]}, which the games before it "
                           f"do not give ({derived[0]}-{derived[1]}): OGXM derives each game's score")
+            if game.number != k:
+                self.drop(f"game {game.number}: its number: OGXM numbers the games in order (read back as game {k})")
+            if game.names is not None and tuple(game.names) != tuple(self.m.names):
+                self.drop(f"game {game.number}: the names written for it ({game.names[0]}, {game.names[1]}): OGXM "
+                          f"names the players once, for the match ({self.m.names[0]}, {self.m.names[1]})")
+            if length > 0 and game.crawford is not None and game.crawford != gr.crawford:
+                self.drop(f"game {game.number}: marked {'' if game.crawford else 'not '}the Crawford game, which the "
+                          "score does not make it: OGXM derives the Crawford game")
+        rated = [gr.game.number for gr in rep.games if gr.game.ratings and any(gr.game.ratings)]
+        if rated:
+            self.drop(f"the ratings written on the score lines of {len(rated)} game{'s' if len(rated) != 1 else ''}: "
+                      "OGXM holds a player's rating only with its rating system, which they do not name")
         w, b = running[-1]
         return (1 if length > 0 and w >= length else 2 if length > 0 and b >= length else 0), (w, b)
 
@@ -483,6 +497,9 @@ class Writer:
                 ref = first_ref + len(plies)
                 kind = a.kind
                 if kind in ("move", "roll") and a.dice is not None:
+                    if a.dice[0] > a.dice[1]:
+                        self.counts["rolls after a play the replay could not make, written higher die first: OGXM "
+                                    "writes the lower first there"] += 1
                     plies.append((W.SET_POSITION, 1 - a.player, (), {"dice": _low_first(a.dice), "illegal": True,
                                                                        "board": board}))
                     self.illegal.add(ref)
@@ -512,6 +529,8 @@ class Writer:
             plies.append((W.RESIGN_MATCH if complete else W.RESIGN_GAME, 1 - winner, (),
                           {"resign_value": _resign_value(points, cube)}))
             ended = "resign"
+            self.counts["games that end before they are played out with no resignation written (an implied "
+                        "resignation): OGXM says it as one, read back as a resignation and its acceptance"] += 1
             if double_pending:
                 self.pending_end = True
         if end_override is not None:
