@@ -178,12 +178,30 @@ class _Text:
         self.snap = snap
         """Glyph origins are rounded to 1/snap px (the PNG backend's supersampling grid)."""
         self._laid: dict[tuple[Any, ...], tuple[Glyphs, frozenset[str]]] = {}
+        self._widths: dict[tuple[str, float], float] = {}
+        self._names: dict[str, str] = {}
         """Text laid out, by its arguments to :meth:`glyphs` (the same text, the same object), with the
         characters no font in use has, which each use of it notes again in :data:`render._font.MISSING`
         (a command says which characters it drew as ``?``, however often it drew them before)."""
 
     def width(self, s: str, size: float) -> float:
-        return self.font.advance(s) * size / self.font.units_per_em
+        key = (s, size)
+        w = self._widths.get(key)
+        if w is None:
+            if len(self._widths) >= _KEEP:
+                self._widths.clear()
+            w = self._widths[key] = self.font.advance(s) * size / self.font.units_per_em
+        return w
+
+    def name(self, name: str, player: int) -> str:
+        """A player's name as a board line writes it: :func:`render.captions.latin_name` in ASCII
+        punctuation, or the colour's name."""
+        drawn = self._names.get(name)
+        if drawn is None:
+            if len(self._names) >= _KEEP:
+                self._names.clear()
+            drawn = self._names[name] = _ascii(latin_name(name))
+        return drawn or COLOUR_NAMES[player]
 
     def glyphs(self, s: str, x: float, y: float, size: float, fill: Color, *, anchor: str = "mm",
                bold: float = 0.0) -> Glyphs:
@@ -311,6 +329,10 @@ class _Board:
         self.items: list[Part] = []
         self.checkers_at = 0
         self.parts = _parts(geo, self.th, text)
+        self._texts: list[tuple[str, str] | None] = [None, None]
+        """Each player's line (:meth:`_line_texts`), once made."""
+        self._fits: bool | None = None
+        """:meth:`match_label_fits`, once known."""
 
     # ------------------------------------------------------------ helpers
     def side(self, player: int) -> bool:
@@ -571,9 +593,9 @@ class _Board:
     def player_name(self, player: int) -> str:
         names = self.o.names
         if isinstance(names, tuple):
-            return _ascii(latin_name(names[player])) or COLOUR_NAMES[player]
+            return self.t.name(names[player], player)
         if names:
-            return _ascii(latin_name(self.pos.names[player])) or COLOUR_NAMES[player]
+            return self.t.name(self.pos.names[player], player)
         return COLOUR_NAMES[player]
 
     def match_label(self) -> str:
@@ -609,6 +631,12 @@ class _Board:
     def _line_texts(self, player: int) -> tuple[str, str]:
         """(the left text, the right text) of ``player``'s line; a name too long for the room between
         them is cut, ending in "...", so the line never overflows the board."""
+        made = self._texts[player]
+        if made is None:
+            made = self._texts[player] = self._make_line_texts(player)
+        return made
+
+    def _make_line_texts(self, player: int) -> tuple[str, str]:
         pos = self.pos
         name = self.player_name(player)
         suffix = ""
@@ -649,6 +677,11 @@ class _Board:
 
     def match_label_fits(self) -> bool:
         """The match length fits in the middle of the top player's line (else it goes in the caption)."""
+        if self._fits is None:
+            self._fits = self._label_fits()
+        return self._fits
+
+    def _label_fits(self) -> bool:
         label = self.match_label()
         if not label or not self.g.info:
             return False
