@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import message_line
+from .losses import crawford_mark
 from .record import Game, Match
 
 if TYPE_CHECKING:
@@ -77,19 +78,23 @@ def _crawford_losses(match: Match, rep: MatchReplay | None) -> list[str]:
     from the score, so a mark is lost where the score does not make the game so (the replay's error)."""
     if match.length <= 0 or all(g.crawford is None for g in match.games):
         return []
-    if rep is None or len(rep.games) != len(match.games):  # (none, or a findings-only replay)
-        from .replay import replay
+    if rep is None or len(rep.crawford) != len(match.games):
+        from .replay import Replayer
 
-        rep = replay(match)
-    return [x for x in (crawford_loss(gr.game, gr) for gr in rep.games) if x]
+        r = Replayer(match, keep=False, steps=False)  # (the findings-only replay: what the score makes)
+        for game in match.games:
+            r.feed(game)
+        rep = r.rep
+    return [x for x in (crawford_mark(g, c, _MAT_CRAWFORD) for g, c in zip(match.games, rep.crawford, strict=True))
+            if x]
+
+
+_MAT_CRAWFORD = ".mat marks none (a reader finds the Crawford game from the score)"
 
 
 def crawford_loss(game: Game, gr: GameReplay | None) -> str | None:
     """What :func:`_crawford_losses` says of one game (``gr``: its replay), or None."""
-    if gr is None or game.crawford is None or game.crawford == gr.crawford:
-        return None
-    return (f"game {game.number}: marked {'' if game.crawford else 'not '}the Crawford game, which the score does "
-            "not make it: .mat marks none (a reader finds the Crawford game from the score)")
+    return None if gr is None else crawford_mark(game, gr.crawford, _MAT_CRAWFORD)
 
 
 def dropped_items(match: Match, written: Any, fmt: str) -> list[str]:

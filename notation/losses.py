@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 
-from .record import Action, Match, unpacked
+from .record import Action, Game, Match, unpacked
 
-__all__ = ["THUMBNAIL", "Key", "REASONS", "holdings", "action_items", "lost", "dropped"]
+__all__ = ["THUMBNAIL", "Key", "REASONS", "holdings", "action_items", "lost", "dropped", "crawford_mark"]
 
 THUMBNAIL = "xg:thumbnail"
 """The match property that keeps XG's thumbnail (the JPEG of the board it shows), in Base64."""
@@ -174,3 +174,13 @@ def dropped(match: Match, written: Counter[Key], fmt: str) -> list[str]:
     """:func:`lost`: what of ``match`` a ``fmt`` writer did not write (``written``, its tally), with its
     reasons (:data:`REASONS`)."""
     return lost(holdings(match), written, REASONS.get(fmt, {}), thumbnail_size=thumbnail_size(match))
+
+
+def crawford_mark(game: Game, crawford: bool, why: str) -> str | None:
+    """The ``dropped:`` line of a format that finds the Crawford game from the score, for ``game`` whose own
+    mark (``game.crawford``) the score does not make (``crawford``: what it makes); ``why``: how the
+    format finds it.  None where the game has no mark, or the score makes it."""
+    if game.crawford is None or game.crawford == crawford:
+        return None
+    return (f"game {game.number}: marked {'' if game.crawford else 'not '}the Crawford game, which the score does "
+            f"not make it: {why}")

@@ -159,6 +159,9 @@ class MatchReplay:
     match: Match
     games: list[GameReplay] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    crawford: list[bool] = field(default_factory=list)
+    """Whether each game fed is the Crawford game, as the score makes it (kept even where the games'
+    replays are not: a writer that cannot hold a game's own Crawford mark compares the two)."""
 
     @property
     def plays(self) -> int:
@@ -996,9 +999,10 @@ class Replayer:
     collection, :func:`notation.formats.sgf.iter_sgf`): ``feed`` each game in order, then ``finish``.
 
     :func:`replay` is this with every game fed at once and kept.  With ``keep=False`` no game's replay is
-    kept (``feed`` still returns it): memory is then one game plus the findings, whatever the number of
-    games; :attr:`games` and :attr:`plays` count what was fed.  The match's length, names and rules are
-    read when each game is fed, so a reader may still be filling them in while the first game is read.
+    kept (``feed`` still returns it): memory is then one game plus the findings and one Crawford flag a
+    game (:attr:`MatchReplay.crawford`), whatever the number of games; :attr:`games` and :attr:`plays`
+    count what was fed.  The match's length, names and rules are read when each game is fed, so a reader
+    may still be filling them in while the first game is read.
 
     With ``steps=False`` (findings only, as ``gammon validate`` needs: implies ``keep=False``), most legal
     plays are replayed on the boards without recording a step: the game replays ``feed`` returns hold
@@ -1095,6 +1099,7 @@ class Replayer:
                 rules.variant, match_length=length, score=score, crawford=crawford,
                 jacoby=rules.jacoby and length == 0, beavers=rules.beavers and length == 0,
                 names=game.names or match.names, max_cube=10 if rules.cube else 0)
+        rep.crawford.append(crawford)
         runner = _GameRunner(rep, game, start, crawford, steps=self.steps)
         _run_game(runner)
         gr = runner.gr

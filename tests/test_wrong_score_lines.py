@@ -142,3 +142,24 @@ def test_mat_says_it_leaves_out_a_crawford_mark_the_score_does_not_make(tmp_path
     assert [m for m in said if "Crawford" in m] == [
         "game 1: marked the Crawford game, which the score does not make it: .mat marks none (a reader finds the "
         "Crawford game from the score)"]
+
+
+def test_mat_crawford_marks_come_from_the_replay_already_made(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The findings-only replay ``convert`` makes for ``.mat`` keeps each game's Crawford flag
+    (``MatchReplay.crawford``): the writer's report reads it there, and does not replay the match again."""
+    from notation.batch import _findings
+    from notation.convert import render_match
+
+    match = read_match(DATA.parent.parent / "samples" / "illegal_plays.mat")
+    match.games[0].crawford = True  # at 0-0 of a 7-point match
+    rep = _findings(match)[0]
+    assert len(rep.games) == 0 and len(rep.crawford) == len(match.games)
+
+    def no_replay(*_a: object, **_k: object) -> None:
+        raise AssertionError("replayed again")
+
+    monkeypatch.setattr("notation.replay.Replayer.feed", no_replay)
+    _text, dropped = render_match(match, "mat", rep=rep)
+    assert [m for m in dropped if "Crawford" in m] == [
+        "game 1: marked the Crawford game, which the score does not make it: .mat marks none (a reader finds the "
+        "Crawford game from the score)"]

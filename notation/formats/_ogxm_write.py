@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..analysis import Analysis, CheckerAnalysis, CubeAnalysis, Probabilities
 from ..errors import NotationError
+from ..losses import crawford_mark
 from ..met import KAZAROSS_XG2, frame
 from ..position import GAME_RESIGNED, Position
 from ..record import Action, Game, Match
@@ -255,9 +256,9 @@ class Writer:
             if game.names is not None and tuple(game.names) != tuple(self.m.names):
                 self.drop(f"game {game.number}: the names written for it ({game.names[0]}, {game.names[1]}): OGXM "
                           f"names the players once, for the match ({self.m.names[0]}, {self.m.names[1]})")
-            if length > 0 and game.crawford is not None and game.crawford != gr.crawford:
-                self.drop(f"game {game.number}: marked {'' if game.crawford else 'not '}the Crawford game, which the "
-                          "score does not make it: OGXM derives the Crawford game")
+            mark = crawford_mark(game, gr.crawford, "OGXM derives the Crawford game") if length > 0 else None
+            if mark:
+                self.drop(mark)
         rated = [gr.game.number for gr in rep.games if gr.game.ratings and any(gr.game.ratings)]
         if rated:
             self.drop(f"the ratings written on the score lines of {len(rated)} game{'s' if len(rated) != 1 else ''}: "
