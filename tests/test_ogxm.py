@@ -301,3 +301,15 @@ def test_rolls_after_a_play_that_cannot_be_made_say_their_dice_order_is_not_kept
     _data, dropped = write_ogxm(m)
     assert (f"{higher} rolls after a play the replay could not make, written higher die first: OGXM writes the "
             "lower first there") in dropped
+
+
+def test_a_count_of_one_is_said_in_the_singular() -> None:
+    """What the writer counts is said as ``1 game that ends ...``, not ``1 games that end ...``."""
+    m = read_match(CHARLOT)
+    implied = [g for g in m.games if g.actions and g.actions[-1].kind == "win"
+               and not any(a.kind == "resign" for a in g.actions)]
+    assert len(implied) >= 2
+    m.games = [g for g in m.games if g is implied[0] or g not in implied]
+    dropped = write_ogxm(m)[1]
+    assert ("1 game that ends before it is played out with no resignation written (an implied resignation): "
+            "OGXM says it as one, read back as a resignation and its acceptance") in dropped, dropped

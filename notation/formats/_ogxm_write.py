@@ -67,8 +67,9 @@ ACTION_OURS = frozenset((END_KEY, PLIES_KEY, PLY_KEY))
 SGF_ANALYSIS = frozenset(("A", "DA", "LU", "GB", "GW"))
 """gnubg's SGF analysis properties, which the SGF reader keeps beside the analysis it reads from them: where
 the action holds that analysis, it is written as OGXM analysis, not again as their text."""
-ROLLOUTS = ("rollouts' settings (trials, truncation, error bound, levels): their figures are written, how they "
-            "were rolled out is not (OGXM's rollout level and standard error are not what the producer stored)")
+ROLLOUTS = ("[rollout's|rollouts'] settings (trials, truncation, error bound, levels): [its|their] figures are "
+            "written, how [it was|they were] rolled out is not (OGXM's rollout level and standard error are not "
+            "what the producer stored)")
 """The drop line of the :class:`~notation.analysis.Rollout` of a ranked play or a cube decision."""
 MAX_ANNOTATIONS = 4096
 MAX_ANNO_BYTES = 256 * 1024
@@ -133,7 +134,7 @@ class Writer:
         blocks = self._analysis(mtch_bytes + b"".join(games))
         sections = self._sections(mtch_bytes, games, blocks)
         for what, n in self.counts.items():
-            self.drop(f"{n} {what}")
+            self.drop(_counted(n, what))
         minor = 2 if self.pending_end else (1 if uses_new else 0)
         return W.assemble(sections, minor, 2 if self.pending_end else 0), self.dropped
 
@@ -463,7 +464,7 @@ class Writer:
             elif kind == "resign":
                 nxt = steps[i + 1].action.kind if i + 1 < len(steps) else None
                 if nxt == "reject":
-                    self.counts["rejected resignations (OGXM holds only an accepted one)"] += 1
+                    self.counts["rejected resignation[|s] (OGXM holds only an accepted one)"] += 1
                     skip_next = True
                     continue
                 if PLY_KEY in a.properties:
@@ -485,7 +486,7 @@ class Writer:
                 if kind in ("win", "loss"):
                     result = st
                 if kind == "reject":
-                    self.counts["rejected resignations (OGXM holds only an accepted one)"] += 1
+                    self.counts["rejected resignation[|s] (OGXM holds only an accepted one)"] += 1
             if wrote:
                 self.refs[id(a)] = ref
             for raw in a.properties.get(PLIES_KEY, []):
@@ -499,7 +500,7 @@ class Writer:
                 kind = a.kind
                 if kind in ("move", "roll") and a.dice is not None:
                     if a.dice[0] > a.dice[1]:
-                        self.counts["rolls after a play the replay could not make, written higher die first: OGXM "
+                        self.counts["roll[|s] after a play the replay could not make, written higher die first: OGXM "
                                     "writes the lower first there"] += 1
                     plies.append((W.SET_POSITION, 1 - a.player, (), {"dice": _low_first(a.dice), "illegal": True,
                                                                        "board": board}))
@@ -517,8 +518,8 @@ class Writer:
                     ended = "resign"
                 else:
                     if kind in ("move", "roll", "setup"):
-                        self.counts["set-up positions after a play the replay could not make"
-                                    if kind == "setup" else "plays without a roll"] += 1
+                        self.counts["set-up position[|s] after a play the replay could not make"
+                                    if kind == "setup" else "play[|s] without a roll"] += 1
                     continue
                 self.refs[id(a)] = ref
                 for raw in a.properties.get(PLIES_KEY, []):
@@ -530,8 +531,9 @@ class Writer:
             plies.append((W.RESIGN_MATCH if complete else W.RESIGN_GAME, 1 - winner, (),
                           {"resign_value": _resign_value(points, cube)}))
             ended = "resign"
-            self.counts["games that end before they are played out with no resignation written (an implied "
-                        "resignation): OGXM says it as one, read back as a resignation and its acceptance"] += 1
+            self.counts["game[ that ends|s that end] before [it is|they are] played out with no resignation "
+                        "written (an implied resignation): OGXM says it as one, read back as a resignation and its "
+                        "acceptance"] += 1
             if double_pending:
                 self.pending_end = True
         if end_override is not None:
@@ -559,8 +561,8 @@ class Writer:
                 if k in ACTION_OURS:
                     continue
                 if k in SGF_ANALYSIS and a.analysis is not None:
-                    self.counts["actions' gnubg analysis properties (A, DA, LU, GB, GW): written as the OGXM "
-                                "analysis they hold, not as their SGF text"] += 1
+                    self.counts["[action's|actions'] gnubg analysis properties (A, DA, LU, GB, GW): written as "
+                                "the OGXM analysis they hold, not as their SGF text"] += 1
                     continue
                 for v in vals:
                     self._anno(*where, _tag_key(k), v)
@@ -570,7 +572,7 @@ class Writer:
         a = st.action
         dice = a.dice
         if dice is None:
-            self.counts["plays without a roll"] += 1
+            self.counts["play[|s] without a roll"] += 1
             return
         aid = W.DICE_ACTION[dice]
         text = (a.play or "").strip()
@@ -625,14 +627,14 @@ class Writer:
             if an is None or an.is_empty():
                 continue
             if ref in self.illegal:
-                self.counts["analysed illegal plays (OGXM puts no decision on the set-position ply that "
+                self.counts["analysed illegal play[|s] (OGXM puts no decision on the set-position ply that "
                             "restates one)"] += 1
                 continue
             by_producer.setdefault(an.producer or "", []).append((ref, st, decider))
         unplaced = sum(1 for g in self.m.games for a in g.actions if a.analysis is not None and
                        not a.analysis.is_empty() and id(a) not in self.refs)
         if unplaced:
-            self.counts["analyses of actions with no ply of their own"] += unplaced
+            self.counts["[analysis of an action|analyses of actions] with no ply of [its|their] own"] += unplaced
         kept = {}
         for raw in self.m.properties.get("ogxm.analysis", []):
             try:
@@ -686,7 +688,7 @@ class Writer:
             assert an is not None
             conv = _Convert(st.before, decider, mwc)
             if conv.frame is None:
-                self.counts["analysed decisions at a score with no match-winning chance frame"] += 1
+                self.counts["analysed decision[|s] at a score with no match-winning chance frame"] += 1
                 continue
             records += self._decisions(ref, st, an, conv, block_level)
         records.sort(key=lambda d: (d["ply_ref"], d["kind"]))
@@ -702,7 +704,7 @@ class Writer:
             if d is not None:
                 out.append(d)
         elif an.checker is not None:
-            self.counts["checker-play analyses on actions that are not plays"] += 1
+            self.counts["checker-play analys[is|es] on [an action that is not a play|actions that are not plays]"] += 1
         if an.cube is not None:
             d = self._cube(ref, a, an.cube, conv, block_level, x)
             if d is not None:
@@ -714,7 +716,7 @@ class Writer:
                     d["level"] = {"preset": x["ogxm:luck_level"]}
                 out.append(d)
             else:
-                self.counts["luck figures on actions that are not rolls"] += 1
+                self.counts["luck figure[|s] on [an action that is not a roll|actions that are not rolls]"] += 1
         if a.kind == "resign" and any(k.startswith("ogxm:resign_") for k in x):
             d = {"ply_ref": ref, "kind": W.KIND_RESIGN}
             for key in ("correct_value",):
@@ -742,13 +744,13 @@ class Writer:
         for i, c in enumerate(cands):
             steps = hop_bytes(st.before, a.player, a.dice, c.play, None)
             if steps is None:
-                self.counts["ranked plays that cannot be placed on the board"] += 1
+                self.counts["ranked play[|s] that cannot be placed on the board"] += 1
                 if ch.played == i:
                     return None
                 continue
             alt: dict[str, Any] = {"steps": steps, "equity": conv.eq(c.equity or 0.0)}
             if c.equity is None:
-                self.counts["ranked plays without an equity (written as 0)"] += 1
+                self.counts["ranked play[|s] without an equity (written as 0)"] += 1
             if c.probabilities is not None:
                 alt["probs"] = _probs(c.probabilities)
             if c.level and c.level != dec_level:
@@ -771,7 +773,7 @@ class Writer:
             groups.setdefault(alt.get("level", {}).get("preset"), []).append(alt)
         ordered = [alt for g in groups.values() for alt in sorted(g, key=lambda al: -al["equity"])]
         if ordered != alts:
-            self.counts["lists of ranked plays reordered: OGXM keeps the plays of one evaluation level "
+            self.counts["list[|s] of ranked plays reordered: OGXM keeps the plays of one evaluation level "
                         "together (in the order of their first play), best first within each"] += 1
             alts = ordered
         d: dict[str, Any] = {"ply_ref": ref, "kind": W.KIND_CHECKER, "alternatives": alts}
@@ -797,16 +799,17 @@ class Writer:
         nd, dt, dp = cube.no_double, cube.double_take, cube.double_pass
         response = a.kind in ("take", "drop", "beaver", "raccoon")
         if a.kind not in ("move", "double") and not response:
-            self.counts["cube analyses on actions that are not cube decisions"] += 1
+            self.counts["cube analys[is|es] on [an action that is not a cube decision|actions that are not cube "
+                        "decisions]"] += 1
             return None
         verdict = VERDICTS.index(cube.verdict) if cube.verdict in VERDICTS else None
         allowed = (2, 3, 5, 6) if response else (0, 1, 4)
         if verdict not in allowed:
             if nd is None or dt is None or dp is None:
-                self.counts["cube analyses without the three equities"] += 1
+                self.counts["cube analys[is|es] without the three equities"] += 1
                 return None
             if cube.verdict is not None:
-                self.counts["cube verdicts written as OGXM's verdict codes (their wording is not kept)"] += 1
+                self.counts["cube verdict[|s] written as OGXM's verdict codes ([its|their] wording is not kept)"] += 1
             if response:
                 verdict = 2 if dt <= dp else 3
             elif dt >= dp:
@@ -837,7 +840,7 @@ class Writer:
         if "ogxm:cube_cubeful_take_value" in x:
             d["cubeful_take_value"] = conv.eq(float(x["ogxm:cube_cubeful_take_value"]))
         if cube.cubeless_equity is not None:
-            self.counts["cubeless equities of cube decisions (OGXM has no field for them)"] += 1
+            self.counts["cubeless equit[y|ies] of cube decisions (OGXM has no field for them)"] += 1
         return d
 
     # ------------------------------------------------------------------ what the file held besides
@@ -1036,6 +1039,15 @@ class _Convert:
 def _probs(p: Probabilities) -> tuple[int, ...]:
     return tuple(max(0, min(10000, round(v * 1e4))) for v in (p.win, p.win_gammon, p.win_backgammon,
                                                               p.lose_gammon, p.lose_backgammon))
+
+
+def _counted(n: int, what: str) -> str:
+    """``n`` and the drop line ``what`` of :attr:`_Writer.counts`, its ``[one|more]`` alternatives chosen
+    for ``n``: ``1 rejected resignation``, ``2 rejected resignations``."""
+    return f"{n} " + _ALTERNATIVES.sub(lambda m: m.group(1 if n == 1 else 2), what)
+
+
+_ALTERNATIVES = re.compile(r"\[([^|\]]*)\|([^\]]*)\]")
 
 
 def _low_first(dice: tuple[int, int]) -> tuple[int, int]:
