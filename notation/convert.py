@@ -421,7 +421,7 @@ def atomic_write(path: str | Path, data: str | bytes, *, force: bool = False,
     """Write through a temporary file in the same directory and a rename.
 
     Refuses to overwrite one of ``inputs`` (always, even through a link) or an existing file (unless
-    ``force``).  An interrupted write leaves no partial file.  A new file gets the usual mode under
+    ``force``); makes the target's folder where it is missing.  An interrupted write leaves no partial file.  A new file gets the usual mode under
     the user's umask (0644 with umask 022); a replaced file keeps its mode, and a file with several
     hard links is rewritten in place once the new content is complete, so every link sees it.
     """
@@ -510,6 +510,7 @@ def open_pending(path: str | Path, *, force: bool, inputs: Sequence[str | Path],
     p = Path(path)
     check_target(p, force=force, inputs=inputs)
     directory = p.parent if str(p.parent) else Path(".")
+    directory.mkdir(parents=True, exist_ok=True)  # (a target's missing folders are made, as for every command)
     if listings is None:
         _clean_stale(directory, p.name)
     else:

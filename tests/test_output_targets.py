@@ -149,3 +149,18 @@ def test_validate_html_refuses_an_existing_report_without_force(tmp_path: Path) 
     assert (r.returncode, r.stderr) == (2, "gammon: r_matches exists (use --force to overwrite the pages in it)\n")
     r = gammon("validate", "m.mat", "--html", "r.html", "--force", cwd=tmp_path)
     assert r.returncode == 0 and (tmp_path / "r.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+@pytest.mark.parametrize("command", [
+    ("convert", "m.mat", "new/dir/m.sgf"),
+    ("render", XGID, "-o", "new/dir/m.svg"),
+    ("validate", "m.mat", "-q", "--html", "new/dir/m.html"),
+])
+def test_every_command_makes_its_output_s_missing_folders(tmp_path: Path, command: tuple[str, ...]) -> None:
+    """``render`` and ``validate --html`` made a missing folder of their output, ``convert`` said "cannot
+    write: No such file or directory": one rule for every command, where the file is written."""
+    (tmp_path / "m.mat").write_bytes(MATCH.read_bytes())
+    r = gammon(*command, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    target = tmp_path / command[-1]
+    assert target.is_file() and target.stat().st_size > 0

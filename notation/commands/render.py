@@ -68,7 +68,6 @@ def _write(path: Path, data: bytes | str, force: bool = False, inputs: tuple[str
             stdout_failed(e)
         return
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, data, force=force, inputs=inputs)
     except FileExistsError as e:
         fail(str(e))

@@ -424,7 +424,6 @@ def write_report(report: str, results: Sequence[dict[str, Any]], variant: str | 
         written += pages
         if pages:
             links[src] = f"{folder.name}/{Path(pages[0]).name}"
-    Path(report).parent.mkdir(parents=True, exist_ok=True)
     _publish(report, batch_page(results, links), [str(r["file"]) for r in results])
     written.append(report)
     return written
