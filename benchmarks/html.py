@@ -45,6 +45,12 @@ in 30 files, 6,307 had distinct inputs (the play's steps and the stacks near its
 left: routing is about half of a page (``Arrows._over`` its largest part), the page's SVG units
 (``render.html._shapes``) about a fifth.
 
+``--floor [DIR]`` lays out every page position of the archive's first 30 records in this process, as the
+page does, three ways: arrows routed (what pages do), each arrow its plain arc, no arrows; and, with the
+archive's count of page positions and plain ``validate``'s time, the least ``--html`` could take if a page
+cost only that.  Measured 2026-11-28 (1 round of the 147 files, 38,847 page positions, 2 CPUs): see
+docs/performance.md.
+
 ``--screenshots`` also writes samples/figures/html_desktop.png, html_phone.png, html_desktop_dark.png,
 html_findings.png (a page with findings) and html_analysis.png (a candidate table: made-up figures), and
 each kind of page at each width the pages are made to fit (360, 390, 768 and 1400 px, the top 800 px):
@@ -311,6 +317,60 @@ def archive_times(archive: Path, runs: int) -> None:
     print("  (target: --html at most 5x validate; one run on a shared, loaded machine)")
 
 
+def floor(archive: Path, rounds: int) -> None:
+    """What a match page costs a position, by part, in this process, over every page position of the
+    archive's first 30 records (each laid out by :class:`render.html._Boards` as the page lays it out):
+    with its arrows routed (what pages do), with each arrow its plain arc (routing switched off, as
+    ``render_arrows.py`` does), and with no arrows at all; best of ``rounds``.  With the archive's count
+    of page positions and plain ``validate``'s time (one process per CPU), the least ``--html`` could
+    take if a page cost only that: the lower bound each way of drawing the pages puts on the 5x target."""
+    import importlib
+
+    from notation.matchio import read_match as read
+    from render.html import _board_options, _Boards
+
+    routing = importlib.import_module("render.arrows")
+    files = sorted(p for p in archive.rglob("*") if p.is_file())
+    positions = 0
+    sample: list[tuple[object, dict[str, object]]] = []
+    for k, f in enumerate(files):
+        try:
+            rep = replay(read(f))
+        except ValueError:
+            continue
+        for g in rep.games:
+            positions += len(g.steps) + 1
+            if k < 30:
+                sample += [(st.before, _board_options(st)) for st in g.steps]
+    routed = routing.Arrows.route
+    per: dict[str, float] = {}
+    try:
+        for label in ("routed", "plain arcs", "no arrows"):
+            routing.Arrows.route = routed if label == "routed" else (lambda self, shafts, ghosts: shafts)
+            jobs = sample if label != "no arrows" else [(p, {k: v for k, v in o.items() if k != "arrows"})
+                                                       for p, o in sample]
+            best = float("inf")
+            for _ in range(rounds):
+                boards = _Boards()
+                t = time.process_time()
+                for pos, opts in jobs:
+                    boards.add(pos, opts)
+                best = min(best, time.process_time() - t)
+            per[label] = best / len(jobs)
+    finally:
+        routing.Arrows.route = routed
+    cpus = os.cpu_count() or 1
+    t = time.perf_counter()
+    subprocess.run([*gammon_cmd(), "validate", "-q", str(archive)], capture_output=True, timeout=600)
+    plain = time.perf_counter() - t
+    print(f"archive: {archive} ({len(files)} files, {positions} page positions); {len(sample)} positions laid "
+          f"out, best of {rounds}; plain `validate -q` {plain:.2f} s ({cpus} CPUs)")
+    for label, v in per.items():
+        least = plain + positions * v / cpus
+        print(f"  {label:11s} {v * 1e3:6.3f} ms a position: --html at least {least:6.1f} s = {least / plain:5.1f}x "
+              f"plain validate (target 5x)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("match", nargs="?", default=str(DEFAULT))
@@ -319,7 +379,12 @@ def main() -> None:
     ap.add_argument("--against", metavar="REF", help="also the pages of git revision REF (e.g. main), side by side")
     ap.add_argument("--archive", nargs="?", const=str(ARCHIVE), metavar="DIR",
                     help="time `validate --html` on an archive against plain `validate` (and nothing else)")
+    ap.add_argument("--floor", nargs="?", const=str(ARCHIVE), metavar="DIR",
+                    help="what a page costs a position, by part, and the least --html could take on the archive")
     a = ap.parse_args()
+    if a.floor is not None:
+        floor(Path(a.floor), max(a.runs, 1))
+        return
     if a.archive is not None:
         archive_times(Path(a.archive), a.runs)
         return

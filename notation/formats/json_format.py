@@ -339,55 +339,19 @@ def _action_text(a: Action, level: int) -> str | None:
         if type(line) is int and type(column) is int and type(end_line) is int and type(end_column) is int:
             sp = f'{{"line": {line}, "column": {column}, "end_line": {end_line}, "end_column": {end_column}}}'
         else:
-            parts = []
-            for x in (line, column, end_line, end_column):
-                if x is None:
-                    parts.append("null")
-                elif type(x) is int:
-                    parts.append(int.__repr__(x))
-                else:
-                    return None
+            parts = [_json_plain(x) for x in (line, column, end_line, end_column)]
+            if None in parts:
+                return None
             sp = f'{{"line": {parts[0]}, "column": {parts[1]}, "end_line": {parts[2]}, "end_column": {parts[3]}}}'
-    enc = _encode_str
-    if type(play) is str:
-        play = enc(play)
-    elif play is None:
-        play = "null"
-    else:
-        return None
-    if no_move is None:
-        no_move = "null"
-    elif type(no_move) is str:
-        no_move = enc(no_move)
-    else:
-        return None
-    if value is None:
-        value = "null"
-    elif type(value) is int:
-        value = int.__repr__(value)
-    else:
-        return None
-    if type(text) is str:
-        text = enc(text)
-    elif text is None:
-        text = "null"
-    else:
-        return None
-    if move_number is None:
-        move_number = "null"
-    elif type(move_number) is int:
-        move_number = int.__repr__(move_number)
-    else:
-        return None
-    if comment is None:
-        comment = "null"
-    elif type(comment) is str:
-        comment = enc(comment)
-    else:
-        return None
+    plain = _json_plain
+    play, no_move, value, text, move_number, comment = (plain(play), plain(no_move), plain(value), plain(text),
+                                                        plain(move_number), plain(comment))
+    if play is None or no_move is None or value is None or text is None or move_number is None or comment is None:
+        return None  # (a value of another type)
     while level >= len(_ACTION_TEMPLATES):
         _ACTION_TEMPLATES.append(_action_template(len(_ACTION_TEMPLATES)))
-    return _ACTION_TEMPLATES[level] % (enc(kind), player, d, play, no_move, value, text, sp, move_number, comment)
+    return _ACTION_TEMPLATES[level] % (_encode_str(kind), player, d, play, no_move, value, text, sp, move_number,
+                                       comment)
 
 
 def _cell_texts(cells: list[Any], level: int) -> list[str]:
