@@ -47,6 +47,9 @@ def _mat_losses(match: Match) -> list[str]:
     broken = [f"tag {k}" for k, v in match.tags if one_line(v) != v]
     if broken:
         out.append(f"line breaks or control characters in {', '.join(broken)}: written as spaces")
+    lost_names = names_loss(match, ".mat")
+    if lost_names:
+        out.append(lost_names)
     names = {n for g in match.games for n in (g.names or ())} | set(match.names)
     for n in sorted(names):
         if mat_name(n) != n:
@@ -132,6 +135,16 @@ def _crawford_losses(match: Match, rep: MatchReplay | None) -> list[str]:
 
         rep = replay(match)
     return [x for x in (crawford_loss(gr.game, gr) for gr in rep.games) if x]
+
+
+def names_loss(match: Match, fmt: str) -> str | None:
+    """The match's names, when the first game has names of its own: ``fmt`` (``.mat``, SGF) writes a game's
+    names on it and none for the match, and a reader takes the first game's for the match's."""
+    first = match.games[0].names if match.games else None
+    if first is None or tuple(first) == tuple(match.names):
+        return None
+    return (f"the match's names ({match.names[0]}, {match.names[1]}): {fmt} names the players of each game, and a "
+            f"reader takes the first game's ({first[0]}, {first[1]}) for the match's")
 
 
 def crawford_loss(game: Game, gr: GameReplay | None) -> str | None:

@@ -1,8 +1,9 @@
 """The rules of a match (``MatchRules``: Crawford, Jacoby, beavers, raccoons, automatic doubles, the cube and
-its limit, the variant) through every writer: each is kept, or its loss is said.  (A sweep that changed one
-rule at a time in a record's JSON, converted it and read it back found ``.mat`` losing raccoons and
+its limit, the variant) and its names through every writer: each is kept, or its loss is said.  (A sweep that
+changed one rule at a time in a record's JSON, converted it and read it back found ``.mat`` losing raccoons and
 automatic doubles without a word, and a record's header tag that says a rule otherwise, an ``.xg``'s
-``[CubeLimit "1024"]`` or ``[Crawford "On"]``, hiding the rule it had been changed to.)"""
+``[CubeLimit "1024"]`` or ``[Crawford "On"]``, hiding the rule it had been changed to; and SGF and ``.mat``
+losing the match's names where the first game has names of its own.)"""
 
 from __future__ import annotations
 
@@ -55,3 +56,18 @@ def test_rules_a_mat_says_alike_are_not_reported() -> None:
     m.rules.cube = False
     m.rules.crawford = False
     assert not [d for d in render_match(m, "mat")[1] if "rules" in d]
+
+
+@pytest.mark.parametrize("fmt", ["sgf", "mat"])
+def test_the_match_s_names_that_the_first_game_s_hide_are_reported(fmt: str) -> None:
+    """SGF and ``.mat`` name the players of each game (``PW``/``PB``, the score line), and a reader takes the
+    first game's names for the match's: the match's own names, when the first game has others, are lost."""
+    m = read_match(DATA / "xg_ronde3.xg")
+    assert not [d for d in render_match(m, fmt)[1] if "the match's names" in d]
+    m.names = ("Ann", "Bo")
+    text, dropped = render_match(m, fmt)
+    data = text if isinstance(text, bytes) else text.encode("utf-8")
+    assert parse_any(data, name=f"back.{fmt}")[0].names == m.games[0].names
+    assert [d for d in dropped if d.startswith("the match's names (Ann, Bo): ")] == [
+        f"the match's names (Ann, Bo): {'SGF' if fmt == 'sgf' else '.mat'} names the players of each game, and a "
+        "reader takes the first game's (Kévin UNGER Nicolas HARMAND, Johan HUYCK Michael LARSEN) for the match's"]
