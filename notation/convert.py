@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import message_line
 from .losses import crawford_mark
-from .record import Game, Match
+from .record import Game, Match, MatchRules
 
 if TYPE_CHECKING:
     from .replay import GameReplay, MatchReplay
@@ -48,6 +48,9 @@ def _mat_losses(match: Match) -> list[str]:
     broken = [f"tag {k}" for k, v in match.tags if one_line(v) != v]
     if broken:
         out.append(f"line breaks or control characters in {', '.join(broken)}: written as spaces")
+    lost_names = names_loss(match, ".mat")
+    if lost_names:
+        out.append(lost_names)
     names = {n for g in match.games for n in (g.names or ())} | set(match.names)
     for n in sorted(names):
         if mat_name(n) != n:
@@ -70,7 +73,57 @@ def _mat_losses(match: Match) -> list[str]:
     if setups:
         out.append(f"{setups} set-up positions are written as Snowie 'Illegal play' cells, which keep the board, "
                    f"cube and dice but not the player names")
+    return out + _mat_rule_losses(match)
+
+
+_RULE_WORDS = {"variant": "the variant", "crawford": "the Crawford rule", "jacoby": "the Jacoby rule",
+               "beavers": "beavers", "raccoons": "raccoons", "auto_doubles": "automatic doubles",
+               "cube": "the cube"}
+_TAG_RULES = {"variation": "variant", "crawford": "crawford", "jacoby": "jacoby", "beaver": "beavers",
+              "beavers": "beavers", "raccoon": "raccoons", "raccoons": "raccoons", "cubelimit": "cube",
+              "autodoubles": "auto_doubles", "automaticdoubles": "auto_doubles"}
+"""The rule each of the ``.mat`` reader's rule tags sets (:data:`notation.formats.mat.RULE_TAGS`)."""
+
+
+def _mat_rule_losses(match: Match) -> list[str]:
+    """The rules a reader of the written ``.mat`` takes otherwise than the record's: its header tags say the
+    rules (the writer adds one for each rule no tag says), so a tag of the record that says a rule otherwise
+    hides the record's rule."""
+    from .formats.mat import header_tags, rule_tag
+
+    read = MatchRules()
+    said: dict[str, tuple[str, str]] = {}
+    for k, v in header_tags(match):
+        rule = _TAG_RULES.get(k.lower().replace(" ", ""))
+        try:
+            if rule_tag(read, k, v) is None and rule is not None:
+                said[rule] = (k, v)
+        except ValueError:  # an unknown variation (the reader refuses the file)
+            said["variant"] = (k, v)
+    mine, theirs = _rule_values(match.rules, match.length), _rule_values(read, match.length)
+    out = []
+    for name, value in mine.items():
+        if theirs[name] != value:
+            tag = said.get(name)
+            shown = f'the header tag [{tag[0]} "{tag[1]}"] says' if tag else "no header tag can say it, read back as"
+            out.append(f"the rules: {_RULE_WORDS[name]} {_rule_text(value)}: {shown} {_rule_text(theirs[name])}, "
+                       "which a reader of the .mat takes")
     return out
+
+
+def _rule_values(r: MatchRules, length: int) -> dict[str, object]:
+    """The rules as a ``.mat`` can say them: the Crawford rule only in a match, a cube limit of 1 as no cube."""
+    out: dict[str, object] = {"variant": r.variant}
+    if length > 0:
+        out["crawford"] = r.crawford
+    nocube = not r.cube or (r.cube_limit is not None and r.cube_limit <= 1)
+    out.update(jacoby=r.jacoby, beavers=r.beavers, raccoons=r.raccoons, auto_doubles=r.auto_doubles,
+               cube="none" if nocube else f"limit {r.cube_limit}" if r.cube_limit is not None else "no limit")
+    return out
+
+
+def _rule_text(v: object) -> str:
+    return ("on" if v else "off") if isinstance(v, bool) else str(v)
 
 
 def _crawford_losses(match: Match, rep: MatchReplay | None) -> list[str]:
@@ -90,6 +143,16 @@ def _crawford_losses(match: Match, rep: MatchReplay | None) -> list[str]:
 
 
 _MAT_CRAWFORD = ".mat marks none (a reader finds the Crawford game from the score)"
+
+
+def names_loss(match: Match, fmt: str) -> str | None:
+    """The match's names, when the first game has names of its own: ``fmt`` (``.mat``, SGF) writes a game's
+    names on it and none for the match, and a reader takes the first game's for the match's."""
+    first = match.games[0].names if match.games else None
+    if first is None or tuple(first) == tuple(match.names):
+        return None
+    return (f"the match's names ({match.names[0]}, {match.names[1]}): {fmt} names the players of each game, and a "
+            f"reader takes the first game's ({first[0]}, {first[1]}) for the match's")
 
 
 def crawford_loss(game: Game, gr: GameReplay | None) -> str | None:
@@ -421,9 +484,10 @@ def atomic_write(path: str | Path, data: str | bytes, *, force: bool = False,
     """Write through a temporary file in the same directory and a rename.
 
     Refuses to overwrite one of ``inputs`` (always, even through a link) or an existing file (unless
-    ``force``); makes the target's folder where it is missing.  An interrupted write leaves no partial file.  A new file gets the usual mode under
-    the user's umask (0644 with umask 022); a replaced file keeps its mode, and a file with several
-    hard links is rewritten in place once the new content is complete, so every link sees it.
+    ``force``); makes the target's folder where it is missing.  An interrupted write leaves no partial
+    file.  A new file gets the usual mode under the user's umask (0644 with umask 022); a replaced file
+    keeps its mode, and a file with several hard links is rewritten in place once the new content is
+    complete, so every link sees it.
     """
     pending = _begin(path, data, force=force, inputs=inputs)
     try:

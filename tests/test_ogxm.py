@@ -313,3 +313,44 @@ def test_a_count_of_one_is_said_in_the_singular() -> None:
     dropped = write_ogxm(m)[1]
     assert ("1 game that ends before it is played out with no resignation written (an implied resignation): "
             "OGXM says it as one, read back as a resignation and its acceptance") in dropped, dropped
+
+def test_a_limit_of_automatic_doubles_above_one_is_said() -> None:
+    """OGXM's rules say only that automatic doubles are played: a limit of 3 a game reads back as 1."""
+    m = read_match(DATA / "mat_gnubg_selfplay_money.mat")
+    m.rules.auto_doubles = 3
+    data, dropped = write_ogxm(m)
+    assert read_ogxm(data)[0].rules.auto_doubles == 1
+    assert ("at most 3 automatic doubles a game: OGXM says only that automatic doubles are played (read back as at "
+            "most 1)") in dropped
+    m.rules.auto_doubles = 1
+    data, dropped = write_ogxm(m)
+    assert read_ogxm(data)[0].rules.auto_doubles == 1 and not any("automatic doubles" in d for d in dropped)
+
+
+def test_comments_and_properties_of_actions_with_no_ply_are_said_to_move_to_the_game() -> None:
+    """A result (and an acceptance, a rejection) has no ply in OGXM: its comment and properties are written on
+    the game, and read back as the game's."""
+    m = read_match(DATA / "mat_gnubg_selfplay_money.mat")
+    win = next(a for a in m.games[0].actions if a.kind == "win")
+    win.comment = "well played"
+    win.properties["ZZ"] = ["v"]
+    data, dropped = write_ogxm(m)
+    back = read_ogxm(data)[0].games[0]
+    assert "well played" in back.comments and back.properties.get("ZZ") == ["v"]
+    assert ("1 comment on an action OGXM has no ply for (a result, an acceptance ...): written on the game, read "
+            "back as a comment of the game") in dropped
+    assert ("1 property of an action OGXM has no ply for (a result, an acceptance ...): written on the game, read "
+            "back as a property of the game") in dropped
+
+
+def test_match_properties_are_said_to_read_back_as_tags() -> None:
+    """A keyed annotation on the match is read as a header tag: a match property other than XG's thumbnail
+    comes back as a tag."""
+    m = read_match(DATA / "mat_gnubg_selfplay_money.mat")
+    m.properties["ZZ"] = ["v"]
+    m.properties["xg:thumbnail"] = ["QUJD"]
+    data, dropped = write_ogxm(m)
+    back = read_ogxm(data)[0]
+    assert ("ZZ", "v") in back.tags and back.properties["xg:thumbnail"] == ["QUJD"]
+    assert ("match properties ZZ: written as OGXM annotations on the match, which are read back as header tags"
+            in dropped)

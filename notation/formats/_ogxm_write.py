@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..analysis import Analysis, CheckerAnalysis, CubeAnalysis, Probabilities
 from ..errors import NotationError
-from ..losses import crawford_mark
+from ..losses import THUMBNAIL, crawford_mark
 from ..met import KAZAROSS_XG2, frame
 from ..position import GAME_RESIGNED, Position
 from ..record import Action, Game, Match
@@ -174,6 +174,9 @@ class Writer:
                 self.drop(f"the cube limit {r.cube_limit}: OGXM holds a power of two")
         if not r.cube:
             self.drop("cubeless play: OGXM has no rule for it")
+        if r.auto_doubles > 1:
+            self.drop(f"at most {r.auto_doubles} automatic doubles a game: OGXM says only that automatic doubles are "
+                      "played (read back as at most 1)")
         if rep.games:
             start = rep.games[0].start.score
             if start != (0, 0):
@@ -378,11 +381,17 @@ class Writer:
         m = self.m
         for c in m.comments:
             self._anno(W.SCOPE_MATCH, 0, None, c)
+        tags = []
         for k, vals in m.properties.items():
             if k in OURS:
                 continue
+            if k != THUMBNAIL:
+                tags.append(k)
             for v in vals:
                 self._anno(W.SCOPE_MATCH, 0, _tag_key(k), v)
+        if tags:  # (a keyed annotation on the match is a tag; XG's thumbnail is known by its key)
+            self.drop(f"match properties {', '.join(tags)}: written as OGXM annotations on the match, which are read "
+                      "back as header tags")
         for raw in m.properties.get("ogxm.anno", []):
             try:
                 r = W.decode_anno(base64.b64decode(raw), 0, None)[0]
@@ -557,6 +566,9 @@ class Writer:
             where = (W.SCOPE_PLY, ref) if ref is not None else (W.SCOPE_GAME, gi)
             if a.comment:
                 self._anno(*where, None, a.comment)
+                if ref is None:
+                    self.counts["comment[ on an action|s on actions] OGXM has no ply for (a result, an acceptance "
+                                "...): written on the game, read back as [a comment|comments] of the game"] += 1
             for k, vals in a.properties.items():
                 if k in ACTION_OURS:
                     continue
@@ -564,6 +576,9 @@ class Writer:
                     self.counts["[action's|actions'] gnubg analysis properties (A, DA, LU, GB, GW): written as "
                                 "the OGXM analysis they hold, not as their SGF text"] += 1
                     continue
+                if ref is None:
+                    self.counts["propert[y of an action|ies of actions] OGXM has no ply for (a result, an acceptance "
+                                "...): written on the game, read back as [a property|properties] of the game"] += 1
                 for v in vals:
                     self._anno(*where, _tag_key(k), v)
         return W.encode_game(rec, plies)

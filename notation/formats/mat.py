@@ -49,9 +49,11 @@ gets its own cell (gnubg glues the next cell to it); ``"`` and ``\\`` in tag val
 (``\\"``, ``\\\\``; the reader undoes it); a first ``name : score`` of 31 characters or more keeps a
 space before the second name; the last row of a game without a result ends with a line break.
 Rules not said by a tag are added as tags (``Variation``, ``Crawford "Off"``, ``Jacoby``,
-``Beaver``, ``CubeLimit``).  Written as gnubg would: ``Cannot Move`` as an empty cell; not written:
-Galaxy's ``Losses`` (the ``Wins`` says it); kept although gnubg never writes them: ratings after
-the names (``zoonk,1666``), ``???`` rolls, ``Concedes``/``Accepts``/``Rejects``, Snowie set-ups.
+``Beaver``, ``Raccoon``, ``CubeLimit``, ``AutoDoubles``; a tag that says a rule otherwise than the
+record's rules is kept, and :func:`notation.convert.render_match` reports the rule it hides).  Written
+as gnubg would: ``Cannot Move`` as an empty cell; not written: Galaxy's ``Losses`` (the ``Wins`` says
+it); kept although gnubg never writes them: ratings after the names (``zoonk,1666``), ``???`` rolls,
+``Concedes``/``Accepts``/``Rejects``, Snowie set-ups.
 
 Plays are re-written from their text with :func:`notation.play.parse_play`: ``bar``/``off`` as
 chosen, repeat counts and chains expanded into single moves (``13/11(2)`` → ``13/11 13/11``,
@@ -475,6 +477,52 @@ def _line_of(tok: Tokenlike) -> str:
     return (v if i < 0 else v[:i]).rstrip()
 
 
+RULE_TAGS = ("variation", "crawford", "jacoby", "beaver", "beavers", "raccoon", "raccoons", "cubelimit",
+             "autodoubles", "automaticdoubles")
+"""The header tags that set a rule (their names lowercased, without blanks): :func:`rule_tag`."""
+
+
+def rule_tag(r: MatchRules, key: str, value: str) -> str | None:
+    """Set the rule header tag ``key`` says (Variation, Crawford, Jacoby, Beaver, Raccoon, CubeLimit,
+    AutoDoubles; any other tag sets none) in ``r``.  Returns what was not taken (a normalisation), or None;
+    raises ValueError for a variation that is not known."""
+    k = key.lower().replace(" ", "")
+    if k == "variation":
+        v = value.strip()
+        if v.lower() in ("backgammon", "standard", ""):
+            r.variant = "standard"
+            return None
+        from ..rules import get_rules
+
+        try:
+            r.variant = get_rules(v).name
+        except ValueError:
+            raise ValueError(f"unknown variation {value!r} in the [Variation] tag") from None
+    elif k in ("crawford", "jacoby", "beaver", "beavers", "raccoon", "raccoons"):
+        on = _on_off(value)
+        if on is None:
+            return f"[{key} {value!r}] is neither On nor Off; ignored"
+        if k == "crawford":
+            r.crawford = on
+        elif k == "jacoby":
+            r.jacoby = on
+        elif k.startswith("beaver"):
+            r.beavers = on
+        else:
+            r.raccoons = on
+    elif k in ("cubelimit", "autodoubles", "automaticdoubles"):
+        if not (value.strip().isdigit() and len(value.strip()) <= 9):
+            shown = value if len(value) <= 40 else f"{value[:20]}...({len(value)} characters)"
+            return f"[{key} {shown!r}] is not a number of at most 9 digits; ignored"
+        if k == "cubelimit":
+            r.cube_limit = int(value)
+            if r.cube_limit <= 1:
+                r.cube = False
+        else:
+            r.auto_doubles = int(value)
+    return None
+
+
 def _on_off(value: str) -> bool | None:
     v = value.strip().lower()
     if v in ("on", "yes", "true", "1"):
@@ -604,40 +652,13 @@ class _Reader:
         m.comments.append(_comment_text(text))
 
     def _rule_tag(self, r: MatchRules, key: str, value: str, tok: Tokenlike) -> None:
-        """Known tags set the rules: Variation, Crawford, Jacoby, Beaver, CubeLimit."""
-        k = key.lower().replace(" ", "")
-        if k == "variation":
-            v = value.strip()
-            if v.lower() in ("backgammon", "standard", ""):
-                r.variant = "standard"
-                return
-            from ..rules import get_rules
-
-            try:
-                r.variant = get_rules(v).name
-            except ValueError:
-                raise ParseError(f"unknown variation {value!r} in the [Variation] tag", line=tok.line,
-                                 column=tok.column, text=_line_of(tok)) from None
-        elif k in ("crawford", "jacoby", "beaver", "beavers"):
-            on = _on_off(value)
-            if on is None:
-                self.notes.append(Normalisation(f"[{key} {value!r}] is neither On nor Off; ignored",
-                                                tok.line, tok.column))
-            elif k == "crawford":
-                r.crawford = on
-            elif k == "jacoby":
-                r.jacoby = on
-            else:
-                r.beavers = on
-        elif k == "cubelimit":
-            if value.strip().isdigit() and len(value.strip()) <= 9:
-                r.cube_limit = int(value)
-                if r.cube_limit <= 1:
-                    r.cube = False
-            else:
-                shown = value if len(value) <= 40 else f"{value[:20]}...({len(value)} characters)"
-                self.notes.append(Normalisation(f"[CubeLimit {shown!r}] is not a number of at most 9 digits; ignored",
-                                                tok.line, tok.column))
+        """Known tags set the rules (:func:`rule_tag`)."""
+        try:
+            note = rule_tag(r, key, value)
+        except ValueError as e:
+            raise ParseError(str(e), line=tok.line, column=tok.column, text=_line_of(tok)) from None
+        if note is not None:
+            self.notes.append(Normalisation(note, tok.line, tok.column))
 
     # ----------------------------------------------------------------- games
     def _game(self, children: Tree) -> tuple[Game, list[Tokenlike]]:
@@ -1124,6 +1145,37 @@ def one_line(value: str) -> str:
     return _BREAKS.sub(" ", value) if _BREAKS.search(value) else value
 
 
+def header_tags(m: Match) -> list[tuple[str, str]]:
+    """The header tags the writer writes: the record's, and a tag for each rule none of them says."""
+    tags = list(m.tags)
+    have = {k.lower().replace(" ", "") for k, _ in tags}
+    r = m.rules
+    if r.variant != "standard" and "variation" not in have:
+        value = _VARIATION_TAGS.get(r.variant, r.variant)
+        at = len(tags)
+        for i, (k, _) in enumerate(tags):
+            if k.lower() == "transcriber":
+                at = i
+                break
+        tags.insert(at, ("Variation", value))
+    if m.length > 0 and not r.crawford and "crawford" not in have:
+        tags.append(("Crawford", "Off"))
+    if r.jacoby and "jacoby" not in have:
+        tags.append(("Jacoby", "On"))
+    if r.beavers and not have & {"beaver", "beavers"}:
+        tags.append(("Beaver", "On"))
+    if r.raccoons and not have & {"raccoon", "raccoons"}:
+        tags.append(("Raccoon", "On"))
+    if r.auto_doubles and not have & {"autodoubles", "automaticdoubles"}:
+        tags.append(("AutoDoubles", str(r.auto_doubles)))
+    if "cubelimit" not in have:
+        if not r.cube:
+            tags.append(("CubeLimit", "1"))
+        elif r.cube_limit is not None:
+            tags.append(("CubeLimit", str(r.cube_limit)))
+    return tags
+
+
 def mat_name(name: str) -> str:
     """A player's name as a score line can hold it: one line, no ``:`` (it separates name and score),
     no blanks around it, never empty (``-``).  :func:`notation.convert.render_match` reports each
@@ -1253,30 +1305,7 @@ class _Writer:
         return "".join(out)
 
     def _tags(self) -> list[tuple[str, str]]:
-        m = self.m
-        tags = list(m.tags)
-        have = {k.lower().replace(" ", "") for k, _ in tags}
-        r = m.rules
-        if r.variant != "standard" and "variation" not in have:
-            value = _VARIATION_TAGS.get(r.variant, r.variant)
-            at = len(tags)
-            for i, (k, _) in enumerate(tags):
-                if k.lower() == "transcriber":
-                    at = i
-                    break
-            tags.insert(at, ("Variation", value))
-        if m.length > 0 and not r.crawford and "crawford" not in have:
-            tags.append(("Crawford", "Off"))
-        if r.jacoby and "jacoby" not in have:
-            tags.append(("Jacoby", "On"))
-        if r.beavers and not have & {"beaver", "beavers"}:
-            tags.append(("Beaver", "On"))
-        if "cubelimit" not in have:
-            if not r.cube:
-                tags.append(("CubeLimit", "1"))
-            elif r.cube_limit is not None:
-                tags.append(("CubeLimit", str(r.cube_limit)))
-        return tags
+        return header_tags(self.m)
 
     def _names(self, game: Game) -> tuple[str, str]:
         names = game.names or self.m.names

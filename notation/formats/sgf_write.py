@@ -158,6 +158,11 @@ class _Writer:
         if not games:
             self.drop("the match has no games; SGF needs a game tree, so an empty game 1 is written")
             games = [Game(1, score=(0, 0))]
+        from ..convert import names_loss
+
+        lost_names = names_loss(m, "SGF")
+        if lost_names:
+            self.drop(lost_names)
         crawford = _crawford_games(m)
         out = []
         for i, g in enumerate(games):
