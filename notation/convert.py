@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import message_line
-from .losses import crawford_mark
+from .losses import crawford_mark, names_loss
 from .record import Game, Match, MatchRules
 
 if TYPE_CHECKING:
@@ -143,16 +143,6 @@ def _crawford_losses(match: Match, rep: MatchReplay | None) -> list[str]:
 
 
 _MAT_CRAWFORD = ".mat marks none (a reader finds the Crawford game from the score)"
-
-
-def names_loss(match: Match, fmt: str) -> str | None:
-    """The match's names, when the first game has names of its own: ``fmt`` (``.mat``, SGF) writes a game's
-    names on it and none for the match, and a reader takes the first game's for the match's."""
-    first = match.games[0].names if match.games else None
-    if first is None or tuple(first) == tuple(match.names):
-        return None
-    return (f"the match's names ({match.names[0]}, {match.names[1]}): {fmt} names the players of each game, and a "
-            f"reader takes the first game's ({first[0]}, {first[1]}) for the match's")
 
 
 def crawford_loss(game: Game, gr: GameReplay | None) -> str | None:

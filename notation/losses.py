@@ -18,7 +18,7 @@ from collections.abc import Mapping
 
 from .record import Action, Game, Match, unpacked
 
-__all__ = ["THUMBNAIL", "Key", "REASONS", "holdings", "action_items", "lost", "dropped", "crawford_mark"]
+__all__ = ["THUMBNAIL", "Key", "REASONS", "holdings", "action_items", "lost", "dropped", "crawford_mark", "names_loss"]
 
 THUMBNAIL = "xg:thumbnail"
 """The match property that keeps XG's thumbnail (the JPEG of the board it shows), in Base64."""
@@ -184,3 +184,13 @@ def crawford_mark(game: Game, crawford: bool, why: str) -> str | None:
         return None
     return (f"game {game.number}: marked {'' if game.crawford else 'not '}the Crawford game, which the score does "
             f"not make it: {why}")
+
+
+def names_loss(match: Match, fmt: str) -> str | None:
+    """The match's names, when the first game has names of its own: ``fmt`` (``.mat``, SGF) writes a game's
+    names on it and none for the match, and a reader takes the first game's for the match's."""
+    first = match.games[0].names if match.games else None
+    if first is None or tuple(first) == tuple(match.names):
+        return None
+    return (f"the match's names ({match.names[0]}, {match.names[1]}): {fmt} names the players of each game, and a "
+            f"reader takes the first game's ({first[0]}, {first[1]}) for the match's")

@@ -158,7 +158,9 @@ def test_mat_crawford_marks_come_from_the_replay_already_made(monkeypatch: pytes
     def no_replay(*_a: object, **_k: object) -> None:
         raise AssertionError("replayed again")
 
-    monkeypatch.setattr("notation.replay.Replayer.feed", no_replay)
+    from notation.replay import Replayer
+
+    monkeypatch.setattr(Replayer, "feed", no_replay)
     _text, dropped = render_match(match, "mat", rep=rep)
     assert [m for m in dropped if "Crawford" in m] == [
         "game 1: marked the Crawford game, which the score does not make it: .mat marks none (a reader finds the "

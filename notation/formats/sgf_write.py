@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from .._version import __version__
 from ..errors import ParseError
-from ..losses import action_items, dropped
+from ..losses import action_items, dropped, names_loss
 from ..play import parse_play
 from ..position import Position
 from ..record import Action, Game, Match
@@ -158,8 +158,6 @@ class _Writer:
         if not games:
             self.drop("the match has no games; SGF needs a game tree, so an empty game 1 is written")
             games = [Game(1, score=(0, 0))]
-        from ..convert import names_loss
-
         lost_names = names_loss(m, "SGF")
         if lost_names:
             self.drop(lost_names)
