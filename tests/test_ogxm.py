@@ -18,6 +18,7 @@ from notation.formats.json_format import from_json, to_json
 from notation.formats.mat import parse_matches
 from notation.formats.ogxm import is_stream, iter_ogxm, read_ogxm, write_ogxm, write_ogxms
 from notation.matchio import read_match
+from notation.position import Position
 from notation.replay import replay
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -354,3 +355,39 @@ def test_match_properties_are_said_to_read_back_as_tags() -> None:
     assert ("ZZ", "v") in back.tags and back.properties["xg:thumbnail"] == ["QUJD"]
     assert ("match properties ZZ: written as OGXM annotations on the match, which are read back as header tags"
             in dropped)
+
+
+def test_a_starting_position_is_kept_and_what_ogxm_cannot_hold_of_it_is_said() -> None:
+    """OGXM's start of a game holds its board and cube (GAME's initial board, cube value and owner), and the side
+    on roll is the first ply's.  A start on the opening board is written with the board (it read back as no start
+    at all), and what the start holds besides is said: its dice, another side on roll, a pending double, a cube
+    that is not a power of two (which OGXM refuses)."""
+    m = read_match(DATA / "mat_gnubg_selfplay_money.mat")
+    game = m.games[0]
+    first = game.actions[0].player
+    game.start = Position.initial(names=m.names, turn=first)
+    data, dropped = write_ogxm(m)
+    back = read_ogxm(data)[0]
+    start = back.games[0].start
+    assert start is not None and (start.boards, start.turn, start.dice, start.cube) == (game.start.boards, first,
+                                                                                        None, 1)
+    assert not [d for d in dropped if "starting position" in d]
+    assert write_ogxm(back)[0] == data
+    game.start = Position.initial(names=m.names, turn=1 - first, dice=(3, 1), cube=2, cube_owner=first)
+    data, dropped = write_ogxm(m)
+    start = read_ogxm(data)[0].games[0].start
+    assert start is not None and (start.turn, start.dice, start.cube, start.cube_owner) == (first, None, 2, first)
+    assert [d for d in dropped if "starting position" in d] == [
+        "game 1: the dice 31 of its starting position: OGXM's start of a game holds the board and the cube, not the "
+        "dice (read back without)",
+        f"game 1: player {1 - first} on roll in its starting position: OGXM's start of a game holds the board and "
+        f"the cube, and the side on roll is the first ply's (read back as player {first})"]
+    game.start = Position.initial(names=m.names, turn=first, cube=3)
+    data, dropped = write_ogxm(m)
+    start = read_ogxm(data)[0].games[0].start
+    assert start is not None and start.cube == 1
+    assert [d for d in dropped if "starting position" in d] == [
+        "game 1: the cube value 3 of its starting position: OGXM holds a power of two (read back as 1)"]
+    game.start = Position.initial(names=m.names, turn=first, cube=2, double_offered=True)
+    assert ("game 1: a double pending in its starting position: OGXM's start of a game holds the board and the cube "
+            "(read back as none)") in write_ogxm(m)[1]

@@ -29,6 +29,7 @@ from ._ogxm_shared import (
     b64,
     diff_play,
     end_plies,
+    first_to_move,
     level_text,
     model_boards,
     opening,
@@ -277,10 +278,9 @@ class Reader:
         if "initial_board" in rec or cube != 1 or owner is not None or self.variant_number not in VARIANTS:
             if "initial_board" in rec:
                 board = list(rec["initial_board"])
-            turn = next((p[1] if p[0] != W.SET_POSITION or "dice" not in (p[3] or {}) else 1 - p[1]
-                         for p in plies if p[0] <= 20 or p[0] in (W.SET_POSITION, W.DOUBLE)), 0)
-            game.start = Position(boards=model_boards(board, m.rules.variant), turn=turn, cube=cube, cube_owner=owner,
-                                  match_length=m.length, score=score, names=m.names, variant=m.rules.variant)
+            game.start = Position(boards=model_boards(board, m.rules.variant), turn=first_to_move(plies), cube=cube,
+                                  cube_owner=owner, match_length=m.length, score=score, names=m.names,
+                                  variant=m.rules.variant)
             self.note(f"game {gi + 1} starts from a set-up position", first_ref + 1)
         for key in ("termination", "auto_doubles", "is_last_game"):
             if key in rec:

@@ -6,10 +6,11 @@ The writer replays the match (the plays must be placed on the board to be split 
   OGXM field and holds a value the field can (``event``, ``Event``, ``round``, ``site`` for a host name,
   ``started_at``, or ``EventDate`` and ``EventTime`` when there is no ``started_at`` ...); every other tag
   and the header comments go to ``ANNO``, keyed and not;
-- a ``GAME`` for each game: a legal play as its single-die steps in a legal order (the order written,
-  when it is one); an illegal play as a set-position ply (the dice, the illegal flag and the board after
-  it), the play as recorded in an annotation where the board alone does not say it; cube actions; an
-  accepted resignation; the end of the game (24, or 26 for the game that ends the match);
+- a ``GAME`` for each game: its start's board and cube (the side on roll is the first ply's; the start's
+  dice and a pending double are not held, said); a legal play as its single-die steps in a legal order
+  (the order written, when it is one); an illegal play as a set-position ply (the dice, the illegal flag
+  and the board after it), the play as recorded in an annotation where the board alone does not say it;
+  cube actions; an accepted resignation; the end of the game (24, or 26 for the game that ends the match);
 - the analysis, one block per producer, in OGXM's units (match-winning chances through the
   Kazaross-XG2 table in match play, money equities otherwise);
 - comments and properties as annotations, and the sections a file read before held and the model does
@@ -52,6 +53,7 @@ from ._ogxm_shared import (
     absolute_board,
     diff_play,
     end_plies,
+    first_to_move,
     opening,
     parts,
 )
@@ -420,12 +422,17 @@ class Writer:
         variant = VARIANT_NUMBERS.get(m.rules.variant, 0)
         if game.start is not None:
             board = absolute_board(start.boards)
-            if tuple(board) != opening(variant):
-                rec["initial_board"] = tuple(board)
-            if start.cube != 1:
-                rec["initial_cube_value"] = start.cube
+            cube = start.cube
+            if cube < 1 or cube & (cube - 1):
+                self.drop(f"game {game.number}: the cube value {cube} of its starting position: OGXM holds a power "
+                          "of two (read back as 1)")
+                cube = 1
+            if cube != 1:
+                rec["initial_cube_value"] = cube
             if start.cube_owner is not None:
                 rec["initial_cube_owner"] = start.cube_owner
+            if tuple(board) != opening(variant) or "initial_cube_value" not in rec and start.cube_owner is None:
+                rec["initial_board"] = tuple(board)  # (the opening board too: else no start is read back)
         elif start.cube != 1:
             rec["auto_doubles"] = start.cube.bit_length() - 1
         for key in GAME_FIELDS:
@@ -581,7 +588,27 @@ class Writer:
                                 "...): written on the game, read back as [a property|properties] of the game"] += 1
                 for v in vals:
                     self._anno(*where, _tag_key(k), v)
-        return W.encode_game(rec, plies)
+        data = W.encode_game(rec, plies)
+        if game.start is not None:
+            self._start_losses(game, game.start, data)
+        return data
+
+    def _start_losses(self, game: Game, start: Position, data: bytes) -> None:
+        """What OGXM's start of a game (GAME's initial board, cube value and owner) does not hold of the record's
+        starting position: its dice, a double or resignation pending in it, and the side on roll, which the
+        reader takes from the game's first ply."""
+        where = f"game {game.number}: "
+        if start.dice is not None:
+            self.drop(f"{where}the dice {start.dice[0]}{start.dice[1]} of its starting position: OGXM's start of a "
+                      "game holds the board and the cube, not the dice (read back without)")
+        if start.double_offered or start.resign_offered:
+            what = "a double" if start.double_offered else "a resignation"
+            self.drop(f"{where}{what} pending in its starting position: OGXM's start of a game holds the board and "
+                      "the cube (read back as none)")
+        turn = first_to_move(W.decode_game(data, 0, None)[1])
+        if start.turn != turn:
+            self.drop(f"{where}player {start.turn} on roll in its starting position: OGXM's start of a game holds "
+                      f"the board and the cube, and the side on roll is the first ply's (read back as player {turn})")
 
     def _move(self, plies: list[Any], st: ReplayStep, ref: int) -> None:
         a = st.action
