@@ -391,3 +391,20 @@ def test_a_starting_position_is_kept_and_what_ogxm_cannot_hold_of_it_is_said() -
     game.start = Position.initial(names=m.names, turn=first, cube=2, double_offered=True)
     assert ("game 1: a double pending in its starting position: OGXM's start of a game holds the board and the cube "
             "(read back as none)") in write_ogxm(m)[1]
+
+
+@pytest.mark.parametrize("producer", [None, ""])
+def test_analysis_with_no_producer_reads_back_with_none(producer: str | None) -> None:
+    """OGXM's analysis block names its producer only when there is one (``model_name``, ``model_id``): analysis
+    that names none is written without a name (an empty name as empty), and read back so (it was read back as
+    "OGXM analysis", a producer the record did not have)."""
+    m = read_match(DATA / "sgf_gnubg_analysed.sgf")
+    for an in (a.analysis for g in m.games for a in g.actions if a.analysis is not None):
+        an.producer = producer
+    data, dropped = write_ogxm(m)
+    anal = next(W.decode_anal(s.payload, s.start, "t") for s in sections(data) if s.kind == b"ANAL")
+    assert "model_id" not in anal and anal.get("model_name") == producer
+    back = read_ogxm(data)[0]
+    assert {a.analysis.producer for g in back.games for a in g.actions if a.analysis is not None} == {producer}
+    assert not [d for d in dropped if "producer" in d]
+    assert write_ogxm(back)[0] == data

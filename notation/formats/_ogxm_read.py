@@ -20,7 +20,6 @@ from ._ogxm_shared import (
     PLAY_KEY,
     PLIES_KEY,
     PLY_KEY,
-    PRODUCERS,
     RAW_KEY,
     SETUP_KEY,
     VARIANTS,
@@ -34,6 +33,7 @@ from ._ogxm_shared import (
     model_boards,
     opening,
     own_point,
+    producer_of,
     token,
 )
 
@@ -596,8 +596,7 @@ class Reader:
         m = self.match
         info = W.decode_anal(anal_s.payload, anal_s.start, self.name)
         decs = W.decode_decs(decs_s.payload, decs_s.start, self.name)
-        producer = info.get("model_name") or PRODUCERS.get(info.get("model_id", ""), info.get("model_id")) \
-            or "OGXM analysis"
+        producer = producer_of(info)
         prev: tuple[int, int] = (-1, -1)
         for d in decs:
             ref, kind = d["ply_ref"], d["kind"]
@@ -608,8 +607,8 @@ class Reader:
                 self.fail(f"a decision on ply {ref + 1}, which the file does not hold", d["_at"])
             a = self.plies[ref].action
             if k > 1 and a is not None and a.analysis is not None and a.analysis.producer != producer:
-                self.note(f"analysis block {k} ({producer}) is kept for rewriting, not read: the record holds "
-                          "one analysis of each decision")
+                self.note(f"analysis block {k} ({producer or 'no producer named'}) is kept for rewriting, not read: "
+                          "the record holds one analysis of each decision")
                 return False
         currency = info.get("currency", CURRENCY_MATCH if m.length else CURRENCY_MONEY)
         met = met_named(info.get("met_id"))

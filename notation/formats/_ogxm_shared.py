@@ -78,6 +78,16 @@ def end_plies(ended: str | None, winner: int | None, complete: bool) -> list[int
     return [W.FINAL if complete else W.GAME_OVER]
 
 
+def producer_of(info: dict[str, Any]) -> str | None:
+    """The producer an analysis block (``ANAL``) names: its ``model_name``, else its ``model_id`` (a known one
+    by its name); ``""`` for a block that names it empty, None for one that does not name it."""
+    name = info.get("model_name")
+    if name:
+        return str(name)
+    mid = info.get("model_id")
+    return PRODUCERS.get(mid, mid) if mid else name
+
+
 def first_to_move(plies: list[W.Ply]) -> int:
     """The side on roll at the start of a game, as the reader takes it (OGXM's start of a game holds only the
     board and the cube): the seat of the first roll, set-position ply or double, the side to move next for a

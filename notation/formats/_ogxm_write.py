@@ -56,6 +56,7 @@ from ._ogxm_shared import (
     first_to_move,
     opening,
     parts,
+    producer_of,
 )
 
 if TYPE_CHECKING:
@@ -663,7 +664,7 @@ class Writer:
 
     def _analysis(self, match_bytes: bytes) -> list[tuple[bytes, bytes]]:
         """One (ANAL, DECS) pair for each producer whose analysis the record holds."""
-        by_producer: dict[str, list[tuple[int, ReplayStep, int]]] = {}
+        by_producer: dict[str | None, list[tuple[int, ReplayStep, int]]] = {}
         for ref, (st, decider) in sorted(self.info.items()):
             an = st.action.analysis
             if an is None or an.is_empty():
@@ -672,7 +673,7 @@ class Writer:
                 self.counts["analysed illegal play[|s] (OGXM puts no decision on the set-position ply that "
                             "restates one)"] += 1
                 continue
-            by_producer.setdefault(an.producer or "", []).append((ref, st, decider))
+            by_producer.setdefault(an.producer, []).append((ref, st, decider))
         unplaced = sum(1 for g in self.m.games for a in g.actions if a.analysis is not None and
                        not a.analysis.is_empty() and id(a) not in self.refs)
         if unplaced:
@@ -683,14 +684,13 @@ class Writer:
                 info = W.decode_anal(base64.b64decode(raw), 0, None)
             except (ValueError, NotationError):
                 continue
-            name = info.get("model_name") or PRODUCERS.get(info.get("model_id", ""), info.get("model_id")) or ""
-            kept.setdefault(name, info)
+            kept.setdefault(producer_of(info), info)
         out = []
         for k, (producer, decisions) in enumerate(by_producer.items()):
             out.append(self._block(k, producer, decisions, kept.get(producer), match_bytes))
         return out
 
-    def _block(self, k: int, producer: str, decisions: list[tuple[int, ReplayStep, int]],
+    def _block(self, k: int, producer: str | None, decisions: list[tuple[int, ReplayStep, int]],
                kept: dict[str, Any] | None, match_bytes: bytes) -> tuple[bytes, bytes]:
         m = self.m
         match_play = m.length > 0
@@ -698,13 +698,13 @@ class Writer:
             info = {key: v for key, v in kept.items() if key not in ("level", "coverage", "complete", "match_digest",
                                                                      "_more")}
         else:
-            seed = hashlib.sha256(b"gammon-notation analysis\0" + producer.encode("utf-8") + bytes((k,))
+            seed = hashlib.sha256(b"gammon-notation analysis\0" + (producer or "").encode("utf-8") + bytes((k,))
                                   + match_bytes).digest()
             aid = bytearray(seed[:16])
             aid[6] = (aid[6] & 0x0F) | 0x80
             aid[8] = (aid[8] & 0x3F) | 0x80
             info = {"analysis_id": bytes(aid)}
-            if producer:
+            if producer is not None:  # (none named: no name written, read back as none; an empty one: empty)
                 if producer in PRODUCER_IDS:
                     info["model_id"] = PRODUCER_IDS[producer]
                 info["model_name"] = producer
