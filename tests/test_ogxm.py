@@ -408,3 +408,36 @@ def test_analysis_with_no_producer_reads_back_with_none(producer: str | None) ->
     assert {a.analysis.producer for g in back.games for a in g.actions if a.analysis is not None} == {producer}
     assert not [d for d in dropped if "producer" in d]
     assert write_ogxm(back)[0] == data
+
+
+def test_analysis_figures_that_do_not_read_back_as_they_are_are_counted_as_rounded() -> None:
+    """OGXM holds probabilities to 4 decimals and equities in millionths (of a match-winning chance in match play,
+    read back through the match equity table): a figure that reads back otherwise is counted, and only such a
+    figure (a record read from OGXM holds its figures at OGXM's precision already)."""
+    m = read_match(DATA / "sgf_gnubg_analysed.sgf")
+    line = next(d for d in write_ogxm(m)[1] if "rounded" in d)
+    assert int(line.split()[0]) > 1000
+    assert line.endswith(" analysis figures rounded to OGXM's precision (probabilities to 4 decimals; equities to "
+                         "millionths of a money equity, or in match play of a match-winning chance, read back "
+                         "through the match equity table to 8 decimals)")
+    back = read_ogxm(write_ogxm(m)[0])[0]
+    back.games[0].comments.append("written anew")
+    assert not [d for d in write_ogxm(back)[1] if "rounded" in d]
+    a = next(a for g in back.games for a in g.actions
+             if a.analysis and a.analysis.checker and a.analysis.checker.candidates[0].probabilities)
+    assert a.analysis is not None and a.analysis.checker is not None
+    first, *rest = a.analysis.checker.candidates
+    p = first.probabilities
+    assert p is not None and first.equity is not None
+    first = replace(first, equity=first.equity + 1e-7, probabilities=replace(p, win=p.win + 0.00004,
+                                                                             win_gammon=round(p.win_gammon + 0.01, 4)))
+    a.analysis = replace(a.analysis, checker=replace(a.analysis.checker, candidates=(first, *rest)))
+    assert [d for d in write_ogxm(back)[1] if "rounded" in d] == [
+        "2 analysis figures rounded to OGXM's precision (probabilities to 4 decimals; equities to millionths of a "
+        "money equity, or in match play of a match-winning chance, read back through the match equity table to 8 "
+        "decimals)"]
+    first = replace(first, probabilities=replace(p, lose_backgammon=-0.01))
+    a.analysis = replace(a.analysis, checker=replace(a.analysis.checker, candidates=(first, *rest)))
+    dropped = write_ogxm(back)[1]
+    assert "1 probability outside 0 to 1 written as 0 or 1 (OGXM holds a chance)" in dropped
+    assert any(d.startswith("1 analysis figure rounded") for d in dropped)  # (the equity)

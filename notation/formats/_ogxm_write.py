@@ -12,7 +12,8 @@ The writer replays the match (the plays must be placed on the board to be split 
   and the board after it), the play as recorded in an annotation where the board alone does not say it;
   cube actions; an accepted resignation; the end of the game (24, or 26 for the game that ends the match);
 - the analysis, one block per producer, in OGXM's units (match-winning chances through the
-  Kazaross-XG2 table in match play, money equities otherwise);
+  Kazaross-XG2 table in match play, money equities otherwise; the figures that do not read back as they
+  are, rounded to OGXM's precision, are counted);
 - comments and properties as annotations, and the sections a file read before held and the model does
   not (kept by the reader), where they still apply.
 
@@ -50,6 +51,7 @@ from ._ogxm_shared import (
     SETUP_KEY,
     VARIANT_NUMBERS,
     VERDICTS,
+    Units,
     absolute_board,
     diff_play,
     end_plies,
@@ -74,6 +76,10 @@ ROLLOUTS = ("[rollout's|rollouts'] settings (trials, truncation, error bound, le
             "written, how [it was|they were] rolled out is not (OGXM's rollout level and standard error are not "
             "what the producer stored)")
 """The drop line of the :class:`~notation.analysis.Rollout` of a ranked play or a cube decision."""
+ROUNDED = ("analysis figure[|s] rounded to OGXM's precision (probabilities to 4 decimals; equities to millionths of a "
+           "money equity, or in match play of a match-winning chance, read back through the match equity table to "
+           "8 decimals)")
+"""The drop line of the figures that do not read back as they are (:class:`_Convert`)."""
 MAX_ANNOTATIONS = 4096
 MAX_ANNO_BYTES = 256 * 1024
 MAX_KEY = 1024
@@ -733,6 +739,11 @@ class Writer:
                 self.counts["analysed decision[|s] at a score with no match-winning chance frame"] += 1
                 continue
             records += self._decisions(ref, st, an, conv, block_level)
+            if conv.rounded:
+                self.counts[ROUNDED] += conv.rounded
+            if conv.clamped:
+                self.counts["[probability|probabilities] outside 0 to 1 written as 0 or 1 (OGXM holds a chance)"] += \
+                    conv.clamped
         records.sort(key=lambda d: (d["ply_ref"], d["kind"]))
         return W.encode_anal(info), b"".join(W.encode_decision(d) for d in records)
 
@@ -790,11 +801,11 @@ class Writer:
                 if ch.played == i:
                     return None
                 continue
-            alt: dict[str, Any] = {"steps": steps, "equity": conv.eq(c.equity or 0.0)}
+            alt: dict[str, Any] = {"steps": steps, "equity": conv.eq(c.equity or 0.0, counted=c.equity is not None)}
             if c.equity is None:
                 self.counts["ranked play[|s] without an equity (written as 0)"] += 1
             if c.probabilities is not None:
-                alt["probs"] = _probs(c.probabilities)
+                alt["probs"] = conv.probs(c.probabilities)
             if c.level and c.level != dec_level:
                 alt["level"] = {"preset": c.level}
             if ch.played == i or x.get(f"ogxm:{i}:is_played") == "yes":
@@ -866,7 +877,7 @@ class Writer:
         if dp is not None:
             d["double_pass"] = conv.eq(dp)
         if cube.probabilities is not None:
-            d["probs"] = _probs(cube.probabilities)
+            d["probs"] = conv.probs(cube.probabilities)
         if cube.rollout is not None:
             self.counts[ROLLOUTS] += 1
         if "ogxm:cube_equity_loss" in x:
@@ -1058,29 +1069,48 @@ def _raw_ply(raw: str) -> bytes:
 
 class _Convert:
     """The model's figures (normalised equities) as OGXM's: millionths of a match-winning chance through
-    the decider's frame at the decision's score and cube (match play), of a money equity otherwise."""
+    the decider's frame at the decision's score and cube (match play), of a money equity otherwise;
+    probabilities in ten-thousandths.  ``rounded`` counts the figures that do not read back as they are
+    (read as the reader reads them: :class:`~notation.formats._ogxm_shared.Units`, ``n / 1e4``), ``clamped``
+    the probabilities outside 0 to 1."""
 
-    __slots__ = ("frame",)
+    __slots__ = ("frame", "units", "rounded", "clamped")
 
     def __init__(self, before: Position, decider: int, mwc: bool) -> None:
+        self.rounded = 0
+        self.clamped = 0
         if not mwc:
             self.frame: tuple[float, float] | None = (0.0, 1.0)
-            return
-        length = before.match_length
-        mine, theirs = before.score[decider], before.score[1 - decider]
-        self.frame = frame(KAZAROSS_XG2, length - mine, length - theirs, before.cube, before.crawford)
+        else:
+            length = before.match_length
+            mine, theirs = before.score[decider], before.score[1 - decider]
+            self.frame = frame(KAZAROSS_XG2, length - mine, length - theirs, before.cube, before.crawford)
+        self.units = Units(self.frame)
 
-    def eq(self, e: float) -> int:
+    def eq(self, e: float, *, counted: bool = True) -> int:
         mid, half = self.frame  # type: ignore[misc]
-        return round((mid + e * half) * 1e6)
+        n = round((mid + e * half) * 1e6)
+        if counted and self.units.eq(n) != e:
+            self.rounded += 1
+        return n
 
     def delta(self, d: float) -> int:
-        return round(d * self.frame[1] * 1e6)  # type: ignore[index]
+        n = round(d * self.frame[1] * 1e6)  # type: ignore[index]
+        if self.units.delta(n) != d:
+            self.rounded += 1
+        return n
 
-
-def _probs(p: Probabilities) -> tuple[int, ...]:
-    return tuple(max(0, min(10000, round(v * 1e4))) for v in (p.win, p.win_gammon, p.win_backgammon,
-                                                              p.lose_gammon, p.lose_backgammon))
+    def probs(self, p: Probabilities) -> tuple[int, ...]:
+        out = []
+        for v in (p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon):
+            n = max(0, min(10000, round(v * 1e4)))
+            if n / 1e4 != v:
+                if 0 <= v <= 1:
+                    self.rounded += 1
+                else:
+                    self.clamped += 1
+            out.append(n)
+        return tuple(out)
 
 
 def _counted(n: int, what: str) -> str:
