@@ -18,6 +18,7 @@ from notation.formats.json_format import from_json, to_json
 from notation.formats.mat import parse_matches
 from notation.formats.ogxm import is_stream, iter_ogxm, read_ogxm, write_ogxm, write_ogxms
 from notation.matchio import read_match
+from notation.position import Position
 from notation.replay import replay
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -354,3 +355,89 @@ def test_match_properties_are_said_to_read_back_as_tags() -> None:
     assert ("ZZ", "v") in back.tags and back.properties["xg:thumbnail"] == ["QUJD"]
     assert ("match properties ZZ: written as OGXM annotations on the match, which are read back as header tags"
             in dropped)
+
+
+def test_a_starting_position_is_kept_and_what_ogxm_cannot_hold_of_it_is_said() -> None:
+    """OGXM's start of a game holds its board and cube (GAME's initial board, cube value and owner), and the side
+    on roll is the first ply's.  A start on the opening board is written with the board (it read back as no start
+    at all), and what the start holds besides is said: its dice, another side on roll, a pending double, a cube
+    that is not a power of two (which OGXM refuses)."""
+    m = read_match(DATA / "mat_gnubg_selfplay_money.mat")
+    game = m.games[0]
+    first = game.actions[0].player
+    game.start = Position.initial(names=m.names, turn=first)
+    data, dropped = write_ogxm(m)
+    back = read_ogxm(data)[0]
+    start = back.games[0].start
+    assert start is not None and (start.boards, start.turn, start.dice, start.cube) == (game.start.boards, first,
+                                                                                        None, 1)
+    assert not [d for d in dropped if "starting position" in d]
+    assert write_ogxm(back)[0] == data
+    game.start = Position.initial(names=m.names, turn=1 - first, dice=(3, 1), cube=2, cube_owner=first)
+    data, dropped = write_ogxm(m)
+    start = read_ogxm(data)[0].games[0].start
+    assert start is not None and (start.turn, start.dice, start.cube, start.cube_owner) == (first, None, 2, first)
+    assert [d for d in dropped if "starting position" in d] == [
+        "game 1: the dice 31 of its starting position: OGXM's start of a game holds the board and the cube, not the "
+        "dice (read back without)",
+        f"game 1: player {1 - first} on roll in its starting position: OGXM's start of a game holds the board and "
+        f"the cube, and the side on roll is the first ply's (read back as player {first})"]
+    game.start = Position.initial(names=m.names, turn=first, cube=3)
+    data, dropped = write_ogxm(m)
+    start = read_ogxm(data)[0].games[0].start
+    assert start is not None and start.cube == 1
+    assert [d for d in dropped if "starting position" in d] == [
+        "game 1: the cube value 3 of its starting position: OGXM holds a power of two (read back as 1)"]
+    game.start = Position.initial(names=m.names, turn=first, cube=2, double_offered=True)
+    assert ("game 1: a double pending in its starting position: OGXM's start of a game holds the board and the cube "
+            "(read back as none)") in write_ogxm(m)[1]
+
+
+@pytest.mark.parametrize("producer", [None, ""])
+def test_analysis_with_no_producer_reads_back_with_none(producer: str | None) -> None:
+    """OGXM's analysis block names its producer only when there is one (``model_name``, ``model_id``): analysis
+    that names none is written without a name (an empty name as empty), and read back so (it was read back as
+    "OGXM analysis", a producer the record did not have)."""
+    m = read_match(DATA / "sgf_gnubg_analysed.sgf")
+    for an in (a.analysis for g in m.games for a in g.actions if a.analysis is not None):
+        an.producer = producer
+    data, dropped = write_ogxm(m)
+    anal = next(W.decode_anal(s.payload, s.start, "t") for s in sections(data) if s.kind == b"ANAL")
+    assert "model_id" not in anal and anal.get("model_name") == producer
+    back = read_ogxm(data)[0]
+    assert {a.analysis.producer for g in back.games for a in g.actions if a.analysis is not None} == {producer}
+    assert not [d for d in dropped if "producer" in d]
+    assert write_ogxm(back)[0] == data
+
+
+def test_analysis_figures_that_do_not_read_back_as_they_are_are_counted_as_rounded() -> None:
+    """OGXM holds probabilities to 4 decimals and equities in millionths (of a match-winning chance in match play,
+    read back through the match equity table): a figure that reads back otherwise is counted, and only such a
+    figure (a record read from OGXM holds its figures at OGXM's precision already)."""
+    m = read_match(DATA / "sgf_gnubg_analysed.sgf")
+    line = next(d for d in write_ogxm(m)[1] if "rounded" in d)
+    assert int(line.split()[0]) > 1000
+    assert line.endswith(" analysis figures rounded to OGXM's precision (probabilities to 4 decimals; equities to "
+                         "millionths of a money equity, or in match play of a match-winning chance, read back "
+                         "through the match equity table to 8 decimals)")
+    back = read_ogxm(write_ogxm(m)[0])[0]
+    back.games[0].comments.append("written anew")
+    assert not [d for d in write_ogxm(back)[1] if "rounded" in d]
+    a = next(a for g in back.games for a in g.actions
+             if a.analysis and a.analysis.checker and a.analysis.checker.candidates[0].probabilities)
+    assert a.analysis is not None and a.analysis.checker is not None
+    first, *rest = a.analysis.checker.candidates
+    p = first.probabilities
+    assert p is not None and first.equity is not None
+    first = replace(first, equity=first.equity + 1e-7, probabilities=replace(p, win=p.win + 0.00004,
+                                                                             win_gammon=round(p.win_gammon + 0.01, 4)))
+    a.analysis = replace(a.analysis, checker=replace(a.analysis.checker, candidates=(first, *rest)))
+    assert [d for d in write_ogxm(back)[1] if "rounded" in d] == [
+        "2 analysis figures rounded to OGXM's precision (probabilities to 4 decimals; equities to millionths of a "
+        "money equity, or in match play of a match-winning chance, read back through the match equity table to 8 "
+        "decimals)"]
+    first = replace(first, probabilities=replace(p, lose_backgammon=-0.01))
+    a.analysis = replace(a.analysis, checker=replace(a.analysis.checker, candidates=(first, *rest)))
+    dropped = write_ogxm(back)[1]
+    assert "1 probability outside 0 to 1 written as 0 or 1 (OGXM holds a chance)" in dropped
+    assert any(d.startswith("1 analysis figure rounded") for d in dropped)  # (the equity)

@@ -20,7 +20,6 @@ from ._ogxm_shared import (
     PLAY_KEY,
     PLIES_KEY,
     PLY_KEY,
-    PRODUCERS,
     RAW_KEY,
     SETUP_KEY,
     VARIANTS,
@@ -29,10 +28,12 @@ from ._ogxm_shared import (
     b64,
     diff_play,
     end_plies,
+    first_to_move,
     level_text,
     model_boards,
     opening,
     own_point,
+    producer_of,
     token,
 )
 
@@ -277,10 +278,9 @@ class Reader:
         if "initial_board" in rec or cube != 1 or owner is not None or self.variant_number not in VARIANTS:
             if "initial_board" in rec:
                 board = list(rec["initial_board"])
-            turn = next((p[1] if p[0] != W.SET_POSITION or "dice" not in (p[3] or {}) else 1 - p[1]
-                         for p in plies if p[0] <= 20 or p[0] in (W.SET_POSITION, W.DOUBLE)), 0)
-            game.start = Position(boards=model_boards(board, m.rules.variant), turn=turn, cube=cube, cube_owner=owner,
-                                  match_length=m.length, score=score, names=m.names, variant=m.rules.variant)
+            game.start = Position(boards=model_boards(board, m.rules.variant), turn=first_to_move(plies), cube=cube,
+                                  cube_owner=owner, match_length=m.length, score=score, names=m.names,
+                                  variant=m.rules.variant)
             self.note(f"game {gi + 1} starts from a set-up position", first_ref + 1)
         for key in ("termination", "auto_doubles", "is_last_game"):
             if key in rec:
@@ -596,8 +596,7 @@ class Reader:
         m = self.match
         info = W.decode_anal(anal_s.payload, anal_s.start, self.name)
         decs = W.decode_decs(decs_s.payload, decs_s.start, self.name)
-        producer = info.get("model_name") or PRODUCERS.get(info.get("model_id", ""), info.get("model_id")) \
-            or "OGXM analysis"
+        producer = producer_of(info)
         prev: tuple[int, int] = (-1, -1)
         for d in decs:
             ref, kind = d["ply_ref"], d["kind"]
@@ -608,8 +607,8 @@ class Reader:
                 self.fail(f"a decision on ply {ref + 1}, which the file does not hold", d["_at"])
             a = self.plies[ref].action
             if k > 1 and a is not None and a.analysis is not None and a.analysis.producer != producer:
-                self.note(f"analysis block {k} ({producer}) is kept for rewriting, not read: the record holds "
-                          "one analysis of each decision")
+                self.note(f"analysis block {k} ({producer or 'no producer named'}) is kept for rewriting, not read: "
+                          "the record holds one analysis of each decision")
                 return False
         currency = info.get("currency", CURRENCY_MATCH if m.length else CURRENCY_MONEY)
         met = met_named(info.get("met_id"))

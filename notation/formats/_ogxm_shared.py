@@ -78,6 +78,25 @@ def end_plies(ended: str | None, winner: int | None, complete: bool) -> list[int
     return [W.FINAL if complete else W.GAME_OVER]
 
 
+def producer_of(info: dict[str, Any]) -> str | None:
+    """The producer an analysis block (``ANAL``) names: its ``model_name``, else its ``model_id`` (a known one
+    by its name); ``""`` for a block that names it empty, None for one that does not name it."""
+    name = info.get("model_name")
+    if name:
+        return str(name)
+    mid = info.get("model_id")
+    return PRODUCERS.get(mid, mid) if mid else name
+
+
+def first_to_move(plies: list[W.Ply]) -> int:
+    """The side on roll at the start of a game, as the reader takes it (OGXM's start of a game holds only the
+    board and the cube): the seat of the first roll, set-position ply or double, the side to move next for a
+    set-position ply with dice (a play restated: it is seated on the side to move after it); White (0) when
+    there is none."""
+    return next((p[1] if p[0] != W.SET_POSITION or "dice" not in (p[3] or {}) else 1 - p[1]
+                 for p in plies if p[0] <= 20 or p[0] in (W.SET_POSITION, W.DOUBLE)), 0)
+
+
 def opening(variant: int) -> tuple[int, ...]:
     """The opening board of an OGXM variant, absolute (+White, -Black; 0 White's bar, 25 Black's)."""
     white = {1: {1: 2, 2: 2, 12: 4, 17: 3, 19: 4}, 2: {1: 1, 2: 1, 3: 1}, 3: {1: 15}}.get(

@@ -6,12 +6,14 @@ The writer replays the match (the plays must be placed on the board to be split 
   OGXM field and holds a value the field can (``event``, ``Event``, ``round``, ``site`` for a host name,
   ``started_at``, or ``EventDate`` and ``EventTime`` when there is no ``started_at`` ...); every other tag
   and the header comments go to ``ANNO``, keyed and not;
-- a ``GAME`` for each game: a legal play as its single-die steps in a legal order (the order written,
-  when it is one); an illegal play as a set-position ply (the dice, the illegal flag and the board after
-  it), the play as recorded in an annotation where the board alone does not say it; cube actions; an
-  accepted resignation; the end of the game (24, or 26 for the game that ends the match);
+- a ``GAME`` for each game: its start's board and cube (the side on roll is the first ply's; the start's
+  dice and a pending double are not held, said); a legal play as its single-die steps in a legal order
+  (the order written, when it is one); an illegal play as a set-position ply (the dice, the illegal flag
+  and the board after it), the play as recorded in an annotation where the board alone does not say it;
+  cube actions; an accepted resignation; the end of the game (24, or 26 for the game that ends the match);
 - the analysis, one block per producer, in OGXM's units (match-winning chances through the
-  Kazaross-XG2 table in match play, money equities otherwise);
+  Kazaross-XG2 table in match play, money equities otherwise; the figures that do not read back as they
+  are, rounded to OGXM's precision, are counted);
 - comments and properties as annotations, and the sections a file read before held and the model does
   not (kept by the reader), where they still apply.
 
@@ -49,11 +51,14 @@ from ._ogxm_shared import (
     SETUP_KEY,
     VARIANT_NUMBERS,
     VERDICTS,
+    Units,
     absolute_board,
     diff_play,
     end_plies,
+    first_to_move,
     opening,
     parts,
+    producer_of,
 )
 
 if TYPE_CHECKING:
@@ -71,6 +76,10 @@ ROLLOUTS = ("[rollout's|rollouts'] settings (trials, truncation, error bound, le
             "written, how [it was|they were] rolled out is not (OGXM's rollout level and standard error are not "
             "what the producer stored)")
 """The drop line of the :class:`~notation.analysis.Rollout` of a ranked play or a cube decision."""
+ROUNDED = ("analysis figure[|s] rounded to OGXM's precision (probabilities to 4 decimals; equities to millionths of a "
+           "money equity, or in match play of a match-winning chance, read back through the match equity table to "
+           "8 decimals)")
+"""The drop line of the figures that do not read back as they are (:class:`_Convert`)."""
 MAX_ANNOTATIONS = 4096
 MAX_ANNO_BYTES = 256 * 1024
 MAX_KEY = 1024
@@ -420,12 +429,17 @@ class Writer:
         variant = VARIANT_NUMBERS.get(m.rules.variant, 0)
         if game.start is not None:
             board = absolute_board(start.boards)
-            if tuple(board) != opening(variant):
-                rec["initial_board"] = tuple(board)
-            if start.cube != 1:
-                rec["initial_cube_value"] = start.cube
+            cube = start.cube
+            if cube < 1 or cube & (cube - 1):
+                self.drop(f"game {game.number}: the cube value {cube} of its starting position: OGXM holds a power "
+                          "of two (read back as 1)")
+                cube = 1
+            if cube != 1:
+                rec["initial_cube_value"] = cube
             if start.cube_owner is not None:
                 rec["initial_cube_owner"] = start.cube_owner
+            if tuple(board) != opening(variant) or "initial_cube_value" not in rec and start.cube_owner is None:
+                rec["initial_board"] = tuple(board)  # (the opening board too: else no start is read back)
         elif start.cube != 1:
             rec["auto_doubles"] = start.cube.bit_length() - 1
         for key in GAME_FIELDS:
@@ -581,7 +595,27 @@ class Writer:
                                 "...): written on the game, read back as [a property|properties] of the game"] += 1
                 for v in vals:
                     self._anno(*where, _tag_key(k), v)
-        return W.encode_game(rec, plies)
+        data = W.encode_game(rec, plies)
+        if game.start is not None:
+            self._start_losses(game, game.start, data)
+        return data
+
+    def _start_losses(self, game: Game, start: Position, data: bytes) -> None:
+        """What OGXM's start of a game (GAME's initial board, cube value and owner) does not hold of the record's
+        starting position: its dice, a double or resignation pending in it, and the side on roll, which the
+        reader takes from the game's first ply."""
+        where = f"game {game.number}: "
+        if start.dice is not None:
+            self.drop(f"{where}the dice {start.dice[0]}{start.dice[1]} of its starting position: OGXM's start of a "
+                      "game holds the board and the cube, not the dice (read back without)")
+        if start.double_offered or start.resign_offered:
+            what = "a double" if start.double_offered else "a resignation"
+            self.drop(f"{where}{what} pending in its starting position: OGXM's start of a game holds the board and "
+                      "the cube (read back as none)")
+        turn = first_to_move(W.decode_game(data, 0, None)[1])
+        if start.turn != turn:
+            self.drop(f"{where}player {start.turn} on roll in its starting position: OGXM's start of a game holds "
+                      f"the board and the cube, and the side on roll is the first ply's (read back as player {turn})")
 
     def _move(self, plies: list[Any], st: ReplayStep, ref: int) -> None:
         a = st.action
@@ -636,7 +670,7 @@ class Writer:
 
     def _analysis(self, match_bytes: bytes) -> list[tuple[bytes, bytes]]:
         """One (ANAL, DECS) pair for each producer whose analysis the record holds."""
-        by_producer: dict[str, list[tuple[int, ReplayStep, int]]] = {}
+        by_producer: dict[str | None, list[tuple[int, ReplayStep, int]]] = {}
         for ref, (st, decider) in sorted(self.info.items()):
             an = st.action.analysis
             if an is None or an.is_empty():
@@ -645,7 +679,7 @@ class Writer:
                 self.counts["analysed illegal play[|s] (OGXM puts no decision on the set-position ply that "
                             "restates one)"] += 1
                 continue
-            by_producer.setdefault(an.producer or "", []).append((ref, st, decider))
+            by_producer.setdefault(an.producer, []).append((ref, st, decider))
         unplaced = sum(1 for g in self.m.games for a in g.actions if a.analysis is not None and
                        not a.analysis.is_empty() and id(a) not in self.refs)
         if unplaced:
@@ -656,14 +690,13 @@ class Writer:
                 info = W.decode_anal(base64.b64decode(raw), 0, None)
             except (ValueError, NotationError):
                 continue
-            name = info.get("model_name") or PRODUCERS.get(info.get("model_id", ""), info.get("model_id")) or ""
-            kept.setdefault(name, info)
+            kept.setdefault(producer_of(info), info)
         out = []
         for k, (producer, decisions) in enumerate(by_producer.items()):
             out.append(self._block(k, producer, decisions, kept.get(producer), match_bytes))
         return out
 
-    def _block(self, k: int, producer: str, decisions: list[tuple[int, ReplayStep, int]],
+    def _block(self, k: int, producer: str | None, decisions: list[tuple[int, ReplayStep, int]],
                kept: dict[str, Any] | None, match_bytes: bytes) -> tuple[bytes, bytes]:
         m = self.m
         match_play = m.length > 0
@@ -671,13 +704,13 @@ class Writer:
             info = {key: v for key, v in kept.items() if key not in ("level", "coverage", "complete", "match_digest",
                                                                      "_more")}
         else:
-            seed = hashlib.sha256(b"gammon-notation analysis\0" + producer.encode("utf-8") + bytes((k,))
+            seed = hashlib.sha256(b"gammon-notation analysis\0" + (producer or "").encode("utf-8") + bytes((k,))
                                   + match_bytes).digest()
             aid = bytearray(seed[:16])
             aid[6] = (aid[6] & 0x0F) | 0x80
             aid[8] = (aid[8] & 0x3F) | 0x80
             info = {"analysis_id": bytes(aid)}
-            if producer:
+            if producer is not None:  # (none named: no name written, read back as none; an empty one: empty)
                 if producer in PRODUCER_IDS:
                     info["model_id"] = PRODUCER_IDS[producer]
                 info["model_name"] = producer
@@ -706,6 +739,11 @@ class Writer:
                 self.counts["analysed decision[|s] at a score with no match-winning chance frame"] += 1
                 continue
             records += self._decisions(ref, st, an, conv, block_level)
+            if conv.rounded:
+                self.counts[ROUNDED] += conv.rounded
+            if conv.clamped:
+                self.counts["[probability|probabilities] outside 0 to 1 written as 0 or 1 (OGXM holds a chance)"] += \
+                    conv.clamped
         records.sort(key=lambda d: (d["ply_ref"], d["kind"]))
         return W.encode_anal(info), b"".join(W.encode_decision(d) for d in records)
 
@@ -763,11 +801,11 @@ class Writer:
                 if ch.played == i:
                     return None
                 continue
-            alt: dict[str, Any] = {"steps": steps, "equity": conv.eq(c.equity or 0.0)}
+            alt: dict[str, Any] = {"steps": steps, "equity": conv.eq(c.equity or 0.0, counted=c.equity is not None)}
             if c.equity is None:
                 self.counts["ranked play[|s] without an equity (written as 0)"] += 1
             if c.probabilities is not None:
-                alt["probs"] = _probs(c.probabilities)
+                alt["probs"] = conv.probs(c.probabilities)
             if c.level and c.level != dec_level:
                 alt["level"] = {"preset": c.level}
             if ch.played == i or x.get(f"ogxm:{i}:is_played") == "yes":
@@ -839,7 +877,7 @@ class Writer:
         if dp is not None:
             d["double_pass"] = conv.eq(dp)
         if cube.probabilities is not None:
-            d["probs"] = _probs(cube.probabilities)
+            d["probs"] = conv.probs(cube.probabilities)
         if cube.rollout is not None:
             self.counts[ROLLOUTS] += 1
         if "ogxm:cube_equity_loss" in x:
@@ -1031,29 +1069,48 @@ def _raw_ply(raw: str) -> bytes:
 
 class _Convert:
     """The model's figures (normalised equities) as OGXM's: millionths of a match-winning chance through
-    the decider's frame at the decision's score and cube (match play), of a money equity otherwise."""
+    the decider's frame at the decision's score and cube (match play), of a money equity otherwise;
+    probabilities in ten-thousandths.  ``rounded`` counts the figures that do not read back as they are
+    (read as the reader reads them: :class:`~notation.formats._ogxm_shared.Units`, ``n / 1e4``), ``clamped``
+    the probabilities outside 0 to 1."""
 
-    __slots__ = ("frame",)
+    __slots__ = ("frame", "units", "rounded", "clamped")
 
     def __init__(self, before: Position, decider: int, mwc: bool) -> None:
+        self.rounded = 0
+        self.clamped = 0
         if not mwc:
             self.frame: tuple[float, float] | None = (0.0, 1.0)
-            return
-        length = before.match_length
-        mine, theirs = before.score[decider], before.score[1 - decider]
-        self.frame = frame(KAZAROSS_XG2, length - mine, length - theirs, before.cube, before.crawford)
+        else:
+            length = before.match_length
+            mine, theirs = before.score[decider], before.score[1 - decider]
+            self.frame = frame(KAZAROSS_XG2, length - mine, length - theirs, before.cube, before.crawford)
+        self.units = Units(self.frame)
 
-    def eq(self, e: float) -> int:
+    def eq(self, e: float, *, counted: bool = True) -> int:
         mid, half = self.frame  # type: ignore[misc]
-        return round((mid + e * half) * 1e6)
+        n = round((mid + e * half) * 1e6)
+        if counted and self.units.eq(n) != e:
+            self.rounded += 1
+        return n
 
     def delta(self, d: float) -> int:
-        return round(d * self.frame[1] * 1e6)  # type: ignore[index]
+        n = round(d * self.frame[1] * 1e6)  # type: ignore[index]
+        if self.units.delta(n) != d:
+            self.rounded += 1
+        return n
 
-
-def _probs(p: Probabilities) -> tuple[int, ...]:
-    return tuple(max(0, min(10000, round(v * 1e4))) for v in (p.win, p.win_gammon, p.win_backgammon,
-                                                              p.lose_gammon, p.lose_backgammon))
+    def probs(self, p: Probabilities) -> tuple[int, ...]:
+        out = []
+        for v in (p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon):
+            n = max(0, min(10000, round(v * 1e4)))
+            if n / 1e4 != v:
+                if 0 <= v <= 1:
+                    self.rounded += 1
+                else:
+                    self.clamped += 1
+            out.append(n)
+        return tuple(out)
 
 
 def _counted(n: int, what: str) -> str:

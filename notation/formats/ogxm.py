@@ -16,9 +16,9 @@ other reader:
   with probabilities and levels, cube decisions with their verdict, luck.  Match-play blocks hold
   match-winning chances: they are converted to the normalised equities the model holds through the
   match equity table the block names (:mod:`notation.met`); money blocks are money equities already.
-  The producer (``model_name``, else ``model_id``) and the level are kept; what the model has no field
-  for (a resignation's analysis, take points, rollout errors ...) is kept as text in
-  :attr:`~notation.analysis.Analysis.extra` under ``ogxm:`` names.
+  The producer (``model_name``, else ``model_id``; none when the block names none) and the level are
+  kept; what the model has no field for (a resignation's analysis, take points, rollout errors ...) is
+  kept as text in :attr:`~notation.analysis.Analysis.extra` under ``ogxm:`` names.
 - ``ANNO`` annotations: without a key, comments on the match, a game or a ply; with a key (``x-`` keys
   are producer-private and kept as they are), a tag (XG's thumbnail: the match property), a game property
   or an action property.  A value longer than OGXM's strings (4096 bytes), which our writer continues in
