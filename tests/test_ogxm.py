@@ -19,6 +19,7 @@ from notation.formats.mat import parse_matches
 from notation.formats.ogxm import is_stream, iter_ogxm, read_ogxm, write_ogxm, write_ogxms
 from notation.matchio import read_match
 from notation.position import Position
+from notation.record import Match
 from notation.replay import replay
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -441,3 +442,47 @@ def test_analysis_figures_that_do_not_read_back_as_they_are_are_counted_as_round
     dropped = write_ogxm(back)[1]
     assert "1 probability outside 0 to 1 written as 0 or 1 (OGXM holds a chance)" in dropped
     assert any(d.startswith("1 analysis figure rounded") for d in dropped)  # (the equity)
+
+
+def _figures(m: Match) -> list[float | None]:
+    """The equities of a match's analysis, in order: each ranked play's, each cube decision's three."""
+    out: list[float | None] = []
+    for an in (a.analysis for g in m.games for a in g.actions if a.analysis is not None):
+        if an.checker is not None:
+            out += [c.equity for c in an.checker.candidates]
+        if an.cube is not None:
+            out += [an.cube.no_double, an.cube.double_take, an.cube.double_pass]
+    return out
+
+
+@pytest.mark.parametrize("met_id", ["rockwell-kazaross", None, "someone-else's-table"])
+def test_analysis_is_written_through_the_match_equity_table_its_block_names(met_id: str | None) -> None:
+    """An analysis block read from OGXM is written again through the match equity table it names (the one the
+    reader read it through; the reference codec's when it names none, or one we do not know, said), not through
+    Kazaross-XG2: its equities read back as they were (nearly all of them changed, some by a hundredth), and none
+    is counted as rounded."""
+    m = read_ogxm(write_ogxm(read_match(DATA / "xg_ronde3.xg"))[0])[0]
+    (raw,) = m.properties["ogxm.analysis"]
+    info = W.decode_anal(base64.b64decode(raw), 0, None)
+    assert info["met_id"] == "kazaross-xg2"
+    if met_id is None:
+        info.pop("met_id")
+    else:
+        info["met_id"] = met_id
+    m.properties["ogxm.analysis"] = [base64.b64encode(W.encode_anal(info)).decode("ascii")]
+    read = read_ogxm(write_ogxm(m)[0])[0]  # read through the table the block names
+    before = _figures(read)
+    assert len(before) > 500
+    read.games[0].comments.append("written anew")
+    data, dropped = write_ogxm(read)
+    back = read_ogxm(data)[0]
+    assert _figures(back) == before
+    assert not [d for d in dropped if "rounded" in d]
+    unknown = [d for d in dropped if "match equity table" in d]
+    if met_id == "someone-else's-table":
+        assert unknown == ["the match equity table someone-else's-table, which the analysis of eXtreme Gammon names, "
+                           "is not one we know: its equities are written as match-winning chances through the ogxm "
+                           "reference codec's table, as they were read (the table it names would read them back as "
+                           "other equities)"]
+    else:
+        assert not unknown

@@ -11,9 +11,9 @@ The writer replays the match (the plays must be placed on the board to be split 
   (the order written, when it is one); an illegal play as a set-position ply (the dice, the illegal flag
   and the board after it), the play as recorded in an annotation where the board alone does not say it;
   cube actions; an accepted resignation; the end of the game (24, or 26 for the game that ends the match);
-- the analysis, one block per producer, in OGXM's units (match-winning chances through the
-  Kazaross-XG2 table in match play, money equities otherwise; the figures that do not read back as they
-  are, rounded to OGXM's precision, are counted);
+- the analysis, one block per producer, in OGXM's units (match-winning chances in match play, through the
+  table a block read before names, as the reader reads them, else Kazaross-XG2; money equities otherwise;
+  the figures that do not read back as they are, rounded to OGXM's precision, are counted);
 - comments and properties as annotations, and the sections a file read before held and the model does
   not (kept by the reader), where they still apply.
 
@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from ..analysis import Analysis, CheckerAnalysis, CubeAnalysis, Probabilities
 from ..errors import NotationError
 from ..losses import THUMBNAIL, crawford_mark
-from ..met import KAZAROSS_XG2, frame
+from ..met import KAZAROSS_XG2, Met, frame, met_named
 from ..position import GAME_RESIGNED, Position
 from ..record import Action, Game, Match
 from . import _ogxm_wire as W
@@ -719,6 +719,14 @@ class Writer:
                 info["met_id"] = KAZAROSS_XG2.name
         currency = info.get("currency", 2 if match_play else 1)
         mwc = currency == 2 and match_play
+        # the table the reader reads the block's match-winning chances through (the one it names, the
+        # reference codec's when it names none or one we do not know)
+        met = met_named(info.get("met_id"))
+        if mwc and info.get("met_id") and met.name != str(info["met_id"]).lower():
+            self.drop(f"the match equity table {info['met_id']}, which the analysis of "
+                      f"{producer or 'no producer named'} names, is not one we know: its equities are written as "
+                      f"match-winning chances through the {met.name}'s table, as they were read (the table it names "
+                      "would read them back as other equities)")
         levels: Counter[str] = Counter()
         for _ref, st, _d in decisions:
             an = st.action.analysis
@@ -734,7 +742,7 @@ class Writer:
         for ref, st, decider in decisions:
             an = st.action.analysis
             assert an is not None
-            conv = _Convert(st.before, decider, mwc)
+            conv = _Convert(st.before, decider, met if mwc else None)
             if conv.frame is None:
                 self.counts["analysed decision[|s] at a score with no match-winning chance frame"] += 1
                 continue
@@ -1069,22 +1077,23 @@ def _raw_ply(raw: str) -> bytes:
 
 class _Convert:
     """The model's figures (normalised equities) as OGXM's: millionths of a match-winning chance through
-    the decider's frame at the decision's score and cube (match play), of a money equity otherwise;
+    the decider's frame of ``met`` (the block's table) at the decision's score and cube (match play), of a
+    money equity otherwise (no ``met``);
     probabilities in ten-thousandths.  ``rounded`` counts the figures that do not read back as they are
     (read as the reader reads them: :class:`~notation.formats._ogxm_shared.Units`, ``n / 1e4``), ``clamped``
     the probabilities outside 0 to 1."""
 
     __slots__ = ("frame", "units", "rounded", "clamped")
 
-    def __init__(self, before: Position, decider: int, mwc: bool) -> None:
+    def __init__(self, before: Position, decider: int, met: Met | None) -> None:
         self.rounded = 0
         self.clamped = 0
-        if not mwc:
+        if met is None:
             self.frame: tuple[float, float] | None = (0.0, 1.0)
         else:
             length = before.match_length
             mine, theirs = before.score[decider], before.score[1 - decider]
-            self.frame = frame(KAZAROSS_XG2, length - mine, length - theirs, before.cube, before.crawford)
+            self.frame = frame(met, length - mine, length - theirs, before.cube, before.crawford)
         self.units = Units(self.frame)
 
     def eq(self, e: float, *, counted: bool = True) -> int:
