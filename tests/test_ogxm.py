@@ -486,3 +486,46 @@ def test_analysis_is_written_through_the_match_equity_table_its_block_names(met_
                            "other equities)"]
     else:
         assert not unknown
+
+
+def test_a_best_equity_and_an_equity_loss_a_file_holds_are_written_again_also_when_the_plays_give_them() -> None:
+    """A checker decision's best equity and equity loss are kept as the file holds them (the reader derives
+    neither): written again also when they are what the ranked plays give (they were left out then, and read
+    back as not there), as well as when they are not."""
+    data = write_ogxm(read_match(DATA / "xg_ronde3.xg"))[0]
+    out = []
+    held: list[tuple[int, int | None, int]] = []  # (ply_ref, best_equity, equity_loss) of the decisions changed
+    container = W.split(data, "t")
+    for s in container.sections:
+        if s.kind == b"CSUM":
+            continue
+        payload = s.payload
+        if s.kind == b"DECS":
+            decs = W.decode_decs(s.payload, s.start, "t")
+            checker = [d for d in decs if d["kind"] == W.KIND_CHECKER and len(d["alternatives"]) > 1]
+            # what the plays give; a best equity and a loss they do not; the best alone as they give it; the
+            # loss alone as they give it
+            for d, (more_best, more_loss) in zip(checker, [(0, 0), (7, 11), (0, 5), (None, 0)], strict=False):
+                best = d["alternatives"][0]["equity"]
+                d["equity_loss"] = best - next(al for al in d["alternatives"] if al.get("is_played"))["equity"] \
+                    + more_loss
+                if more_best is not None:
+                    d["best_equity"] = best + more_best
+                held.append((d["ply_ref"], d.get("best_equity"), d["equity_loss"]))
+            payload = b"".join(W.encode_decision(d) for d in decs)
+        out.append(W.section(s.kind, payload, bool(s.flags & W.CRITICAL)))
+    file = W.assemble(out, container.minor, container.need_minor)
+
+    def kept(m: Match) -> list[dict[str, str]]:
+        return [{k: v for k, v in a.analysis.extra.items() if k in ("ogxm:best_equity", "ogxm:equity_loss")}
+                for g in m.games for a in g.actions if a.analysis is not None and ("ogxm:equity_loss" in
+                                                                                  a.analysis.extra)]
+
+    m = read_ogxm(file)[0]
+    assert len(kept(m)) == 4 and [len(x) for x in kept(m)] == [2, 2, 2, 1]
+    m.games[0].comments.append("written anew")
+    again, dropped = write_ogxm(m)
+    assert not dropped and kept(read_ogxm(again)[0]) == kept(m)
+    decs = [d for s in sections(again) if s.kind == b"DECS" for d in W.decode_decs(s.payload, s.start, "t")]
+    assert [(d["ply_ref"], d.get("best_equity"), d["equity_loss"]) for d in decs if "equity_loss" in d] == held
+    assert write_ogxm(read_ogxm(file, keep=False)[0])[0] == file

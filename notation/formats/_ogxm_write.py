@@ -844,15 +844,12 @@ class Writer:
             n = _int(x.get(f"ogxm:{key}", ""))
             if n is not None and n >= 0:
                 d[key] = n
+        # the best equity and the loss a file held, written as they are: also when the ranked plays give
+        # them, as the reader keeps them only when the file holds them (it derives neither)
         if "ogxm:best_equity" in x:
-            best = conv.eq(float(x["ogxm:best_equity"]))
-            if best != alts[0]["equity"]:
-                d["best_equity"] = best
+            d["best_equity"] = conv.eq(float(x["ogxm:best_equity"]))
         if "ogxm:equity_loss" in x:
-            loss = max(conv.delta(float(x["ogxm:equity_loss"])), 0)
-            played = next((al for al in alts if al.get("is_played")), None)
-            if played is None or loss != (d.get("best_equity", alts[0]["equity"]) - played["equity"]):
-                d["equity_loss"] = loss
+            d["equity_loss"] = max(conv.delta(float(x["ogxm:equity_loss"])), 0)
         return d
 
     def _cube(self, ref: int, a: Action, cube: CubeAnalysis, conv: _Convert, block_level: str | None,
