@@ -471,6 +471,13 @@ def test_analysis_is_written_through_the_match_equity_table_its_block_names(met_
         info["met_id"] = met_id
     m.properties["ogxm.analysis"] = [base64.b64encode(W.encode_anal(info)).decode("ascii")]
     read = read_ogxm(write_ogxm(m)[0])[0]  # read through the table the block names
+    said = [n.message for n in read.normalisations if "match equity table" in n.message]
+    if met_id == "someone-else's-table":  # the reader says which table it read the equities through
+        assert said == ["analysis block 1 (eXtreme Gammon) names the match equity table \"someone-else's-table\", "
+                        "which is not one we know: its match-winning chances are read as equities through the ogxm "
+                        "reference codec's table"]
+    else:
+        assert not said
     before = _figures(read)
     assert len(before) > 500
     read.games[0].comments.append("written anew")

@@ -611,7 +611,12 @@ class Reader:
                           "the record holds one analysis of each decision")
                 return False
         currency = info.get("currency", CURRENCY_MATCH if m.length else CURRENCY_MONEY)
-        met = met_named(info.get("met_id"))
+        met_id = info.get("met_id")
+        met = met_named(met_id)
+        if currency == CURRENCY_MATCH and m.length > 0 and met_id and met.name != str(met_id).lower():
+            self.note(f"analysis block {k} ({producer or 'no producer named'}) names the match equity table "
+                      f"{met_id!r}, which is not one we know: its match-winning chances are read as equities through "
+                      f"the {met.name}'s table")
         block_level = info.get("level", {})
         m.properties.setdefault("ogxm.analysis", []).append(_block_info(info))
         length = m.length
