@@ -536,3 +536,25 @@ def test_a_best_equity_and_an_equity_loss_a_file_holds_are_written_again_also_wh
     decs = [d for s in sections(again) if s.kind == b"DECS" for d in W.decode_decs(s.payload, s.start, "t")]
     assert [(d["ply_ref"], d.get("best_equity"), d["equity_loss"]) for d in decs if "equity_loss" in d] == held
     assert write_ogxm(read_ogxm(file, keep=False)[0])[0] == file
+
+
+@pytest.mark.parametrize(("value", "said"), [
+    ("abc", "1 kept OGXM figure that is not a number OGXM can hold (not written)"),
+    ("nan", "1 kept OGXM figure that is not a number OGXM can hold (not written)"),
+    ("-inf", "1 kept OGXM figure that is not a number OGXM can hold (not written)"),
+    ("1e300", "1 kept OGXM figure that is not a number OGXM can hold (not written)"),
+    ("-0.5", "1 negative equity loss written as 0 (OGXM holds a loss as unsigned)"),
+])
+def test_a_kept_figure_changed_by_hand_is_said_not_an_internal_error(value: str, said: str) -> None:
+    """The figures an OGXM file held beyond the model (``ogxm:equity_loss`` ... in an analysis's ``extra``)
+    are numbers only as long as nobody edits the JSON: a word, NaN, an infinite or enormous number was an
+    internal error of the writer (``float``, ``round``, the wire's 32 bits), a negative loss became 0 without a
+    word.  Each is now written as OGXM can hold it, or not at all, and said."""
+    m = read_ogxm(write_ogxm(read_match(DATA / "xg_ronde3.xg"))[0])[0]
+    a = next(a for g in m.games for a in g.actions if a.analysis is not None and a.analysis.checker is not None)
+    for key in ("ogxm:equity_loss", "ogxm:best_equity"):
+        a.analysis.extra[key] = value if key == "ogxm:equity_loss" else "0.1"
+    data, dropped = write_ogxm(m)
+    assert said in dropped
+    back = read_ogxm(data)[0]
+    assert back.games and not [n for n in back.normalisations if "damaged" in n.message]

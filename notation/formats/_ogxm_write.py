@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import math
 import re
 import struct
 from collections import Counter
@@ -330,7 +331,7 @@ class Writer:
         elif field == "rating":
             try:
                 n = round(float(v) * 100)
-            except ValueError:
+            except (ValueError, OverflowError):  # not a number, NaN, infinite
                 return False
             ok = 0 <= n < 1 << 32 and n / 100 == float(v)
             value = n
@@ -784,12 +785,18 @@ class Writer:
                 if f"ogxm:resign_{key}" in x and _int(x[f"ogxm:resign_{key}"]) is not None:
                     d[key] = _int(x[f"ogxm:resign_{key}"])
             for key in ("resign_error", "take_resign_error"):
-                if f"ogxm:resign_{key}" in x:
-                    d[key] = conv.delta(float(x[f"ogxm:resign_{key}"]))
-            if "ogxm:resign_equity_loss" in x:
-                d["equity_loss"] = max(conv.delta(float(x["ogxm:resign_equity_loss"])), 0)
+                v = self._kept(x, f"ogxm:resign_{key}")
+                if v is not None:
+                    d[key] = conv.delta(v)
+            v = self._kept(x, "ogxm:resign_equity_loss")
+            if v is not None:
+                d["equity_loss"] = self._loss(conv, v)
             if "ogxm:resign_probs" in x:
-                d["probs"] = tuple(int(v) for v in x["ogxm:resign_probs"].split(","))
+                probs = [_int(v) for v in x["ogxm:resign_probs"].split(",")]
+                if len(probs) == 5 and all(p is not None and 0 <= p <= 10000 for p in probs):
+                    d["probs"] = tuple(probs)
+                else:
+                    self.counts[_NOT_KEPT] += 1
             if x.get("ogxm:resign_level") not in (None, block_level):
                 d["level"] = {"preset": x["ogxm:resign_level"]}
             out.append(d)
@@ -818,8 +825,9 @@ class Writer:
                 alt["level"] = {"preset": c.level}
             if ch.played == i or x.get(f"ogxm:{i}:is_played") == "yes":
                 alt["is_played"] = True
-            if f"ogxm:{i}:rollout_se" in x:
-                alt["rollout_se"] = conv.delta(float(x[f"ogxm:{i}:rollout_se"]))
+            se = self._kept(x, f"ogxm:{i}:rollout_se")
+            if se is not None:
+                alt["rollout_se"] = conv.delta(se)
             if c.cubeless_equity is not None:
                 alt["cubeless_equity"] = conv.eq(c.cubeless_equity)
             if c.rollout is not None:
@@ -846,11 +854,38 @@ class Writer:
                 d[key] = n
         # the best equity and the loss a file held, written as they are: also when the ranked plays give
         # them, as the reader keeps them only when the file holds them (it derives neither)
-        if "ogxm:best_equity" in x:
-            d["best_equity"] = conv.eq(float(x["ogxm:best_equity"]))
-        if "ogxm:equity_loss" in x:
-            d["equity_loss"] = max(conv.delta(float(x["ogxm:equity_loss"])), 0)
+        best = self._kept(x, "ogxm:best_equity")
+        if best is not None:
+            d["best_equity"] = conv.eq(best)
+        loss = self._kept(x, "ogxm:equity_loss")
+        if loss is not None:
+            d["equity_loss"] = self._loss(conv, loss)
         return d
+
+    def _kept(self, x: dict[str, str], key: str) -> float | None:
+        """The figure an OGXM file held, kept as the extra ``key`` of an analysis (an equity, a loss, an error, in
+        the model's units); None where there is none, or where it is not a finite number of at most 1,000
+        (a record changed by hand: counted, not written)."""
+        v = x.get(key)
+        if v is None:
+            return None
+        try:
+            f = float(v)
+        except ValueError:
+            f = math.nan
+        if not (math.isfinite(f) and abs(f) <= 1000):
+            self.counts[_NOT_KEPT] += 1
+            return None
+        return f
+
+    def _loss(self, conv: _Convert, v: float) -> int:
+        """A kept equity loss as OGXM holds one, unsigned: a negative one (a record changed by hand) is written
+        as 0, counted."""
+        n = conv.delta(v)
+        if n < 0:
+            self.counts["negative equity loss[|es] written as 0 (OGXM holds a loss as unsigned)"] += 1
+            return 0
+        return n
 
     def _cube(self, ref: int, a: Action, cube: CubeAnalysis, conv: _Convert, block_level: str | None,
               x: dict[str, str]) -> dict[str, Any] | None:
@@ -885,8 +920,9 @@ class Writer:
             d["probs"] = conv.probs(cube.probabilities)
         if cube.rollout is not None:
             self.counts[ROLLOUTS] += 1
-        if "ogxm:cube_equity_loss" in x:
-            d["equity_loss"] = max(conv.delta(float(x["ogxm:cube_equity_loss"])), 0)
+        loss = self._kept(x, "ogxm:cube_equity_loss")
+        if loss is not None:
+            d["equity_loss"] = self._loss(conv, loss)
         tp = _int(x.get("ogxm:cube_take_point", ""))
         if tp is not None and 0 <= tp <= 10000:
             d["take_point"] = tp
@@ -895,8 +931,9 @@ class Writer:
         for key in ("window_searched", "is_optional", "is_free_cube"):
             if x.get(f"ogxm:cube_{key}") == "yes":
                 d[key] = True
-        if "ogxm:cube_cubeful_take_value" in x:
-            d["cubeful_take_value"] = conv.eq(float(x["ogxm:cube_cubeful_take_value"]))
+        take = self._kept(x, "ogxm:cube_cubeful_take_value")
+        if take is not None:
+            d["cubeful_take_value"] = conv.eq(take)
         if cube.cubeless_equity is not None:
             self.counts["cubeless equit[y|ies] of cube decisions (OGXM has no field for them)"] += 1
         return d
@@ -1143,6 +1180,11 @@ def _tag_key(k: str) -> str:
     """An annotation key for a tag or property ``k``: itself, unless it is one of OGXM's field names (a key
     may not be), then ``x-gammon-notation.<k>``."""
     return OWN_PREFIX + k if k in W.FIELD_NAMES or k.startswith(OWN_PREFIX) else k
+
+
+_NOT_KEPT = "kept OGXM figure[|s] that [is not a number|are not numbers] OGXM can hold (not written)"
+"""The drop line of a figure kept from an OGXM file (an ``ogxm:`` extra of an analysis) that a record
+changed by hand no longer holds as a number (:meth:`Writer._kept`)."""
 
 
 def _int(v: str) -> int | None:
