@@ -558,3 +558,25 @@ def test_a_kept_figure_changed_by_hand_is_said_not_an_internal_error(value: str,
     assert said in dropped
     back = read_ogxm(data)[0]
     assert back.games and not [n for n in back.normalisations if "damaged" in n.message]
+
+
+@pytest.mark.parametrize("value", ["", "abc", "nan", "-1", "1e300", "99999999999999999999", "9" * 5000, "1,2,3",
+                                   "\u0000", "é\u202e", "x" * 100_000])
+def test_a_kept_variant_number_changed_by_hand_is_said_not_an_internal_error(value: str) -> None:
+    """``ogxm.variant`` keeps the number of a variant an OGXM file named that we do not play (read under the
+    standard rules); a hand-edited record that holds no number OGXM can hold there was an internal error of the
+    writer (``int``, the wire's varint): it is now not written, and said."""
+    m = read_match(DATA / "sgf_gnubg_analysed.sgf")
+    m.properties["ogxm.variant"] = [value]
+    data, dropped = write_ogxm(m)
+    assert any("the kept OGXM variant number" in d and "not written" in d and len(d) < 300 for d in dropped)
+    back = read_ogxm(data)[0]
+    assert back.rules.variant == "standard" and "ogxm.variant" not in back.properties
+
+
+def test_a_kept_variant_number_is_written_again() -> None:
+    m = read_match(DATA / "sgf_gnubg_analysed.sgf")
+    m.properties["ogxm.variant"] = ["7"]
+    data, dropped = write_ogxm(m)
+    assert not [d for d in dropped if "variant" in d]
+    assert read_ogxm(data)[0].properties["ogxm.variant"] == ["7"]

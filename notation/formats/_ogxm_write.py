@@ -33,7 +33,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from ..analysis import Analysis, CheckerAnalysis, CubeAnalysis, Probabilities
-from ..errors import NotationError
+from ..errors import NotationError, cut_text
 from ..losses import THUMBNAIL, crawford_mark
 from ..met import KAZAROSS_XG2, Met, frame, met_named
 from ..position import GAME_RESIGNED, Position
@@ -126,7 +126,7 @@ class Writer:
         raw = self._unchanged()
         if raw is not None:
             return raw, []
-        if m.rules.variant not in VARIANT_NUMBERS and "ogxm.variant" not in m.properties:
+        if m.rules.variant not in VARIANT_NUMBERS and self._kept_variant() is None:
             raise NotationError(f"OGXM cannot hold the variant {m.rules.variant!r} (it has backgammon, nackgammon "
                                 "and hypergammon)")
         rep = self.rep
@@ -167,8 +167,11 @@ class Writer:
     def _mtch(self, rep: MatchReplay) -> tuple[dict[str, Any], bool]:
         m = self.m
         variant = VARIANT_NUMBERS.get(m.rules.variant)
-        if variant is None or (variant == 0 and "ogxm.variant" in m.properties):
-            variant = int(m.properties["ogxm.variant"][0])
+        kept = self._kept_variant() if variant in (None, 0) else None
+        if kept is not None:
+            variant = kept
+        elif variant is None:  # (refused by write() before)
+            variant = 0
         f: dict[str, Any] = {"match_length": m.length, "variant": variant}
         if m.names[0]:
             f["white_name"] = m.names[0]
@@ -237,6 +240,20 @@ class Writer:
         if bits:
             f["rules"] = bits
         return f, any(W.MTCH_BITS[k] >= 12 for k in f if k in W.MTCH_BITS)
+
+    def _kept_variant(self) -> int | None:
+        """The variant number an OGXM file held that we do not play (``ogxm.variant``, read under the standard
+        rules), or None: also where a record changed by hand holds no such number there (a word, a negative or
+        enormous number, several values), which is said (the variant is then written as the record's own)."""
+        vals = self.m.properties.get("ogxm.variant")
+        if vals is None:
+            return None
+        n = _int(vals[0]) if len(vals) == 1 else None
+        if n is None or not 0 <= n < 1 << 32:
+            self.drop(f"the kept OGXM variant number {cut_text(' '.join(vals), 80)!r} (the property ogxm.variant): "
+                      "not a number OGXM can hold, not written")
+            return None
+        return n
 
     def _running(self, rep: MatchReplay) -> list[tuple[int, int]]:
         """The score at the start of each game as OGXM derives it (the first game's as recorded, then
