@@ -580,3 +580,22 @@ def test_a_kept_variant_number_is_written_again() -> None:
     data, dropped = write_ogxm(m)
     assert not [d for d in dropped if "variant" in d]
     assert read_ogxm(data)[0].properties["ogxm.variant"] == ["7"]
+
+
+@pytest.mark.parametrize("where", ["game", "move", "resign", "win"])
+@pytest.mark.parametrize("value", ["", "abc", "nan", "0", "-1", "1e300", "9" * 5000, "00", "ff" * 3000, "\u0000",
+                                   "é\u202e", "x" * 100_000])
+def test_a_kept_ply_changed_by_hand_is_said_not_an_internal_error(where: str, value: str) -> None:
+    """The plies an OGXM file held that the model cannot (``ogxm.plies`` on a game or an action, ``ogxm.ply`` on a
+    resignation, ``ogxm.end`` on a result) are kept as hex and written as they came: a hand-edited record that
+    holds no hex there was an internal error of the writer (``bytes.fromhex``), and hex that is no ply was written
+    into the game, damaging the file.  Each is now not written, and said."""
+    m = read_match(DATA / "sgf_gnubg_resign.sgf")
+    game = m.games[0]
+    key = {"game": "ogxm.plies", "move": "ogxm.plies", "resign": "ogxm.ply", "win": "ogxm.end"}[where]
+    holder = game if where == "game" else next(a for a in game.actions if a.kind == where)
+    holder.properties[key] = [value]
+    data, dropped = write_ogxm(m)
+    assert "1 kept OGXM ply (ogxm.ply, ogxm.plies, ogxm.end) that is not one OGXM can read (not written)" in dropped
+    back = read_ogxm(data)[0]
+    assert len(back.games) == len(m.games) and not [n for n in back.normalisations if "damaged" in n.message]

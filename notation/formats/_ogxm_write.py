@@ -241,6 +241,17 @@ class Writer:
             f["rules"] = bits
         return f, any(W.MTCH_BITS[k] >= 12 for k in f if k in W.MTCH_BITS)
 
+    def _kept_ply(self, raw: str) -> bytes | None:
+        """:func:`_raw_ply`, a kept ply that is no ply counted (not written)."""
+        data = _raw_ply(raw)
+        if data is None:
+            self.counts["kept OGXM pl[y|ies] (ogxm.ply, ogxm.plies, ogxm.end) that [is|are] not one OGXM can read "
+                        "(not written)"] += 1
+        return data
+
+    def _kept_plies(self, raws: list[str]) -> list[bytes]:
+        return [data for data in map(self._kept_ply, raws) if data is not None]
+
     def _kept_variant(self) -> int | None:
         """The variant number an OGXM file held that we do not play (``ogxm.variant``, read under the standard
         rules), or None: also where a record changed by hand holds no such number there (a word, a negative or
@@ -470,8 +481,7 @@ class Writer:
         if winner is not None:
             rec["winner"] = winner
             rec["points_won"] = max(points or 0, 0)
-        for raw in game.properties.get(PLIES_KEY, []):
-            plies.append(_raw_ply(raw))
+        plies += self._kept_plies(game.properties.get(PLIES_KEY, []))
         complete = winner is not None and m.length > 0 and start.score[winner] + (points or 0) >= m.length
         steps = gr.steps
         done = {id(s.action) for s in steps}
@@ -508,8 +518,9 @@ class Writer:
                     self.counts["rejected resignation[|s] (OGXM holds only an accepted one)"] += 1
                     skip_next = True
                     continue
-                if PLY_KEY in a.properties:
-                    plies.append(_raw_ply(a.properties[PLY_KEY][0]))
+                kept = self._kept_ply(a.properties[PLY_KEY][0]) if PLY_KEY in a.properties else None
+                if kept is not None:
+                    plies.append(kept)
                 else:
                     value = a.value if a.value in (1, 2, 3) else _resign_value(points, st.before.cube)
                     plies.append((W.RESIGN_MATCH if complete else W.RESIGN_GAME, a.player, (),
@@ -530,8 +541,7 @@ class Writer:
                     self.counts["rejected resignation[|s] (OGXM holds only an accepted one)"] += 1
             if wrote:
                 self.refs[id(a)] = ref
-            for raw in a.properties.get(PLIES_KEY, []):
-                plies.append(_raw_ply(raw))
+            plies += self._kept_plies(a.properties.get(PLIES_KEY, []))
         if missing:
             # The replay stopped at a play it could not make: that play and the rest of the game are written
             # as recorded, each play a set-position ply on the board as it last stood.
@@ -563,8 +573,7 @@ class Writer:
                                     if kind == "setup" else "play[|s] without a roll"] += 1
                     continue
                 self.refs[id(a)] = ref
-                for raw in a.properties.get(PLIES_KEY, []):
-                    plies.append(_raw_ply(raw))
+                plies += self._kept_plies(a.properties.get(PLIES_KEY, []))
         if winner is not None and ended is None and (result is None or result.after.game_state == GAME_RESIGNED):
             # a result that neither a bear-off nor a drop gives (a roll left unplayed, then 'Wins'; or a game
             # the replay could not finish): the loser resigned, and OGXM says so
@@ -577,10 +586,14 @@ class Writer:
                         "acceptance"] += 1
             if double_pending:
                 self.pending_end = True
+        kept_ends = None
         if end_override is not None:
-            for raw in end_override:
-                if raw != "none":
-                    plies.append(_raw_ply(raw))
+            raws = [raw for raw in end_override if raw != "none"]
+            kept_ends = self._kept_plies(raws)
+            if len(kept_ends) != len(raws):
+                kept_ends = None  # (one of them is no ply: the end plies the game gives)
+        if kept_ends is not None:
+            plies += kept_ends
         else:
             plies += [(x, 0, (), None) for x in end_plies(ended, winner, complete)]
         if len(plies) > W.MAX_PLIES:
@@ -1121,9 +1134,15 @@ def _bytes(order: list[tuple[int, int]], pips: list[int], mover: int) -> tuple[i
     return tuple(out)
 
 
-def _raw_ply(raw: str) -> bytes:
-    """A ply the reader kept as hex: its bytes, written as they came."""
-    return bytes.fromhex(raw)
+def _raw_ply(raw: str) -> bytes | None:
+    """A ply the reader kept as hex: its bytes, written as they came; None when they are not one ply OGXM can
+    read (a record changed by hand: not hex, no ply, several, a damaged one)."""
+    try:
+        data = bytes.fromhex(raw)
+        plies = W.decode_game(W.encode_game({}, [data]), 0, None)[1]
+    except (ValueError, NotationError):
+        return None
+    return data if len(plies) == 1 else None
 
 
 class _Convert:
