@@ -599,3 +599,52 @@ def test_a_kept_ply_changed_by_hand_is_said_not_an_internal_error(where: str, va
     assert "1 kept OGXM ply (ogxm.ply, ogxm.plies, ogxm.end) that is not one OGXM can read (not written)" in dropped
     back = read_ogxm(data)[0]
     assert len(back.games) == len(m.games) and not [n for n in back.normalisations if "damaged" in n.message]
+
+
+@pytest.mark.parametrize("value", ["", "abc", "nan", "0", "1e300", "9" * 5000, "\u0000", "é\u202e", "x" * 100_000])
+def test_a_kept_annotation_changed_by_hand_is_said_not_an_internal_error(value: str) -> None:
+    """``ogxm.anno`` keeps, as base64, an annotation of an OGXM file that the model cannot hold: a hand-edited record
+    that holds no annotation there was an internal error of the writer (an empty one) or was left out without a
+    word; it is now said."""
+    m = read_match(DATA / "sgf_gnubg_resign.sgf")
+    m.properties["ogxm.anno"] = [value]
+    data, dropped = write_ogxm(m)
+    assert "1 kept OGXM annotation (ogxm.anno) that is not one OGXM can read (not written)" in dropped
+    assert read_ogxm(data)[0].games
+
+
+@pytest.mark.parametrize("value", [["", "abc", "nan", "1e300", "\u0000", "x" * 100_000], ["é\u202e:MTCH:0:AAAA"],
+                                   ["TOOLONG:MTCH:0:AAAA"], ["MTCH:MTCH:0:AAAA"], ["GAME:GAME:0:AAAA"],
+                                   ["END!:ANNO:0:AAAA"], ["ZZZZ:MTCH:0:@@"], ["ANAL:MTCH:5:AAAA"], ["DECS:MTCH:5:AAAA"],
+                                   ["ANAL:MTCH:5:AAAA", "DECS:MTCH:5:AAAA"]])
+def test_a_kept_section_changed_by_hand_is_said_not_an_internal_error_or_a_damaged_file(value: list[str]) -> None:
+    """``ogxm.keep`` keeps the sections of an OGXM file the model does not read (``KIND:ANCHOR:PLIES:BASE64``),
+    written again as they came: a hand-edited one was left out without a word (no such entry), an internal error
+    (a type that is not Latin-1), or written into a file the reader refuses (a type not four printable
+    characters, a critical one, an analysis block half or not one).  Each is now not written, and said."""
+    m = read_match(DATA / "sgf_gnubg_resign.sgf")
+    m.properties["ogxm.keep"] = value
+    data, dropped = write_ogxm(m)
+    n = len(value)
+    assert f"{n} kept OGXM section{'s' if n > 1 else ''} (ogxm.keep) that {'are' if n > 1 else 'is'} not one OGXM " \
+           "can read (not written)" in dropped
+    back = read_ogxm(data)[0]
+    assert back.games and "ogxm.keep" not in back.properties
+
+
+def test_a_kept_unknown_section_is_written_again() -> None:
+    m = read_match(DATA / "sgf_gnubg_resign.sgf")
+    m.properties["ogxm.keep"] = ["ZZZZ:MTCH:0:AAAA"]
+    data, dropped = write_ogxm(m)
+    assert not [d for d in dropped if "kept" in d]
+    assert [k.split(":")[0] for k in read_ogxm(data)[0].properties["ogxm.keep"]] == ["ZZZZ"]
+
+
+@pytest.mark.parametrize("value", ["", "abc", "\u0000", "é\u202e", "x" * 100_000])
+def test_a_kept_analysis_header_changed_by_hand_is_said(value: str) -> None:
+    m = read_match(DATA / "sgf_gnubg_analysed.sgf")
+    m.properties["ogxm.analysis"] = [value]
+    data, dropped = write_ogxm(m)
+    assert "1 kept OGXM analysis block header (ogxm.analysis) that is not one OGXM can read (not written: the block " \
+           "is described anew)" in dropped
+    assert read_ogxm(data)[0].games

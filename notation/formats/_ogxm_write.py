@@ -241,6 +241,27 @@ class Writer:
             f["rules"] = bits
         return f, any(W.MTCH_BITS[k] >= 12 for k in f if k in W.MTCH_BITS)
 
+    def _paired(self, sections: list[bytes]) -> list[bytes]:
+        """The kept ANAL and DECS sections of the analysis blocks the reader did not read, each ANAL with the DECS
+        after it; one without its other half (a record changed by hand) is counted, not written (a reader refuses
+        the file)."""
+        out = []
+        i = 0
+        while i < len(sections):
+            if sections[i][:4] == b"ANAL" and i + 1 < len(sections) and sections[i + 1][:4] == b"DECS":
+                try:
+                    W.decode_anal(sections[i][W.SECTION_HEADER:], 0, None)
+                    W.decode_decs(sections[i + 1][W.SECTION_HEADER:], 0, None)
+                except (ValueError, NotationError):
+                    self.counts[_KEEP_NOT_READ] += 2
+                else:
+                    out += sections[i:i + 2]
+                i += 2
+                continue
+            self.counts[_KEEP_NOT_READ] += 1
+            i += 1
+        return out
+
     def _kept_ply(self, raw: str) -> bytes | None:
         """:func:`_raw_ply`, a kept ply that is no ply counted (not written)."""
         data = _raw_ply(raw)
@@ -432,9 +453,14 @@ class Writer:
                       "back as header tags")
         for raw in m.properties.get("ogxm.anno", []):
             try:
-                r = W.decode_anno(base64.b64decode(raw), 0, None)[0]
+                got = W.decode_anno(base64.b64decode(raw), 0, None)
             except (ValueError, NotationError):
+                got = []
+            if len(got) != 1:  # (a record changed by hand)
+                self.counts["kept OGXM annotation[|s] (ogxm.anno) that [is|are] not one OGXM can read (not "
+                            "written)"] += 1
                 continue
+            r = got[0]
             limit = self.plies if r["scope"] >= W.SCOPE_PLY else len(m.games) if r["scope"] == W.SCOPE_GAME else 1
             if r["ref"] >= limit:
                 self.drop("an annotation on a ply the record no longer holds")
@@ -719,7 +745,9 @@ class Writer:
         for raw in self.m.properties.get("ogxm.analysis", []):
             try:
                 info = W.decode_anal(base64.b64decode(raw), 0, None)
-            except (ValueError, NotationError):
+            except (ValueError, NotationError):  # (a record changed by hand)
+                self.counts["kept OGXM analysis block header[|s] (ogxm.analysis) that [is|are] not one OGXM can read "
+                            "(not written: the block is described anew)"] += 1
                 continue
             kept.setdefault(producer_of(info), info)
         out = []
@@ -980,14 +1008,17 @@ class Writer:
         digest = hashlib.sha256(b"".join(struct.pack("<I", len(x)) + x for x in [mtch, *games])).digest()
         for entry in self.m.properties.get(KEEP_KEY, []):
             parts = entry.split(":", 3)
-            if len(parts) != 4:
+            payload = None
+            if len(parts) == 4 and _keepable(parts[0]):
+                try:
+                    payload = base64.b64decode(parts[3], validate=True)
+                except ValueError:
+                    pass
+            if payload is None:  # (a record changed by hand)
+                self.counts[_KEEP_NOT_READ] += 1
                 continue
-            kind, anchor, plies, raw = parts
-            try:
-                payload = base64.b64decode(raw, validate=True)
-            except ValueError:
-                continue
-            section = W.section(kind.encode("latin-1"), payload, False)
+            kind, anchor, plies, _raw = parts
+            section = W.section(kind.encode("ascii"), payload, False)
             if kind in ("SIGN", "MSIG"):
                 k = int(anchor[5:]) if anchor.startswith("block") and anchor[5:].isdigit() else 0
                 if kind == "MSIG":
@@ -1015,7 +1046,7 @@ class Writer:
         for k, (anal, decs) in enumerate(blocks, 1):
             out += [W.section(b"ANAL", anal, False), W.section(b"DECS", decs, False)] + kept.get(f"block{k}", [])
             out += unknown.pop(f"block{k}", [])
-        out += kept.get("blocks", [])
+        out += self._paired(kept.get("blocks", []))
         for kind in ("CLCK", "VIDO"):
             out += kept.get(kind, []) + unknown.pop(kind, [])
         tail_msig = kept.get("MSIG", [])
@@ -1221,6 +1252,22 @@ def _tag_key(k: str) -> str:
 _NOT_KEPT = "kept OGXM figure[|s] that [is not a number|are not numbers] OGXM can hold (not written)"
 """The drop line of a figure kept from an OGXM file (an ``ogxm:`` extra of an analysis) that a record
 changed by hand no longer holds as a number (:meth:`Writer._kept`)."""
+
+
+_KEEP_NOT_READ = "kept OGXM section[|s] (ogxm.keep) that [is|are] not one OGXM can read (not written)"
+"""The drop line of a section kept from an OGXM file (``ogxm.keep``) that a record changed by hand no longer holds
+as one (:meth:`Writer._sections`)."""
+_KEPT_KINDS = frozenset(("ANAL", "DECS", "CLCK", "VIDO", "SIGN", "MSIG"))
+"""The known sections the reader keeps (``ogxm.keep``) for the writer to write again."""
+
+
+def _keepable(kind: str) -> bool:
+    """Whether ``kind`` is a section type the reader keeps: one of :data:`_KEPT_KINDS`, or an unknown type (four
+    printable ASCII characters that are no known section's)."""
+    if kind in _KEPT_KINDS:
+        return True
+    return (len(kind) == 4 and all(0x20 < ord(c) < 0x7F for c in kind)
+            and kind.encode("ascii") not in W.KNOWN_SECTIONS and kind.encode("ascii") != W.END)
 
 
 def _int(v: str) -> int | None:
