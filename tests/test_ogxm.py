@@ -648,3 +648,15 @@ def test_a_kept_analysis_header_changed_by_hand_is_said(value: str) -> None:
     assert "1 kept OGXM analysis block header (ogxm.analysis) that is not one OGXM can read (not written: the block " \
            "is described anew)" in dropped
     assert read_ogxm(data)[0].games
+
+
+@pytest.mark.parametrize("key", ["started_at", "completed_at"])
+@pytest.mark.parametrize("value", ["18446744073709551616", "99999999999999999999", "9" * 5000])
+def test_an_instant_past_64_bits_is_an_annotation_not_an_internal_error_or_a_damaged_file(key: str, value: str) -> None:
+    """A tag naming an OGXM instant as a count of milliseconds too large for the field (64 bits) was an internal
+    error of the writer (more than 4,300 digits) or written into a file the reader refuses; it is now kept as an
+    annotation, as every tag the field cannot hold."""
+    m = read_match(DATA / "sgf_gnubg_resign.sgf")
+    m.tags.append((key, value))
+    back = read_ogxm(write_ogxm(m)[0])[0]
+    assert (key, value) in back.tags

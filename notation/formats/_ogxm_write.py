@@ -1283,10 +1283,11 @@ def _pair(v: str) -> tuple[int, int] | None:
 
 
 def _instant(v: str) -> int | None:
-    """An ISO 8601 date or instant (``2024-08-10``, ``2024-08-10T14:05:00Z``, ...) as milliseconds, UTC."""
+    """An ISO 8601 date or instant (``2024-08-10``, ``2024-08-10T14:05:00Z``, ...) as milliseconds, UTC; None for
+    one OGXM cannot hold (a count of milliseconds of more than 64 bits)."""
     v = v.strip()
     if re.fullmatch(r"\d+", v):
-        return int(v)
+        return int(v) if len(v) <= 20 and int(v) < 1 << 64 else None
     try:
         d = datetime.fromisoformat(v.replace("Z", "+00:00"))
     except ValueError:
