@@ -660,3 +660,29 @@ def test_an_instant_past_64_bits_is_an_annotation_not_an_internal_error_or_a_dam
     m.tags.append((key, value))
     back = read_ogxm(write_ogxm(m)[0])[0]
     assert (key, value) in back.tags
+
+
+@pytest.mark.parametrize("value", ["x" * 100_000, "é" * 2049, "9" * 5000])
+def test_a_name_or_level_past_ogxms_strings_is_said_not_an_internal_error(value: str) -> None:
+    """A player's name, an analysis's producer and an evaluation level longer than OGXM's strings (4,096 bytes of
+    UTF-8) were an internal error of the writer (the wire's string); each is now not written, and said."""
+    from notation.analysis import Candidate, CheckerAnalysis, CubeAnalysis
+
+    m = read_match(DATA / "xg_ronde3.xg")
+    m.names = (value, value)
+    analysed = [a for g in m.games for a in g.actions if a.analysis is not None]
+    analysed[0].analysis.producer = value
+    a = next(a for a in analysed if a.analysis.checker is not None and len(a.analysis.checker.candidates) > 1)
+    ch = a.analysis.checker
+    a.analysis.checker = CheckerAnalysis(tuple(Candidate(c.play, c.equity, c.probabilities, value, c.cubeless_equity)
+                                               for c in ch.candidates), ch.played)
+    a = next(a for a in analysed if a.analysis.cube is not None)
+    c = a.analysis.cube
+    a.analysis.cube = CubeAnalysis(c.no_double, c.double_take, c.double_pass, c.verdict, c.probabilities, value)
+    data, dropped = write_ogxm(m)
+    size = f"{len(value.encode('utf-8')):,} bytes"
+    for who in ("White", "Black", "the producer of an analysis"):
+        assert f"the name of {who} ({size}): OGXM holds a name of at most 4,096 bytes (not written)" in dropped
+    assert f"{len(ch.candidates) + 1} evaluation levels longer than OGXM's 4,096 bytes (not written)" in dropped
+    back = read_ogxm(data)[0]
+    assert back.names == ("", "") and len(back.games) == len(m.games)

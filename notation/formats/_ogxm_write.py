@@ -173,10 +173,12 @@ class Writer:
         elif variant is None:  # (refused by write() before)
             variant = 0
         f: dict[str, Any] = {"match_length": m.length, "variant": variant}
-        if m.names[0]:
-            f["white_name"] = m.names[0]
-        if m.names[1]:
-            f["black_name"] = m.names[1]
+        for side, name in zip(("White", "Black"), m.names, strict=True):
+            if name and not _fits(name):
+                self.drop(f"the name of {side} ({len(name.encode('utf-8')):,} bytes): OGXM holds a name of at most "
+                          f"{W.MAX_STRING:,} bytes (not written)")
+            elif name:
+                f[f"{side.lower()}_name"] = name
         r = m.rules
         bits = ((1 if r.crawford and m.length else 0) | (2 if r.jacoby else 0) | (4 if r.beavers else 0)
                 | (8 if r.raccoons else 0) | (16 if r.auto_doubles else 0))
@@ -261,6 +263,13 @@ class Writer:
             self.counts[_KEEP_NOT_READ] += 1
             i += 1
         return out
+
+    def _level(self, text: str) -> bool:
+        """Whether an evaluation level's words fit in OGXM's string; one that does not is counted (not written)."""
+        if _fits(text):
+            return True
+        self.counts[f"evaluation level[|s] longer than OGXM's {W.MAX_STRING:,} bytes (not written)"] += 1
+        return False
 
     def _kept_ply(self, raw: str) -> bytes | None:
         """:func:`_raw_ply`, a kept ply that is no ply counted (not written)."""
@@ -772,7 +781,11 @@ class Writer:
             if producer is not None:  # (none named: no name written, read back as none; an empty one: empty)
                 if producer in PRODUCER_IDS:
                     info["model_id"] = PRODUCER_IDS[producer]
-                info["model_name"] = producer
+                if _fits(producer):
+                    info["model_name"] = producer
+                else:
+                    self.drop(f"the name of the producer of an analysis ({len(producer.encode('utf-8')):,} bytes): "
+                              f"OGXM holds a name of at most {W.MAX_STRING:,} bytes (not written)")
             info["currency"] = 2 if match_play else 1
             if match_play:
                 info["met_id"] = KAZAROSS_XG2.name
@@ -791,8 +804,8 @@ class Writer:
             an = st.action.analysis
             assert an is not None
             if an.checker is not None:
-                levels.update(c.level for c in an.checker.candidates if c.level)
-            if an.cube is not None and an.cube.level:
+                levels.update(c.level for c in an.checker.candidates if c.level and _fits(c.level))
+            if an.cube is not None and an.cube.level and _fits(an.cube.level):
                 levels[an.cube.level] += 1
         block_level = levels.most_common(1)[0][0] if levels else None
         if block_level is not None:
@@ -832,7 +845,7 @@ class Writer:
         if an.luck is not None:
             if a.kind == "move":
                 d = {"ply_ref": ref, "kind": W.KIND_ROLL, "luck": conv.delta(an.luck)}
-                if x.get("ogxm:luck_level") not in (None, block_level):
+                if x.get("ogxm:luck_level") not in (None, block_level) and self._level(x["ogxm:luck_level"]):
                     d["level"] = {"preset": x["ogxm:luck_level"]}
                 out.append(d)
             else:
@@ -855,7 +868,7 @@ class Writer:
                     d["probs"] = tuple(probs)
                 else:
                     self.counts[_NOT_KEPT] += 1
-            if x.get("ogxm:resign_level") not in (None, block_level):
+            if x.get("ogxm:resign_level") not in (None, block_level) and self._level(x["ogxm:resign_level"]):
                 d["level"] = {"preset": x["ogxm:resign_level"]}
             out.append(d)
         return out
@@ -865,7 +878,7 @@ class Writer:
         a = st.action
         assert a.dice is not None
         cands = ch.candidates
-        dec_level = cands[0].level if cands[0].level else block_level
+        dec_level = cands[0].level if cands[0].level and _fits(cands[0].level) else block_level
         alts = []
         for i, c in enumerate(cands):
             steps = hop_bytes(st.before, a.player, a.dice, c.play, None)
@@ -879,7 +892,7 @@ class Writer:
                 self.counts["ranked play[|s] without an equity (written as 0)"] += 1
             if c.probabilities is not None:
                 alt["probs"] = conv.probs(c.probabilities)
-            if c.level and c.level != dec_level:
+            if c.level and c.level != dec_level and self._level(c.level):
                 alt["level"] = {"preset": c.level}
             if ch.played == i or x.get(f"ogxm:{i}:is_played") == "yes":
                 alt["is_played"] = True
@@ -984,7 +997,7 @@ class Writer:
         tp = _int(x.get("ogxm:cube_take_point", ""))
         if tp is not None and 0 <= tp <= 10000:
             d["take_point"] = tp
-        if cube.level and cube.level != block_level:
+        if cube.level and cube.level != block_level and self._level(cube.level):
             d["level"] = {"preset": cube.level}
         for key in ("window_searched", "is_optional", "is_free_cube"):
             if x.get(f"ogxm:cube_{key}") == "yes":
@@ -1268,6 +1281,11 @@ def _keepable(kind: str) -> bool:
         return True
     return (len(kind) == 4 and all(0x20 < ord(c) < 0x7F for c in kind)
             and kind.encode("ascii") not in W.KNOWN_SECTIONS and kind.encode("ascii") != W.END)
+
+
+def _fits(text: str) -> bool:
+    """Whether ``text`` fits in an OGXM string (:data:`~notation.formats._ogxm_wire.MAX_STRING` bytes of UTF-8)."""
+    return len(text) <= W.MAX_STRING // 4 or len(text.encode("utf-8")) <= W.MAX_STRING
 
 
 def _int(v: str) -> int | None:
