@@ -295,3 +295,34 @@ def test_chouette_points_are_bounded() -> None:
     doc["chouette"]["totals"] = {k: 10 ** 40 for k in doc["chouette"]["players"]}
     with pytest.raises(ParseError, match=r"chouette.totals.\w+: a number of points must be"):
         read_chouette_json(json.dumps(doc))
+
+
+@pytest.mark.parametrize("where", ["candidate", "cube"])
+@pytest.mark.parametrize(("rollout", "words"), [
+    ("abc", "rollout: expected an object"),
+    ({"trials": "abc"}, "rollout.trials: expected an integer"),
+    ({"trials": -5}, "rollout.trials: a count must be"),
+    ({"trials": 10 ** 30}, "rollout.trials: a count must be"),
+    ({"truncation": 2.5}, "rollout.truncation: expected an integer"),
+    ({"error": "abc"}, "rollout.error: expected a number"),
+    ({"error": 1e400}, "rollout.error: a figure must be a finite number"),
+    ({"double_error": [1]}, "rollout.double_error: expected a number"),
+    ({"checker_level": 5}, "rollout.checker_level: expected a string"),
+    ({"settings": "xy"}, "rollout.settings: expected a list"),
+    ({"settings": [["a"]]}, "rollout.settings[0]: expected 2 items"),
+    ({"settings": [[1, 2]]}, "rollout.settings[0][0]: expected a string"),
+])
+def test_a_bad_rollout_is_refused_naming_its_key_not_an_internal_error(where: str, rollout: object,
+                                                                        words: str) -> None:
+    """A rollout's fields were not checked by the schema: a word for a count or an error bound, a setting that is
+    no pair, were internal errors (TypeError, ValueError) of the model's constructor, and a negative count, an
+    enormous one or a setting of numbers were read as they stood."""
+    analysis: dict[str, object] = (
+        {"checker": {"candidates": [{"play": "8/5 6/5", "equity": 0.1, "rollout": rollout}], "played": 0}}
+        if where == "candidate" else {"cube": {"no_double": 0.1, "rollout": rollout}})
+    doc = {"format": FORMAT, "version": 3, "match": {"games": [
+        {"number": 1, "actions": [{"kind": "move", "player": 0, "dice": [3, 1], "play": "8/5 6/5",
+                                   "analysis": analysis}]}]}}
+    with pytest.raises(ParseError) as e:
+        from_json(json.dumps(doc).replace("Infinity", "1e400"))
+    assert words in e.value.message

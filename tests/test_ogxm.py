@@ -558,3 +558,131 @@ def test_a_kept_figure_changed_by_hand_is_said_not_an_internal_error(value: str,
     assert said in dropped
     back = read_ogxm(data)[0]
     assert back.games and not [n for n in back.normalisations if "damaged" in n.message]
+
+
+@pytest.mark.parametrize("value", ["", "abc", "nan", "-1", "1e300", "99999999999999999999", "9" * 5000, "1,2,3",
+                                   "\u0000", "é\u202e", "x" * 100_000])
+def test_a_kept_variant_number_changed_by_hand_is_said_not_an_internal_error(value: str) -> None:
+    """``ogxm.variant`` keeps the number of a variant an OGXM file named that we do not play (read under the
+    standard rules); a hand-edited record that holds no number OGXM can hold there was an internal error of the
+    writer (``int``, the wire's varint): it is now not written, and said."""
+    m = read_match(DATA / "sgf_gnubg_analysed.sgf")
+    m.properties["ogxm.variant"] = [value]
+    data, dropped = write_ogxm(m)
+    assert any("the kept OGXM variant number" in d and "not written" in d and len(d) < 300 for d in dropped)
+    back = read_ogxm(data)[0]
+    assert back.rules.variant == "standard" and "ogxm.variant" not in back.properties
+
+
+def test_a_kept_variant_number_is_written_again() -> None:
+    m = read_match(DATA / "sgf_gnubg_analysed.sgf")
+    m.properties["ogxm.variant"] = ["7"]
+    data, dropped = write_ogxm(m)
+    assert not [d for d in dropped if "variant" in d]
+    assert read_ogxm(data)[0].properties["ogxm.variant"] == ["7"]
+
+
+@pytest.mark.parametrize("where", ["game", "move", "resign", "win"])
+@pytest.mark.parametrize("value", ["", "abc", "nan", "0", "-1", "1e300", "9" * 5000, "00", "ff" * 3000, "\u0000",
+                                   "é\u202e", "x" * 100_000])
+def test_a_kept_ply_changed_by_hand_is_said_not_an_internal_error(where: str, value: str) -> None:
+    """The plies an OGXM file held that the model cannot (``ogxm.plies`` on a game or an action, ``ogxm.ply`` on a
+    resignation, ``ogxm.end`` on a result) are kept as hex and written as they came: a hand-edited record that
+    holds no hex there was an internal error of the writer (``bytes.fromhex``), and hex that is no ply was written
+    into the game, damaging the file.  Each is now not written, and said."""
+    m = read_match(DATA / "sgf_gnubg_resign.sgf")
+    game = m.games[0]
+    key = {"game": "ogxm.plies", "move": "ogxm.plies", "resign": "ogxm.ply", "win": "ogxm.end"}[where]
+    holder = game if where == "game" else next(a for a in game.actions if a.kind == where)
+    holder.properties[key] = [value]
+    data, dropped = write_ogxm(m)
+    assert "1 kept OGXM ply (ogxm.ply, ogxm.plies, ogxm.end) that is not one OGXM can read (not written)" in dropped
+    back = read_ogxm(data)[0]
+    assert len(back.games) == len(m.games) and not [n for n in back.normalisations if "damaged" in n.message]
+
+
+@pytest.mark.parametrize("value", ["", "abc", "nan", "0", "1e300", "9" * 5000, "\u0000", "é\u202e", "x" * 100_000])
+def test_a_kept_annotation_changed_by_hand_is_said_not_an_internal_error(value: str) -> None:
+    """``ogxm.anno`` keeps, as base64, an annotation of an OGXM file that the model cannot hold: a hand-edited record
+    that holds no annotation there was an internal error of the writer (an empty one) or was left out without a
+    word; it is now said."""
+    m = read_match(DATA / "sgf_gnubg_resign.sgf")
+    m.properties["ogxm.anno"] = [value]
+    data, dropped = write_ogxm(m)
+    assert "1 kept OGXM annotation (ogxm.anno) that is not one OGXM can read (not written)" in dropped
+    assert read_ogxm(data)[0].games
+
+
+@pytest.mark.parametrize("value", [["", "abc", "nan", "1e300", "\u0000", "x" * 100_000], ["é\u202e:MTCH:0:AAAA"],
+                                   ["TOOLONG:MTCH:0:AAAA"], ["MTCH:MTCH:0:AAAA"], ["GAME:GAME:0:AAAA"],
+                                   ["END!:ANNO:0:AAAA"], ["ZZZZ:MTCH:0:@@"], ["ANAL:MTCH:5:AAAA"], ["DECS:MTCH:5:AAAA"],
+                                   ["ANAL:MTCH:5:AAAA", "DECS:MTCH:5:AAAA"]])
+def test_a_kept_section_changed_by_hand_is_said_not_an_internal_error_or_a_damaged_file(value: list[str]) -> None:
+    """``ogxm.keep`` keeps the sections of an OGXM file the model does not read (``KIND:ANCHOR:PLIES:BASE64``),
+    written again as they came: a hand-edited one was left out without a word (no such entry), an internal error
+    (a type that is not Latin-1), or written into a file the reader refuses (a type not four printable
+    characters, a critical one, an analysis block half or not one).  Each is now not written, and said."""
+    m = read_match(DATA / "sgf_gnubg_resign.sgf")
+    m.properties["ogxm.keep"] = value
+    data, dropped = write_ogxm(m)
+    n = len(value)
+    assert f"{n} kept OGXM section{'s' if n > 1 else ''} (ogxm.keep) that {'are' if n > 1 else 'is'} not one OGXM " \
+           "can read (not written)" in dropped
+    back = read_ogxm(data)[0]
+    assert back.games and "ogxm.keep" not in back.properties
+
+
+def test_a_kept_unknown_section_is_written_again() -> None:
+    m = read_match(DATA / "sgf_gnubg_resign.sgf")
+    m.properties["ogxm.keep"] = ["ZZZZ:MTCH:0:AAAA"]
+    data, dropped = write_ogxm(m)
+    assert not [d for d in dropped if "kept" in d]
+    assert [k.split(":")[0] for k in read_ogxm(data)[0].properties["ogxm.keep"]] == ["ZZZZ"]
+
+
+@pytest.mark.parametrize("value", ["", "abc", "\u0000", "é\u202e", "x" * 100_000])
+def test_a_kept_analysis_header_changed_by_hand_is_said(value: str) -> None:
+    m = read_match(DATA / "sgf_gnubg_analysed.sgf")
+    m.properties["ogxm.analysis"] = [value]
+    data, dropped = write_ogxm(m)
+    assert "1 kept OGXM analysis block header (ogxm.analysis) that is not one OGXM can read (not written: the block " \
+           "is described anew)" in dropped
+    assert read_ogxm(data)[0].games
+
+
+@pytest.mark.parametrize("key", ["started_at", "completed_at"])
+@pytest.mark.parametrize("value", ["18446744073709551616", "99999999999999999999", "9" * 5000])
+def test_an_instant_past_64_bits_is_an_annotation_not_an_internal_error_or_a_damaged_file(key: str, value: str) -> None:
+    """A tag naming an OGXM instant as a count of milliseconds too large for the field (64 bits) was an internal
+    error of the writer (more than 4,300 digits) or written into a file the reader refuses; it is now kept as an
+    annotation, as every tag the field cannot hold."""
+    m = read_match(DATA / "sgf_gnubg_resign.sgf")
+    m.tags.append((key, value))
+    back = read_ogxm(write_ogxm(m)[0])[0]
+    assert (key, value) in back.tags
+
+
+@pytest.mark.parametrize("value", ["x" * 100_000, "é" * 2049, "9" * 5000])
+def test_a_name_or_level_past_ogxms_strings_is_said_not_an_internal_error(value: str) -> None:
+    """A player's name, an analysis's producer and an evaluation level longer than OGXM's strings (4,096 bytes of
+    UTF-8) were an internal error of the writer (the wire's string); each is now not written, and said."""
+    from notation.analysis import Candidate, CheckerAnalysis, CubeAnalysis
+
+    m = read_match(DATA / "xg_ronde3.xg")
+    m.names = (value, value)
+    analysed = [a for g in m.games for a in g.actions if a.analysis is not None]
+    analysed[0].analysis.producer = value
+    a = next(a for a in analysed if a.analysis.checker is not None and len(a.analysis.checker.candidates) > 1)
+    ch = a.analysis.checker
+    a.analysis.checker = CheckerAnalysis(tuple(Candidate(c.play, c.equity, c.probabilities, value, c.cubeless_equity)
+                                               for c in ch.candidates), ch.played)
+    a = next(a for a in analysed if a.analysis.cube is not None)
+    c = a.analysis.cube
+    a.analysis.cube = CubeAnalysis(c.no_double, c.double_take, c.double_pass, c.verdict, c.probabilities, value)
+    data, dropped = write_ogxm(m)
+    size = f"{len(value.encode('utf-8')):,} bytes"
+    for who in ("White", "Black", "the producer of an analysis"):
+        assert f"the name of {who} ({size}): OGXM holds a name of at most 4,096 bytes (not written)" in dropped
+    assert f"{len(ch.candidates) + 1} evaluation levels longer than OGXM's 4,096 bytes (not written)" in dropped
+    back = read_ogxm(data)[0]
+    assert back.names == ("", "") and len(back.games) == len(m.games)

@@ -33,7 +33,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from ..analysis import Analysis, CheckerAnalysis, CubeAnalysis, Probabilities
-from ..errors import NotationError
+from ..errors import NotationError, cut_text
 from ..losses import THUMBNAIL, crawford_mark
 from ..met import KAZAROSS_XG2, Met, frame, met_named
 from ..position import GAME_RESIGNED, Position
@@ -126,7 +126,7 @@ class Writer:
         raw = self._unchanged()
         if raw is not None:
             return raw, []
-        if m.rules.variant not in VARIANT_NUMBERS and "ogxm.variant" not in m.properties:
+        if m.rules.variant not in VARIANT_NUMBERS and self._kept_variant() is None:
             raise NotationError(f"OGXM cannot hold the variant {m.rules.variant!r} (it has backgammon, nackgammon "
                                 "and hypergammon)")
         rep = self.rep
@@ -167,13 +167,18 @@ class Writer:
     def _mtch(self, rep: MatchReplay) -> tuple[dict[str, Any], bool]:
         m = self.m
         variant = VARIANT_NUMBERS.get(m.rules.variant)
-        if variant is None or (variant == 0 and "ogxm.variant" in m.properties):
-            variant = int(m.properties["ogxm.variant"][0])
+        kept = self._kept_variant() if variant in (None, 0) else None
+        if kept is not None:
+            variant = kept
+        elif variant is None:  # (refused by write() before)
+            variant = 0
         f: dict[str, Any] = {"match_length": m.length, "variant": variant}
-        if m.names[0]:
-            f["white_name"] = m.names[0]
-        if m.names[1]:
-            f["black_name"] = m.names[1]
+        for side, name in zip(("White", "Black"), m.names, strict=True):
+            if name and not _fits(name):
+                self.drop(f"the name of {side} ({len(name.encode('utf-8')):,} bytes): OGXM holds a name of at most "
+                          f"{W.MAX_STRING:,} bytes (not written)")
+            elif name:
+                f[f"{side.lower()}_name"] = name
         r = m.rules
         bits = ((1 if r.crawford and m.length else 0) | (2 if r.jacoby else 0) | (4 if r.beavers else 0)
                 | (8 if r.raccoons else 0) | (16 if r.auto_doubles else 0))
@@ -237,6 +242,59 @@ class Writer:
         if bits:
             f["rules"] = bits
         return f, any(W.MTCH_BITS[k] >= 12 for k in f if k in W.MTCH_BITS)
+
+    def _paired(self, sections: list[bytes]) -> list[bytes]:
+        """The kept ANAL and DECS sections of the analysis blocks the reader did not read, each ANAL with the DECS
+        after it; one without its other half (a record changed by hand) is counted, not written (a reader refuses
+        the file)."""
+        out = []
+        i = 0
+        while i < len(sections):
+            if sections[i][:4] == b"ANAL" and i + 1 < len(sections) and sections[i + 1][:4] == b"DECS":
+                try:
+                    W.decode_anal(sections[i][W.SECTION_HEADER:], 0, None)
+                    W.decode_decs(sections[i + 1][W.SECTION_HEADER:], 0, None)
+                except (ValueError, NotationError):
+                    self.counts[_KEEP_NOT_READ] += 2
+                else:
+                    out += sections[i:i + 2]
+                i += 2
+                continue
+            self.counts[_KEEP_NOT_READ] += 1
+            i += 1
+        return out
+
+    def _level(self, text: str) -> bool:
+        """Whether an evaluation level's words fit in OGXM's string; one that does not is counted (not written)."""
+        if _fits(text):
+            return True
+        self.counts[f"evaluation level[|s] longer than OGXM's {W.MAX_STRING:,} bytes (not written)"] += 1
+        return False
+
+    def _kept_ply(self, raw: str) -> bytes | None:
+        """:func:`_raw_ply`, a kept ply that is no ply counted (not written)."""
+        data = _raw_ply(raw)
+        if data is None:
+            self.counts["kept OGXM pl[y|ies] (ogxm.ply, ogxm.plies, ogxm.end) that [is|are] not one OGXM can read "
+                        "(not written)"] += 1
+        return data
+
+    def _kept_plies(self, raws: list[str]) -> list[bytes]:
+        return [data for data in map(self._kept_ply, raws) if data is not None]
+
+    def _kept_variant(self) -> int | None:
+        """The variant number an OGXM file held that we do not play (``ogxm.variant``, read under the standard
+        rules), or None: also where a record changed by hand holds no such number there (a word, a negative or
+        enormous number, several values), which is said (the variant is then written as the record's own)."""
+        vals = self.m.properties.get("ogxm.variant")
+        if vals is None:
+            return None
+        n = _int(vals[0]) if len(vals) == 1 else None
+        if n is None or not 0 <= n < 1 << 32:
+            self.drop(f"the kept OGXM variant number {cut_text(' '.join(vals), 80)!r} (the property ogxm.variant): "
+                      "not a number OGXM can hold, not written")
+            return None
+        return n
 
     def _running(self, rep: MatchReplay) -> list[tuple[int, int]]:
         """The score at the start of each game as OGXM derives it (the first game's as recorded, then
@@ -404,9 +462,14 @@ class Writer:
                       "back as header tags")
         for raw in m.properties.get("ogxm.anno", []):
             try:
-                r = W.decode_anno(base64.b64decode(raw), 0, None)[0]
+                got = W.decode_anno(base64.b64decode(raw), 0, None)
             except (ValueError, NotationError):
+                got = []
+            if len(got) != 1:  # (a record changed by hand)
+                self.counts["kept OGXM annotation[|s] (ogxm.anno) that [is|are] not one OGXM can read (not "
+                            "written)"] += 1
                 continue
+            r = got[0]
             limit = self.plies if r["scope"] >= W.SCOPE_PLY else len(m.games) if r["scope"] == W.SCOPE_GAME else 1
             if r["ref"] >= limit:
                 self.drop("an annotation on a ply the record no longer holds")
@@ -453,8 +516,7 @@ class Writer:
         if winner is not None:
             rec["winner"] = winner
             rec["points_won"] = max(points or 0, 0)
-        for raw in game.properties.get(PLIES_KEY, []):
-            plies.append(_raw_ply(raw))
+        plies += self._kept_plies(game.properties.get(PLIES_KEY, []))
         complete = winner is not None and m.length > 0 and start.score[winner] + (points or 0) >= m.length
         steps = gr.steps
         done = {id(s.action) for s in steps}
@@ -491,8 +553,9 @@ class Writer:
                     self.counts["rejected resignation[|s] (OGXM holds only an accepted one)"] += 1
                     skip_next = True
                     continue
-                if PLY_KEY in a.properties:
-                    plies.append(_raw_ply(a.properties[PLY_KEY][0]))
+                kept = self._kept_ply(a.properties[PLY_KEY][0]) if PLY_KEY in a.properties else None
+                if kept is not None:
+                    plies.append(kept)
                 else:
                     value = a.value if a.value in (1, 2, 3) else _resign_value(points, st.before.cube)
                     plies.append((W.RESIGN_MATCH if complete else W.RESIGN_GAME, a.player, (),
@@ -513,8 +576,7 @@ class Writer:
                     self.counts["rejected resignation[|s] (OGXM holds only an accepted one)"] += 1
             if wrote:
                 self.refs[id(a)] = ref
-            for raw in a.properties.get(PLIES_KEY, []):
-                plies.append(_raw_ply(raw))
+            plies += self._kept_plies(a.properties.get(PLIES_KEY, []))
         if missing:
             # The replay stopped at a play it could not make: that play and the rest of the game are written
             # as recorded, each play a set-position ply on the board as it last stood.
@@ -546,8 +608,7 @@ class Writer:
                                     if kind == "setup" else "play[|s] without a roll"] += 1
                     continue
                 self.refs[id(a)] = ref
-                for raw in a.properties.get(PLIES_KEY, []):
-                    plies.append(_raw_ply(raw))
+                plies += self._kept_plies(a.properties.get(PLIES_KEY, []))
         if winner is not None and ended is None and (result is None or result.after.game_state == GAME_RESIGNED):
             # a result that neither a bear-off nor a drop gives (a roll left unplayed, then 'Wins'; or a game
             # the replay could not finish): the loser resigned, and OGXM says so
@@ -560,10 +621,14 @@ class Writer:
                         "acceptance"] += 1
             if double_pending:
                 self.pending_end = True
+        kept_ends = None
         if end_override is not None:
-            for raw in end_override:
-                if raw != "none":
-                    plies.append(_raw_ply(raw))
+            raws = [raw for raw in end_override if raw != "none"]
+            kept_ends = self._kept_plies(raws)
+            if len(kept_ends) != len(raws):
+                kept_ends = None  # (one of them is no ply: the end plies the game gives)
+        if kept_ends is not None:
+            plies += kept_ends
         else:
             plies += [(x, 0, (), None) for x in end_plies(ended, winner, complete)]
         if len(plies) > W.MAX_PLIES:
@@ -689,7 +754,9 @@ class Writer:
         for raw in self.m.properties.get("ogxm.analysis", []):
             try:
                 info = W.decode_anal(base64.b64decode(raw), 0, None)
-            except (ValueError, NotationError):
+            except (ValueError, NotationError):  # (a record changed by hand)
+                self.counts["kept OGXM analysis block header[|s] (ogxm.analysis) that [is|are] not one OGXM can read "
+                            "(not written: the block is described anew)"] += 1
                 continue
             kept.setdefault(producer_of(info), info)
         out = []
@@ -714,7 +781,11 @@ class Writer:
             if producer is not None:  # (none named: no name written, read back as none; an empty one: empty)
                 if producer in PRODUCER_IDS:
                     info["model_id"] = PRODUCER_IDS[producer]
-                info["model_name"] = producer
+                if _fits(producer):
+                    info["model_name"] = producer
+                else:
+                    self.drop(f"the name of the producer of an analysis ({len(producer.encode('utf-8')):,} bytes): "
+                              f"OGXM holds a name of at most {W.MAX_STRING:,} bytes (not written)")
             info["currency"] = 2 if match_play else 1
             if match_play:
                 info["met_id"] = KAZAROSS_XG2.name
@@ -733,8 +804,8 @@ class Writer:
             an = st.action.analysis
             assert an is not None
             if an.checker is not None:
-                levels.update(c.level for c in an.checker.candidates if c.level)
-            if an.cube is not None and an.cube.level:
+                levels.update(c.level for c in an.checker.candidates if c.level and _fits(c.level))
+            if an.cube is not None and an.cube.level and _fits(an.cube.level):
                 levels[an.cube.level] += 1
         block_level = levels.most_common(1)[0][0] if levels else None
         if block_level is not None:
@@ -774,7 +845,7 @@ class Writer:
         if an.luck is not None:
             if a.kind == "move":
                 d = {"ply_ref": ref, "kind": W.KIND_ROLL, "luck": conv.delta(an.luck)}
-                if x.get("ogxm:luck_level") not in (None, block_level):
+                if x.get("ogxm:luck_level") not in (None, block_level) and self._level(x["ogxm:luck_level"]):
                     d["level"] = {"preset": x["ogxm:luck_level"]}
                 out.append(d)
             else:
@@ -797,7 +868,7 @@ class Writer:
                     d["probs"] = tuple(probs)
                 else:
                     self.counts[_NOT_KEPT] += 1
-            if x.get("ogxm:resign_level") not in (None, block_level):
+            if x.get("ogxm:resign_level") not in (None, block_level) and self._level(x["ogxm:resign_level"]):
                 d["level"] = {"preset": x["ogxm:resign_level"]}
             out.append(d)
         return out
@@ -807,7 +878,7 @@ class Writer:
         a = st.action
         assert a.dice is not None
         cands = ch.candidates
-        dec_level = cands[0].level if cands[0].level else block_level
+        dec_level = cands[0].level if cands[0].level and _fits(cands[0].level) else block_level
         alts = []
         for i, c in enumerate(cands):
             steps = hop_bytes(st.before, a.player, a.dice, c.play, None)
@@ -821,7 +892,7 @@ class Writer:
                 self.counts["ranked play[|s] without an equity (written as 0)"] += 1
             if c.probabilities is not None:
                 alt["probs"] = conv.probs(c.probabilities)
-            if c.level and c.level != dec_level:
+            if c.level and c.level != dec_level and self._level(c.level):
                 alt["level"] = {"preset": c.level}
             if ch.played == i or x.get(f"ogxm:{i}:is_played") == "yes":
                 alt["is_played"] = True
@@ -926,7 +997,7 @@ class Writer:
         tp = _int(x.get("ogxm:cube_take_point", ""))
         if tp is not None and 0 <= tp <= 10000:
             d["take_point"] = tp
-        if cube.level and cube.level != block_level:
+        if cube.level and cube.level != block_level and self._level(cube.level):
             d["level"] = {"preset": cube.level}
         for key in ("window_searched", "is_optional", "is_free_cube"):
             if x.get(f"ogxm:cube_{key}") == "yes":
@@ -950,14 +1021,17 @@ class Writer:
         digest = hashlib.sha256(b"".join(struct.pack("<I", len(x)) + x for x in [mtch, *games])).digest()
         for entry in self.m.properties.get(KEEP_KEY, []):
             parts = entry.split(":", 3)
-            if len(parts) != 4:
+            payload = None
+            if len(parts) == 4 and _keepable(parts[0]):
+                try:
+                    payload = base64.b64decode(parts[3], validate=True)
+                except ValueError:
+                    pass
+            if payload is None:  # (a record changed by hand)
+                self.counts[_KEEP_NOT_READ] += 1
                 continue
-            kind, anchor, plies, raw = parts
-            try:
-                payload = base64.b64decode(raw, validate=True)
-            except ValueError:
-                continue
-            section = W.section(kind.encode("latin-1"), payload, False)
+            kind, anchor, plies, _raw = parts
+            section = W.section(kind.encode("ascii"), payload, False)
             if kind in ("SIGN", "MSIG"):
                 k = int(anchor[5:]) if anchor.startswith("block") and anchor[5:].isdigit() else 0
                 if kind == "MSIG":
@@ -985,7 +1059,7 @@ class Writer:
         for k, (anal, decs) in enumerate(blocks, 1):
             out += [W.section(b"ANAL", anal, False), W.section(b"DECS", decs, False)] + kept.get(f"block{k}", [])
             out += unknown.pop(f"block{k}", [])
-        out += kept.get("blocks", [])
+        out += self._paired(kept.get("blocks", []))
         for kind in ("CLCK", "VIDO"):
             out += kept.get(kind, []) + unknown.pop(kind, [])
         tail_msig = kept.get("MSIG", [])
@@ -1104,9 +1178,15 @@ def _bytes(order: list[tuple[int, int]], pips: list[int], mover: int) -> tuple[i
     return tuple(out)
 
 
-def _raw_ply(raw: str) -> bytes:
-    """A ply the reader kept as hex: its bytes, written as they came."""
-    return bytes.fromhex(raw)
+def _raw_ply(raw: str) -> bytes | None:
+    """A ply the reader kept as hex: its bytes, written as they came; None when they are not one ply OGXM can
+    read (a record changed by hand: not hex, no ply, several, a damaged one)."""
+    try:
+        data = bytes.fromhex(raw)
+        plies = W.decode_game(W.encode_game({}, [data]), 0, None)[1]
+    except (ValueError, NotationError):
+        return None
+    return data if len(plies) == 1 else None
 
 
 class _Convert:
@@ -1187,6 +1267,27 @@ _NOT_KEPT = "kept OGXM figure[|s] that [is not a number|are not numbers] OGXM ca
 changed by hand no longer holds as a number (:meth:`Writer._kept`)."""
 
 
+_KEEP_NOT_READ = "kept OGXM section[|s] (ogxm.keep) that [is|are] not one OGXM can read (not written)"
+"""The drop line of a section kept from an OGXM file (``ogxm.keep``) that a record changed by hand no longer holds
+as one (:meth:`Writer._sections`)."""
+_KEPT_KINDS = frozenset(("ANAL", "DECS", "CLCK", "VIDO", "SIGN", "MSIG"))
+"""The known sections the reader keeps (``ogxm.keep``) for the writer to write again."""
+
+
+def _keepable(kind: str) -> bool:
+    """Whether ``kind`` is a section type the reader keeps: one of :data:`_KEPT_KINDS`, or an unknown type (four
+    printable ASCII characters that are no known section's)."""
+    if kind in _KEPT_KINDS:
+        return True
+    return (len(kind) == 4 and all(0x20 < ord(c) < 0x7F for c in kind)
+            and kind.encode("ascii") not in W.KNOWN_SECTIONS and kind.encode("ascii") != W.END)
+
+
+def _fits(text: str) -> bool:
+    """Whether ``text`` fits in an OGXM string (:data:`~notation.formats._ogxm_wire.MAX_STRING` bytes of UTF-8)."""
+    return len(text) <= W.MAX_STRING // 4 or len(text.encode("utf-8")) <= W.MAX_STRING
+
+
 def _int(v: str) -> int | None:
     try:
         return int(v.strip())
@@ -1200,10 +1301,11 @@ def _pair(v: str) -> tuple[int, int] | None:
 
 
 def _instant(v: str) -> int | None:
-    """An ISO 8601 date or instant (``2024-08-10``, ``2024-08-10T14:05:00Z``, ...) as milliseconds, UTC."""
+    """An ISO 8601 date or instant (``2024-08-10``, ``2024-08-10T14:05:00Z``, ...) as milliseconds, UTC; None for
+    one OGXM cannot hold (a count of milliseconds of more than 64 bits)."""
     v = v.strip()
     if re.fullmatch(r"\d+", v):
-        return int(v)
+        return int(v) if len(v) <= 20 and int(v) < 1 << 64 else None
     try:
         d = datetime.fromisoformat(v.replace("Z", "+00:00"))
     except ValueError:

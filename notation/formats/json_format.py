@@ -630,6 +630,7 @@ def _analysis_of(v: Any, path: str) -> Analysis:
         for key in ("verdict", "level"):
             _get(c, key, cp, _opt(_str), None)
         _get(c, "probabilities", cp, _opt(_probabilities), None)
+        _get(c, "rollout", cp, _opt(_rollout), None)
     _get(d, "luck", path, _opt(_number), None)
     for key in ("luck_rating", "producer"):
         _get(d, key, path, _opt(_str), None)
@@ -646,6 +647,20 @@ def _candidate(v: Any, path: str) -> None:
         _get(c, key, path, _opt(_number), None)
     _get(c, "level", path, _opt(_str), None)
     _get(c, "probabilities", path, _opt(_probabilities), None)
+    _get(c, "rollout", path, _opt(_rollout), None)
+
+
+def _rollout(v: Any, path: str) -> None:
+    """A rollout (:func:`~notation.analysis.rollout_to_dict`): counts of games and plies, finite error bounds,
+    the levels and the settings as text."""
+    d = _obj(v, path)
+    for key in ("trials", "truncation", "double_trials"):
+        _get(d, key, path, _opt(_count), None)
+    for key in ("error", "double_error"):
+        _get(d, key, path, _opt(_number), None)
+    for key in ("checker_level", "cube_level"):
+        _get(d, key, path, _opt(_str), None)
+    _get(d, "settings", path, _list_of(_pair_of(_str)), list)
 
 
 def _probabilities(v: Any, path: str) -> None:
