@@ -803,7 +803,7 @@ def fibs_board(position: Position) -> str:
     home_bar = ["0", "25"] if direction == -1 else ["25", "0"]
     if from_fibs:
         raw = kept.get("fibs_dice", "").split(":")
-        if len(raw) == 4 and all(x.isdigit() for x in raw):
+        if len(raw) == 4 and all(x.isascii() and x.isdigit() and len(x) <= 2 for x in raw):
             rawd = [int(x) for x in raw]
             mine, other = (rawd[:2], rawd[2:]) if p.turn == 1 else (rawd[2:], rawd[:2])
             if tuple(mine) == (d1, d2) or (not d1 and not any(mine)) or tuple(other) == (d1, d2):
@@ -1003,7 +1003,7 @@ def _read_drawing(lines: list[str], names: list[str], variant: str, validate: bo
                 who = c
                 count = k + 1
             elif c.strip() and k == 4:
-                if c.isdigit():
+                if c.isascii() and c.isdigit():  # (not '²', which isdigit takes and int does not)
                     count = int(c)
                 elif c.isalpha():
                     count = ord(c.upper()) - 55

@@ -43,6 +43,12 @@ _LENGTH = re.compile(r"(\d{1,4})([CLG]?)(\d*)")
 _STATES = frozenset(("IW", "IB", "R", "C", "D", "A", "P", "G", "RG", "RM", "M", "T"))
 
 
+
+def _digits(field: str, most: int) -> bool:
+    """``field`` is 1 to ``most`` ASCII digits (``str.isdigit`` also takes ``²`` and other digits ``int``
+    refuses, and a field of thousands of digits is past ``int``'s limit)."""
+    return 0 < len(field) <= most and field.isascii() and field.isdigit()
+
 def is_ogid(text: str) -> bool:
     """``text`` has an OGID's shape (its first five fields), which no other ID has."""
     t = text.strip()
@@ -139,7 +145,7 @@ def parse_ogid(text: str, *, variant: str | None = None, validate: bool = True) 
         raise ParseError(f"an OGID has at most 11 fields, this has {len(parts)}", column=cols[11], text=text)
     checkers = 15
     if len(parts) == 11:
-        if not parts[10].isdigit() or not 1 <= int(parts[10]) <= 15:
+        if not _digits(parts[10], 2) or not 1 <= int(parts[10]) <= 15:
             raise bad(10, "checkers")
         checkers = int(parts[10])
     if variant is None:
@@ -186,7 +192,7 @@ def parse_ogid(text: str, *, variant: str | None = None, validate: bool = True) 
         raise bad(5, "state")
     scores = []
     for i in (6, 7):
-        if not parts[i].isdigit() or len(parts[i]) > 5:
+        if not _digits(parts[i], 5):
             raise bad(i, "score")
         scores.append(int(parts[i]))
     lm = _LENGTH.fullmatch(parts[8])
@@ -197,7 +203,7 @@ def parse_ogid(text: str, *, variant: str | None = None, validate: bool = True) 
     if lm.group(2) == "G":
         extras.append(("ogid_games", lm.group(3)))
     if len(parts) > 9:
-        if not parts[9].isdigit() or len(parts[9]) > 6:
+        if not _digits(parts[9], 6):
             raise bad(9, "move number")
         extras.append(("ogid_move", parts[9]))
     offered = action == "O"

@@ -60,6 +60,11 @@ def test_fields() -> None:
     ("11ccccchhhjjjjj:66666888dddddoo:N0N:46:Q:IB:0:0:7:0", 5, 40),
     ("11ccccchhhjjjjj:66666888dddddoo:N0N:46:W:ZZ:0:0:7:0", 6, 42),
     ("11ccccchhhjjjjj:66666888dddddoo:N0N:46:W:IB:0:0:7X:0", 9, 49),
+    # digits str.isdigit takes and int does not, and more digits than int reads: internal errors before
+    ("11ccccchhhjjjjj:66666888dddddoo:N0N:46:W:IB:²:0:7:0", 7, 45),
+    ("11ccccchhhjjjjj:66666888dddddoo:N0N:46:W:IB:0:0:7:0:1²", 11, 53),
+    ("11ccccchhhjjjjj:66666888dddddoo:N0N:46:W:IB:0:0:7:²", 10, 51),
+    ("11ccccchhhjjjjj:66666888dddddoo:N0N:46:W:IB:0:0:7:0:" + "1" * 5000, 11, 53),
 ])
 def test_errors_name_the_field_and_column(text: str, field: int | None, column: int) -> None:
     with pytest.raises(ParseError) as e:
