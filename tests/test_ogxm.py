@@ -686,3 +686,31 @@ def test_a_name_or_level_past_ogxms_strings_is_said_not_an_internal_error(value:
     assert f"{len(ch.candidates) + 1} evaluation levels longer than OGXM's 4,096 bytes (not written)" in dropped
     back = read_ogxm(data)[0]
     assert back.names == ("", "") and len(back.games) == len(m.games)
+
+
+@pytest.mark.parametrize("key", ["ogxm:alternatives_total", "ogxm:rollouts_done", "ogxm:deep_searched",
+                                 "ogxm:position_tags", "ogxm:source_band", "ogxm:cube_take_point",
+                                 "ogxm:resign_correct_value"])
+@pytest.mark.parametrize("value", ["-1", "4294967296", "99999999999999999999", "9" * 5000, "abc", "1e3", ""])
+def test_a_kept_count_changed_by_hand_is_said_not_an_internal_error_or_a_damaged_file(key: str, value: str) -> None:
+    """The counts an OGXM file held beyond the model (``ogxm:alternatives_total`` ... in an analysis's ``extra``)
+    are written in OGXM's 32 bits: a hand-edited one past them was written into a file the reader refuses, a
+    negative resignation value was an internal error (the wire's varint), and the rest was left out without a
+    word.  Each is now not written, and said."""
+    if key.startswith("ogxm:resign_"):
+        from notation.analysis import Analysis
+
+        m = read_match(DATA / "sgf_gnubg_resign.sgf")
+        a = next(a for g in m.games for a in g.actions if a.kind == "resign")
+        a.analysis = Analysis(extra={key: value})
+    else:
+        m = read_match(DATA / "xg_ronde3.xg")
+        cube = key.startswith("ogxm:cube_")
+        a = next(a for g in m.games for a in g.actions if a.analysis is not None
+                 and (a.analysis.cube if cube else a.analysis.checker) is not None and a.kind in ("move", "double"))
+        assert a.analysis is not None
+        a.analysis.extra[key] = value
+    data, dropped = write_ogxm(m)
+    assert "1 kept OGXM figure that is not a number OGXM can hold (not written)" in dropped
+    back = read_ogxm(data)[0]
+    assert len(back.games) == len(m.games)
