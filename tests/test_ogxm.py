@@ -632,6 +632,18 @@ def test_a_kept_section_changed_by_hand_is_said_not_an_internal_error_or_a_damag
     assert back.games and "ogxm.keep" not in back.properties
 
 
+@pytest.mark.parametrize("anchor", ["block²", "block" + "9" * 5000, "block-1", "blockx"])
+def test_a_kept_signature_of_a_block_changed_by_hand_is_said_not_an_internal_error(anchor: str) -> None:
+    """A kept analysis signature names the block it signs (``block1`` ...): a number ``isdigit`` takes and ``int``
+    does not (``²``), or of 5,000 digits, was an internal error of the writer; it signs no block written, and is
+    said so."""
+    m = read_match(DATA / "sgf_gnubg_resign.sgf")
+    m.properties["ogxm.keep"] = [f"SIGN:{anchor}:0:AAAA"]
+    data, dropped = write_ogxm(m)
+    assert "the analysis signature (SIGN): the bytes it signs are written anew" in dropped
+    assert read_ogxm(data)[0].games
+
+
 def test_a_kept_unknown_section_is_written_again() -> None:
     m = read_match(DATA / "sgf_gnubg_resign.sgf")
     m.properties["ogxm.keep"] = ["ZZZZ:MTCH:0:AAAA"]

@@ -1046,7 +1046,8 @@ class Writer:
             kind, anchor, plies, _raw = parts
             section = W.section(kind.encode("ascii"), payload, False)
             if kind in ("SIGN", "MSIG"):
-                k = int(anchor[5:]) if anchor.startswith("block") and anchor[5:].isdigit() else 0
+                number = anchor[5:] if anchor.startswith("block") else ""
+                k = int(number) if number.isdecimal() and len(number) <= 9 else 0  # (else it signs no block of ours)
                 if kind == "MSIG":
                     now = hashlib.sha256(b"OGXM-MTCH-SIG-v2" + digest).hexdigest()
                 elif 1 <= k <= len(blocks):
