@@ -726,3 +726,16 @@ def test_a_kept_count_changed_by_hand_is_said_not_an_internal_error_or_a_damaged
     assert "1 kept OGXM figure that is not a number OGXM can hold (not written)" in dropped
     back = read_ogxm(data)[0]
     assert len(back.games) == len(m.games)
+
+
+@pytest.mark.parametrize("key", ["termination", "auto_doubles", "is_last_game"])
+@pytest.mark.parametrize("value", ["-1", "4294967296", "99999999999999999999", "9" * 5000, "abc", ""])
+def test_a_kept_game_field_changed_by_hand_is_said_not_a_damaged_file(key: str, value: str) -> None:
+    """A game's OGXM fields the model does not hold (``termination`` ... as game properties) are written in OGXM's
+    32 bits: a hand-edited one past them was written into a file the reader refuses, and one that is no number
+    was left out without a word.  Each is now not written, and said."""
+    m = read_match(DATA / "sgf_gnubg_resign.sgf")
+    m.games[0].properties[key] = [value]
+    data, dropped = write_ogxm(m)
+    assert "1 kept OGXM figure that is not a number OGXM can hold (not written)" in dropped
+    assert len(read_ogxm(data)[0].games) == len(m.games)

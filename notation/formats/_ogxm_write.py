@@ -510,8 +510,10 @@ class Writer:
             vals = game.properties.get(key)
             if vals:
                 n = 1 if vals[0] == "yes" and key == "is_last_game" else _int(vals[0])
-                if n is not None and n >= 0:
+                if n is not None and 0 <= n < 1 << 32:
                     rec[key] = True if key == "is_last_game" else n
+                else:  # (a record changed by hand)
+                    self.counts[_NOT_KEPT] += 1
         winner, points = gr.winner, gr.points
         if winner is not None:
             rec["winner"] = winner
