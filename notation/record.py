@@ -251,3 +251,10 @@ class Match:
         from .notebook import shown
 
         return shown("match_html", self)
+
+
+def rule_number(value: str) -> bool:
+    """Whether a rule header tag's ``value`` is a number the rules take (``CubeLimit``, ``AutoDoubles``): at most
+    9 decimal digits (``²``, which ``isdigit`` takes and ``int`` does not, and 5,000 digits are not)."""
+    v = value.strip()
+    return v.isdecimal() and len(v) <= 9

@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from .errors import AmbiguousPlayError, IllegalPlayError, ParseError
 from .position import GAME_DROPPED, GAME_OVER, GAME_RESIGNED, Board, Position, play_result
-from .record import Action, Game, Match, PlainRun, cell_action, cut_run
+from .record import Action, Game, Match, PlainRun, cell_action, cut_run, rule_number
 from .rules import Play, Rules, Step
 from .variants import ACEY_DOUBLE, scoring_rule
 
@@ -1146,7 +1146,7 @@ def auto_doubles_allowed(match: Match) -> int:
         return match.rules.auto_doubles
     for name in ("AutoDoubles", "Automatic Doubles", "AutomaticDoubles"):
         value = match.tag(name)
-        if value is not None and value.strip().isdigit():
+        if value is not None and rule_number(value):  # (as the .mat reader takes it: else it said so and ignored it)
             return int(value.strip())
     return 0
 

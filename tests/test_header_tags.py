@@ -89,3 +89,23 @@ def test_gnubg_sgf_root_properties_round_trip() -> None:
         assert set(h.properties) == set(g.properties)
         assert {k: v for k, v in h.properties.items() if k != "AP"} == {k: v for k, v in g.properties.items()
                                                                           if k != "AP"}
+
+
+@pytest.mark.parametrize("value", ["²", "3²", "9" * 5000, "99999999999999999999", "abc", "-1", ""])
+@pytest.mark.parametrize("tag", ["AutoDoubles", "CubeLimit"])
+def test_a_rule_tag_that_is_no_number_is_ignored_and_said_not_an_error(tag: str, value: str) -> None:
+    """A rule tag holds a number of at most 9 ASCII digits: a digit ``isdigit`` takes and ``int`` does not (``²``)
+    refused the whole ``.mat`` file with ``int``'s message, and an ``AutoDoubles`` tag of 5,000 digits in a record
+    read from JSON was an internal error of the replay (and of every writer that replays).  Each is now ignored,
+    as the ``.mat`` reader ignores a tag that is no number, and the reader says so."""
+    from notation.formats.json_format import from_json, to_json
+    from notation.replay import replay
+
+    text = (Path(__file__).resolve().parents[1] / "samples" / "illegal_plays.mat").read_text()
+    m = parse_any(f'; [{tag} "{value}"]\n{text}')[0]
+    assert m.rules.auto_doubles == 0 and m.rules.cube_limit is None
+    assert any(f"[{tag} " in n.message and "ignored" in n.message for n in m.normalisations)
+    m = from_json(to_json(m))
+    replay(m)
+    for fmt in ("mat", "sgf", "txt", "ogxm"):
+        render_match(m, fmt)

@@ -632,6 +632,18 @@ def test_a_kept_section_changed_by_hand_is_said_not_an_internal_error_or_a_damag
     assert back.games and "ogxm.keep" not in back.properties
 
 
+@pytest.mark.parametrize("anchor", ["block²", "block" + "9" * 5000, "block-1", "blockx"])
+def test_a_kept_signature_of_a_block_changed_by_hand_is_said_not_an_internal_error(anchor: str) -> None:
+    """A kept analysis signature names the block it signs (``block1`` ...): a number ``isdigit`` takes and ``int``
+    does not (``²``), or of 5,000 digits, was an internal error of the writer; it signs no block written, and is
+    said so."""
+    m = read_match(DATA / "sgf_gnubg_resign.sgf")
+    m.properties["ogxm.keep"] = [f"SIGN:{anchor}:0:AAAA"]
+    data, dropped = write_ogxm(m)
+    assert "the analysis signature (SIGN): the bytes it signs are written anew" in dropped
+    assert read_ogxm(data)[0].games
+
+
 def test_a_kept_unknown_section_is_written_again() -> None:
     m = read_match(DATA / "sgf_gnubg_resign.sgf")
     m.properties["ogxm.keep"] = ["ZZZZ:MTCH:0:AAAA"]
@@ -686,3 +698,44 @@ def test_a_name_or_level_past_ogxms_strings_is_said_not_an_internal_error(value:
     assert f"{len(ch.candidates) + 1} evaluation levels longer than OGXM's 4,096 bytes (not written)" in dropped
     back = read_ogxm(data)[0]
     assert back.names == ("", "") and len(back.games) == len(m.games)
+
+
+@pytest.mark.parametrize("key", ["ogxm:alternatives_total", "ogxm:rollouts_done", "ogxm:deep_searched",
+                                 "ogxm:position_tags", "ogxm:source_band", "ogxm:cube_take_point",
+                                 "ogxm:resign_correct_value"])
+@pytest.mark.parametrize("value", ["-1", "4294967296", "99999999999999999999", "9" * 5000, "abc", "1e3", ""])
+def test_a_kept_count_changed_by_hand_is_said_not_an_internal_error_or_a_damaged_file(key: str, value: str) -> None:
+    """The counts an OGXM file held beyond the model (``ogxm:alternatives_total`` ... in an analysis's ``extra``)
+    are written in OGXM's 32 bits: a hand-edited one past them was written into a file the reader refuses, a
+    negative resignation value was an internal error (the wire's varint), and the rest was left out without a
+    word.  Each is now not written, and said."""
+    if key.startswith("ogxm:resign_"):
+        from notation.analysis import Analysis
+
+        m = read_match(DATA / "sgf_gnubg_resign.sgf")
+        a = next(a for g in m.games for a in g.actions if a.kind == "resign")
+        a.analysis = Analysis(extra={key: value})
+    else:
+        m = read_match(DATA / "xg_ronde3.xg")
+        cube = key.startswith("ogxm:cube_")
+        a = next(a for g in m.games for a in g.actions if a.analysis is not None
+                 and (a.analysis.cube if cube else a.analysis.checker) is not None and a.kind in ("move", "double"))
+        assert a.analysis is not None
+        a.analysis.extra[key] = value
+    data, dropped = write_ogxm(m)
+    assert "1 kept OGXM figure that is not a number OGXM can hold (not written)" in dropped
+    back = read_ogxm(data)[0]
+    assert len(back.games) == len(m.games)
+
+
+@pytest.mark.parametrize("key", ["termination", "auto_doubles", "is_last_game"])
+@pytest.mark.parametrize("value", ["-1", "4294967296", "99999999999999999999", "9" * 5000, "abc", ""])
+def test_a_kept_game_field_changed_by_hand_is_said_not_a_damaged_file(key: str, value: str) -> None:
+    """A game's OGXM fields the model does not hold (``termination`` ... as game properties) are written in OGXM's
+    32 bits: a hand-edited one past them was written into a file the reader refuses, and one that is no number
+    was left out without a word.  Each is now not written, and said."""
+    m = read_match(DATA / "sgf_gnubg_resign.sgf")
+    m.games[0].properties[key] = [value]
+    data, dropped = write_ogxm(m)
+    assert "1 kept OGXM figure that is not a number OGXM can hold (not written)" in dropped
+    assert len(read_ogxm(data)[0].games) == len(m.games)

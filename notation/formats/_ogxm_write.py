@@ -510,8 +510,10 @@ class Writer:
             vals = game.properties.get(key)
             if vals:
                 n = 1 if vals[0] == "yes" and key == "is_last_game" else _int(vals[0])
-                if n is not None and n >= 0:
+                if n is not None and 0 <= n < 1 << 32:
                     rec[key] = True if key == "is_last_game" else n
+                else:  # (a record changed by hand)
+                    self.counts[_NOT_KEPT] += 1
         winner, points = gr.winner, gr.points
         if winner is not None:
             rec["winner"] = winner
@@ -852,9 +854,9 @@ class Writer:
                 self.counts["luck figure[|s] on [an action that is not a roll|actions that are not rolls]"] += 1
         if a.kind == "resign" and any(k.startswith("ogxm:resign_") for k in x):
             d = {"ply_ref": ref, "kind": W.KIND_RESIGN}
-            for key in ("correct_value",):
-                if f"ogxm:resign_{key}" in x and _int(x[f"ogxm:resign_{key}"]) is not None:
-                    d[key] = _int(x[f"ogxm:resign_{key}"])
+            n = self._kept_count(x, "ogxm:resign_correct_value")
+            if n is not None:
+                d["correct_value"] = n
             for key in ("resign_error", "take_resign_error"):
                 v = self._kept(x, f"ogxm:resign_{key}")
                 if v is not None:
@@ -920,8 +922,8 @@ class Writer:
         if dec_level and dec_level != block_level:
             d["level"] = {"preset": dec_level}
         for key in ("alternatives_total", "rollouts_done", "deep_searched", "position_tags", "source_band"):
-            n = _int(x.get(f"ogxm:{key}", ""))
-            if n is not None and n >= 0:
+            n = self._kept_count(x, f"ogxm:{key}")
+            if n is not None:
                 d[key] = n
         # the best equity and the loss a file held, written as they are: also when the ranked plays give
         # them, as the reader keeps them only when the file holds them (it derives neither)
@@ -948,6 +950,19 @@ class Writer:
             self.counts[_NOT_KEPT] += 1
             return None
         return f
+
+    def _kept_count(self, x: dict[str, str], key: str, most: int = (1 << 32) - 1) -> int | None:
+        """The count an OGXM file held, kept as the extra ``key`` of an analysis; None where there is none, or where
+        it is not a whole number from 0 to ``most`` (OGXM's 32 bits; a record changed by hand: counted, not
+        written)."""
+        v = x.get(key)
+        if v is None:
+            return None
+        n = _int(v)
+        if n is None or not 0 <= n <= most:
+            self.counts[_NOT_KEPT] += 1
+            return None
+        return n
 
     def _loss(self, conv: _Convert, v: float) -> int:
         """A kept equity loss as OGXM holds one, unsigned: a negative one (a record changed by hand) is written
@@ -994,8 +1009,8 @@ class Writer:
         loss = self._kept(x, "ogxm:cube_equity_loss")
         if loss is not None:
             d["equity_loss"] = self._loss(conv, loss)
-        tp = _int(x.get("ogxm:cube_take_point", ""))
-        if tp is not None and 0 <= tp <= 10000:
+        tp = self._kept_count(x, "ogxm:cube_take_point", 10000)
+        if tp is not None:
             d["take_point"] = tp
         if cube.level and cube.level != block_level and self._level(cube.level):
             d["level"] = {"preset": cube.level}
@@ -1033,7 +1048,8 @@ class Writer:
             kind, anchor, plies, _raw = parts
             section = W.section(kind.encode("ascii"), payload, False)
             if kind in ("SIGN", "MSIG"):
-                k = int(anchor[5:]) if anchor.startswith("block") and anchor[5:].isdigit() else 0
+                number = anchor[5:] if anchor.startswith("block") else ""
+                k = int(number) if number.isdecimal() and len(number) <= 9 else 0  # (else it signs no block of ours)
                 if kind == "MSIG":
                     now = hashlib.sha256(b"OGXM-MTCH-SIG-v2" + digest).hexdigest()
                 elif 1 <= k <= len(blocks):

@@ -84,6 +84,7 @@ from ..record import (
     Span,
     cut_run,
     plain_run,
+    rule_number,
 )
 from ..rows import mat_rows
 
@@ -511,7 +512,7 @@ def rule_tag(r: MatchRules, key: str, value: str) -> str | None:
         else:
             r.raccoons = on
     elif k in ("cubelimit", "autodoubles", "automaticdoubles"):
-        if not (value.strip().isdigit() and len(value.strip()) <= 9):
+        if not rule_number(value):
             shown = value if len(value) <= 40 else f"{value[:20]}...({len(value)} characters)"
             return f"[{key} {shown!r}] is not a number of at most 9 digits; ignored"
         if k == "cubelimit":
