@@ -133,7 +133,7 @@ def make_options(**kwargs: Any) -> Options:
 def parse_dice(dice: object) -> tuple[int, int]:
     """``"53"``, ``"5-3"``, ``(5, 3)`` → ``(5, 3)``."""
     if isinstance(dice, str):
-        digits = [c for c in dice if c.isdigit()]
+        digits = [c for c in dice if c.isascii() and c.isdigit()]  # (not '²', which int does not take)
         if len(digits) != 2 or len(digits) != len(dice.replace("-", "").replace(" ", "")):
             raise ValueError(f"dice {dice!r} are not two digits such as 53 or 5-3")
         d = (int(digits[0]), int(digits[1]))

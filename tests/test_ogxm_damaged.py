@@ -142,3 +142,17 @@ def test_random_damage_to_a_real_file(good: bytes, data: st.DataObject) -> None:
     _read(bytes(damaged))
     if bytes(damaged[:4]) == b"OGXM" and b"CSUM" in damaged:
         _read(with_checksum(bytes(damaged)))
+
+
+@pytest.mark.parametrize("suffix", ["²", "1" * 12])
+def test_an_annotation_key_whose_number_is_not_one_int_reads_is_read_as_it_is(suffix: str) -> None:
+    """An annotation key ``key~N`` continues the values of ``key``; ``N`` that ``str.isdigit`` takes and
+    ``int`` does not ('²') was an internal error of the reader.  Such a key, or one whose ``N`` has more than 9
+    digits, is a key of its own."""
+    from notation.formats.ogxm import read_ogxm, write_ogxm
+    from notation.matchio import read_match
+
+    m = read_match(Path(__file__).resolve().parents[1] / "samples" / "illegal_plays.mat")
+    m.properties["x~" + suffix] = ["v"]
+    back = read_ogxm(write_ogxm(m)[0])[0]
+    assert ("x~" + suffix, "v") in back.tags

@@ -593,3 +593,12 @@ def test_a_long_name_is_cut_to_its_line(length: int) -> None:
     assert max(x + ox for g, ox in glyphs for _c, x, _y in g.chars) < d.width
     assert any(t.startswith("AAAA") and t.endswith("...(onroll)") for t in texts), texts  # (no blanks in glyphs)
     assert sum(t.count("Pips") for t in texts) == 2 and sum(t.count("Score") for t in texts) == 2
+
+
+@pytest.mark.parametrize("dice", ["²3", "5³"])
+def test_dice_of_other_digits_are_refused_in_words(dice: str) -> None:
+    """Digits ``str.isdigit`` takes and ``int`` does not were refused with ``int``'s own message."""
+    from render.layout import parse_dice
+
+    with pytest.raises(ValueError, match="are not two digits such as 53 or 5-3"):
+        parse_dice(dice)

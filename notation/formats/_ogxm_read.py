@@ -759,7 +759,7 @@ def _continuations(records: list[dict[str, Any]]) -> dict[tuple[int, int, str], 
 def _split_key(key: str) -> tuple[str, int]:
     """``key~3`` → (``key``, 3): the further values of one key; any other key → (key, 0)."""
     base, sep, n = key.rpartition("~")
-    if sep and base and n.isdigit() and n[0] != "0":
+    if sep and base and n.isascii() and n.isdigit() and n[0] != "0" and len(n) <= 9:
         return base, int(n)
     return key, 0
 
