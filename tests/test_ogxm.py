@@ -739,3 +739,15 @@ def test_a_kept_game_field_changed_by_hand_is_said_not_a_damaged_file(key: str, 
     data, dropped = write_ogxm(m)
     assert "1 kept OGXM figure that is not a number OGXM can hold (not written)" in dropped
     assert len(read_ogxm(data)[0].games) == len(m.games)
+
+
+@pytest.mark.parametrize(("value", "last"), [("yes", True), ("1", True), ("true", True), ("no", False), ("0", False),
+                                             ("false", False)])
+def test_the_last_game_flag_is_written_as_it_says(value: str, last: bool) -> None:
+    """``is_last_game`` is a flag (the reader says a set one as "yes"): "0" or "no", edited by hand, was written
+    as set."""
+    m = read_match(DATA / "sgf_gnubg_resign.sgf")
+    m.games[0].properties["is_last_game"] = [value]
+    data, dropped = write_ogxm(m)
+    assert not [d for d in dropped if "kept OGXM figure" in d]
+    assert read_ogxm(data)[0].games[0].properties.get("is_last_game") == (["yes"] if last else None)

@@ -508,10 +508,16 @@ class Writer:
             rec["auto_doubles"] = start.cube.bit_length() - 1
         for key in GAME_FIELDS:
             vals = game.properties.get(key)
-            if vals:
-                n = 1 if vals[0] == "yes" and key == "is_last_game" else _int(vals[0])
+            if vals and key == "is_last_game":  # a flag, written only when set (as the reader says it: "yes")
+                flag = vals[0].strip().lower()
+                if flag in ("yes", "1", "true"):
+                    rec[key] = True
+                elif flag not in ("no", "0", "false"):  # (a record changed by hand)
+                    self.counts[_NOT_KEPT] += 1
+            elif vals:
+                n = _int(vals[0])
                 if n is not None and 0 <= n < 1 << 32:
-                    rec[key] = True if key == "is_last_game" else n
+                    rec[key] = n
                 else:  # (a record changed by hand)
                     self.counts[_NOT_KEPT] += 1
         winner, points = gr.winner, gr.points
