@@ -79,22 +79,16 @@ def _mat_losses(match: Match) -> list[str]:
 _RULE_WORDS = {"variant": "the variant", "crawford": "the Crawford rule", "jacoby": "the Jacoby rule",
                "beavers": "beavers", "raccoons": "raccoons", "auto_doubles": "automatic doubles",
                "cube": "the cube"}
-_TAG_RULES = {"variation": "variant", "crawford": "crawford", "jacoby": "jacoby", "beaver": "beavers",
-              "beavers": "beavers", "raccoon": "raccoons", "raccoons": "raccoons", "cubelimit": "cube",
-              "autodoubles": "auto_doubles", "automaticdoubles": "auto_doubles"}
-"""The rule each of the ``.mat`` reader's rule tags sets (:data:`notation.formats.mat.RULE_TAGS`)."""
-
-
 def _mat_rule_losses(match: Match) -> list[str]:
     """The rules a reader of the written ``.mat`` takes otherwise than the record's: its header tags say the
     rules (the writer adds one for each rule no tag says), so a tag of the record that says a rule otherwise
     hides the record's rule."""
-    from .formats.mat import header_tags, rule_tag
+    from .formats.mat import RULE_TAGS, header_tags, rule_tag
 
     read = MatchRules()
     said: dict[str, tuple[str, str]] = {}
     for k, v in header_tags(match):
-        rule = _TAG_RULES.get(k.lower().replace(" ", ""))
+        rule = RULE_TAGS.get(k.lower().replace(" ", ""))
         try:
             if rule_tag(read, k, v) is None and rule is not None:
                 said[rule] = (k, v)

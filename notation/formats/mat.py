@@ -478,17 +478,19 @@ def _line_of(tok: Tokenlike) -> str:
     return (v if i < 0 else v[:i]).rstrip()
 
 
-RULE_TAGS = ("variation", "crawford", "jacoby", "beaver", "beavers", "raccoon", "raccoons", "cubelimit",
-             "autodoubles", "automaticdoubles")
-"""The header tags that set a rule (their names lowercased, without blanks): :func:`rule_tag`."""
+RULE_TAGS = {"variation": "variant", "crawford": "crawford", "jacoby": "jacoby", "beaver": "beavers",
+             "beavers": "beavers", "raccoon": "raccoons", "raccoons": "raccoons", "cubelimit": "cube",
+             "autodoubles": "auto_doubles", "automaticdoubles": "auto_doubles"}
+"""The header tags that set a rule (their names lowercased, without blanks), and the rule each sets
+(:func:`rule_tag`; ``cube``: the cube limit, 1 or less meaning no cube)."""
 
 
 def rule_tag(r: MatchRules, key: str, value: str) -> str | None:
     """Set the rule header tag ``key`` says (Variation, Crawford, Jacoby, Beaver, Raccoon, CubeLimit,
     AutoDoubles; any other tag sets none) in ``r``.  Returns what was not taken (a normalisation), or None;
     raises ValueError for a variation that is not known."""
-    k = key.lower().replace(" ", "")
-    if k == "variation":
+    rule = RULE_TAGS.get(key.lower().replace(" ", ""))
+    if rule == "variant":
         v = value.strip()
         if v.lower() in ("backgammon", "standard", ""):
             r.variant = "standard"
@@ -499,23 +501,16 @@ def rule_tag(r: MatchRules, key: str, value: str) -> str | None:
             r.variant = get_rules(v).name
         except ValueError:
             raise ValueError(f"unknown variation {value!r} in the [Variation] tag") from None
-    elif k in ("crawford", "jacoby", "beaver", "beavers", "raccoon", "raccoons"):
+    elif rule in ("crawford", "jacoby", "beavers", "raccoons"):
         on = _on_off(value)
         if on is None:
             return f"[{key} {value!r}] is neither On nor Off; ignored"
-        if k == "crawford":
-            r.crawford = on
-        elif k == "jacoby":
-            r.jacoby = on
-        elif k.startswith("beaver"):
-            r.beavers = on
-        else:
-            r.raccoons = on
-    elif k in ("cubelimit", "autodoubles", "automaticdoubles"):
+        setattr(r, rule, on)
+    elif rule in ("cube", "auto_doubles"):
         if not rule_number(value):
             shown = value if len(value) <= 40 else f"{value[:20]}...({len(value)} characters)"
             return f"[{key} {shown!r}] is not a number of at most 9 digits; ignored"
-        if k == "cubelimit":
+        if rule == "cube":
             r.cube_limit = int(value)
             if r.cube_limit <= 1:
                 r.cube = False
