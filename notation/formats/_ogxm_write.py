@@ -515,11 +515,9 @@ class Writer:
                 elif flag not in ("no", "0", "false"):  # (a record changed by hand)
                     self.counts[_NOT_KEPT] += 1
             elif vals:
-                n = _int(vals[0])
-                if n is not None and 0 <= n < 1 << 32:
+                n = self._kept_count(vals[0])
+                if n is not None:
                     rec[key] = n
-                else:  # (a record changed by hand)
-                    self.counts[_NOT_KEPT] += 1
         winner, points = gr.winner, gr.points
         if winner is not None:
             rec["winner"] = winner
@@ -860,7 +858,7 @@ class Writer:
                 self.counts["luck figure[|s] on [an action that is not a roll|actions that are not rolls]"] += 1
         if a.kind == "resign" and any(k.startswith("ogxm:resign_") for k in x):
             d = {"ply_ref": ref, "kind": W.KIND_RESIGN}
-            n = self._kept_count(x, "ogxm:resign_correct_value")
+            n = self._kept_count(x.get("ogxm:resign_correct_value"))
             if n is not None:
                 d["correct_value"] = n
             for key in ("resign_error", "take_resign_error"):
@@ -928,7 +926,7 @@ class Writer:
         if dec_level and dec_level != block_level:
             d["level"] = {"preset": dec_level}
         for key in ("alternatives_total", "rollouts_done", "deep_searched", "position_tags", "source_band"):
-            n = self._kept_count(x, f"ogxm:{key}")
+            n = self._kept_count(x.get(f"ogxm:{key}"))
             if n is not None:
                 d[key] = n
         # the best equity and the loss a file held, written as they are: also when the ranked plays give
@@ -957,11 +955,10 @@ class Writer:
             return None
         return f
 
-    def _kept_count(self, x: dict[str, str], key: str, most: int = (1 << 32) - 1) -> int | None:
-        """The count an OGXM file held, kept as the extra ``key`` of an analysis; None where there is none, or where
-        it is not a whole number from 0 to ``most`` (OGXM's 32 bits; a record changed by hand: counted, not
-        written)."""
-        v = x.get(key)
+    def _kept_count(self, v: str | None, most: int = (1 << 32) - 1) -> int | None:
+        """A count an OGXM file held, kept as text (an extra of an analysis, a game property); None where there
+        is none, or where it is not a whole number from 0 to ``most`` (OGXM's 32 bits; a record changed by hand:
+        counted, not written)."""
         if v is None:
             return None
         n = _int(v)
@@ -1015,7 +1012,7 @@ class Writer:
         loss = self._kept(x, "ogxm:cube_equity_loss")
         if loss is not None:
             d["equity_loss"] = self._loss(conv, loss)
-        tp = self._kept_count(x, "ogxm:cube_take_point", 10000)
+        tp = self._kept_count(x.get("ogxm:cube_take_point"), 10000)
         if tp is not None:
             d["take_point"] = tp
         if cube.level and cube.level != block_level and self._level(cube.level):
