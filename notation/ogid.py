@@ -43,11 +43,11 @@ _LENGTH = re.compile(r"(\d{1,4})([CLG]?)(\d*)")
 _STATES = frozenset(("IW", "IB", "R", "C", "D", "A", "P", "G", "RG", "RM", "M", "T"))
 
 
-
 def _digits(field: str, most: int) -> bool:
     """``field`` is 1 to ``most`` ASCII digits (``str.isdigit`` also takes ``²`` and other digits ``int``
     refuses, and a field of thousands of digits is past ``int``'s limit)."""
     return 0 < len(field) <= most and field.isascii() and field.isdigit()
+
 
 def is_ogid(text: str) -> bool:
     """``text`` has an OGID's shape (its first five fields), which no other ID has."""
