@@ -6,6 +6,12 @@
   equities (:func:`english_verdict`), rather than drawn as ``?``.
 * :func:`latin_name`: a program's default player name in a script no font in use has (XG's Japanese
   ``プレーヤー 1``, BGBlitz's ``緑``) as that program writes it in English (``Player 1``, ``Green``).
+* :func:`book_caption`: the caption a book prints above a problem, from what the position knows: the
+  game (``Money game``, ``Match to 7, White leads 3-0``, Crawford, post-Crawford), who is on roll and
+  what is asked (``White to play 52.``, ``White on roll. Cube action?``, ``Black doubles. Take or
+  pass?``), names where known, and optionally the pip counts.
+
+Every word of these captions is in :data:`WORDS` (one table, to be translated as a whole).
 
 Other text in such a script is drawn as ``?`` and the command line names a font to add with ``--font``
 (:func:`render._font.missing_message`).
@@ -20,7 +26,38 @@ from notation.position import Position
 
 from ._font import default_font
 
-__all__ = ["cube_caption", "english_verdict", "latin_name", "drawable"]
+__all__ = ["WORDS", "book_caption", "cube_caption", "english_verdict", "latin_name", "drawable", "game_words",
+           "question_words"]
+
+WORDS: dict[str, str] = {
+    # the sides, where no name is known
+    "white": "White",
+    "black": "Black",
+    # the game
+    "money": "Money game",
+    "match": "Match to {length}",
+    "leads": "{leader} leads {high}-{low}",
+    "level": "{a}-{b}",
+    "crawford": "Crawford game",
+    "post_crawford": "post-Crawford",
+    "game_end": "{game}.",
+    # who is on roll and what is asked
+    "to_play": "{who} to play {roll}.",
+    "cube_action": "{who} on roll. Cube action?",
+    "on_roll": "{who} on roll.",
+    "doubles": "{who} doubles. Take or pass?",
+    "redoubles": "{who} redoubles. Take or pass?",
+    "doubles_beaver": "{who} doubles. Take, pass or beaver?",
+    "resigns": "{who} offers to resign {what}. Accept or reject?",
+    "resign_1": "a single game",
+    "resign_2": "a gammon",
+    "resign_3": "a backgammon",
+    "game_over": "Game over.",
+    # options
+    "pips": "Pips: {first} {first_pips}, {second} {second_pips}.",
+}
+"""The words of :func:`book_caption`, by key; ``{...}`` are filled in.  Change the values (all of them, as
+one table) to caption in another language."""
 
 _DEFAULT_NAMES = (
     (re.compile(r"\s*(?:プレーヤー|プレイヤー)\s*([12])\s*"), r"Player \1"),  # eXtreme Gammon in Japanese
@@ -73,3 +110,83 @@ def cube_caption(cube: CubeAnalysis, position: Position | None = None) -> str:
     equities = cube_equities(cube)
     equities = equities[0].upper() + equities[1:]
     return f"{verdict}. {equities}." if verdict else f"{equities}."
+
+
+def _side(position: Position, player: int, words: dict[str, str]) -> str:
+    """A player as a caption names him: his name when the position knows it, else his colour."""
+    names = position.names
+    name = names[player].strip() if player < len(names) and names[player] else ""
+    return latin_name(name) if name else words[("white", "black")[player]]
+
+
+def game_words(position: Position, *, crawford_rule: bool = True, words: dict[str, str] | None = None) -> str:
+    """The game, without a full stop: ``Money game``, ``Match to 7, White leads 3-0``, ``Match to 7,
+    2-2``, ``Match to 7, Black leads 6-4, Crawford game`` or ``..., post-Crawford`` (a player one point
+    from the match after the Crawford game; ``crawford_rule=False``: the match is played without it)."""
+    w = WORDS if words is None else words
+    n = position.match_length
+    if n <= 0:
+        return w["money"]
+    a, b = position.score
+    parts = [w["match"].format(length=n)]
+    if a == b:
+        parts.append(w["level"].format(a=a, b=b))
+    else:
+        leader = 0 if a > b else 1
+        parts.append(w["leads"].format(leader=_side(position, leader, w), high=max(a, b), low=min(a, b)))
+    if position.crawford:
+        parts.append(w["crawford"])
+    elif crawford_rule and n > 1 and (a == n - 1) != (b == n - 1):
+        parts.append(w["post_crawford"])
+    return ", ".join(parts)
+
+
+def _may_double(position: Position) -> bool:
+    """The player on roll may turn the cube: it is in play, not in the Crawford game, not his opponent's,
+    and not at its limit."""
+    if position.max_cube == 0 or position.crawford:
+        return False
+    if position.cube_owner is not None and position.cube_owner != position.turn:
+        return False
+    return position.cube < 2 ** position.max_cube
+
+
+def question_words(position: Position, *, words: dict[str, str] | None = None) -> str:
+    """Who is on roll and what is asked, as a sentence: ``White to play 52.`` (the higher die first),
+    ``White on roll. Cube action?``, ``Black doubles. Take or pass?`` (``redoubles`` when he owns the
+    cube; ``Take, pass or beaver?`` where beavers are allowed), a resignation offered, or ``White on
+    roll.`` where the cube cannot be turned."""
+    from notation.position import GAME_PLAYING
+
+    w = WORDS if words is None else words
+    if position.resign_offered in (1, 2, 3) and position.resigner in (0, 1):
+        return w["resigns"].format(who=_side(position, position.resigner, w),
+                                   what=w[f"resign_{position.resign_offered}"])
+    if position.game_state > GAME_PLAYING:
+        return w["game_over"]
+    who = _side(position, position.turn, w)
+    if position.double_offered:
+        if position.cube_owner is not None:
+            return w["redoubles"].format(who=who)
+        beaver = position.beavers and position.match_length == 0
+        return w["doubles_beaver" if beaver else "doubles"].format(who=who)
+    if position.dice is not None:
+        high, low = max(position.dice), min(position.dice)
+        return w["to_play"].format(who=who, roll=f"{high}{low}")
+    return w["cube_action" if _may_double(position) else "on_roll"].format(who=who)
+
+
+def book_caption(position: Position, *, pips: bool = False, crawford_rule: bool = True,
+                 words: dict[str, str] | None = None) -> str:
+    """The caption a book prints with a problem: the game, then who is on roll and what is asked, then
+    (``pips``) the pip counts.  ``Match to 7, White leads 3-0. White to play 52.``  Names where the
+    position knows them, else the colours.  The words are :data:`WORDS` (or ``words``)."""
+    w = WORDS if words is None else words
+    out = [w["game_end"].format(game=game_words(position, crawford_rule=crawford_rule, words=w)),
+           question_words(position, words=w)]
+    if pips:
+        first = position.turn if position.turn in (0, 1) else 0
+        second = 1 - first
+        out.append(w["pips"].format(first=_side(position, first, w), first_pips=position.pips(first),
+                                    second=_side(position, second, w), second_pips=position.pips(second)))
+    return " ".join(out)

@@ -233,16 +233,26 @@ class _Text:
         return Glyphs(tuple(chars), size, fill, bold)
 
     def wrap(self, s: str, size: float, max_width: float) -> list[str]:
+        """``s`` in lines no wider than ``max_width``: broken at spaces, and a word wider than that (a long
+        name, text in a script written without spaces) between its characters."""
         lines: list[str] = []
         for para in s.split("\n"):
             cur = ""
             for word in para.split():
                 trial = f"{cur} {word}" if cur else word
-                if cur and self.width(trial, size) > max_width:
-                    lines.append(cur)
-                    cur = word
-                else:
+                if self.width(trial, size) <= max_width:
                     cur = trial
+                    continue
+                if cur:
+                    lines.append(cur)
+                    cur = ""
+                while self.width(word, size) > max_width and len(word) > 1:
+                    k = 1  # the longest beginning that fits (one character at least)
+                    while k < len(word) and self.width(word[:k + 1], size) <= max_width:
+                        k += 1
+                    lines.append(word[:k])
+                    word = word[k:]
+                cur = word
             lines.append(cur)
         return lines
 
