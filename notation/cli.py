@@ -25,6 +25,7 @@ COMMAND_MODULES = {
     "validate": "notation.commands.validate",
     "convert": "notation.commands.convert",
     "render": "notation.commands.render",
+    "problems": "notation.commands.problems",
 }
 
 
