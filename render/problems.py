@@ -397,25 +397,28 @@ def _index_drawings(ps: Sequence[Problem], width: int, dpi: int) -> list[Drawing
     return pages
 
 
+PDF_CHUNK = 16
+"""Pages drawn and written to the PDF at a time (each later group appended to it), so that a set of any
+size needs the memory of this many pages, not of all."""
+
+
 def pdf(ps: Sequence[Problem], dpi: int = 300, title: str | None = None, **options: Any) -> bytes:
     """One print-ready PDF: the index, then each problem, then each solution, a page each, every diagram
     at the print size (120 mm wide) at ``dpi``; the same bytes for the same input (no dates)."""
+    from collections.abc import Callable
+
     opts = {"size": "print", "dpi": dpi, **options}
-    pages: list[Image.Image] = []
-    width = 0
-    for p in ps:
-        d = p.problem_drawing(**opts)
-        width = width or d.width
-        pages.append(_page(raster.image(d)))
-    for p in ps:
-        pages.append(_page(raster.image(p.solution_drawing(**opts))))
-    if not width:
-        width = layout(Position(), **opts).width
-    index = [_page(raster.image(d)) for d in _index_drawings(ps, width, dpi)]
-    pages = index + pages
+    width = layout(Position(), **opts).width
+    makers: list[Callable[[], Image.Image]] = [
+        lambda d=d: _page(raster.image(d)) for d in _index_drawings(ps, width, dpi)]  # type: ignore[misc]
+    makers += [lambda p=p: _page(raster.image(p.problem_drawing(**opts))) for p in ps]  # type: ignore[misc]
+    makers += [lambda p=p: _page(raster.image(p.solution_drawing(**opts))) for p in ps]  # type: ignore[misc]
     out = io.BytesIO()
-    pages[0].save(out, "PDF", save_all=True, append_images=pages[1:], resolution=float(dpi), quality=95,
-                  title=title or WORDS["index_title"], creationDate=None, modDate=None, producer=None)
+    for start in range(0, len(makers), PDF_CHUNK):
+        pages = [make() for make in makers[start:start + PDF_CHUNK]]
+        pages[0].save(out, "PDF", save_all=True, append_images=pages[1:], append=start > 0,
+                      resolution=float(dpi), quality=95, title=title or WORDS["index_title"], creationDate=None,
+                      modDate=None, producer=None)
     return out.getvalue()
 
 
