@@ -16,6 +16,7 @@ from typing import Any
 
 from notation.position import GAME_OVER, Position
 
+from . import captions
 from ._font import MISSING, Font, default_font
 from .arrows import Arrow, Arrows
 from .captions import latin_name
@@ -233,16 +234,26 @@ class _Text:
         return Glyphs(tuple(chars), size, fill, bold)
 
     def wrap(self, s: str, size: float, max_width: float) -> list[str]:
+        """``s`` in lines no wider than ``max_width``: broken at spaces, and a word wider than that (a long
+        name, text in a script written without spaces) between its characters."""
         lines: list[str] = []
         for para in s.split("\n"):
             cur = ""
             for word in para.split():
                 trial = f"{cur} {word}" if cur else word
-                if cur and self.width(trial, size) > max_width:
-                    lines.append(cur)
-                    cur = word
-                else:
+                if self.width(trial, size) <= max_width:
                     cur = trial
+                    continue
+                if cur:
+                    lines.append(cur)
+                    cur = ""
+                while self.width(word, size) > max_width and len(word) > 1:
+                    k = 1  # the longest beginning that fits (one character at least)
+                    while k < len(word) and self.width(word[:k + 1], size) <= max_width:
+                        k += 1
+                    lines.append(word[:k])
+                    word = word[k:]
+                cur = word
             lines.append(cur)
         return lines
 
@@ -913,8 +924,10 @@ def layout(position: Position, **options: Any) -> Drawing:
         root = groups[0]
     else:
         root = Group(0.0, 0.0, tuple(groups) + tuple(extra))
-    title = opts.title if opts.title is not None else opts.heading if opts.heading else _title(position, opts)
-    desc = _desc(position, opts)
+    shown_caption = (captions[0] if boards == 1 else opts.caption) or None
+    title = opts.title if opts.title is not None else opts.heading if opts.heading else \
+        shown_caption or _title(position, opts)
+    desc = _desc(position, opts, shown_caption)
     W, H = int(math.ceil(width - 1e-6)), int(math.ceil(height - 1e-6))
     if opts.width is not None:
         W = opts.width
@@ -925,27 +938,19 @@ def layout(position: Position, **options: Any) -> Drawing:
 
 
 def _title(position: Position, opts: Options) -> str:
-    who = COLOUR_NAMES[position.turn]
-    if opts.plays:
-        return f"Backgammon position, {who} to play " + "; ".join(opts.plays)
-    dice = opts.dice if opts.dice is not None else position.dice
-    if dice:
-        return f"Backgammon position, {who} to play {dice[0]}-{dice[1]}"
-    return f"Backgammon position, {who} on roll"
+    return captions.title(position, plays=opts.plays, dice=opts.dice)
 
 
-def _desc(position: Position, opts: Options) -> str:
-    parts = []
+def _desc(position: Position, opts: Options, caption: str | None) -> str:
+    """The diagram in words (:func:`render.captions.describe`), then its XGID."""
+    names = opts.names if isinstance(opts.names, tuple) else None
+    parts = [captions.describe(position, caption=caption, names=names, plays=opts.plays, dice=opts.dice)]
     try:
         from notation.ids import xgid  # type: ignore[attr-defined]
 
         parts.append(xgid(position))
     except Exception:  # noqa: BLE001 - the description is optional
         pass
-    for player in (0, 1):
-        b = position.boards[player]
-        pts = " ".join(f"{p}:{b[p]}" for p in range(1, 26) if b[p])
-        parts.append(f"{COLOUR_NAMES[player]} ({player}): {pts}; off {b[0]}")
     return "\n".join(parts)
 
 

@@ -8,7 +8,8 @@ The writer replays the match (the plays must be placed on the board to be split 
   and the header comments go to ``ANNO``, keyed and not;
 - a ``GAME`` for each game: its start's board and cube (the side on roll is the first ply's; the start's
   dice and a pending double are not held, said); a legal play as its single-die steps in a legal order
-  (the order written, when it is one); an illegal play as a set-position ply (the dice, the illegal flag
+  (the order written, when it is one) on a dice ply, which holds the roll and not the order of its dice
+  (a roll written lower die first is said); an illegal play as a set-position ply (the dice as written, the illegal flag
   and the board after it), the play as recorded in an annotation where the board alone does not say it;
   cube actions; an accepted resignation; the end of the game (24, or 26 for the game that ends the match);
 - the analysis, one block per producer, in OGXM's units (match-winning chances in match play, through the
@@ -591,10 +592,7 @@ class Writer:
                 ref = first_ref + len(plies)
                 kind = a.kind
                 if kind in ("move", "roll") and a.dice is not None:
-                    if a.dice[0] > a.dice[1]:
-                        self.counts["roll[|s] after a play the replay could not make, written higher die first: OGXM "
-                                    "writes the lower first there"] += 1
-                    plies.append((W.SET_POSITION, 1 - a.player, (), {"dice": _low_first(a.dice), "illegal": True,
+                    plies.append((W.SET_POSITION, 1 - a.player, (), {"dice": a.dice, "illegal": True,
                                                                        "board": board}))
                     self.illegal.add(ref)
                     if (a.play or "").strip():
@@ -702,28 +700,38 @@ class Writer:
             if st.legal:
                 plies.append((aid, a.player, (), None))
                 self.info[ref] = (st, a.player)
+                self._dice_order(dice)
                 return
         elif st.legal and st.play is not None:
             steps = hop_bytes(before, a.player, dice, text, st.play.steps)
             if steps is not None:
                 plies.append((aid, a.player, steps, None))
                 self.info[ref] = (st, a.player)
+                self._dice_order(dice)
                 return
-        # an illegal play: its dice, the illegal flag and the board it leaves, on the side to move next
+        # an illegal play: its dice (in the order written: the set-position ply's dice field holds it), the
+        # illegal flag and the board it leaves, on the side to move next
         after = absolute_board(st.after.boards)
-        plies.append((W.SET_POSITION, 1 - a.player, (), {"dice": _low_first(dice), "illegal": True,
+        plies.append((W.SET_POSITION, 1 - a.player, (), {"dice": dice, "illegal": True,
                                                            "board": tuple(after)}))
         self.illegal.add(ref)
         self.info[ref] = (st, a.player)
         if diff_play(absolute_board(before.boards), after, a.player) != text:
             self._anno(W.SCOPE_PLY, ref, PLAY_KEY, text)
 
+    def _dice_order(self, dice: tuple[int, int]) -> None:
+        """A dice ply's action id is the roll, not the order of its dice: the reader gives the higher die
+        first, and a roll written lower die first is counted (the order is lost)."""
+        if dice[0] < dice[1]:
+            self.counts["roll[|s] written lower die first: OGXM's dice ply holds the roll, not the order of its "
+                        "dice (read back higher die first)"] += 1
+
     def _setup(self, plies: list[Any], st: ReplayStep, ref: int) -> None:
         a = st.action
         after = st.after
         board = tuple(absolute_board(after.boards))
         if a.dice is not None:
-            plies.append((W.SET_POSITION, after.turn, (), {"dice": _low_first(a.dice), "illegal": True,
+            plies.append((W.SET_POSITION, after.turn, (), {"dice": a.dice, "illegal": True,
                                                              "board": board}))
             self._anno(W.SCOPE_PLY, ref, SETUP_KEY, a.text)
             self.illegal.add(ref)
@@ -1262,11 +1270,6 @@ def _counted(n: int, what: str) -> str:
 
 
 _ALTERNATIVES = re.compile(r"\[([^|\]]*)\|([^\]]*)\]")
-
-
-def _low_first(dice: tuple[int, int]) -> tuple[int, int]:
-    """A roll as OGXM (and OGID) write one, the low die first."""
-    return (dice[0], dice[1]) if dice[0] <= dice[1] else (dice[1], dice[0])
 
 
 def _resign_value(points: int | None, cube: int) -> int:
