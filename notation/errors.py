@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 
-_LONG_QUOTE = re.compile(r"'([^'\n]{100,})'|\"([^\"\n]{100,})\"|\[([^\]\n]{100,})\]")
+_LONG_QUOTE = re.compile(r"(?<!\w)'([^'\n]{100,})'(?!\w)|\"([^\"\n]{100,})\"|\[([^\]\n]{100,})\]")
+"""A long quoted piece.  A ``'`` opens a quotation only where no letter or digit stands before it and closes
+one only where none follows it: an apostrophe (``rollouts'``, ``OGXM's``) is no quotation mark."""
 
 MESSAGE_MAX = 1000
 """The most characters a message may have (:func:`cut_quotes`): what it quotes is cut first."""

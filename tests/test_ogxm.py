@@ -287,9 +287,10 @@ def test_signatures_are_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     assert len(notes) == 2 and all("present, not verified" in n and "cryptography" in n for n in notes)
 
 
-def test_rolls_after_a_play_that_cannot_be_made_say_their_dice_order_is_not_kept() -> None:
-    """After a play the replay cannot make, OGXM writes each roll lower die first (a set-position ply):
-    a roll written higher first is counted in what the conversion says, not turned round silently."""
+def test_rolls_after_a_play_that_cannot_be_made_keep_their_dice_order() -> None:
+    """After a play the replay cannot make, each roll is a set-position ply, whose dice field holds the
+    dice in the order written (the reference codec takes either order): a roll written higher die first
+    reads back so (it was written lower die first, and said)."""
     m = read_match(DATA.parent.parent / "samples" / "illegal_plays.mat")
     acts = m.games[0].actions
     k = next(i for i, a in enumerate(acts) if a.kind == "move" and i > 3)
@@ -300,9 +301,28 @@ def test_rolls_after_a_play_that_cannot_be_made_say_their_dice_order_is_not_kept
     higher = sum(1 for a in acts if id(a) not in done and a.kind in ("move", "roll") and a.dice is not None
                  and a.dice[0] > a.dice[1])
     assert higher > 0
-    _data, dropped = write_ogxm(m)
-    assert (f"{higher} rolls after a play the replay could not make, written higher die first: OGXM writes the "
-            "lower first there") in dropped
+    data, dropped = write_ogxm(m)
+    assert not any("die first" in d for d in dropped), dropped
+    back = read_ogxm(data)[0].games[0].actions
+    assert [a.dice for a in back if a.kind in ("move", "roll")] == [a.dice for a in acts if a.kind in ("move", "roll")]
+
+
+def test_a_roll_written_lower_die_first_is_said() -> None:
+    """A dice ply's action id is the roll, not the order of its dice: OGXM reads it back higher die first,
+    so each roll written lower die first (FIBS clients, PlayOK) is counted in what the conversion says and
+    --strict refuses; a file whose rolls are all written higher die first says nothing of dice."""
+    m = parse_matches((DATA / "mat_fibs_dialect.txt").read_text())[0]
+    lower = sum(1 for g in m.games for a in g.actions if a.kind in ("move", "roll") and a.dice is not None
+                and a.dice[0] < a.dice[1])
+    assert lower > 0
+    data, dropped = write_ogxm(m)
+    back = read_ogxm(data)[0]
+    turned = sum(1 for g, h in zip(m.games, back.games, strict=True) for a, b in zip(
+        [a for a in g.actions if a.dice], [b for b in h.actions if b.dice], strict=True) if a.dice != b.dice)
+    assert 0 < turned <= lower  # (an illegal play's set-position ply keeps the order)
+    assert (f"{turned} rolls written lower die first: OGXM's dice ply holds the roll, not the order of its dice "
+            "(read back higher die first)") in dropped, dropped
+    assert not any("die first" in d for d in write_ogxm(read_match(CHARLOT))[1])
 
 
 def test_a_count_of_one_is_said_in_the_singular() -> None:

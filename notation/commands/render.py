@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from .._term import fail, safe_line, stdout_failed
+from .._term import fail, safe_line, stdout_failed, utf8
 from ..errors import InvalidPositionError, NotationError
 from ..position import Position
 
@@ -58,7 +58,7 @@ def _write(path: Path, data: bytes | str, force: bool = False, inputs: tuple[str
     from ..convert import atomic_write
 
     if str(path) == "-":
-        raw = data.encode("utf-8") if isinstance(data, str) else data
+        raw = utf8(data) if isinstance(data, str) else data
         try:
             sys.stdout.buffer.write(raw)
             sys.stdout.buffer.flush()
@@ -140,6 +140,20 @@ def _describe(step: Any, game_no: int, move_no: int | str) -> str:
     return text
 
 
+AUTO = "auto"
+"""``--caption auto``: the caption a book prints (:func:`render.captions.book_caption`)."""
+
+
+def _book_caption(position: Position, caption_pips: bool, crawford_rule: bool = True,
+                  dice: tuple[int, int] | None = None) -> str:
+    """The book caption of ``position`` (with ``dice`` when --dice gives the roll)."""
+    from render.captions import book_caption
+
+    if dice is not None and not position.double_offered:
+        position = position.replace(dice=dice)
+    return book_caption(position, pips=caption_pips, crawford_rule=crawford_rule)
+
+
 def _step_options(step: Any, base: dict[str, Any], caption: str | None) -> dict[str, Any]:
     opts = dict(base)
     a = step.action
@@ -174,17 +188,18 @@ class _Request:
     """What the command line asks for (see :func:`run`)."""
 
     __slots__ = ("source", "output", "fmt", "game_no", "move_no", "at", "draw_all", "plays", "dice", "caption",
-                 "no_caption", "names", "show_names", "candidate", "force", "jobs", "base")
+                 "no_caption", "names", "show_names", "candidate", "force", "jobs", "base", "caption_pips")
 
     def __init__(self, source: str, output: str, fmt: str | None, game_no: int | None, move_no: int | None,
                  at: str | None, draw_all: bool, plays: tuple[str, ...], dice: str | None, caption: str | None,
                  no_caption: bool, names: tuple[str, str] | None, show_names: bool | None, candidate: int | None,
-                 force: bool, jobs: int, base: dict[str, Any] | None = None) -> None:
+                 force: bool, jobs: int, base: dict[str, Any] | None = None, caption_pips: bool = False) -> None:
         self.source, self.output, self.fmt = source, output, fmt
         self.game_no, self.move_no, self.at, self.draw_all = game_no, move_no, at, draw_all
         self.plays, self.dice, self.caption, self.no_caption = plays, dice, caption, no_caption
         self.names, self.show_names, self.candidate = names, show_names, candidate
         self.force, self.jobs, self.base = force, jobs, {} if base is None else base
+        self.caption_pips = caption_pips
 
 
 def _names_option(value: str | None, no_names: bool) -> tuple[tuple[str, str] | None, bool | None]:
@@ -261,7 +276,10 @@ def _names_option(value: str | None, no_names: bool) -> tuple[tuple[str, str] | 
 @click.option("--title", default=None, help="A title drawn above the diagram (also the SVG <title>).")
 @click.option("--pips/--no-pips", default=None, help="Pip counts.")
 @click.option("--score/--no-score", default=None, help="Match score and length.")
-@click.option("--caption", default=None, help="Text under the diagram.")
+@click.option("--caption", default=None,
+              help="Text under the diagram; 'auto': the caption a book prints, from the position (the game and "
+                   "score, who is on roll and what is asked: 'Match to 7, White leads 3-0. White to play 52.').")
+@click.option("--caption-pips", is_flag=True, help="With --caption auto: the pip counts in the caption.")
 @click.option("--no-caption", is_flag=True, help="No caption (for match positions, where one is made up).")
 @click.option("--direction", is_flag=True, help="Draw the bottom player's direction of movement.")
 @click.option("--no-ghosts", is_flag=True, help="No dashed outlines where moved checkers land.")
@@ -273,7 +291,7 @@ def command(source: str | None, output: str, fmt: str | None, game_no: int | Non
             names_opt: str | None, pips: bool | None, score: bool | None, caption: str | None,
             no_caption: bool, direction: bool, no_ghosts: bool, columns: int | None, force: bool = False,
             fonts: tuple[str, ...] = (), no_names: bool = False, title: str | None = None,
-            candidate: int | None = None, jobs: int = 0) -> None:
+            candidate: int | None = None, jobs: int = 0, caption_pips: bool = False) -> None:
     """Draw SOURCE (a position ID, a position file such as an XG or BGBlitz text export, or a match
     file; '-' reads standard input) as a book-style diagram in PNG or SVG.
 
@@ -281,6 +299,7 @@ def command(source: str | None, output: str, fmt: str | None, game_no: int | Non
     gammon render "XGID=-b----E-C---eE---c-e----B-:0:0:1:53:0:0:0:0:10" -o start.png
     gammon render "XGID=..." --dice 53 --play "13/8 13/10" --play "8/3 6/3" -o two-ways.svg
     gammon render "XGID=..." --names "Ann,Ben" --title "Figure 3" -o fig3.png
+    gammon render "XGID=..." --caption auto -o problem.png
     gammon render export.txt --candidate 2 -o second-best.png
     gammon render match.mat --game 2 --move 14 -o g2m14.png
     gammon render match.mat --at 98:38 -o fig.png     (a place `gammon validate` printed)
@@ -313,8 +332,10 @@ def command(source: str | None, output: str, fmt: str | None, game_no: int | Non
         base["columns"] = columns
     if title is not None:
         base["heading"] = title
+    if caption_pips and caption != AUTO:
+        fail("--caption-pips: give --caption auto too")
     req = _Request(source, output, fmt, game_no, move_no, at, draw_all, plays, dice, caption, no_caption,
-                   names, show_names, candidate, force, jobs, base)
+                   names, show_names, candidate, force, jobs, base, caption_pips)
     try:
         _command(req, pips, score)
     finally:
@@ -427,7 +448,8 @@ def _command(req: _Request, pips: bool | None, score: bool | None) -> None:
             base[key] = True
     if is_match or record.analysis is not None:  # a game's record: who is on roll, where no dice say it
         base["on_roll"] = True
-    if req.caption is not None and not req.no_caption:
+    auto = req.caption == AUTO and not req.no_caption
+    if req.caption is not None and not req.no_caption and not auto:
         base["caption"] = req.caption
     try:
         if req.dice is not None:
@@ -449,6 +471,8 @@ def _command(req: _Request, pips: bool | None, score: bool | None) -> None:
                 base["play"] = list(plays)
             if cap is not None and req.caption is None and not req.no_caption:
                 base["caption"] = cap
+            if auto:
+                base["caption"] = _book_caption(position, req.caption_pips, dice=base.get("dice"))
             _check_plays(position, plays, base.get("dice"), "--candidate" if play is not None else "--play")
             out_fmt = _format_for(req.output, req.fmt)
             inputs = (req.source,) if req.source != "-" and _looks_like_file(req.source) else ()
@@ -459,7 +483,7 @@ def _command(req: _Request, pips: bool | None, score: bool | None) -> None:
         fixed_caption = req.no_caption or req.caption is not None
         _render_match(req.source, req.output, req.fmt, req.game_no, req.move_no, req.draw_all, base,
                       fixed_caption, req.at, req.force, match, req.jobs,
-                      req if req.candidate is not None else None)
+                      req if req.candidate is not None else None, req.caption_pips if auto else None)
     except NotationError as e:
         fail(str(e))
     except BrokenPipeError:
@@ -492,7 +516,10 @@ def _find_at(rep: Any, at: str, source: str) -> tuple[int, int]:
 
 def _render_match(source: str, output: str, fmt: str | None, game_no: int | None, move_no: int | None,
                   draw_all: bool, base: dict[str, Any], fixed_caption: bool, at: str | None = None,
-                  force: bool = False, given: Any = None, jobs: int = 0, candidate: Any = None) -> None:
+                  force: bool = False, given: Any = None, jobs: int = 0, candidate: Any = None,
+                  auto: bool | None = None) -> None:
+    """Draw one position of a match (or every one, ``draw_all``).  ``auto``: each diagram's caption is
+    the book caption of its position (``--caption auto``; True: with the pip counts)."""
     from ..matchio import read_match
     from ..replay import replay
 
@@ -507,7 +534,7 @@ def _render_match(source: str, output: str, fmt: str | None, game_no: int | None
     if draw_all:
         if game_no is not None or move_no is not None:
             fail("--all draws every position: leave out --game and --move")
-        _render_all(rep, source, output, fmt, base, fixed_caption, force, jobs)
+        _render_all(rep, source, output, fmt, base, fixed_caption, force, jobs, auto)
         return
     if game_no is None:
         game_no = 1
@@ -539,6 +566,8 @@ def _render_match(source: str, output: str, fmt: str | None, game_no: int | None
         step = g.steps[labels.index(want)]
         position = step.before
         opts = _step_options(step, base, None if fixed_caption else _describe(step, game_no, want))
+    if auto is not None:
+        opts["caption"] = _book_caption(position, auto, rep.match.rules.crawford, base.get("dice"))
     if candidate is not None:  # --candidate N: the N-th play of the analysis the record holds for this move
         from types import SimpleNamespace
 
@@ -607,7 +636,7 @@ _ALL_FORCE: list[Any] = [False, ()]
 
 
 def _render_all(rep: Any, source: str, output: str, fmt: str | None, base: dict[str, Any], fixed_caption: bool,
-                force: bool, jobs: int) -> None:
+                force: bool, jobs: int, auto: bool | None = None) -> None:
     """Every position of every game into the directory ``output``: checked for existing files first,
     drawn in ``jobs`` processes (0: automatic), with a progress bar on a terminal."""
     from render import _font
@@ -624,6 +653,8 @@ def _render_all(rep: Any, source: str, output: str, fmt: str | None, base: dict[
     for gi, g in enumerate(rep.games, 1):
         for label, step in zip(step_labels(g.steps), g.steps, strict=True):
             cap = None if fixed_caption else _describe(step, gi, label)
+            if auto is not None:
+                cap = _book_caption(step.before, auto, rep.match.rules.crawford)
             num, dash, rest = label.partition("-")
             name = num.zfill(3) + dash + rest if label[0].isdigit() else label
             todo.append((out_dir / f"game{gi:02d}_move{name}.{out_fmt}", step.before,
@@ -632,6 +663,8 @@ def _render_all(rep: Any, source: str, output: str, fmt: str | None, base: dict[
         end_opts = dict(base)
         if not fixed_caption:
             end_opts["caption"] = f"Game {gi}: final position"
+        elif auto is not None:
+            end_opts["caption"] = _book_caption(g.end, auto, rep.match.rules.crawford)
         todo.append((out_dir / f"game{gi:02d}_end.{out_fmt}", g.end, end_opts))
         places.append(f"{source}: game {gi} final position")
     from render.layout import check_position

@@ -8,7 +8,8 @@ The writer replays the match (the plays must be placed on the board to be split 
   and the header comments go to ``ANNO``, keyed and not;
 - a ``GAME`` for each game: its start's board and cube (the side on roll is the first ply's; the start's
   dice and a pending double are not held, said); a legal play as its single-die steps in a legal order
-  (the order written, when it is one); an illegal play as a set-position ply (the dice, the illegal flag
+  (the order written, when it is one) on a dice ply, which holds the roll and not the order of its dice
+  (a roll written lower die first is said); an illegal play as a set-position ply (the dice as written, the illegal flag
   and the board after it), the play as recorded in an annotation where the board alone does not say it;
   cube actions; an accepted resignation; the end of the game (24, or 26 for the game that ends the match);
 - the analysis, one block per producer, in OGXM's units (match-winning chances in match play, through the
@@ -32,6 +33,7 @@ from collections import Counter
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from .._term import utf8
 from ..analysis import Analysis, CheckerAnalysis, CubeAnalysis, Probabilities
 from ..errors import NotationError, cut_text
 from ..losses import THUMBNAIL, crawford_mark
@@ -175,7 +177,7 @@ class Writer:
         f: dict[str, Any] = {"match_length": m.length, "variant": variant}
         for side, name in zip(("White", "Black"), m.names, strict=True):
             if name and not _fits(name):
-                self.drop(f"the name of {side} ({len(name.encode('utf-8')):,} bytes): OGXM holds a name of at most "
+                self.drop(f"the name of {side} ({len(utf8(name)):,} bytes): OGXM holds a name of at most "
                           f"{W.MAX_STRING:,} bytes (not written)")
             elif name:
                 f[f"{side.lower()}_name"] = name
@@ -344,7 +346,7 @@ class Writer:
         v = v.strip()
         if key in ("event", "stage", "table", "city"):
             cap = {"event": 120, "stage": 60, "table": 24, "city": 80}[key]
-            return v if 1 <= len(v.encode("utf-8")) <= cap else None
+            return v if 1 <= len(utf8(v)) <= cap else None
         if key == "country":
             return v if _COUNTRY.fullmatch(v) else None
         if key == "event_url":
@@ -384,7 +386,7 @@ class Writer:
         if field in pr:
             return False
         if field == "user_id":
-            ok = 1 <= len(v.encode("utf-8")) <= 64
+            ok = 1 <= len(utf8(v)) <= 64
             value: Any = v
         elif field == "rating":
             try:
@@ -416,7 +418,7 @@ class Writer:
     def _anno(self, scope: int, ref: int, key: str | None, value: str) -> None:
         """An annotation record; a key's further values on one target are ``key~1``, ``key~2`` ...  A value
         longer than OGXM's strings is its first part here and the rest in :data:`MORE_KEY` annotations."""
-        if key is not None and len(key.encode("utf-8")) > MAX_KEY:
+        if key is not None and len(utf8(key)) > MAX_KEY:
             self.drop(f"an annotation whose key is longer than {MAX_KEY} bytes ({key[:40]!r}...)")
             return
         n = self.keys[(scope, ref, key)] if key is not None else self.comments[(scope, ref)]
@@ -434,14 +436,14 @@ class Writer:
                 self.drop(f"the annotation {key!r} past OGXM's {W.MAX_STRING} bytes (its key has a line break, "
                           "so its value cannot be continued)")
                 return
-            for piece in parts(value[len(first):], W.MAX_STRING - len(label.encode("utf-8")) - 1):
+            for piece in parts(value[len(first):], W.MAX_STRING - len(utf8(label)) - 1):
                 self._anno(scope, ref, MORE_KEY, f"{label}\n{piece}")
 
     def _record(self, scope: int, ref: int, key: str | None, value: str) -> None:
         r: dict[str, Any] = {"scope": scope, "ref": ref, "value": value}
         if key is not None:
             r["key"] = key
-        kb = key.encode("utf-8") if key is not None else b""
+        kb = utf8(key) if key is not None else b""
         self.annos.append(((scope, ref, False, b"", False, 0, False, 0, key is None, kb, False, b"", len(self.annos)),
                            W.encode_anno(r)))
 
@@ -479,8 +481,8 @@ class Writer:
             lang = r.get("lang")
             self.annos.append(((r["scope"], r["ref"], "analysis" in r, a, "kind" in r, r.get("kind", 0),
                                 "alt_index" in r, r.get("alt_index", 0), key is None,
-                                key.encode("utf-8") if key is not None else b"", lang is not None,
-                                lang.encode("utf-8") if lang is not None else b"", len(self.annos)),
+                                utf8(key) if key is not None else b"", lang is not None,
+                                utf8(lang) if lang is not None else b"", len(self.annos)),
                                W.encode_anno(r)))
 
     # ------------------------------------------------------------------ GAME
@@ -591,10 +593,7 @@ class Writer:
                 ref = first_ref + len(plies)
                 kind = a.kind
                 if kind in ("move", "roll") and a.dice is not None:
-                    if a.dice[0] > a.dice[1]:
-                        self.counts["roll[|s] after a play the replay could not make, written higher die first: OGXM "
-                                    "writes the lower first there"] += 1
-                    plies.append((W.SET_POSITION, 1 - a.player, (), {"dice": _low_first(a.dice), "illegal": True,
+                    plies.append((W.SET_POSITION, 1 - a.player, (), {"dice": a.dice, "illegal": True,
                                                                        "board": board}))
                     self.illegal.add(ref)
                     if (a.play or "").strip():
@@ -702,28 +701,38 @@ class Writer:
             if st.legal:
                 plies.append((aid, a.player, (), None))
                 self.info[ref] = (st, a.player)
+                self._dice_order(dice)
                 return
         elif st.legal and st.play is not None:
             steps = hop_bytes(before, a.player, dice, text, st.play.steps)
             if steps is not None:
                 plies.append((aid, a.player, steps, None))
                 self.info[ref] = (st, a.player)
+                self._dice_order(dice)
                 return
-        # an illegal play: its dice, the illegal flag and the board it leaves, on the side to move next
+        # an illegal play: its dice (in the order written: the set-position ply's dice field holds it), the
+        # illegal flag and the board it leaves, on the side to move next
         after = absolute_board(st.after.boards)
-        plies.append((W.SET_POSITION, 1 - a.player, (), {"dice": _low_first(dice), "illegal": True,
+        plies.append((W.SET_POSITION, 1 - a.player, (), {"dice": dice, "illegal": True,
                                                            "board": tuple(after)}))
         self.illegal.add(ref)
         self.info[ref] = (st, a.player)
         if diff_play(absolute_board(before.boards), after, a.player) != text:
             self._anno(W.SCOPE_PLY, ref, PLAY_KEY, text)
 
+    def _dice_order(self, dice: tuple[int, int]) -> None:
+        """A dice ply's action id is the roll, not the order of its dice: the reader gives the higher die
+        first, and a roll written lower die first is counted (the order is lost)."""
+        if dice[0] < dice[1]:
+            self.counts["roll[|s] written lower die first: OGXM's dice ply holds the roll, not the order of its "
+                        "dice (read back higher die first)"] += 1
+
     def _setup(self, plies: list[Any], st: ReplayStep, ref: int) -> None:
         a = st.action
         after = st.after
         board = tuple(absolute_board(after.boards))
         if a.dice is not None:
-            plies.append((W.SET_POSITION, after.turn, (), {"dice": _low_first(a.dice), "illegal": True,
+            plies.append((W.SET_POSITION, after.turn, (), {"dice": a.dice, "illegal": True,
                                                              "board": board}))
             self._anno(W.SCOPE_PLY, ref, SETUP_KEY, a.text)
             self.illegal.add(ref)
@@ -790,7 +799,7 @@ class Writer:
                 if _fits(producer):
                     info["model_name"] = producer
                 else:
-                    self.drop(f"the name of the producer of an analysis ({len(producer.encode('utf-8')):,} bytes): "
+                    self.drop(f"the name of the producer of an analysis ({len(utf8(producer)):,} bytes): "
                               f"OGXM holds a name of at most {W.MAX_STRING:,} bytes (not written)")
             info["currency"] = 2 if match_play else 1
             if match_play:
@@ -1264,11 +1273,6 @@ def _counted(n: int, what: str) -> str:
 _ALTERNATIVES = re.compile(r"\[([^|\]]*)\|([^\]]*)\]")
 
 
-def _low_first(dice: tuple[int, int]) -> tuple[int, int]:
-    """A roll as OGXM (and OGID) write one, the low die first."""
-    return (dice[0], dice[1]) if dice[0] <= dice[1] else (dice[1], dice[0])
-
-
 def _resign_value(points: int | None, cube: int) -> int:
     if points and cube and points % cube == 0 and 1 <= points // cube <= 3:
         return points // cube
@@ -1304,7 +1308,7 @@ def _keepable(kind: str) -> bool:
 
 def _fits(text: str) -> bool:
     """Whether ``text`` fits in an OGXM string (:data:`~notation.formats._ogxm_wire.MAX_STRING` bytes of UTF-8)."""
-    return len(text) <= W.MAX_STRING // 4 or len(text.encode("utf-8")) <= W.MAX_STRING
+    return len(text) <= W.MAX_STRING // 4 or len(utf8(text)) <= W.MAX_STRING
 
 
 def _int(v: str) -> int | None:
