@@ -72,6 +72,24 @@ WORDS: dict[str, str] = {
     "no_cube": "No cube.",
     "dice": "Dice {a}-{b}.",
     "arrows": "Arrows: {plays}.",
+    "ghost_arrows": "Pale arrows: {play}.",
+    # problem sets (render.problems)
+    "problem": "Problem",
+    "solution": "Solution",
+    "game": "Game",
+    "move": "move",
+    "question": "Question",
+    "error_heading": "Error",
+    "index_title": "Problems",
+    "problems_count": "problems",
+    "no_move": "no move",
+    "played_mark": "{play} (played)",
+    "error": ", error {error}",
+    "answer_checker": "Best: {best}. Played: {played}{error}.",
+    "answer_cube": "Right action: {best}. Played: {played}{error}.",
+    "no_double": "No double",
+    "double_take": "Double, take",
+    "double_pass": "Double, pass",
 }
 """The words of :func:`book_caption`, by key; ``{...}`` are filled in.  Change the values (all of them, as
 one table) to caption in another language."""
@@ -224,11 +242,12 @@ def title(position: Position, *, plays: tuple[str, ...] = (), dice: tuple[int, i
 
 
 def describe(position: Position, *, caption: str | None = None, names: tuple[str, str] | None = None,
-             plays: tuple[str, ...] = (), dice: tuple[int, int] | None = None,
-             words: dict[str, str] | None = None) -> str:
+             plays: tuple[str, ...] = (), dice: tuple[int, int] | None = None, ghost_play: str | None = None,
+             table: tuple[tuple[str, ...], ...] = (), words: dict[str, str] | None = None) -> str:
     """A diagram in words, for a reader who cannot see it (an SVG's ``<desc>``): its caption, the book
     caption of the position with the pip counts, where each side's checkers stand (each in his own
-    numbering), the cube, the dice, the plays drawn as arrows; one sentence a line.  ``names``: the
+    numbering), the cube, the dice, the plays drawn as arrows (and ``ghost_play``, pale), the rows of
+    ``table``; one sentence a line.  ``names``: the
     names the diagram shows (default: the position's)."""
     w = WORDS if words is None else words
     shown = position if names is None else position.replace(names=names)
@@ -263,4 +282,7 @@ def describe(position: Position, *, caption: str | None = None, names: tuple[str
         lines.append(w["dice"].format(a=shown.dice[0], b=shown.dice[1]))
     if plays:
         lines.append(w["arrows"].format(plays="; ".join(plays)))
+    if ghost_play:
+        lines.append(w["ghost_arrows"].format(play=ghost_play))
+    lines += ["  ".join(c for c in row if c) for row in table]
     return "\n".join(lines)
