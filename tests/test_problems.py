@@ -184,8 +184,11 @@ def test_marked_decisions_are_the_marks_and_comments() -> None:
 
 
 def _pdf_pages(data: bytes) -> list[tuple[float, float]]:
-    return [(float(w), float(h)) for w, h in
-            re.findall(rb"/MediaBox \[ ?0 0 ([\d.]+) ([\d.]+) ?\]", data)]
+    """The size of each page (points), read by Pillow's PDF parser (the PDF opens)."""
+    from PIL import PdfParser
+
+    doc = PdfParser.PdfParser(buf=data)
+    return [(float(box[2]), float(box[3])) for box in (doc.read_indirect(ref)[b"MediaBox"] for ref in doc.pages)]
 
 
 def test_pdf_pages_are_print_size(ronde3: list[Problem]) -> None:
@@ -198,6 +201,15 @@ def test_pdf_pages_are_print_size(ronde3: list[Problem]) -> None:
     assert all(abs(w - 120) < 0.6 for w, _ in mm), mm  # the print size: 120 mm wide
     assert abs(mm[0][1] / mm[0][0] - 297 / 210) < 0.01  # the index: A4's proportions
     assert pdf(ps, dpi=100) == data  # no date: the same bytes
+
+
+def test_a_long_pdf_is_written_a_group_of_pages_at_a_time(ronde3: list[Problem],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    import render.problems
+
+    monkeypatch.setattr(render.problems, "PDF_CHUNK", 3)
+    pages = _pdf_pages(pdf(ronde3[:4], dpi=40, size="small"))
+    assert len(pages) == 9
 
 
 def test_the_set_is_written_and_the_same_bytes_twice(tmp_path: Path) -> None:
@@ -256,3 +268,20 @@ def test_a_problem_shows_itself_in_a_notebook(ronde3: list[Problem]) -> None:
     svg = ronde3[0]._repr_svg_()
     assert svg.startswith("<?xml") and "Problem 1" in svg
     assert len(repr(ronde3[0])) < 200
+
+
+def test_the_pdf_index_is_paged_and_stays_on_its_pages(ronde3: list[Problem]) -> None:
+    """An entry wraps to two lines or more; the index starts a page where the next entry does not fit
+    (before, its last entries ran off the bottom of the page)."""
+    from dataclasses import replace
+
+    from test_book_captions import _glyph_boxes
+
+    from render.problems import INDEX_LINES, _index_drawings
+
+    many = [replace(p, number=k) for k, p in enumerate(ronde3 * 10, 1)]
+    pages = _index_drawings(many, 700, 100)
+    assert len(pages) >= 2 and len(pages) >= 2 * len(many) / INDEX_LINES
+    for d in pages:
+        boxes = _glyph_boxes(d.root)
+        assert boxes and max(b[4] for b in boxes) <= d.height and max(b[3] for b in boxes) <= d.width
