@@ -19,7 +19,7 @@ of it and is imported only by the commands, when they draw::
     rows, losses                                  -- the .mat rows of a record; what each writer cannot hold
     variants                                      -- Acey-Deucey's named double and checker scoring
     replay                                        -- the rules-checked replay and its findings
-    decisions                                     -- each decision of a replayed match with its analysis
+    decisions, statistics                         -- each decision with its analysis; gnubg's and XG's statistics
     formats.*, chouette                           -- each format's reader and writer
     matchio, positionio                           -- reading any record or position file
     stream, convert, batch, scale, dataset, reports  -- conversion, work on many files, validation reports

@@ -13,7 +13,30 @@ import re
 import sys
 from typing import IO, NoReturn
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+"""Control characters, and lone surrogates (no character: a JSON ``"\\ud800"``, a file name that is not
+UTF-8), which no output can encode: each is shown as its escape."""
+
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def utf8(text: str) -> bytes:
+    """``text`` as UTF-8 for an output (a file, a page, a stream member): a lone surrogate, which UTF-8
+    cannot hold, is written as its escape (``\\ud800``) rather than ending the run; :func:`unencodable`
+    says which text held one."""
+    return text.encode("utf-8", "backslashreplace")
+
+
+def unencodable(text: str) -> str | None:
+    """What :func:`utf8` wrote as an escape in ``text`` (the first lone surrogate, with a few characters
+    around it, escaped), or None when all of ``text`` is UTF-8."""
+    m = _SURROGATE.search(text)
+    if m is None:
+        return None
+    n = len(_SURROGATE.findall(text))
+    around = safe_line(text[max(0, m.start() - 12):m.end() + 12])
+    return (f"{n} lone surrogate{'s' if n > 1 else ''} (no character, as in '{around}'): UTF-8 holds none, "
+            f"written as escapes (\\u{ord(m.group()):04x})")
 
 
 def safe(text: str) -> str:

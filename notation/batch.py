@@ -381,6 +381,12 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
                                          **(options or {}))
         except NotationError as e:  # a record the target cannot hold at all (OGXM: a variant it has no number for)
             return failed(f"{name}: not converted: {e.message}")
+    if isinstance(text, str):  # a lone surrogate in a record's text: written as its escape (utf8), and said
+        from ._term import unencodable
+
+        escaped = unencodable(text)
+        if escaped is not None:
+            dropped = [*dropped, escaped]
     say_losses(say, name, dropped, notes, strict=strict, quiet=quiet)
     if dropped and strict:
         out["status"] = 1

@@ -9,6 +9,7 @@ stderr (what is wrong and where) and exit status 2, never a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import sys
 from typing import Any
@@ -24,6 +25,7 @@ COMMAND_MODULES = {
     "validate": "notation.commands.validate",
     "convert": "notation.commands.convert",
     "render": "notation.commands.render",
+    "problems": "notation.commands.problems",
 }
 
 
@@ -61,6 +63,9 @@ def run(argv: list[str] | None = None) -> None:
         raise SystemExit(128 + signum)
 
     guard_standard_streams()  # a closed standard output (`>&-`): a failed write, one line, status 2
+    for stream in (sys.stdout, sys.stderr):  # a lone surrogate that no message escaped: shown as its escape
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            stream.reconfigure(errors="backslashreplace")
     warnings.showwarning = _show_warning  # the library's warnings, as one line each
     try:
         signal.signal(signal.SIGTERM, _terminate)

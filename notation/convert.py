@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ._term import utf8
 from .errors import message_line
 from .losses import crawford_mark, names_loss
 from .record import Game, Match, MatchRules
@@ -536,7 +537,7 @@ def _begin(path: str | Path, data: str | bytes, *, force: bool, inputs: Sequence
     """Check ``path`` (:func:`check_target`), remove a killed run's temporary file of it, and write
     ``data`` to a new temporary file beside it, left open and not yet synced.  ``listings`` keeps
     :func:`_temporaries` of each directory for the next calls (a batch reads a directory once)."""
-    raw = data.encode("utf-8") if isinstance(data, str) else data
+    raw = utf8(data) if isinstance(data, str) else data
     pending = open_pending(path, force=force, inputs=inputs, listings=listings)
     pending.raw = raw
     fd = pending.fd

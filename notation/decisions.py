@@ -247,26 +247,58 @@ class _At:
     known: bool
 
 
+def _get_me(met: Met, length: int, score: tuple[int, int], player: int, points: int, winner: int,
+            crawford: bool) -> float:
+    """gnubg's ``getME``, in single precision as gnubg computes it: the chance of ``player`` winning the
+    match once ``winner`` wins ``points``.  The table is read from player 0's side and player 1's chance
+    is 1 less it (not the table read from player 1's side: the two differ in the last digit)."""
+    n0 = length - (score[0] + (points if winner == 0 else 0)) - 1
+    n1 = length - (score[1] + (points if winner == 1 else 0)) - 1
+    if n0 < 0:
+        return 0.0 if player else 1.0
+    if n1 < 0:
+        return 1.0 if player else 0.0
+    if crawford or length - score[0] == 1 or length - score[1] == 1:
+        if n0 == 0:  # player 0 leads: the table holds the trailer's (player 1's) chance
+            v = _f32(met.post[min(n1, len(met.post) - 1)])
+            return v if player else _f32(1.0 - v)
+        v = _f32(met.post[min(n0, len(met.post) - 1)])
+        return _f32(1.0 - v) if player else v
+    n = len(met.pre) - 1
+    v = _f32(met.pre[min(n0, n)][min(n1, n)])
+    return _f32(1.0 - v) if player else v
+
+
 def _frame(met: Met, pos: Position, player: int, cube: int) -> tuple[float, float] | None:
     """``(win, lose)``: the match-winning chances of ``player`` after winning and after losing the game
     at ``cube``, as gnubg's ``getME`` gives them (the post-Crawford table once either side is one away
     or the game is marked Crawford; the cube as it stands, even where the Crawford rule says it is
     dead).  None in money play or at a score past the end."""
     length = pos.match_length
-    if not length:
+    if not length or max(pos.score) >= length:
         return None
-    me, opp = length - pos.score[player], length - pos.score[1 - player]
-    if me <= 0 or opp <= 0:
-        return None
-    post = pos.crawford or me == 1 or opp == 1
-    table = met.after_crawford if post else met.before_crawford
-    return table(me - cube, opp), table(me, opp - cube)
+    score = (pos.score[0], pos.score[1])
+    return (_get_me(met, length, score, player, cube, player, pos.crawford),
+            _get_me(met, length, score, player, cube, 1 - player, pos.crawford))
 
 
-def _half(pos: Position, cube: int, player: int, met: Met) -> float | None:
-    """MWC per EMG of ``player`` at ``pos`` with the cube at ``cube`` (None in money play)."""
-    f = _frame(met, pos, player, cube)
-    return None if f is None else (f[0] - f[1]) / 2
+def _eq2mwc(eq: float, f: tuple[float, float]) -> float:
+    """gnubg's ``eq2mwc`` in single precision."""
+    win, lose = f
+    return _f32(0.5 * _f32(_f32(eq * _f32(win - lose)) + _f32(win + lose)))
+
+
+def _mwc2eq(mwc: float, f: tuple[float, float]) -> float:
+    """gnubg's ``mwc2eq`` in single precision."""
+    win, lose = f
+    return _f32(_f32(_f32(2.0 * mwc) - _f32(win + lose)) / _f32(win - lose))
+
+
+def _cost(eq: float | None, f: tuple[float, float] | None) -> float | None:
+    """An EMG difference as gnubg converts it to MWC: ``eq2mwc(eq) - eq2mwc(0)`` (single precision)."""
+    if eq is None or f is None:
+        return None
+    return _f32(_eq2mwc(eq, f) - _eq2mwc(0.0, f))
 
 
 def _checker_decision(number: int, gi: int, at: _At, met: Met) -> Decision:
@@ -274,7 +306,7 @@ def _checker_decision(number: int, gi: int, at: _At, met: Met) -> Decision:
     pos = at.before
     an = a.analysis
     ch = an.checker if an is not None else None
-    half = _half(pos, pos.cube, a.player, met)
+    f = _frame(met, pos, a.player, pos.cube)
     played = a.play
     best = error = level = None
     analysed = missing = False
@@ -289,7 +321,7 @@ def _checker_decision(number: int, gi: int, at: _At, met: Met) -> Decision:
             level = made.level
             if made.equity is not None and b.equity is not None:
                 analysed = True
-                error = _f32(b.equity) - _f32(made.equity)
+                error = -_f32(_f32(made.equity) - _f32(b.equity))
         elif b.equity is not None:
             analysed = missing = True
             level = b.level
@@ -303,11 +335,14 @@ def _checker_decision(number: int, gi: int, at: _At, met: Met) -> Decision:
     return Decision(
         number, gi, a.move_number, a.player, "checker", "play", pos if at.known else None,
         pos.match_length, pos.cube, a.dice, played, best, error,
-        None if error is None or half is None else error * half, analysed, forced=forced, missing=missing,
-        candidates=n, mark=mark(error), luck=luck,
-        luck_mwc=None if luck is None or half is None else luck * half,
+        _neg(_cost(_neg(error), f)), analysed, forced=forced, missing=missing,
+        candidates=n, mark=mark(error), luck=luck, luck_mwc=_cost(luck, f),
         luck_mark=an.luck_rating if an is not None else None, producer=an.producer if an is not None else None,
         level=level, xg_error=_xg(an, "xg:err_move"), xg_counted=_xg_counted(an), source=a)
+
+
+def _neg(x: float | None) -> float | None:
+    return None if x is None else -x
 
 
 def _forced(pos: Position) -> bool:
@@ -370,10 +405,8 @@ def _equities(c: CubeAnalysis | None, an: Analysis | None, pos: Position, double
             m_nd, m_dt = _f32(float(extra["mwc_no_double"])), _f32(float(extra["mwc_double_take"]))
         except ValueError:
             return None
-        win, lose = _f32(f[0]), _f32(f[1])
-        nd = _f32((_f32(2.0 * m_nd) - _f32(win + lose)) / _f32(win - lose))
-        dt = _f32((_f32(2.0 * m_dt) - _f32(win + lose)) / _f32(win - lose))
-        dp = 1.0
+        nd, dt = _mwc2eq(m_nd, f), _mwc2eq(m_dt, f)
+        dp = _mwc2eq(f[0], f)  # gnubg converts the double/pass MWC too: +1, give or take the last digit
     if nd is None or dt is None:
         return None
     return CubeEquities(_f32(nd), _f32(dt), 1.0 if dp is None else _f32(dp), _available(pos, doubler))
@@ -388,7 +421,7 @@ def _cube_decision(number: int, gi: int, at: _At, an: Analysis | None, c: CubeAn
     if what == "no double":
         pos = pos.replace(dice=None)
     eq = _equities(c, an, pos, doubler, met)
-    half = _half(pos, pos.cube, a.player, met)
+    f = _frame(met, pos, doubler, pos.cube)  # gnubg's cube info is the doubler's, for the answer too
     error: float | None = None
     close = what != "no double"
     category: CubeError | None = None
@@ -422,7 +455,7 @@ def _cube_decision(number: int, gi: int, at: _At, an: Analysis | None, c: CubeAn
     return Decision(
         number, gi, a.move_number, a.player, "cube", what, pos if at.known else None,
         pos.match_length, pos.cube, None, what, best, error,
-        None if error is None or half is None else error * half, eq is not None, close=close,
+        _neg(_cost(_neg(error), f)), eq is not None, close=close,
         cube_error=category, equities=eq, mark=mark(error), producer=an.producer if an is not None else None,
         level=c.level if c is not None else None, xg_error=_xg(an, xg_key), xg_counted=_xg_counted_cube(an, taker),
         source=a)

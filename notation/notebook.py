@@ -2,10 +2,13 @@
 :class:`~notation.record.Match` and a :class:`~notation.replay.MatchReplay` as the match page (as
 python-chess shows its boards).
 
-The library draws nothing and never imports the renderer (``render`` imports ``notation``, never the
-reverse), so the renderer registers its drawing here when it is imported: after ``import render``,
-Jupyter calls ``_repr_svg_`` / ``_repr_html_`` and shows the pictures; before, those return None and
-Jupyter shows the text representation.  This module imports nothing from the library.
+The library draws nothing: the renderer (``render``, which imports ``notation``, never the reverse at
+import time) registers its drawing here when it is imported.  ``import notation`` is enough in a
+notebook: the first time Jupyter asks an object for its picture (``_repr_svg_`` / ``_repr_html_``),
+:func:`shown` imports the renderer, inside the call, and draws (as python-chess's boards draw themselves
+after ``import chess``).  Importing the library never imports the renderer; only showing an object does.
+Where the renderer cannot be imported, those return None and Jupyter shows the text representation.
+This module imports nothing from the library at import time.
 """
 
 from __future__ import annotations
@@ -29,6 +32,13 @@ def register(kind: str, show: Callable[[Any], str]) -> None:
 
 
 def shown(kind: str, obj: Any) -> str | None:
-    """``obj`` drawn by what is registered for ``kind``, or None when nothing is."""
+    """``obj`` drawn by what is registered for ``kind`` (the renderer's drawing, imported now when it was
+    not before), or None when nothing is."""
     show = _SHOW.get(kind)
+    if show is None:
+        try:
+            import render  # noqa: F401 - registers the renderer's drawings (render/__init__.py)
+        except ImportError:
+            return None
+        show = _SHOW.get(kind)
     return None if show is None else show(obj)

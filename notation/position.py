@@ -250,7 +250,7 @@ class Position:
         return ascii_board(self)
 
     def _repr_svg_(self) -> str | None:
-        """Jupyter: the diagram, once the renderer is imported (:mod:`notation.notebook`)."""
+        """Jupyter: the diagram (the renderer is imported on first use: :mod:`notation.notebook`)."""
         from .notebook import shown
 
         return shown("position_svg", self)

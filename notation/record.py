@@ -187,6 +187,11 @@ class Game:
     comments: list[str] = field(default_factory=list)
     properties: dict[str, list[str]] = field(default_factory=dict)
 
+    def __repr__(self) -> str:
+        score = f", score {self.score[0]}-{self.score[1]}" if self.score else ""
+        n = len(self.actions)
+        return f"<Game {self.number}{score}, {n} action{'s' if n != 1 else ''}>"
+
     @property
     def result(self) -> tuple[int, int] | None:
         """(winner, points) from the last ``win`` action, or None."""
@@ -194,6 +199,14 @@ class Game:
             if a.kind == "win":
                 return a.player, a.value or 0
         return None
+
+
+def short_text(text: str, most: int = 40, *, tail: bool = False) -> str:
+    """``text``, or its beginning and "..." when longer than ``most`` characters (``tail``: "..." and its
+    end, for a file name), for a short repr."""
+    if len(text) <= most:
+        return text
+    return "..." + text[3 - most:] if tail else text[:most - 3] + "..."
 
 
 @dataclass(slots=True)
@@ -247,10 +260,21 @@ class Match:
         return self.rules.variant
 
     def _repr_html_(self) -> str | None:
-        """Jupyter: the match page, once the renderer is imported (:mod:`notation.notebook`)."""
+        """Jupyter: the match page (the renderer is imported on first use: :mod:`notation.notebook`)."""
         from .notebook import shown
 
         return shown("match_html", self)
+
+    def __repr__(self) -> str:
+        """Short, whatever the match holds (the dataclass's own repr printed every action: 41 KB for a
+        7-point match)."""
+        what = f"{self.length}-point match" if self.length else "money session"
+        names = " vs ".join(repr(short_text(n)) for n in self.names)
+        games = len(self.games)
+        actions = sum(len(g.actions) for g in self.games)
+        source = f", {self.format or 'read'} from {short_text(self.source, 60, tail=True)!r}" if self.source else ""
+        return (f"<Match: {what}, {names}, {games} game{'s' if games != 1 else ''}, {actions} "
+                f"action{'s' if actions != 1 else ''}{source}>")
 
 
 def rule_number(value: str) -> bool:

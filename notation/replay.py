@@ -153,6 +153,11 @@ class GameReplay:
     def __len__(self) -> int:
         return len(self.steps)
 
+    def __repr__(self) -> str:
+        n = len(self.steps)
+        won = "" if self.winner is None else f", won by player {self.winner} ({self.points} points)"
+        return f"<GameReplay of {self.game!r}: {n} step{'s' if n != 1 else ''}{won}>"
+
 
 @dataclass(slots=True)
 class MatchReplay:
@@ -171,11 +176,18 @@ class MatchReplay:
         return sum(1 for f in self.findings if f.severity == severity)
 
     def _repr_html_(self) -> str | None:
-        """Jupyter: the match page with this replay's findings, once the renderer is imported
-        (:mod:`notation.notebook`)."""
+        """Jupyter: the match page with this replay's findings (the renderer is imported on first use:
+        :mod:`notation.notebook`)."""
         from .notebook import shown
 
         return shown("match_html", self)
+
+    def __repr__(self) -> str:
+        """Short (the dataclass's own repr printed every step: 149 KB for a 7-point match)."""
+        games = len(self.games)
+        e, w = self.errors, self.warnings
+        return (f"<MatchReplay of {self.match!r}: {games} game{'s' if games != 1 else ''} replayed, "
+                f"{e} error{'s' if e != 1 else ''}, {w} warning{'s' if w != 1 else ''}>")
 
     @property
     def errors(self) -> int:

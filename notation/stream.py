@@ -33,6 +33,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, cast
 
+from ._term import utf8
 from .errors import NotationError
 from .formats.mat import writable_play
 from .record import Action, Game, Match
@@ -139,7 +140,7 @@ class _Sink:
             self.flush()
 
     def flush(self) -> None:
-        data = "".join(self.parts).encode("utf-8")
+        data = utf8("".join(self.parts))
         self.parts, self.size = [], 0
         if self.fd is None or self.error is not None:
             return

@@ -86,6 +86,8 @@ class RenderOptions(TypedDict, total=False):
     title: str | None
     heading: str | None
     transparent: bool
+    ghost_play: str | None
+    table: Sequence[Sequence[str]]
 
 
 _DEFAULTS: dict[str, Any] = {
@@ -93,7 +95,7 @@ _DEFAULTS: dict[str, Any] = {
     "numbers": "viewer", "theme": "print", "dice": None, "show_dice": True, "show_cube": True, "on_roll": False,
     "names": False, "pips": False, "score": False, "caption": None, "captions": None, "play": None, "plays": (),
     "arrows": (), "ghosts": True, "direction": False, "columns": None, "title": None, "heading": None,
-    "transparent": False,
+    "transparent": False, "ghost_play": None, "table": (),
 }
 
 _F = TypeVar("_F", bound=Callable[..., Any])

@@ -99,9 +99,9 @@ class Arrows:
         self.crossing: dict[tuple[_Arc, _Arc], bool] = {}
         """Whether two arcs cross, for the pairs asked (:func:`_crossings`)."""
 
-    def draw(self, out: list[Part], checkers_at: int, show_ghosts: bool) -> None:
+    def draw(self, out: list[Part], checkers_at: int, show_ghosts: bool, show_hits: bool = True) -> None:
         """Add the arrows, the ghosts (with ``show_ghosts``) and, under the checkers (which start at index
-        ``checkers_at`` of ``out``), a burst behind each blot hit."""
+        ``checkers_at`` of ``out``), a burst behind each blot hit (with ``show_hits``)."""
         if not self.arrows:
             return
         pos, g, th, u = self.pos, self.g, self.th, self.u
@@ -147,7 +147,7 @@ class Arrows:
                 self.ghost(out, kind, x, y, label, w, slab)
                 close_group(out, start)
         # the bursts go under the checkers, above the board
-        for k, (x, y) in enumerate(hits):
+        for k, (x, y) in enumerate(hits if show_hits else ()):
             out.insert(checkers_at + k, self.hit_mark(x, y))
         # Each arrow with its own halo: where two cross, the one drawn later cuts a clean gap in the other.
         for p0, c, p1, stop, scale in shafts:

@@ -26,8 +26,8 @@ from notation.position import Position
 
 from ._font import default_font
 
-__all__ = ["WORDS", "book_caption", "cube_caption", "english_verdict", "latin_name", "drawable", "game_words",
-           "question_words"]
+__all__ = ["WORDS", "book_caption", "cube_caption", "describe", "drawable", "english_verdict", "game_words",
+           "latin_name", "question_words", "title"]
 
 WORDS: dict[str, str] = {
     # the sides, where no name is known
@@ -55,6 +55,41 @@ WORDS: dict[str, str] = {
     "game_over": "Game over.",
     # options
     "pips": "Pips: {first} {first_pips}, {second} {second_pips}.",
+    # the description of a diagram (an SVG's <title> and <desc>, for readers who do not see it)
+    "title_play": "Backgammon position, {who} to play {what}",
+    "title_on_roll": "Backgammon position, {who} on roll",
+    "side": "{who}: {where}.",
+    "side_name": "{colour} ({name})",
+    "on_point": "{n} on the {point}-point",
+    "on_bar": "{n} on the bar",
+    "borne_off": "{n} borne off",
+    "waiting": "{n} to enter",
+    "no_checkers": "no checkers",
+    "side_pips": "pips {n}",
+    "cube_centred": "Cube {value}, centred.",
+    "cube_owned": "Cube {value}, owned by {who}.",
+    "cube_offered": "Cube offered at {value}.",
+    "no_cube": "No cube.",
+    "dice": "Dice {a}-{b}.",
+    "arrows": "Arrows: {plays}.",
+    "ghost_arrows": "Pale arrows: {play}.",
+    # problem sets (render.problems)
+    "problem": "Problem",
+    "solution": "Solution",
+    "game": "Game",
+    "move": "move",
+    "question": "Question",
+    "error_heading": "Error",
+    "index_title": "Problems",
+    "problems_count": "problems",
+    "no_move": "no move",
+    "played_mark": "{play} (played)",
+    "error": ", error {error}",
+    "answer_checker": "Best: {best}. Played: {played}{error}.",
+    "answer_cube": "Right action: {best}. Played: {played}{error}.",
+    "no_double": "No double",
+    "double_take": "Double, take",
+    "double_pass": "Double, pass",
 }
 """The words of :func:`book_caption`, by key; ``{...}`` are filled in.  Change the values (all of them, as
 one table) to caption in another language."""
@@ -190,3 +225,64 @@ def book_caption(position: Position, *, pips: bool = False, crawford_rule: bool 
         out.append(w["pips"].format(first=_side(position, first, w), first_pips=position.pips(first),
                                     second=_side(position, second, w), second_pips=position.pips(second)))
     return " ".join(out)
+
+
+def title(position: Position, *, plays: tuple[str, ...] = (), dice: tuple[int, int] | None = None,
+          words: dict[str, str] | None = None) -> str:
+    """A diagram's title where nothing else names it: ``Backgammon position, Black to play 5-2`` (or the
+    plays drawn), ``Backgammon position, Black on roll``.  Always the colours, as the board shows them."""
+    w = WORDS if words is None else words
+    who = w[("white", "black")[position.turn if position.turn in (0, 1) else 0]]
+    dice = dice if dice is not None else position.dice
+    if plays:
+        return w["title_play"].format(who=who, what="; ".join(plays))
+    if dice:
+        return w["title_play"].format(who=who, what=f"{dice[0]}-{dice[1]}")
+    return w["title_on_roll"].format(who=who)
+
+
+def describe(position: Position, *, caption: str | None = None, names: tuple[str, str] | None = None,
+             plays: tuple[str, ...] = (), dice: tuple[int, int] | None = None, ghost_play: str | None = None,
+             table: tuple[tuple[str, ...], ...] = (), words: dict[str, str] | None = None) -> str:
+    """A diagram in words, for a reader who cannot see it (an SVG's ``<desc>``): its caption, the book
+    caption of the position with the pip counts, where each side's checkers stand (each in his own
+    numbering), the cube, the dice, the plays drawn as arrows (and ``ghost_play``, pale), the rows of
+    ``table``; one sentence a line.  ``names``: the
+    names the diagram shows (default: the position's)."""
+    w = WORDS if words is None else words
+    shown = position if names is None else position.replace(names=names)
+    if dice is not None and not shown.double_offered:
+        shown = shown.replace(dice=dice)
+    lines = [caption] if caption else []
+    lines.append(book_caption(shown, pips=True, words=w))
+    checkers = shown.rules.checkers
+    for player in (0, 1):
+        b = shown.boards[player]
+        where = [w["on_point"].format(n=b[p], point=p) for p in range(24, 0, -1) if b[p]]
+        if b[25]:
+            where.insert(0, w["on_bar"].format(n=b[25]))
+        if b[0]:
+            where.append(w["borne_off"].format(n=b[0]))
+        if checkers - sum(b) > 0:
+            where.append(w["waiting"].format(n=checkers - sum(b)))
+        colour = w[("white", "black")[player]]
+        name = shown.names[player] if player < len(shown.names) else ""
+        who = w["side_name"].format(colour=colour, name=latin_name(name)) if name else colour
+        lines.append(w["side"].format(who=who, where=", ".join(where + [w["side_pips"].format(n=shown.pips(player))])
+                                      if where else w["no_checkers"]))
+    if shown.double_offered:
+        lines.append(w["cube_offered"].format(value=2 * shown.cube))
+    elif shown.max_cube == 0 or shown.crawford:
+        lines.append(w["no_cube"])
+    elif shown.cube_owner in (0, 1):
+        lines.append(w["cube_owned"].format(value=shown.cube, who=_side(shown, shown.cube_owner, w)))
+    else:
+        lines.append(w["cube_centred"].format(value=shown.cube))
+    if shown.dice is not None and not shown.double_offered:
+        lines.append(w["dice"].format(a=shown.dice[0], b=shown.dice[1]))
+    if plays:
+        lines.append(w["arrows"].format(plays="; ".join(plays)))
+    if ghost_play:
+        lines.append(w["ghost_arrows"].format(play=ghost_play))
+    lines += ["  ".join(c for c in row if c) for row in table]
+    return "\n".join(lines)

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
 from notation.position import GAME_OVER, Position
 
+from . import captions
 from ._font import MISSING, Font, default_font
 from .arrows import Arrow, Arrows
 from .captions import latin_name
@@ -79,6 +80,8 @@ class Options:
     title: str | None = None
     heading: str | None = None
     transparent: bool = False
+    ghost_play: str | None = None
+    table: tuple[tuple[str, ...], ...] = ()
 
 
 def make_options(**kwargs: Any) -> Options:
@@ -104,6 +107,8 @@ def make_options(**kwargs: Any) -> Options:
         kw["arrows"] = tuple(_arrow(a) for a in kw["arrows"])
     if "captions" in kw and kw["captions"] is not None:
         kw["captions"] = tuple(kw["captions"])
+    if "table" in kw:
+        kw["table"] = tuple(tuple(str(cell) for cell in row) for row in kw["table"])
     if isinstance(kw.get("names"), list):
         kw["names"] = tuple(kw["names"])
     if isinstance(kw.get("names"), tuple) and (len(kw["names"]) != 2
@@ -323,7 +328,8 @@ class _Board:
     """Builds the items of one board."""
 
     def __init__(self, position: Position, opts: Options, geo: Geo, text: _Text,
-                 caption: str | None, arrows: Sequence[Arrow], mover: int) -> None:
+                 caption: str | None, arrows: Sequence[Arrow], mover: int,
+                 ghost_arrows: Sequence[Arrow] = (), table: tuple[tuple[str, ...], ...] = ()) -> None:
         self.pos = position
         self.o = opts
         self.g = geo
@@ -335,6 +341,10 @@ class _Board:
         self.caption = caption
         self.arrows = arrows
         self.mover = mover
+        self.ghost_arrows = ghost_arrows
+        """Another play, drawn as pale arrows under this one's (the play made, beside the best)."""
+        self.table = table
+        """Rows of cells drawn under the caption (ranked plays and their equities)."""
         self.static: list[Part] = []
         self.items: list[Part] = []
         self.checkers_at = 0
@@ -715,16 +725,44 @@ class _Board:
 
     def caption_items(self) -> None:
         text = self.caption_text()
-        if not text:
-            return
         g, th, u = self.g, self.th, self.u
         size = CAPTION_SIZE * u
         nb = numbers_band(self.o.numbers) * u
         ib = INFO * u if self.g.info else 0.0
-        lines = self.t.wrap(text, size, g.bx1 - g.bx0)
+        lines = self.t.wrap(text, size, g.bx1 - g.bx0) if text else []
         y = g.by1 + nb + ib + 0.25 * u + CAPTION_LINE * u / 2
         for line in lines:
             self.items.append(self.t.glyphs(line, (g.bx0 + g.bx1) / 2, y, size, th.text))
+            y += CAPTION_LINE * u
+        if self.table:
+            self.table_items(y)
+
+    def table_items(self, y: float) -> None:
+        """The table, a row a caption line from ``y`` (the middle of its first row), centred under the
+        board: the first two columns left-aligned (a rank, a play), the others right-aligned (figures);
+        its text made smaller where the table would be wider than the board."""
+        g, th, u, t = self.g, self.th, self.u, self.t
+        rows = [tuple(_ascii(c) for c in row) for row in self.table]
+        ncols = max(len(r) for r in rows)
+        size = CAPTION_SIZE * u * 0.9
+        gap = 0.5 * u
+        widths = [max((t.width(r[k], size) for r in rows if k < len(r)), default=0.0) for k in range(ncols)]
+        total = sum(widths) + gap * (ncols - 1)
+        room = g.bx1 - g.bx0
+        if total > room:
+            shrink = room / total
+            size, gap = size * shrink, gap * shrink
+            widths = [w * shrink for w in widths]
+            total = room
+        x0 = (g.bx0 + g.bx1) / 2 - total / 2
+        for row in rows:
+            x = x0
+            for k, cell in enumerate(row):
+                if cell:
+                    left = k < 2
+                    self.items.append(t.glyphs(cell, x if left else x + widths[k], y, size, th.text,
+                                               anchor="lm" if left else "rm"))
+                x += widths[k] + gap
             y += CAPTION_LINE * u
 
     def direction_items(self) -> None:
@@ -767,6 +805,10 @@ class _Board:
                 start = len(out)
                 part()
                 close_group(out, start)
+        if self.ghost_arrows:  # the other play, pale, under this one's arrows
+            ghost = Arrows(self, self.ghost_arrows, self.mover)
+            ghost.th = replace(self.th, arrow=_mix(self.th.arrow, self.th.field, 0.55))
+            ghost.draw(out, self.checkers_at, False, show_hits=False)
         Arrows(self, self.arrows, self.mover).draw(out, self.checkers_at, self.o.ghosts)
         self.info()
         start = len(out)
@@ -851,6 +893,9 @@ def layout(position: Position, **options: Any) -> Drawing:
       (``captions`` overrides), in ``columns`` columns.  ``arrows``: explicit ``(from, to)`` steps of the
       player on roll instead.  ``ghosts``: dashed outlines where the moved checkers land (default on).
     * ``direction``: draw the bottom player's direction of movement.
+    * ``ghost_play``: another play (the one made, beside the best), drawn as pale arrows under
+      ``play``'s.  ``table``: rows of cells drawn under the caption (ranked plays and equities): the
+      first two columns left-aligned, the others right-aligned.
     * ``heading``: a title drawn above the figure (wrapped to its width).  ``title``: the SVG title
       (default: the heading, else generated).  ``transparent``: no background.
     """
@@ -877,6 +922,10 @@ def layout(position: Position, **options: Any) -> Drawing:
             from notation.play import format_play
 
             captions[i] = format_play(arrows) if arrows else play
+    ghost_arrows: list[Arrow] = []
+    if opts.ghost_play is not None:
+        ghost_arrows = resolve_arrows(position, opts, opts.ghost_play)[0]
+    table = opts.table if boards == 1 else ()
     u0 = _u_for(opts, columns)
     ss = 4 if u0 <= 44 else 3 if u0 <= 80 else 2
     text = _text(ss)
@@ -889,10 +938,11 @@ def layout(position: Position, **options: Any) -> Drawing:
         cap = _Board(position, opts, probe, text, captions[i], arrows, mover).caption_text()
         if cap:
             cap_lines = max(cap_lines, len(text.wrap(cap, CAPTION_SIZE * u0, board_w)))
+    cap_lines += len(table)
     geo = Geo(u0, opts.home == "right", opts.numbers, info, cap_lines)
     groups: list[Group] = []
     for i, (arrows, mover) in enumerate(resolved):
-        b = _Board(position, opts, geo, text, captions[i], arrows, mover)
+        b = _Board(position, opts, geo, text, captions[i], arrows, mover, ghost_arrows if boards == 1 else (), table)
         grp = b.build()
         r, c = divmod(i, columns)
         dx = round(c * (geo.width + GRID_GAP * u0 - 2 * MARGIN * u0))
@@ -923,8 +973,10 @@ def layout(position: Position, **options: Any) -> Drawing:
         root = groups[0]
     else:
         root = Group(0.0, 0.0, tuple(groups) + tuple(extra))
-    title = opts.title if opts.title is not None else opts.heading if opts.heading else _title(position, opts)
-    desc = _desc(position, opts)
+    shown_caption = (captions[0] if boards == 1 else opts.caption) or None
+    title = opts.title if opts.title is not None else opts.heading if opts.heading else \
+        shown_caption or _title(position, opts)
+    desc = _desc(position, opts, shown_caption)
     W, H = int(math.ceil(width - 1e-6)), int(math.ceil(height - 1e-6))
     if opts.width is not None:
         W = opts.width
@@ -934,29 +986,46 @@ def layout(position: Position, **options: Any) -> Drawing:
                    and (opts.transparent or _is_grey(opts.theme.background)))
 
 
+def text_items(lines: Sequence[str], u: float, width: float, y: float, *, left: bool = False, bold: bool = False,
+               line_height: float | None = None, snap: int = 2) -> list[Part]:
+    """Lines of text for a page without a board (the index of a problem set): caption-sized for the
+    checker size ``u``, each wrapped to ``width`` less the margins, centred (or from the left margin), the
+    first line's middle at ``y``, a line every ``line_height`` (default the caption's)."""
+    text = _text(snap)
+    size = CAPTION_SIZE * u
+    step = CAPTION_LINE * u if line_height is None else line_height
+    margin = MARGIN * u * 2
+    out: list[Part] = []
+    for line in lines:
+        for piece in text.wrap(_ascii(line), size, width - 2 * margin):
+            x = margin if left else width / 2
+            out.append(text.glyphs(piece, x, y, size, (0, 0, 0), anchor="lm" if left else "mm",
+                                   bold=0.02 * u if bold else 0.0))
+            y += step
+    return out
+
+
 def _title(position: Position, opts: Options) -> str:
-    who = COLOUR_NAMES[position.turn]
-    if opts.plays:
-        return f"Backgammon position, {who} to play " + "; ".join(opts.plays)
-    dice = opts.dice if opts.dice is not None else position.dice
-    if dice:
-        return f"Backgammon position, {who} to play {dice[0]}-{dice[1]}"
-    return f"Backgammon position, {who} on roll"
+    return captions.title(position, plays=opts.plays, dice=opts.dice)
 
 
-def _desc(position: Position, opts: Options) -> str:
-    parts = []
+def _desc(position: Position, opts: Options, caption: str | None) -> str:
+    """The diagram in words (:func:`render.captions.describe`), then its XGID."""
+    names = opts.names if isinstance(opts.names, tuple) else None
+    parts = [captions.describe(position, caption=caption, names=names, plays=opts.plays, dice=opts.dice,
+                                ghost_play=opts.ghost_play, table=opts.table)]
     try:
         from notation.ids import xgid  # type: ignore[attr-defined]
 
         parts.append(xgid(position))
     except Exception:  # noqa: BLE001 - the description is optional
         pass
-    for player in (0, 1):
-        b = position.boards[player]
-        pts = " ".join(f"{p}:{b[p]}" for p in range(1, 26) if b[p])
-        parts.append(f"{COLOUR_NAMES[player]} ({player}): {pts}; off {b[0]}")
     return "\n".join(parts)
+
+
+def _mix(a: Color, b: Color, t: float) -> Color:
+    """``a`` moved the fraction ``t`` of the way to ``b``."""
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
 
 
 def _is_grey(c: Color) -> bool:

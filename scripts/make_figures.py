@@ -146,6 +146,25 @@ def font_figures() -> list[tuple[str, str, Position, dict[str, Any]]]:
              START.replace(dice=(5, 3)), {"caption": "Kévin Unger – Zürich ½ · Κέβιν · Жора · 日本選手権"})]
 
 
+def problem_figures(out: Path) -> list[str]:
+    """A problem and its solution (``gammon problems``), from an analysed XG match of the tests: README rows."""
+    from notation.matchio import read_match
+    from render.problems import problems
+
+    source = ROOT / "tests" / "data" / "xg_ronde3.xg"
+    p = problems(read_match(source), sources=["xg_ronde3.xg"])[0]
+    rows = []
+    for stem, what, png, svg in (
+            ("problem_question", "A problem of `gammon problems`: the position and its book caption.",
+             p.problem_png, p.problem_svg),
+            ("problem_solution", "Its solution: the best play as arrows, the play made as pale arrows, the ranked "
+             "plays.", p.solution_png, p.solution_svg)):
+        (out / f"{stem}.png").write_bytes(png())
+        (out / f"{stem}.svg").write_text(str(svg()), encoding="utf-8")
+        rows.append(f"| [{stem}.png]({stem}.png) ([svg]({stem}.svg)) | {what} | tests/data/xg_ronde3.xg, problem 1 |")
+    return rows
+
+
 def main(argv: list[str]) -> int:
     out = Path(argv[1]) if len(argv) > 1 else ROOT / "samples" / "figures"
     out.mkdir(parents=True, exist_ok=True)
@@ -159,6 +178,7 @@ def main(argv: list[str]) -> int:
         (out / f"{stem}.svg").write_text(render.svg(pos, **opts), encoding="utf-8")
         shown = ", ".join(f"{k}={v!r}" for k, v in opts.items() if k not in ("caption", "heading"))
         lines.append(f"| [{stem}.png]({stem}.png) ([svg]({stem}.svg)) | {what} | {shown} |")
+    lines += problem_figures(out)
     extra = font_figures()
     if extra:
         render.add_font(JAPANESE_FONT)
@@ -170,7 +190,7 @@ def main(argv: list[str]) -> int:
         svg_link = f" ([svg]({stem}.svg))" if stem != "text_world_scripts" else ""
         lines.append(f"| [{stem}.png]({stem}.png){svg_link} | {what} | {shown} |")
     (out / "README.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print(f"{len(figs) + len(extra)} figures written to {out}")
+    print(f"{len(figs) + len(extra) + 2} figures written to {out}")
     return 0
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import render
 from notation.matchio import read_match
 from notation.position import Position
+from notation.record import replace
 from notation.replay import replay
 from render.html import match_page
 
@@ -44,31 +45,62 @@ def test_a_match_and_a_replay_show_as_the_match_page() -> None:
     assert "98:38" in _srcdoc(rep._repr_html_())  # the replay's findings are on it
 
 
-def test_without_the_renderer_a_notebook_shows_text() -> None:
-    """In a process that has not imported ``render``, the reprs give None (Jupyter then shows the text
-    representation) and the library imports nothing of the renderer; ``import render`` turns them on."""
+def test_import_notation_is_enough_and_the_renderer_comes_when_shown() -> None:
+    """In a fresh process, ``import notation`` alone: the library imports nothing of the renderer, not
+    even when reading and replaying a match; the first ``_repr_svg_`` / ``_repr_html_`` imports it and
+    draws (as python-chess's boards after ``import chess``)."""
     script = (
         "import sys\n"
-        "from notation.matchio import read_match\nfrom notation.position import Position\n"
-        "from notation.replay import replay\n"
-        f"m = read_match({str(SAMPLES / 'dutch_5point.mat')!r})\n"
-        "print(Position()._repr_svg_(), m._repr_html_(), replay(m)._repr_html_())\n"
+        "import notation\n"
+        f"m = notation.read_match({str(SAMPLES / 'dutch_5point.mat')!r})\n"
+        "rep = notation.replay(m)\n"
         "print(sorted(k for k in sys.modules if k == 'render' or k.startswith('render.')))\n"
-        "import render\n"
-        "print(Position()._repr_svg_()[:5], m._repr_html_()[:7])\n")
+        "print(notation.Position()._repr_svg_()[:5], m._repr_html_()[:7], rep._repr_html_()[:7])\n"
+        "print('render' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
-                         cwd=ROOT).stdout.splitlines()
-    assert out == ["None None None", "[]", "<?xml <iframe"]
+                         cwd=ROOT, timeout=120).stdout.splitlines()
+    assert out == ["[]", "<?xml <iframe <iframe", "True"]
+
+
+def test_without_the_renderer_a_notebook_shows_text() -> None:
+    """Where the renderer cannot be imported, the reprs give None (Jupyter then shows the text)."""
+    script = (
+        "import sys\n"
+        "sys.modules['render'] = None  # what Python does with a package that cannot be imported\n"
+        "import notation\n"
+        f"m = notation.read_match({str(SAMPLES / 'dutch_5point.mat')!r})\n"
+        "print(notation.Position()._repr_svg_(), m._repr_html_(), notation.replay(m)._repr_html_())\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                         cwd=ROOT, timeout=120).stdout.splitlines()
+    assert out == ["None None None"]
+
+
+def test_repr_of_a_match_and_a_replay_is_short() -> None:
+    """A plain REPL prints repr(): it was 41 KB for a match and 149 KB for its replay."""
+    m = read_match(SAMPLES / "illegal_plays.mat")
+    rep = replay(m)
+    for obj in (m, rep, m.games[0], rep.games[0]):
+        assert len(repr(obj)) < 400, repr(obj)[:500]
+    assert repr(m).startswith("<Match: ") and "games" in repr(m) and "illegal_plays.mat" in repr(m)
+    assert "error" in repr(rep) and repr(m) in repr(rep)
+    long = replace(m, names=("x" * 5000, "y"), source="/" + "d/" * 3000 + "f.mat")
+    assert len(repr(long)) < 400 and repr(long).count("...") == 2 and "f.mat" in repr(long)
 
 
 def test_the_library_never_imports_the_renderer() -> None:
     """render/ imports notation/, never the reverse (imports inside functions counted); the command layer
-    (notation/commands/), which joins the two for the command line, is the one place that may."""
+    (notation/commands/), which joins the two for the command line, is one place that may, and the
+    notebook hook (notation/notebook.py) the other, inside the function that shows an object only."""
     offenders = []
     for path in sorted((ROOT / "notation").rglob("*.py")):
         if "commands" in path.relative_to(ROOT / "notation").parts:
             continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        if path == ROOT / "notation" / "notebook.py":
+            shown = next(f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name == "shown")
+            tree.body.remove(shown)
+            assert any(isinstance(n, ast.Import) and n.names[0].name == "render" for n in ast.walk(shown))
+        for node in ast.walk(tree):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
                 [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else []
             offenders += [f"{path.relative_to(ROOT)}:{node.lineno}: {n}" for n in names

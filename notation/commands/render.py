@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from .._term import fail, safe_line, stdout_failed
+from .._term import fail, safe_line, stdout_failed, utf8
 from ..errors import InvalidPositionError, NotationError
 from ..position import Position
 
@@ -58,7 +58,7 @@ def _write(path: Path, data: bytes | str, force: bool = False, inputs: tuple[str
     from ..convert import atomic_write
 
     if str(path) == "-":
-        raw = data.encode("utf-8") if isinstance(data, str) else data
+        raw = utf8(data) if isinstance(data, str) else data
         try:
             sys.stdout.buffer.write(raw)
             sys.stdout.buffer.flush()

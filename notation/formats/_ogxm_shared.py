@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 from typing import Any
 
+from .._term import utf8
 from . import _ogxm_wire as W
 
 VARIANTS = {0: "standard", 1: "nackgammon", 2: "hypergammon3"}
@@ -52,7 +53,7 @@ ancillary sections, further analysis blocks), base64 with what they followed, wr
 def parts(text: str, room: int) -> list[str]:
     """``text`` cut into pieces of at most ``room`` bytes of UTF-8, at character boundaries (one piece,
     perhaps empty, when it fits)."""
-    raw = text.encode("utf-8")
+    raw = utf8(text)
     if len(raw) <= room:
         return [text]
     out = []

@@ -24,6 +24,7 @@ import struct
 import zlib
 from typing import Any, NoReturn
 
+from .._term import utf8
 from ..errors import ParseError
 
 MAGIC = b"OGXM"
@@ -236,7 +237,7 @@ def record(mandatory: bytes, fields: dict[int, bytes], more: tuple[int, bytes] |
 
 
 def string(s: str) -> bytes:
-    raw = s.encode("utf-8")
+    raw = utf8(s)
     if len(raw) > MAX_STRING:
         raise ValueError(f"a string of {len(raw)} bytes (OGXM allows {MAX_STRING})")
     return varint(len(raw)) + raw

@@ -33,6 +33,7 @@ from collections import Counter
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from .._term import utf8
 from ..analysis import Analysis, CheckerAnalysis, CubeAnalysis, Probabilities
 from ..errors import NotationError, cut_text
 from ..losses import THUMBNAIL, crawford_mark
@@ -176,7 +177,7 @@ class Writer:
         f: dict[str, Any] = {"match_length": m.length, "variant": variant}
         for side, name in zip(("White", "Black"), m.names, strict=True):
             if name and not _fits(name):
-                self.drop(f"the name of {side} ({len(name.encode('utf-8')):,} bytes): OGXM holds a name of at most "
+                self.drop(f"the name of {side} ({len(utf8(name)):,} bytes): OGXM holds a name of at most "
                           f"{W.MAX_STRING:,} bytes (not written)")
             elif name:
                 f[f"{side.lower()}_name"] = name
@@ -345,7 +346,7 @@ class Writer:
         v = v.strip()
         if key in ("event", "stage", "table", "city"):
             cap = {"event": 120, "stage": 60, "table": 24, "city": 80}[key]
-            return v if 1 <= len(v.encode("utf-8")) <= cap else None
+            return v if 1 <= len(utf8(v)) <= cap else None
         if key == "country":
             return v if _COUNTRY.fullmatch(v) else None
         if key == "event_url":
@@ -385,7 +386,7 @@ class Writer:
         if field in pr:
             return False
         if field == "user_id":
-            ok = 1 <= len(v.encode("utf-8")) <= 64
+            ok = 1 <= len(utf8(v)) <= 64
             value: Any = v
         elif field == "rating":
             try:
@@ -417,7 +418,7 @@ class Writer:
     def _anno(self, scope: int, ref: int, key: str | None, value: str) -> None:
         """An annotation record; a key's further values on one target are ``key~1``, ``key~2`` ...  A value
         longer than OGXM's strings is its first part here and the rest in :data:`MORE_KEY` annotations."""
-        if key is not None and len(key.encode("utf-8")) > MAX_KEY:
+        if key is not None and len(utf8(key)) > MAX_KEY:
             self.drop(f"an annotation whose key is longer than {MAX_KEY} bytes ({key[:40]!r}...)")
             return
         n = self.keys[(scope, ref, key)] if key is not None else self.comments[(scope, ref)]
@@ -435,14 +436,14 @@ class Writer:
                 self.drop(f"the annotation {key!r} past OGXM's {W.MAX_STRING} bytes (its key has a line break, "
                           "so its value cannot be continued)")
                 return
-            for piece in parts(value[len(first):], W.MAX_STRING - len(label.encode("utf-8")) - 1):
+            for piece in parts(value[len(first):], W.MAX_STRING - len(utf8(label)) - 1):
                 self._anno(scope, ref, MORE_KEY, f"{label}\n{piece}")
 
     def _record(self, scope: int, ref: int, key: str | None, value: str) -> None:
         r: dict[str, Any] = {"scope": scope, "ref": ref, "value": value}
         if key is not None:
             r["key"] = key
-        kb = key.encode("utf-8") if key is not None else b""
+        kb = utf8(key) if key is not None else b""
         self.annos.append(((scope, ref, False, b"", False, 0, False, 0, key is None, kb, False, b"", len(self.annos)),
                            W.encode_anno(r)))
 
@@ -480,8 +481,8 @@ class Writer:
             lang = r.get("lang")
             self.annos.append(((r["scope"], r["ref"], "analysis" in r, a, "kind" in r, r.get("kind", 0),
                                 "alt_index" in r, r.get("alt_index", 0), key is None,
-                                key.encode("utf-8") if key is not None else b"", lang is not None,
-                                lang.encode("utf-8") if lang is not None else b"", len(self.annos)),
+                                utf8(key) if key is not None else b"", lang is not None,
+                                utf8(lang) if lang is not None else b"", len(self.annos)),
                                W.encode_anno(r)))
 
     # ------------------------------------------------------------------ GAME
@@ -806,7 +807,7 @@ class Writer:
                 if _fits(producer):
                     info["model_name"] = producer
                 else:
-                    self.drop(f"the name of the producer of an analysis ({len(producer.encode('utf-8')):,} bytes): "
+                    self.drop(f"the name of the producer of an analysis ({len(utf8(producer)):,} bytes): "
                               f"OGXM holds a name of at most {W.MAX_STRING:,} bytes (not written)")
             info["currency"] = 2 if match_play else 1
             if match_play:
@@ -1315,7 +1316,7 @@ def _keepable(kind: str) -> bool:
 
 def _fits(text: str) -> bool:
     """Whether ``text`` fits in an OGXM string (:data:`~notation.formats._ogxm_wire.MAX_STRING` bytes of UTF-8)."""
-    return len(text) <= W.MAX_STRING // 4 or len(text.encode("utf-8")) <= W.MAX_STRING
+    return len(text) <= W.MAX_STRING // 4 or len(utf8(text)) <= W.MAX_STRING
 
 
 def _int(v: str) -> int | None:

@@ -1,0 +1,474 @@
+"""Problem sets: a match's decisions as a book prints them, a question and, on a later page, its answer.
+
+:func:`problems` takes analysed matches (or their replays) and returns a :class:`Problem` for every
+decision whose error is at least ``min_error`` (EMG; 0.08 by default), or, with ``marked=True``, every
+decision the record marks (gnubg's ``BM``/``DO``/``IT`` marks) or comments on.  The decisions and their
+errors are :func:`notation.decisions.decisions`' (the walk statistics use too); nothing here computes an
+error.  Problems are numbered from 1 in the order of the records and of play; ``limit`` keeps the largest
+errors (the earlier one first where two are equal) and numbers what it keeps in the same order, so a
+problem's number depends only on the input and the options.
+
+A :class:`Problem` draws itself: :meth:`Problem.problem_png` / ``problem_svg`` (the position and its
+book caption, the question, no answer), :meth:`Problem.solution_png` / ``solution_svg`` (the best play as
+arrows and the play made as pale arrows under them, with the ranked plays and equities as a table; for a
+cube decision the three equities and the right action; the comment of the position); in a notebook it
+shows as its problem diagram.  :func:`write_problem_set` writes a set: the diagrams, ``index.html``,
+``problems.json``, optionally one print-ready PDF (:func:`pdf`, Pillow) and an Anki import CSV
+(:func:`anki_csv`).  The same input gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from notation.decisions import Decision, decisions
+from notation.position import Position
+from notation.record import Match
+from notation.replay import MatchReplay, replay
+
+from . import raster, vector
+from .captions import WORDS, book_caption, latin_name
+from .display import Drawing, Group
+from .layout import layout, text_items
+from .vector import SvgString
+
+__all__ = ["MARKS", "MIN_ERROR", "Problem", "anki_csv", "index_page", "pdf", "problems", "problems_json",
+           "write_problem_set"]
+
+MIN_ERROR = 0.08
+"""The default threshold: a decision that lost at least this much (EMG) is a problem."""
+MARKS = ("BM", "DO", "IT")
+"""gnubg's marks of a move or cube decision in its SGF: bad (``BM[1]``) or very bad (``BM[2]``), doubtful,
+interesting."""
+TOP = 5
+"""Ranked plays shown in a solution's table (the play made too, where it ranks lower)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One decision as a problem (see the module)."""
+
+    number: int
+    decision: Decision
+    source: str
+    """The record's file name (or what the caller named it)."""
+    names: tuple[str, str]
+    """The players' names as the record gives them ("" where it gives none)."""
+    crawford_rule: bool = True
+    options: dict[str, Any] = field(default_factory=dict, compare=False)
+    """Render options for both diagrams (size, theme ...)."""
+
+    # ------------------------------------------------------------ what it says
+    @property
+    def kind(self) -> str:
+        return self.decision.kind
+
+    @property
+    def error(self) -> float | None:
+        return self.decision.error
+
+    @property
+    def position(self) -> Position:
+        """The position of the question (for a cube decision before rolling, or with the cube offered),
+        with the players' names."""
+        pos = self.decision.position
+        assert pos is not None  # problems() keeps only decisions the replay followed
+        return pos.replace(names=self.names) if any(self.names) else pos
+
+    @property
+    def player_name(self) -> str:
+        return self.names[self.decision.player] or WORDS[("white", "black")[self.decision.player]]
+
+    @property
+    def caption(self) -> str:
+        """The question: the book caption of the position (``Match to 7, White leads 3-0. White to play
+        52.``)."""
+        return book_caption(self.position, crawford_rule=self.crawford_rule)
+
+    @property
+    def comment(self) -> str | None:
+        a = self.decision.source
+        return a.comment.strip() if a is not None and a.comment and a.comment.strip() else None
+
+    @property
+    def where(self) -> str:
+        """``Game 2, move 14`` (the record's numbering, as ``gammon validate`` prints it)."""
+        d = self.decision
+        move = f", {WORDS['move']} {d.move}" if d.move is not None else ""
+        return f"{WORDS['game']} {d.game}{move}"
+
+    def _candidates(self) -> tuple[Any, ...]:
+        a = self.decision.source
+        an = a.analysis if a is not None else None
+        return an.checker.candidates if an is not None and an.checker is not None else ()
+
+    def _played_index(self) -> int | None:
+        a = self.decision.source
+        an = a.analysis if a is not None else None
+        return an.checker.played if an is not None and an.checker is not None else None
+
+    @property
+    def best(self) -> str | None:
+        """The best play, or the right cube actions in words (``double, take``)."""
+        return self.decision.best
+
+    @property
+    def played(self) -> str | None:
+        """The play made, or the cube action taken (``no double``, ``take`` ...)."""
+        return self.decision.played
+
+    @property
+    def answer(self) -> str:
+        """The solution in one sentence: the best choice, the one made and what it cost."""
+        d = self.decision
+        err = "" if d.error is None else WORDS["error"].format(error=f"{d.error:.3f}")
+        if d.kind == "checker":
+            best = d.best if d.best is not None else "?"
+            played = d.played if d.played else WORDS["no_move"]
+            return WORDS["answer_checker"].format(best=best or WORDS["no_move"], played=played, error=err)
+        return WORDS["answer_cube"].format(best=d.best or "?", played=d.action, error=err)
+
+    @property
+    def table(self) -> tuple[tuple[str, ...], ...]:
+        """The solution's table: for a checker play the ranked plays (rank, play, equity, difference
+        from the best; the top :data:`TOP` and the play made), for a cube decision the three equities
+        (EMG, from the doubler's side) and each one's difference from the best."""
+        d = self.decision
+        if d.kind == "cube":
+            eq = d.equities
+            if eq is None:
+                return ()
+            best = eq.optimal
+            rows = ((WORDS["no_double"], eq.no_double), (WORDS["double_take"], eq.double_take),
+                    (WORDS["double_pass"], eq.double_pass))
+            return tuple((label, "", f"{v:+.3f}", "" if abs(v - best) < 5e-7 else f"{v - best:+.3f}")
+                         for label, v in rows)
+        cands = self._candidates()
+        if not cands:
+            return ()
+        played = self._played_index()
+        shown = [i for i in range(min(TOP, len(cands)))]
+        if played is not None and played >= TOP and played < len(cands):
+            shown.append(played)
+        best = cands[0].equity
+        out = []
+        for i in shown:
+            c = cands[i]
+            play = c.play or WORDS["no_move"]
+            if i == played:
+                play = WORDS["played_mark"].format(play=play)
+            eq = "" if c.equity is None else f"{c.equity:+.3f}"
+            diff = "" if i == 0 or c.equity is None or best is None else f"{c.equity - best:+.3f}"
+            out.append((f"{i + 1}.", play, eq, diff))
+        return tuple(out)
+
+    # ------------------------------------------------------------ drawing
+    def _base(self, options: dict[str, Any]) -> dict[str, Any]:
+        pos = self.position
+        base: dict[str, Any] = {"names": any(self.names), "score": pos.match_length > 0, "on_roll": True}
+        base.update(self.options)
+        base.update(options)
+        return base
+
+    def problem_options(self, **options: Any) -> dict[str, Any]:
+        """The render options of the problem diagram: the position and its question, no answer."""
+        opts = self._base(options)
+        opts.setdefault("caption", self.caption)
+        opts.setdefault("heading", f"{WORDS['problem']} {self.number}")
+        return opts
+
+    def solution_options(self, **options: Any) -> dict[str, Any]:
+        """The render options of the solution diagram: the best play as arrows, the play made as pale
+        arrows (checker), the table, the answer and the comment as the caption."""
+        opts = self._base(options)
+        d = self.decision
+        if d.kind == "checker" and d.best:
+            opts.setdefault("play", d.best)
+            if d.played and d.played != d.best:
+                opts.setdefault("ghost_play", d.played)
+        caption = self.answer
+        if self.comment:
+            caption += "\n" + self.comment
+        opts.setdefault("caption", caption)
+        opts.setdefault("table", self.table)
+        opts.setdefault("heading", f"{WORDS['solution']} {self.number}")
+        return opts
+
+    def problem_drawing(self, **options: Any) -> Drawing:
+        return layout(self.position, **self.problem_options(**options))
+
+    def solution_drawing(self, **options: Any) -> Drawing:
+        opts = self.solution_options(**options)
+        try:
+            return layout(self.position, **opts)
+        except ValueError:  # a ranked play the rules do not read here: the solution without arrows
+            opts.pop("play", None)
+            opts.pop("ghost_play", None)
+            return layout(self.position, **opts)
+
+    def problem_png(self, **options: Any) -> bytes:
+        return raster.png(self.problem_drawing(**options))
+
+    def solution_png(self, **options: Any) -> bytes:
+        return raster.png(self.solution_drawing(**options))
+
+    def problem_svg(self, **options: Any) -> SvgString:
+        return vector.svg(self.problem_drawing(**options))
+
+    def solution_svg(self, **options: Any) -> SvgString:
+        return vector.svg(self.solution_drawing(**options))
+
+    def _repr_svg_(self) -> str:
+        return str(self.problem_svg())
+
+    def __repr__(self) -> str:
+        err = "" if self.error is None else f", error {self.error:.3f}"
+        return f"<Problem {self.number}: {self.source}, {self.where}, {self.kind}{err}>"
+
+    def to_dict(self, files: dict[str, str] | None = None) -> dict[str, Any]:
+        """The problem as plain data (``problems.json``): its image files, game, move, player, kind,
+        error and caption, the answer and the table."""
+        d = self.decision
+        return {
+            "number": self.number, "files": files or {}, "source": self.source, "game": d.game, "move": d.move,
+            "player": d.player, "player_name": self.names[d.player], "kind": d.kind, "action": d.action,
+            "error": None if d.error is None else round(d.error, 6), "caption": self.caption,
+            "best": d.best, "played": d.played, "answer": self.answer, "comment": self.comment,
+            "table": [list(r) for r in self.table],
+        }
+
+
+# --------------------------------------------------------------------------- selection
+
+
+def _marked(d: Decision) -> bool:
+    """The record marks this decision (gnubg's marks) or comments on it: a move action's marks and
+    comment are its checker play's, a double's, take's or pass's the cube decision's."""
+    a = d.source
+    if a is None:
+        return False
+    if d.action == "no double":  # the move's marks are its checker play's
+        return False
+    return any(k in a.properties for k in MARKS) or bool(a.comment and a.comment.strip())
+
+
+def _player_matches(want: str, d: Decision, names: tuple[str, str]) -> bool:
+    w = want.strip().casefold()
+    name = names[d.player].strip().casefold()
+    return bool(name) and (w == name or w == latin_name(names[d.player]).strip().casefold()) \
+        or w in ({"white", "o", "0"} if d.player == 0 else {"black", "x", "1"})
+
+
+def problems(records: Match | MatchReplay | Sequence[Match | MatchReplay], min_error: float = MIN_ERROR, *,
+             marked: bool = False, player: str | None = None, kind: str | None = None, limit: int | None = None,
+             sources: Sequence[str] | None = None, options: dict[str, Any] | None = None) -> list[Problem]:
+    """The problems of ``records`` (a match or a replay, or a list of them): see the module.
+
+    ``min_error``: the least error (EMG) of a problem; ``marked``: instead, the decisions the record marks
+    or comments on; ``player``: only this player's (a name, or ``white``/``black``); ``kind``: only
+    ``"checker"`` or ``"cube"`` decisions; ``limit``: the largest errors only; ``sources``: each
+    record's name (default: its file name); ``options``: render options of every diagram."""
+    if kind not in (None, "checker", "cube"):
+        raise ValueError(f"kind must be 'checker' or 'cube', not {kind!r}")
+    if limit is not None and limit < 0:
+        raise ValueError("limit must be at least 0")
+    if not math.isfinite(min_error) or min_error < 0:
+        raise ValueError(f"min_error {min_error} is not a number >= 0")
+    items = [records] if isinstance(records, Match | MatchReplay) else list(records)
+    found: list[tuple[int, str, tuple[str, str], bool, Decision]] = []
+    for k, rec in enumerate(items):
+        rep = rec if isinstance(rec, MatchReplay) else replay(rec)
+        match = rep.match
+        source = sources[k] if sources is not None else (match.source or f"record {k + 1}")
+        names = (match.names[0] or "", match.names[1] or "")
+        for d in decisions(rep):
+            if d.position is None or (kind is not None and d.kind != kind):
+                continue
+            if player is not None and not _player_matches(player, d, names):
+                continue
+            if marked:
+                if not _marked(d):
+                    continue
+            elif d.error is None or d.error < min_error:
+                continue
+            found.append((len(found), source, names, match.rules.crawford, d))
+    if limit is not None and len(found) > limit:
+        largest = sorted(found, key=lambda f: (-(f[4].error if f[4].error is not None else -1.0), f[0]))[:limit]
+        found = sorted(largest, key=lambda f: f[0])
+    return [Problem(n, d, source, names, crawford_rule, dict(options or {}))
+            for n, (_, source, names, crawford_rule, d) in enumerate(found, 1)]
+
+
+# --------------------------------------------------------------------------- writing a set
+
+
+def file_names(p: Problem, fmt: str = "png") -> dict[str, str]:
+    return {"problem": f"problem-{p.number:03d}.{fmt}", "solution": f"solution-{p.number:03d}.{fmt}"}
+
+
+def problems_json(ps: Sequence[Problem], fmt: str = "png") -> str:
+    """``problems.json``: the set's problems in order, each with its image files (see
+    :meth:`Problem.to_dict`)."""
+    data = {"problems": [p.to_dict(file_names(p, fmt)) for p in ps], "count": len(ps)}
+    return json.dumps(data, ensure_ascii=False, indent=1, sort_keys=False) + "\n"
+
+
+_PAGE_CSS = """
+:root{--bg:#fff;--fg:#111;--mut:#666;--line:#ddd}
+@media (prefers-color-scheme:dark){:root{--bg:#16181c;--fg:#e8e8e8;--mut:#9aa;--line:#333}
+img{filter:invert(.88) hue-rotate(180deg)}}
+body{margin:0;padding:1em;font:15px/1.4 system-ui,sans-serif;background:var(--bg);color:var(--fg)}
+h1{font-size:1.3em;margin:0 0 .5em}table{border-collapse:collapse;width:100%}
+td,th{border-bottom:1px solid var(--line);padding:.3em .5em;text-align:left;vertical-align:top}
+td.n{text-align:right;font-variant-numeric:tabular-nums}img{width:220px;height:auto}
+a{color:inherit}p.mut{color:var(--mut)}
+"""
+
+
+def index_page(ps: Sequence[Problem], fmt: str = "png", title: str | None = None) -> str:
+    """``index.html``: one self-contained page (no network; the diagrams beside it) listing each problem
+    with its question, linking its problem and solution diagrams."""
+    title = title or WORDS["index_title"]
+    rows = []
+    for p in ps:
+        f = file_names(p, fmt)
+        err = "" if p.error is None else f"{p.error:.3f}"
+        rows.append(
+            f'<tr id="p{p.number}"><td class="n">{p.number}</td>'
+            f'<td><a href="{escape(f["problem"])}"><img src="{escape(f["problem"])}" alt="{escape(p.caption)}">'
+            f"</a></td><td>{escape(p.caption)}<p class=\"mut\">{escape(p.source)}: {escape(p.where)}, "
+            f"{escape(p.player_name)}, {escape(p.kind)}</p>"
+            f'<a href="{escape(f["solution"])}">{escape(WORDS["solution"])}</a>: {escape(p.answer)}</td>'
+            f'<td class="n">{err}</td></tr>')
+    head = (f"<tr><th>#</th><th>{escape(WORDS['problem'])}</th><th>{escape(WORDS['question'])}</th>"
+            f"<th>{escape(WORDS['error_heading'])}</th></tr>")
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
+            f"<title>{escape(title)}</title><style>{_PAGE_CSS}</style></head><body>"
+            f"<h1>{escape(title)}</h1><p class=\"mut\">{len(ps)} {escape(WORDS['problems_count'])}</p>"
+            f"<table>{head}{''.join(rows)}</table></body></html>\n")
+
+
+def anki_csv(ps: Sequence[Problem], fmt: str = "png", tags: str = "backgammon") -> str:
+    """A CSV that Anki imports as Basic notes (its file headers say the separator, that fields hold HTML
+    and which column holds tags): front, the problem image and its question; back, the solution image and
+    the answer.  Anki finds the images in its media folder: copy them there from beside the CSV."""
+    out = io.StringIO()
+    out.write("#separator:Comma\n#html:true\n#columns:Front,Back,Tags\n#tags column:3\n")
+    w = csv.writer(out, lineterminator="\n")
+    for p in ps:
+        f = file_names(p, fmt)
+        front = f'<img src="{escape(f["problem"])}"><br>{escape(p.caption)}'
+        back = f'<img src="{escape(f["solution"])}"><br>{escape(p.answer)}'
+        if p.comment:
+            back += f"<br>{escape(p.comment)}"
+        w.writerow([front, back, f"{tags} {p.kind}"])
+    return out.getvalue()
+
+
+INDEX_LINES = 36
+"""Lines of the index on one PDF page."""
+
+
+def _index_drawings(ps: Sequence[Problem], width: int, dpi: int) -> list[Drawing]:
+    """The PDF's index pages: a title, then a line for each problem, as tall as A4 is for its width."""
+    height = round(width * 297 / 210)
+    u = width / 16.5
+    lines = [f"{p.number}. {p.where}, {p.player_name}: {p.caption}" + ("" if p.error is None else
+             f" ({p.error:.3f})") for p in ps]
+    pages: list[Drawing] = []
+    chunks = [lines[i:i + INDEX_LINES] for i in range(0, len(lines), INDEX_LINES)] or [[]]
+    for k, chunk in enumerate(chunks):
+        head = WORDS["index_title"] + (f" ({k + 1}/{len(chunks)})" if len(chunks) > 1 else "")
+        items = text_items([head], u, width, 0.6 * u, bold=True)
+        items += text_items(chunk, u, width, 1.4 * u, left=True, line_height=(height - 2.2 * u) / (INDEX_LINES + 1))
+        pages.append(Drawing(width, height, (255, 255, 255), Group(0.0, 0.0, tuple(items)), head, "",
+                             supersample=2, dpi=dpi, grey=True))
+    return pages
+
+
+PDF_CHUNK = 16
+"""Pages drawn and written to the PDF at a time (each later group appended to it), so that a set of any
+size needs the memory of this many pages, not of all."""
+
+
+def pdf(ps: Sequence[Problem], dpi: int = 300, title: str | None = None, **options: Any) -> bytes:
+    """One print-ready PDF: the index, then each problem, then each solution, a page each, every diagram
+    at the print size (120 mm wide) at ``dpi``; the same bytes for the same input (no dates)."""
+    from collections.abc import Callable
+
+    opts = {"size": "print", "dpi": dpi, **options}
+    width = layout(Position(), **opts).width
+    makers: list[Callable[[], Image.Image]] = [
+        lambda d=d: _page(raster.image(d)) for d in _index_drawings(ps, width, dpi)]  # type: ignore[misc]
+    makers += [lambda p=p: _page(raster.image(p.problem_drawing(**opts))) for p in ps]  # type: ignore[misc]
+    makers += [lambda p=p: _page(raster.image(p.solution_drawing(**opts))) for p in ps]  # type: ignore[misc]
+    out = io.BytesIO()
+    for start in range(0, len(makers), PDF_CHUNK):
+        pages = [make() for make in makers[start:start + PDF_CHUNK]]
+        pages[0].save(out, "PDF", save_all=True, append_images=pages[1:], append=start > 0,
+                      resolution=float(dpi), quality=95, title=title or WORDS["index_title"], creationDate=None,
+                      modDate=None, producer=None)
+    return out.getvalue()
+
+
+def _page(im: Image.Image) -> Image.Image:
+    return im if im.mode in ("L", "RGB") else im.convert("RGB")
+
+
+def write_problem_set(ps: Sequence[Problem], directory: str | Path, *, fmt: str = "png", pdf_path: str | None = None,
+                      dpi: int = 300, anki_path: str | None = None, force: bool = False,
+                      inputs: Iterable[str] = (), options: dict[str, Any] | None = None) -> list[Path]:
+    """Write the set into ``directory``: ``problem-NNN`` and ``solution-NNN`` diagrams, ``index.html``,
+    ``problems.json``; with ``pdf_path`` the PDF, with ``anki_path`` the Anki CSV (and the images beside
+    it, when it is elsewhere).  Each file through a temporary file and a rename; existing files refused
+    unless ``force``, inputs always.  Returns the files written."""
+    from notation.convert import OutputBatch, check_target
+
+    opts = dict(options or {})
+    out = Path(directory)
+    ins = tuple(inputs)
+    targets = [out / name for p in ps for name in file_names(p, fmt).values()]
+    targets += [out / "index.html", out / "problems.json"]
+    if anki_path is not None:
+        targets.append(Path(anki_path))
+        if Path(anki_path).parent.resolve() != out.resolve():
+            targets += [Path(anki_path).parent / name for p in ps for name in file_names(p, fmt).values()]
+    if pdf_path is not None:
+        targets.append(Path(pdf_path))
+    for target in targets:  # refused before anything is drawn
+        check_target(target, force=force, inputs=ins)
+    files: list[tuple[Path, bytes | str]] = []
+    for p in ps:
+        names = file_names(p, fmt)
+        if fmt == "svg":
+            files.append((out / names["problem"], str(p.problem_svg(**opts))))
+            files.append((out / names["solution"], str(p.solution_svg(**opts))))
+        else:
+            files.append((out / names["problem"], p.problem_png(**opts)))
+            files.append((out / names["solution"], p.solution_png(**opts)))
+    images = list(files)
+    files.append((out / "index.html", index_page(ps, fmt)))
+    files.append((out / "problems.json", problems_json(ps, fmt)))
+    if anki_path is not None:
+        target = Path(anki_path)
+        files.append((target, anki_csv(ps, fmt)))
+        if target.parent.resolve() != out.resolve():
+            files += [(target.parent / path.name, data) for path, data in images]
+    if pdf_path is not None:
+        files.append((Path(pdf_path), pdf(ps, dpi, **opts)))
+    with OutputBatch() as batch:
+        for path, data in files:
+            batch.add(path, data, force=force, inputs=ins)
+        batch.finish()
+    return [path for path, _ in files]

@@ -1,0 +1,270 @@
+"""Problem sets (``gammon problems``, :func:`render.problems.problems`): exactly the analysed decisions over
+the threshold, each a question and an answer drawn from the record, written as diagrams, an index page,
+problems.json, a PDF and an Anki CSV, the same bytes for the same input."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import struct
+import xml.dom.minidom
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import CORPUS, DATA
+
+from notation.cli import main
+from notation.decisions import decisions
+from notation.matchio import read_match
+from render.captions import book_caption
+from render.problems import Problem, pdf, problems, write_problem_set
+
+ANALYSED = sorted(CORPUS.glob("xg/*.xg")) + sorted(CORPUS.glob("sgf/gnubg_*.sgf"))
+XG = DATA / "xg_ronde3.xg"
+
+
+def _f32(x: float) -> float:
+    return float(struct.unpack("<f", struct.pack("<f", x))[0])
+
+
+def _checker_errors(match: object) -> list[tuple[int, int | None, float]]:
+    """(game, move, error) of every checker play, from the ranked plays the record holds: the best's
+    equity less the played one's (as single precision, as gnubg and XG hold them)."""
+    out = []
+    for g in match.games:  # type: ignore[attr-defined]
+        for a in g.actions:
+            an = a.analysis
+            if a.kind != "move" or an is None or an.checker is None or an.checker.played is None:
+                continue
+            cands = an.checker.candidates
+            best, made = cands[0].equity, cands[an.checker.played].equity
+            if best is not None and made is not None:
+                out.append((g.number, a.move_number, _f32(best) - _f32(made)))
+    return out
+
+
+def _xg_cube_errors(match: object) -> list[tuple[int, int | None, str, float]]:
+    """(game, move, action, error) of every cube decision of an .xg record, from its three equities (money
+    equivalents, from the doubler's side): a missed or wrong double against the best of no double and
+    min(double/take, double/pass); a take costs double/take less double/pass, a pass the reverse."""
+    out = []
+    for g in match.games:  # type: ignore[attr-defined]
+        last = None
+        for a in g.actions:
+            c = a.analysis.cube if a.analysis is not None else None
+            if a.kind == "double":
+                last = c
+            if a.kind in ("take", "drop") and c is None:
+                c = last
+            if c is None or c.no_double is None or c.double_take is None:
+                continue
+            nd, dt, dp = _f32(c.no_double), _f32(c.double_take), _f32(c.double_pass if c.double_pass else 1.0)
+            best = max(nd, min(dt, dp))
+            if a.kind == "move":
+                out.append((g.number, a.move_number, "no double", best - nd))
+            elif a.kind == "double":
+                out.append((g.number, a.move_number, "double", best - min(dt, dp)))
+            elif a.kind == "take":
+                out.append((g.number, a.move_number, "take", max(0.0, dt - dp)))
+            elif a.kind == "drop":
+                out.append((g.number, a.move_number, "pass", max(0.0, dp - dt)))
+    return out
+
+
+@pytest.mark.skipif(not ANALYSED, reason="the corpus (../shared/corpus) is not here")
+@pytest.mark.parametrize("path", ANALYSED, ids=lambda p: p.name)
+def test_the_problems_are_exactly_the_decisions_over_the_threshold(path: Path) -> None:
+    match = read_match(path)
+    ps = problems(match)
+    checker = [(g, m) for g, m, e in _checker_errors(match) if e >= 0.08]
+    assert [(p.decision.game, p.decision.move) for p in ps if p.kind == "checker"] == checker
+    cube = [p for p in ps if p.kind == "cube"]
+    if path.suffix == ".xg":  # equities in EMG: checked from the record's figures
+        expected = [(g, m, act) for g, m, act, e in _xg_cube_errors(match) if e >= 0.08]
+        assert [(p.decision.game, p.decision.move, p.decision.action) for p in cube] == expected
+    else:  # gnubg stores match-winning chances: the decisions' normalisation (tested against gnubg) decides
+        assert [p.decision for p in cube] == [d for d in decisions(match)
+                                              if d.kind == "cube" and d.error is not None and d.error >= 0.08]
+    assert [p.number for p in ps] == list(range(1, len(ps) + 1))
+    assert all(p.error is not None and p.error >= 0.08 for p in ps)
+
+
+@pytest.mark.skipif(not ANALYSED, reason="the corpus (../shared/corpus) is not here")
+def test_twenty_captions_state_the_record() -> None:
+    """Each caption states the score and length of the game's score line, the side on roll and the
+    question of the decision's kind."""
+    checked = 0
+    for path in ANALYSED:
+        match = read_match(path)
+        names = [n or c for n, c in zip(match.names, ("White", "Black"), strict=True)]
+        for p in problems(match, 0.02):
+            game = match.games[p.decision.game_index]
+            a, b = game.score
+            cap = p.caption
+            assert cap.startswith(f"Match to {match.length}, ")
+            assert (f"{names[0 if a > b else 1]} leads {max(a, b)}-{min(a, b)}" if a != b else f", {a}-{b}") in cap
+            who = names[p.decision.player]
+            if p.decision.action == "play":
+                d1, d2 = p.decision.dice
+                assert cap.endswith(f"{who} to play {max(d1, d2)}{min(d1, d2)}."), cap
+            elif p.decision.action in ("double", "no double"):
+                assert cap.endswith(f"{who} on roll. Cube action?"), cap
+            else:
+                assert cap.endswith(f"{names[1 - p.decision.player]} doubles. Take or pass?"), cap
+            checked += 1
+            if checked == 20:
+                return
+    pytest.fail(f"only {checked} problems")
+
+
+@pytest.fixture(scope="module")
+def ronde3() -> list[Problem]:
+    return problems(read_match(XG))
+
+
+def test_solutions_draw_the_best_play_and_the_play_made(ronde3: list[Problem]) -> None:
+    checker = [p for p in ronde3 if p.kind == "checker"]
+    assert checker
+    for p in checker:
+        a = p.decision.source
+        cands = a.analysis.checker.candidates  # type: ignore[union-attr]
+        made = cands[a.analysis.checker.played]  # type: ignore[union-attr, index]
+        opts = p.solution_options()
+        assert opts["play"] == cands[0].play and opts["ghost_play"] == made.play
+        desc = xml.dom.minidom.parseString(str(p.solution_svg()).encode()).getElementsByTagName("desc")[0]
+        text = desc.firstChild.data  # type: ignore[union-attr]
+        assert f"Arrows: {cands[0].play}." in text and f"Pale arrows: {made.play}." in text
+        assert p.table[0][:3] == ("1.", cands[0].play, f"{cands[0].equity:+.3f}")
+        assert any(row[1] == f"{made.play} (played)" for row in p.table)
+        assert "Arrows" not in xml.dom.minidom.parseString(str(p.problem_svg()).encode()).getElementsByTagName(
+            "desc")[0].firstChild.data  # type: ignore[union-attr]  # the problem gives no answer
+
+
+def test_a_cube_solution_gives_the_equities_and_the_right_action(ronde3: list[Problem]) -> None:
+    p = next(p for p in ronde3 if p.kind == "cube")
+    eq = p.decision.equities
+    assert eq is not None
+    assert [r[2] for r in p.table] == [f"{eq.no_double:+.3f}", f"{eq.double_take:+.3f}", f"{eq.double_pass:+.3f}"]
+    assert p.answer.startswith(f"Right action: {eq.best}. Played: {p.decision.action}, error ")
+    assert p.caption == book_caption(p.position)
+
+
+def test_options_filter_and_number_stably() -> None:
+    match = read_match(XG)
+    every = problems(match)
+    assert [p.kind for p in problems(match, kind="cube")] == ["cube"] * sum(p.kind == "cube" for p in every)
+    first = match.names[0]
+    mine = problems(match, player=first)
+    assert mine and all(p.decision.player == 0 for p in mine)
+    assert [p.decision for p in problems(match, player="black")] == [p.decision for p in every
+                                                                      if p.decision.player == 1]
+    top = problems(match, limit=3)
+    errors = sorted((p.error for p in every), reverse=True)[:3]  # type: ignore[arg-type]
+    assert sorted((p.error for p in top), reverse=True) == errors  # type: ignore[arg-type]
+    assert [p.number for p in top] == [1, 2, 3]
+    order = [(p.decision.game, p.decision.move) for p in top]
+    assert order == sorted(order)  # numbered in the order of play
+    assert [p.decision for p in problems(match, limit=3)] == [p.decision for p in top]  # the same every run
+    with pytest.raises(ValueError):
+        problems(match, kind="resign")
+
+
+def test_marked_decisions_are_the_marks_and_comments() -> None:
+    """gnubg's marks (here four doubtful plays or doubles and a very bad play) select the decision of the
+    action they are on: a move's its checker play, a double's the double."""
+    match = read_match(DATA / "stats" / "galaxy_1093632.sgf")
+    ps = problems(match, marked=True)
+    marked = [(g.number, a.move_number, a.player, "play" if a.kind == "move" else a.kind)
+              for g in match.games for a in g.actions
+              if {"BM", "DO", "IT"} & set(a.properties) or (a.comment or "").strip()]
+    assert len(marked) == 5
+    assert [(p.decision.game, p.decision.move, p.decision.player, p.decision.action) for p in ps] == marked
+
+
+def _pdf_pages(data: bytes) -> list[tuple[float, float]]:
+    """The size of each page (points), read by Pillow's PDF parser (the PDF opens)."""
+    from PIL import PdfParser
+
+    doc = PdfParser.PdfParser(buf=data)
+    return [(float(box[2]), float(box[3])) for box in (doc.read_indirect(ref)[b"MediaBox"] for ref in doc.pages)]
+
+
+def test_pdf_pages_are_print_size(ronde3: list[Problem]) -> None:
+    ps = ronde3[:2]
+    data = pdf(ps, dpi=100)
+    assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
+    pages = _pdf_pages(data)
+    assert len(pages) == 2 * len(ps) + 1  # the index, the problems, the solutions
+    mm = [(w / 72 * 25.4, h / 72 * 25.4) for w, h in pages]
+    assert all(abs(w - 120) < 0.6 for w, _ in mm), mm  # the print size: 120 mm wide
+    assert abs(mm[0][1] / mm[0][0] - 297 / 210) < 0.01  # the index: A4's proportions
+    assert pdf(ps, dpi=100) == data  # no date: the same bytes
+
+
+def test_a_long_pdf_is_written_a_group_of_pages_at_a_time(ronde3: list[Problem],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    import render.problems
+
+    monkeypatch.setattr(render.problems, "PDF_CHUNK", 3)
+    pages = _pdf_pages(pdf(ronde3[:4], dpi=40, size="small"))
+    assert len(pages) == 9
+
+
+def test_the_set_is_written_and_the_same_bytes_twice(tmp_path: Path) -> None:
+    runs = []
+    for k in (1, 2):
+        out = tmp_path / f"set{k}"
+        r = CliRunner().invoke(main, ["problems", str(XG), "-o", str(out), "--pdf", "--dpi", "72", "--anki",
+                                      str(out / "cards.csv"), "--size", "small"])
+        assert r.exit_code == 0, r.output
+        runs.append({p.name: p.read_bytes() for p in sorted(out.iterdir())})
+    assert runs[0] == runs[1]
+    files = runs[0]
+    data = json.loads(files["problems.json"])
+    assert data["count"] == len(data["problems"]) == 6
+    first = data["problems"][0]
+    assert set(first) >= {"files", "game", "move", "player", "kind", "error", "caption"}
+    assert first["files"] == {"problem": "problem-001.png", "solution": "solution-001.png"}
+    assert all(name in files for p in data["problems"] for name in p["files"].values())
+    assert len(_pdf_pages(files["problems.pdf"])) == 2 * 6 + 1
+    page = files["index.html"].decode()
+    assert page.count('href="solution-') == 6 and "<script" not in page and "http" not in page
+
+
+def test_anki_csv_reads_back(tmp_path: Path) -> None:
+    """Anki's text import: file headers (#separator, #html, #columns, #tags column), then one note a row,
+    fields quoted as CSV; the images it names are beside it."""
+    ps = problems(read_match(XG))[:3]
+    cards = tmp_path / "deck" / "cards.csv"
+    write_problem_set(ps, tmp_path / "set", anki_path=str(cards), options={"size": "small"})
+    lines = cards.read_text(encoding="utf-8").splitlines()
+    headers = [x for x in lines if x.startswith("#")]
+    assert headers == ["#separator:Comma", "#html:true", "#columns:Front,Back,Tags", "#tags column:3"]
+    rows = list(csv.reader(x for x in lines if not x.startswith("#")))
+    assert len(rows) == 3 and all(len(r) == 3 for r in rows)
+    for p, (front, back, tags) in zip(ps, rows, strict=True):
+        image = re.search(r'<img src="([^"]+)">', front).group(1)  # type: ignore[union-attr]
+        assert (cards.parent / image).is_file() and p.caption.replace("&", "&amp;") in front
+        assert re.search(r'<img src="solution-\d{3}\.png">', back) and tags == f"backgammon {p.kind}"
+
+
+def test_bad_input_and_existing_files_are_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.mat"
+    bad.write_text("this is not a match\n", encoding="utf-8")
+    r = CliRunner().invoke(main, ["problems", str(bad), "-o", str(tmp_path / "o")])
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.output
+    out = tmp_path / "set"
+    assert CliRunner().invoke(main, ["problems", str(XG), "-o", str(out), "--size", "small",
+                                     "--kind", "checker"]).exit_code == 0
+    r = CliRunner().invoke(main, ["problems", str(XG), "-o", str(out), "--kind", "checker"])
+    assert r.exit_code == 2 and "exists" in r.stderr and r.stderr.count("\n") == 1
+    r = CliRunner().invoke(main, ["problems", str(XG), "-o", str(XG)])
+    assert r.exit_code == 2 and "directory" in r.stderr
+
+
+def test_a_problem_shows_itself_in_a_notebook(ronde3: list[Problem]) -> None:
+    svg = ronde3[0]._repr_svg_()
+    assert svg.startswith("<?xml") and "Problem 1" in svg
+    assert len(repr(ronde3[0])) < 200
