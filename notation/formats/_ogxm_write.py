@@ -9,9 +9,10 @@ The writer replays the match (the plays must be placed on the board to be split 
 - a ``GAME`` for each game: its start's board and cube (the side on roll is the first ply's; the start's
   dice and a pending double are not held, said); a legal play as its single-die steps in a legal order
   (the order written, when it is one) on a dice ply, which holds the roll and not the order of its dice
-  (a roll written lower die first is said); an illegal play as a set-position ply (the dice lower die first, said, the illegal flag
-  and the board after it), the play as recorded in an annotation where the board alone does not say it;
-  cube actions; an accepted resignation; the end of the game (24, or 26 for the game that ends the match);
+  (a roll written lower die first is said); an illegal play as a set-position ply (the dice lower die
+  first, said; the illegal flag and the board after it), the play as recorded in an annotation where the
+  board alone does not say it; cube actions; an accepted resignation; the end of the game (24, or 26 for
+  the game that ends the match);
 - the analysis, one block per producer, in OGXM's units (match-winning chances in match play, through the
   table a block read before names, as the reader reads them, else Kazaross-XG2; money equities otherwise;
   the figures that do not read back as they are, rounded to OGXM's precision, are counted);
