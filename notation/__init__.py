@@ -6,7 +6,8 @@ need little start fast; ``from notation import read_match`` works as usual.
 Layers, lowest first.  A module imports only from its own layer and the layers before it, and no
 circle forms, counting imports inside functions and under ``TYPE_CHECKING``
 (``tests/test_imports.py`` holds the code to this list).  The renderer (:mod:`render`) may import any
-of it and is imported only by the commands, when they draw::
+of it and is imported only by the commands, when they draw, and by ``notebook.shown``, when a notebook shows
+an object::
 
     errors, _term, _grammar, _version, parallel, _input, met, notebook  -- nothing of the package (but errors)
     playtext                                      -- a play as text: steps, the written play, gnubg's writer

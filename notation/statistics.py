@@ -321,8 +321,10 @@ class XgFigures:
     """The 95% interval of PR, a bootstrap over the decisions (fixed seed)."""
     pr_high: float | None
     luck: float | None
-    """Luck total (EMG), as the producer rated the rolls."""
+    """Luck (EMG) as XG prints it, zero-sum: the luck of the player's rolls less the opponent's (each as
+    the producer rated it)."""
     luck_per_roll: float | None
+    """``luck`` over the rolls of both players (XG's luck rate)."""
     source: str
     """``stored``: XG's own per-decision errors (an ``.xg``); ``ranked``: from the ranked plays and the
     cube equities; ``mixed``; ``none``."""
@@ -353,18 +355,27 @@ class _XgAcc:
         self.rolls += o.rolls
 
 
+XG_CLOSE_CUBE = 0.2
+"""A no-double counts as one of XG's cube decisions when the player should have doubled (an error) or
+the double and no-double equities are within this (inferred from XG's summaries; docs/statistics.md)."""
+
+
 def _xg_add(acc: _XgAcc, d: Decision) -> None:
-    """One decision into a player's XG sums (the rules: ``docs/statistics.md``)."""
-    if d.kind == "checker" and d.luck is not None:
-        acc.luck += d.luck
-        acc.rolls += 1
-    if d.xg_counted is not None or d.xg_error is not None:  # XG's own figures (an .xg)
-        if d.xg_counted is False or d.xg_error is None:
-            return
-        (acc.checker if d.kind == "checker" else acc.cube).append(d.xg_error)
-        acc.stored += 1
-        return
+    """One decision into a player's XG sums (the rules: ``docs/statistics.md``): XG's own stored error
+    where the record is an ``.xg``, else the error from the ranked plays / cube equities."""
     if d.kind == "checker":
+        if d.luck is not None:
+            acc.luck += d.luck
+            acc.rolls += 1
+        if d.xg_counted is not None:  # an .xg: XG's Unused flag says which plays are decisions
+            if not d.xg_counted:
+                return
+            if d.xg_error is None:
+                acc.uncounted += 1
+                return
+            acc.checker.append(d.xg_error)
+            acc.stored += 1
+            return
         if d.forced or not d.played:
             return
         if not d.analysed or d.error is None:
@@ -375,14 +386,21 @@ def _xg_add(acc: _XgAcc, d: Decision) -> None:
         return
     if d.action == "beaver":
         return
-    if not d.analysed or d.error is None:
+    stored = d.xg_error is not None
+    error = d.xg_error if stored else d.error
+    if error is None:
         if d.action != "no double":
             acc.uncounted += 1
         return
-    if d.action == "no double" and not d.close:
-        return  # not a decision: doubling was clearly wrong (gnubg's close test on the same equities)
-    acc.cube.append(d.error)
-    acc.ranked += 1
+    if d.action == "no double" and error <= 0:
+        eq = d.equities
+        if eq is None or abs(min(eq.double_take, eq.double_pass) - eq.no_double) > XG_CLOSE_CUBE:
+            return  # not a decision: clearly no double
+    acc.cube.append(error)
+    if stored:
+        acc.stored += 1
+    else:
+        acc.ranked += 1
 
 
 def _pr(errors: list[float]) -> float | None:
@@ -399,16 +417,17 @@ def _bootstrap(errors: list[float], seed: int) -> tuple[float | None, float | No
     return prs[int(0.025 * (BOOTSTRAP_SAMPLES - 1))], prs[int(0.975 * (BOOTSTRAP_SAMPLES - 1))]
 
 
-def _xg_figures(acc: _XgAcc, seed: int, both_rolls: int) -> XgFigures:
+def _xg_figures(acc: _XgAcc, opp: _XgAcc, seed: int) -> XgFigures:
     errors = acc.checker + acc.cube
     low, high = _bootstrap(errors, seed)
     source = "none" if not errors else "stored" if not acc.ranked else "ranked" if not acc.stored else "mixed"
+    rolls = acc.rolls + opp.rolls
+    luck = acc.luck - opp.luck if rolls else None  # zero-sum, as XG prints it
     return XgFigures(
         pr=_pr(errors), checker_pr=_pr(acc.checker), cube_pr=_pr(acc.cube), decisions=len(errors),
         checker_decisions=len(acc.checker), cube_decisions=len(acc.cube), error_emg=sum(errors) if errors else None,
-        pr_low=low, pr_high=high, luck=acc.luck if acc.rolls else None,
-        luck_per_roll=acc.luck / both_rolls if acc.rolls and both_rolls else None, source=source,
-        uncounted=acc.uncounted)
+        pr_low=low, pr_high=high, luck=luck, luck_per_roll=luck / rolls if luck is not None else None,
+        source=source, uncounted=acc.uncounted)
 
 
 # --------------------------------------------------------------------------- the whole
@@ -456,10 +475,9 @@ def _scope(dec: Iterable[Decision], cube_in_use: bool, match_play: bool, seed: i
 
 def _finish(accs: tuple[_Acc, _Acc], xaccs: tuple[_XgAcc, _XgAcc], match_play: bool, seed: int) -> PlayerStatistics:
     both = accs[0].total_moves + accs[1].total_moves
-    rolls = xaccs[0].rolls + xaccs[1].rolls
     return PlayerStatistics(
         (_gnubg_figures(accs[0], both, match_play), _gnubg_figures(accs[1], both, match_play)),
-        (_xg_figures(xaccs[0], seed, rolls), _xg_figures(xaccs[1], seed + 1, rolls)))
+        (_xg_figures(xaccs[0], xaccs[1], seed), _xg_figures(xaccs[1], xaccs[0], seed + 1)))
 
 
 def statistics(record: Match | MatchReplay, *, met: Met = KAZAROSS_XG2, seed: int = BOOTSTRAP_SEED) -> Statistics:

@@ -39,7 +39,7 @@ from notation.replay import MatchReplay, replay_match
 from . import raster, vector
 from .captions import WORDS, book_caption, latin_name
 from .display import Drawing, Group
-from .layout import layout, text_items
+from .layout import layout, text_items, text_lines
 from .vector import SvgString
 
 __all__ = ["MARKS", "MIN_ERROR", "Problem", "anki_csv", "index_page", "pdf", "problems", "problems_json",
@@ -377,21 +377,26 @@ def anki_csv(ps: Sequence[Problem], fmt: str = "png", tags: str = "backgammon") 
 
 
 INDEX_LINES = 36
-"""Lines of the index on one PDF page."""
+"""Lines of the index on one PDF page (an entry's lines are kept together)."""
 
 
 def _index_drawings(ps: Sequence[Problem], width: int, dpi: int) -> list[Drawing]:
-    """The PDF's index pages: a title, then a line for each problem, as tall as A4 is for its width."""
+    """The PDF's index pages: a title, then an entry for each problem (wrapped), as tall as A4 is for its
+    width; an entry that does not fit on a page starts the next."""
     height = round(width * 297 / 210)
     u = width / 16.5
-    lines = [f"{p.number}. {p.where}, {p.player_name}: {p.caption}" + ("" if p.error is None else
-             f" ({p.error:.3f})") for p in ps]
+    entries = [text_lines(f"{p.number}. {p.where}, {p.player_name}: {p.caption}" + ("" if p.error is None else
+                          f" ({p.error:.3f})"), u, width) for p in ps]
+    chunks: list[list[str]] = [[]]
+    for lines in entries:
+        if chunks[-1] and len(chunks[-1]) + len(lines) > INDEX_LINES:
+            chunks.append([])
+        chunks[-1].extend(lines)
     pages: list[Drawing] = []
-    chunks = [lines[i:i + INDEX_LINES] for i in range(0, len(lines), INDEX_LINES)] or [[]]
     for k, chunk in enumerate(chunks):
         head = WORDS["index_title"] + (f" ({k + 1}/{len(chunks)})" if len(chunks) > 1 else "")
         items = text_items([head], u, width, 0.6 * u, bold=True)
-        items += text_items(chunk, u, width, 1.4 * u, left=True, line_height=(height - 2.2 * u) / (INDEX_LINES + 1))
+        items += text_items(chunk, u, width, 1.4 * u, left=True, line_height=(height - 2.2 * u) / INDEX_LINES)
         pages.append(Drawing(width, height, (255, 255, 255), Group(0.0, 0.0, tuple(items)), head, "",
                              supersample=2, dpi=dpi, grey=True))
     return pages

@@ -135,9 +135,23 @@ def test_validate_names_the_same_move_in_every_format(tmp_path: Path) -> None:
     target = next(a for a in g.actions if a.kind == "move" and a.move_number == 9 and a.player == 1)
     target.play = "24/13"  # not a legal 4-1
     out = []
-    for fmt in ("mat", "sgf", "json"):
+    for fmt in ("mat", "sgf", "json", "ogxm"):
         text, _ = render_match(m, fmt)
         rep = replay_match(notation.parse_match(text))
         errors = [(f.game, f.move) for f in rep.findings if f.severity == "error"]
         out.append(errors[:1])
-    assert out[0] == out[1] == out[2] == [(2, 9)], out
+    assert out == [[(2, 9)]] * 4, out
+
+
+def test_an_xg_converted_to_ogxm_keeps_its_numbers() -> None:
+    """OGXM numbers a game's plies, not its rows: the reader numbers each action by the row the .mat writer
+    puts it in (notation.rows), as the .xg reader does, so every action of our OGXM of an .xg has the .xg's
+    (game, move, player) and kind (it gave the count of rolls: 'game 7 move 26' for the .xg's 'move 14')."""
+    for path in sorted(DATA.glob("*.xg")):
+        m = notation.read_match(path)
+        back = notation.parse_match(render_match(m, "ogxm")[0])
+        for g, h in zip(m.games, back.games, strict=True):
+            kinds = ("move", "roll", "double", "take", "drop")
+            ours = [(a.move_number, a.player, a.kind, a.dice) for a in g.actions if a.kind in kinds]
+            theirs = [(a.move_number, a.player, a.kind, a.dice) for a in h.actions if a.kind in kinds]
+            assert ours == theirs, (path.name, g.number)

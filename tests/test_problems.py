@@ -268,3 +268,20 @@ def test_a_problem_shows_itself_in_a_notebook(ronde3: list[Problem]) -> None:
     svg = ronde3[0]._repr_svg_()
     assert svg.startswith("<?xml") and "Problem 1" in svg
     assert len(repr(ronde3[0])) < 200
+
+
+def test_the_pdf_index_is_paged_and_stays_on_its_pages(ronde3: list[Problem]) -> None:
+    """An entry wraps to two lines or more; the index starts a page where the next entry does not fit
+    (before, its last entries ran off the bottom of the page)."""
+    from dataclasses import replace
+
+    from test_book_captions import _glyph_boxes
+
+    from render.problems import INDEX_LINES, _index_drawings
+
+    many = [replace(p, number=k) for k, p in enumerate(ronde3 * 10, 1)]
+    pages = _index_drawings(many, 700, 100)
+    assert len(pages) >= 2 and len(pages) >= 2 * len(many) / INDEX_LINES
+    for d in pages:
+        boxes = _glyph_boxes(d.root)
+        assert boxes and max(b[4] for b in boxes) <= d.height and max(b[3] for b in boxes) <= d.width

@@ -211,7 +211,6 @@ def _in_text(aspect: str, m: notation.Match, text: str, page: bool) -> list[str]
 _I1 = "issue 35 item 1: a stream into a one-match format converts the first match, not said as a drop"
 _I3 = "issue 35 item 3: OGXM numbers moves by ply, not by .mat row"
 _I4 = "issue 35 item 4: the .mat writer drops the resignation level"
-_I6 = "issue 35 item 6: the text and HTML writers drop FIBS ratings on score lines, unsaid"
 _I7 = "issue 35 item 7: a roll then a resignation without moving becomes an empty move in OGXM, unsaid"
 _I11 = "issue 35 item 11: sgf->sgf replaces AP[...] (the producer) with ours, unsaid"
 _LOSSES = ("found by the matrix (issue 35): Galaxy's 'Losses N point' lines are not written to SGF or OGXM "
@@ -223,8 +222,6 @@ KNOWN: dict[tuple[str, str, str], str] = {
     **{("ogxm" if r != "ogxms" else r, w, "numbering"): _I3 for r in ("ogxm", "ogxms") for w in ("mat", "sgf")},
     ("sgf", "mat", "resign"): _I4, ("ogxm", "mat", "resign"): _I4, ("ogxms", "mat", "resign"): _I4,
     ("sgf", "ogxm", "dice"): _I7,
-    ("mat", "txt", "ratings"): _I6, ("mat", "html", "ratings"): _I6, ("json", "txt", "ratings"): _I6,
-    ("json", "html", "ratings"): _I6,
     ("xg", "ogxm", "actions"): _I7, ("json", "ogxm", "actions"): _I7, ("sgf", "ogxm", "actions"): _I7,
     ("sgf", "ogxm", "plays"): _I7,
     ("sgf", "sgf", "properties"): _I11,
