@@ -34,7 +34,7 @@ from PIL import Image
 from notation.decisions import Decision, decisions
 from notation.position import Position
 from notation.record import Match
-from notation.replay import MatchReplay, replay
+from notation.replay import MatchReplay, replay_match
 
 from . import raster, vector
 from .captions import WORDS, book_caption, latin_name
@@ -291,7 +291,7 @@ def problems(records: Match | MatchReplay | Sequence[Match | MatchReplay], min_e
     items = [records] if isinstance(records, Match | MatchReplay) else list(records)
     found: list[tuple[int, str, tuple[str, str], bool, Decision]] = []
     for k, rec in enumerate(items):
-        rep = rec if isinstance(rec, MatchReplay) else replay(rec)
+        rep = rec if isinstance(rec, MatchReplay) else replay_match(rec)
         match = rep.match
         source = sources[k] if sources is not None else (match.source or f"record {k + 1}")
         names = (match.names[0] or "", match.names[1] or "")
