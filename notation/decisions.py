@@ -53,7 +53,7 @@ from .analysis import Analysis, CubeAnalysis
 from .met import KAZAROSS_XG2, Met
 from .position import Position
 from .record import Action, Match
-from .replay import MatchReplay, replay
+from .replay import MatchReplay, replay_match
 
 __all__ = ["Decision", "CubeEquities", "decisions", "SKILL_DOUBTFUL", "SKILL_BAD", "SKILL_VERY_BAD",
            "CLOSE_CUBE", "mark"]
@@ -203,7 +203,7 @@ class Decision:
 def decisions(record: Match | MatchReplay, *, met: Met = KAZAROSS_XG2) -> Iterator[Decision]:
     """Every decision of ``record`` (a match, replayed here, or its replay) in order: see the module.
     ``met`` converts EMG to match-winning chance (gnubg's default table)."""
-    rep = record if isinstance(record, MatchReplay) else replay(record)
+    rep = record if isinstance(record, MatchReplay) else replay_match(record)
     for gi, gr in enumerate(rep.games):
         number = gr.game.number
         stepped = {id(s.action): s for s in gr.steps}

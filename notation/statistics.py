@@ -22,7 +22,7 @@ from typing import Any
 from .decisions import Decision, _f32, decisions
 from .met import KAZAROSS_XG2, Met
 from .record import Match
-from .replay import MatchReplay, replay
+from .replay import MatchReplay, replay_match
 
 __all__ = ["GnubgFigures", "XgFigures", "PlayerStatistics", "Statistics", "statistics", "players_table", "PlayerRow",
            "iter_statistics", "RATINGS",
@@ -488,7 +488,7 @@ def _finish(accs: tuple[_Acc, _Acc], xaccs: tuple[_XgAcc, _XgAcc], match_play: b
 
 def statistics(record: Match | MatchReplay, *, met: Met = KAZAROSS_XG2, seed: int = BOOTSTRAP_SEED) -> Statistics:
     """The statistics of a match (see the module): per game and for the match, both players."""
-    rep = record if isinstance(record, MatchReplay) else replay(record)
+    rep = record if isinstance(record, MatchReplay) else replay_match(record)
     match = rep.match
     all_dec = list(decisions(rep, met=met))
     by_game: dict[int, list[Decision]] = {}
