@@ -6,7 +6,8 @@ need little start fast; ``from notation import read_match`` works as usual.
 Layers, lowest first.  A module imports only from its own layer and the layers before it, and no
 circle forms, counting imports inside functions and under ``TYPE_CHECKING``
 (``tests/test_imports.py`` holds the code to this list).  The renderer (:mod:`render`) may import any
-of it and is imported only by the commands, when they draw::
+of it and is imported only by the commands, when they draw, and by ``notebook.shown``, when a notebook shows
+an object::
 
     errors, _term, _grammar, _version, parallel, _input, met, notebook  -- nothing of the package (but errors)
     playtext                                      -- a play as text: steps, the written play, gnubg's writer
@@ -47,7 +48,7 @@ _LAZY = {
     "Position": "position",
     "Finding": "replay",
     "MatchReplay": "replay",
-    "replay": "replay",
+    "replay_match": "replay",
     "Play": "rules",
     "Rules": "rules",
     "get_rules": "rules",
@@ -70,18 +71,20 @@ __all__ = [
     "parse_match",
     "read_any",
     "read_match",
-    "replay",
+    "replay_match",
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
     from .errors import AmbiguousPlayError, IllegalPlayError, InvalidPositionError, NotationError, ParseError
     from .matchio import parse_any, parse_match, read_any, read_match
     from .position import Position
-    from .replay import Finding, MatchReplay, replay
+    from .replay import Finding, MatchReplay, replay_match
     from .rules import Play, Rules, get_rules
 
 
 def __getattr__(name: str) -> Any:
+    if name == "replay":  # the module (its function is replay_match)
+        return importlib.import_module(".replay", __name__)
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'notation' has no attribute {name!r}")

@@ -16,7 +16,7 @@ Latin with accents, Greek, Cyrillic ...), not by a font engine and never from sy
 
 All options are keyword-only; see :func:`render.layout.layout` for the full list (size, width, dpi,
 home, bottom, numbers, theme, dice, on_roll, names, pips, score, caption, heading, title, play, arrows, ghosts,
-direction).
+direction, ghost_play, table).  Problem sets: :mod:`render.problems`; book captions: :mod:`render.captions`.
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ from notation.errors import InvalidPositionError
 from notation.ids import xgid
 from notation.losses import action_items
 from notation.record import Action, Match, action_phrase
-from notation.replay import Finding, MatchReplay, ReplayStep, replay
+from notation.replay import Finding, MatchReplay, ReplayStep, replay_match
 
 from ._font import default_font
 from .display import Glyphs, Group
@@ -418,7 +418,7 @@ def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | Non
     when given, gets what the page shows of what :func:`notation.losses.holdings` counts (the rest
     is reported as dropped by ``gammon convert``)."""
     if rep is None:
-        rep = replay(match)
+        rep = replay_match(match)
     shown: Counter[tuple[str, ...]] = Counter() if written is None else written
     names = match.names
     boards = _Boards()
@@ -442,7 +442,10 @@ def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | Non
         games_nav.append(f'<li><a href="#g{gno}" data-i="{len(steps)}">Game {gno}{_e(sc)}</a></li>')
         gcom = "".join(f"<div class=comment>{_e(c)}</div>" for c in g.game.comments)
         shown["comment", "game"] += sum(1 for c in g.game.comments if c)
-        rows.append(f'<tr class=gh><th colspan=3>Game {gno}{_e(sc)}{gcom}</th></tr>')
+        rated = ", ".join(f"{gnames[side] or 'OX'[side]} rated {r}" for side, r in enumerate(g.game.ratings or ())
+                          if r)
+        rated = f" <span class=rated>({_e(rated)})</span>" if rated else ""
+        rows.append(f'<tr class=gh><th colspan=3>Game {gno}{_e(sc)}{rated}{gcom}</th></tr>')
         for si, st in enumerate(g.steps, 1):
             i = len(steps)
             a = st.action

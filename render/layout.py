@@ -976,28 +976,35 @@ def layout(position: Position, **options: Any) -> Drawing:
     shown_caption = (captions[0] if boards == 1 else opts.caption) or None
     title = opts.title if opts.title is not None else opts.heading if opts.heading else \
         shown_caption or _title(position, opts)
-    desc = _desc(position, opts, shown_caption)
+    desc = partial(_desc, position, opts, shown_caption)  # made when an SVG is written, not for a PNG or a page
     W, H = int(math.ceil(width - 1e-6)), int(math.ceil(height - 1e-6))
     if opts.width is not None:
         W = opts.width
-    return Drawing(W, H, None if opts.transparent else opts.theme.background, root, title, desc,
+    return Drawing(W, H, None if opts.transparent else opts.theme.background, root, title, "",
                    supersample=ss, dpi=opts.dpi if opts.dpi else (300 if opts.size == "print" else None),
                    grey=_all_grey(root, _parts(geo, opts.theme, text).grey)
-                   and (opts.transparent or _is_grey(opts.theme.background)))
+                   and (opts.transparent or _is_grey(opts.theme.background)), describe=desc)
+
+
+def text_lines(line: str, u: float, width: float, snap: int = 2) -> list[str]:
+    """``line`` as :func:`text_items` draws it: wrapped, caption-sized for ``u``, to ``width`` less the
+    margins."""
+    return _text(snap).wrap(_ascii(line), CAPTION_SIZE * u, width - 4 * MARGIN * u)
 
 
 def text_items(lines: Sequence[str], u: float, width: float, y: float, *, left: bool = False, bold: bool = False,
                line_height: float | None = None, snap: int = 2) -> list[Part]:
     """Lines of text for a page without a board (the index of a problem set): caption-sized for the
-    checker size ``u``, each wrapped to ``width`` less the margins, centred (or from the left margin), the
-    first line's middle at ``y``, a line every ``line_height`` (default the caption's)."""
+    checker size ``u``, each wrapped to ``width`` less the margins (:func:`text_lines`), centred (or from
+    the left margin), the first line's middle at ``y``, a line every ``line_height`` (default the
+    caption's)."""
     text = _text(snap)
     size = CAPTION_SIZE * u
     step = CAPTION_LINE * u if line_height is None else line_height
     margin = MARGIN * u * 2
     out: list[Part] = []
     for line in lines:
-        for piece in text.wrap(_ascii(line), size, width - 2 * margin):
+        for piece in text_lines(line, u, width, snap):
             x = margin if left else width / 2
             out.append(text.glyphs(piece, x, y, size, (0, 0, 0), anchor="lm" if left else "mm",
                                    bold=0.02 * u if bold else 0.0))

@@ -2,11 +2,11 @@
 
 :func:`problems` takes analysed matches (or their replays) and returns a :class:`Problem` for every
 decision whose error is at least ``min_error`` (EMG; 0.08 by default), or, with ``marked=True``, every
-decision the record marks (gnubg's ``BM``/``DO``/``IT`` marks) or comments on.  The decisions and their
-errors are :func:`notation.decisions.decisions`' (the walk statistics use too); nothing here computes an
-error.  Problems are numbered from 1 in the order of the records and of play; ``limit`` keeps the largest
-errors (the earlier one first where two are equal) and numbers what it keeps in the same order, so a
-problem's number depends only on the input and the options.
+decision the record marks (gnubg's ``BM``/``DO``/``IT`` marks, eXtreme Gammon's flags) or comments on.
+The decisions and their errors are :func:`notation.decisions.decisions`' (the walk statistics use too);
+nothing here computes an error.  Problems are numbered from 1 in the order of the records and of play;
+``limit`` keeps the largest errors (the earlier one first where two are equal) and numbers what it keeps
+in the same order, so a problem's number depends only on the input and the options.
 
 A :class:`Problem` draws itself: :meth:`Problem.problem_png` / ``problem_svg`` (the position and its
 book caption, the question, no answer), :meth:`Problem.solution_png` / ``solution_svg`` (the best play as
@@ -34,12 +34,12 @@ from PIL import Image
 from notation.decisions import Decision, decisions
 from notation.position import Position
 from notation.record import Match
-from notation.replay import MatchReplay, replay
+from notation.replay import MatchReplay, replay_match
 
 from . import raster, vector
 from .captions import WORDS, book_caption, latin_name
 from .display import Drawing, Group
-from .layout import layout, text_items
+from .layout import layout, text_items, text_lines
 from .vector import SvgString
 
 __all__ = ["MARKS", "MIN_ERROR", "Problem", "anki_csv", "index_page", "pdf", "problems", "problems_json",
@@ -252,14 +252,18 @@ class Problem:
 
 
 def _marked(d: Decision) -> bool:
-    """The record marks this decision (gnubg's marks) or comments on it: a move action's marks and
-    comment are its checker play's, a double's, take's or pass's the cube decision's."""
+    """The record marks this decision or comments on it: gnubg's marks and a comment on a move action are
+    its checker play's, on a double, take or pass the cube decision's; eXtreme Gammon's flags are the
+    play's (``xg:flagged``) and the cube decision's (``xg:flagged_cube``: a double, or the decision not
+    to double kept with the next move)."""
     a = d.source
     if a is None:
         return False
-    if d.action == "no double":  # the move's marks are its checker play's
-        return False
-    return any(k in a.properties for k in MARKS) or bool(a.comment and a.comment.strip())
+    extra = a.analysis.extra if a.analysis is not None else {}
+    if d.action == "no double":  # the move's marks and comment are its checker play's
+        return "xg:flagged_cube" in extra
+    flag = "xg:flagged" if d.kind == "checker" else "xg:flagged_cube"
+    return any(k in a.properties for k in MARKS) or flag in extra or bool(a.comment and a.comment.strip())
 
 
 def _player_matches(want: str, d: Decision, names: tuple[str, str]) -> bool:
@@ -287,7 +291,7 @@ def problems(records: Match | MatchReplay | Sequence[Match | MatchReplay], min_e
     items = [records] if isinstance(records, Match | MatchReplay) else list(records)
     found: list[tuple[int, str, tuple[str, str], bool, Decision]] = []
     for k, rec in enumerate(items):
-        rep = rec if isinstance(rec, MatchReplay) else replay(rec)
+        rep = rec if isinstance(rec, MatchReplay) else replay_match(rec)
         match = rep.match
         source = sources[k] if sources is not None else (match.source or f"record {k + 1}")
         names = (match.names[0] or "", match.names[1] or "")
@@ -377,45 +381,53 @@ def anki_csv(ps: Sequence[Problem], fmt: str = "png", tags: str = "backgammon") 
 
 
 INDEX_LINES = 36
-"""Lines of the index on one PDF page."""
+"""Lines of the index on one PDF page (an entry's lines are kept together)."""
 
 
 def _index_drawings(ps: Sequence[Problem], width: int, dpi: int) -> list[Drawing]:
-    """The PDF's index pages: a title, then a line for each problem, as tall as A4 is for its width."""
+    """The PDF's index pages: a title, then an entry for each problem (wrapped), as tall as A4 is for its
+    width; an entry that does not fit on a page starts the next."""
     height = round(width * 297 / 210)
     u = width / 16.5
-    lines = [f"{p.number}. {p.where}, {p.player_name}: {p.caption}" + ("" if p.error is None else
-             f" ({p.error:.3f})") for p in ps]
+    entries = [text_lines(f"{p.number}. {p.where}, {p.player_name}: {p.caption}" + ("" if p.error is None else
+                          f" ({p.error:.3f})"), u, width) for p in ps]
+    chunks: list[list[str]] = [[]]
+    for lines in entries:
+        if chunks[-1] and len(chunks[-1]) + len(lines) > INDEX_LINES:
+            chunks.append([])
+        chunks[-1].extend(lines)
     pages: list[Drawing] = []
-    chunks = [lines[i:i + INDEX_LINES] for i in range(0, len(lines), INDEX_LINES)] or [[]]
     for k, chunk in enumerate(chunks):
         head = WORDS["index_title"] + (f" ({k + 1}/{len(chunks)})" if len(chunks) > 1 else "")
         items = text_items([head], u, width, 0.6 * u, bold=True)
-        items += text_items(chunk, u, width, 1.4 * u, left=True, line_height=(height - 2.2 * u) / (INDEX_LINES + 1))
+        items += text_items(chunk, u, width, 1.4 * u, left=True, line_height=(height - 2.2 * u) / INDEX_LINES)
         pages.append(Drawing(width, height, (255, 255, 255), Group(0.0, 0.0, tuple(items)), head, "",
                              supersample=2, dpi=dpi, grey=True))
     return pages
 
 
+PDF_CHUNK = 16
+"""Pages drawn and written to the PDF at a time (each later group appended to it), so that a set of any
+size needs the memory of this many pages, not of all."""
+
+
 def pdf(ps: Sequence[Problem], dpi: int = 300, title: str | None = None, **options: Any) -> bytes:
     """One print-ready PDF: the index, then each problem, then each solution, a page each, every diagram
     at the print size (120 mm wide) at ``dpi``; the same bytes for the same input (no dates)."""
+    from collections.abc import Callable
+
     opts = {"size": "print", "dpi": dpi, **options}
-    pages: list[Image.Image] = []
-    width = 0
-    for p in ps:
-        d = p.problem_drawing(**opts)
-        width = width or d.width
-        pages.append(_page(raster.image(d)))
-    for p in ps:
-        pages.append(_page(raster.image(p.solution_drawing(**opts))))
-    if not width:
-        width = layout(Position(), **opts).width
-    index = [_page(raster.image(d)) for d in _index_drawings(ps, width, dpi)]
-    pages = index + pages
+    width = layout(Position(), **opts).width
+    makers: list[Callable[[], Image.Image]] = [
+        lambda d=d: _page(raster.image(d)) for d in _index_drawings(ps, width, dpi)]  # type: ignore[misc]
+    makers += [lambda p=p: _page(raster.image(p.problem_drawing(**opts))) for p in ps]  # type: ignore[misc]
+    makers += [lambda p=p: _page(raster.image(p.solution_drawing(**opts))) for p in ps]  # type: ignore[misc]
     out = io.BytesIO()
-    pages[0].save(out, "PDF", save_all=True, append_images=pages[1:], resolution=float(dpi), quality=95,
-                  title=title or WORDS["index_title"], creationDate=None, modDate=None, producer=None)
+    for start in range(0, len(makers), PDF_CHUNK):
+        pages = [make() for make in makers[start:start + PDF_CHUNK]]
+        pages[0].save(out, "PDF", save_all=True, append_images=pages[1:], append=start > 0,
+                      resolution=float(dpi), quality=95, title=title or WORDS["index_title"], creationDate=None,
+                      modDate=None, producer=None)
     return out.getvalue()
 
 

@@ -18,7 +18,7 @@ from notation.cli import main
 from notation.ids import parse_xgid
 from notation.matchio import read_match
 from notation.position import Position
-from notation.replay import replay
+from notation.replay import replay_match
 from render import _font
 from render.captions import WORDS, book_caption
 from render.display import Glyphs, Group
@@ -108,7 +108,7 @@ def _expected(match: Any, game: Any, step: Any, crawford: bool) -> str:
 @pytest.mark.parametrize("name", ["xg_ronde3.xg", "sgf_gnubg_analysed.sgf"])
 def test_captions_of_twenty_positions_agree_with_the_record(name: str) -> None:
     match = read_match(DATA / name)
-    rep = replay(match)
+    rep = replay_match(match)
     checked = 0
     for gi, (game, g) in enumerate(zip(match.games, rep.games, strict=True)):
         for step in g.steps:
@@ -187,7 +187,10 @@ SCRIPTS = {
 def test_a_caption_stays_inside_the_image(script: str, size: dict[str, Any]) -> None:
     pos = parse_xgid(XGID).replace(names=("Ørsted", "Жора"))
     caption = book_caption(pos, pips=True) + " " + SCRIPTS[script]
-    for extra in ({}, {"names": True, "score": True, "pips": True}, {"play": ["13/8 13/11", "24/22 13/8"]}):
+    table = [("1.", "13/8 13/11 " + SCRIPTS[script][:30], "+0.123", ""), ("2.", "24/22 13/8", "-0.045", "-0.168")]
+    for extra in ({}, {"names": True, "score": True, "pips": True}, {"play": ["13/8 13/11", "24/22 13/8"]},
+                  {"heading": "Problem 12 " + SCRIPTS[script], "table": table, "play": "13/8 13/11",
+                   "ghost_play": "24/22 13/8"}):
         d = render.drawing(pos, caption=caption, **size, **extra)
         boxes = _glyph_boxes(d.root)
         assert boxes
@@ -203,3 +206,16 @@ def test_a_word_wider_than_the_board_is_broken() -> None:
     boxes = _glyph_boxes(d.root)
     assert max(b[3] for b in boxes) <= d.width
     assert len({round(b[2]) for b in boxes if b[0] == "W"}) >= 3  # on three lines or more
+
+
+def test_render_all_with_caption_auto(tmp_path: Path) -> None:
+    src = DATA / "mat_gnubg_selfplay_1p.mat"
+    out = tmp_path / "all"
+    r = CliRunner().invoke(main, ["render", str(src), "--all", "--caption", "auto", "--format", "svg", "--jobs", "1",
+                                  "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    rep = replay_match(read_match(src))
+    first = rep.games[0].steps[0]
+    svg = (out / "game01_move001.svg").read_text(encoding="utf-8")
+    assert f"<title>{book_caption(first.before)}</title>" in svg
+    assert all("<title>Match to 1, 0-0. " in f.read_text(encoding="utf-8") for f in out.iterdir())

@@ -2,13 +2,12 @@
 
 Each edited file goes through the whole `validate` path (read, replay, findings).  A reader may
 refuse the text (a NotationError with a location) or the replay may report findings; any other
-exception is a bug.  Each case must also finish within a second (a generous bound against runaway
-searches, not a speed measurement).
+exception is a bug.  A runaway search is stopped by the tests' time bound (pytest-timeout); how a
+reader's time grows with its input is tests/test_linear_time.py's, and speed is measured in benchmarks/.
 """
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -17,7 +16,7 @@ from hypothesis import strategies as st
 from notation.errors import NotationError
 from notation.formats.mat import read_matches
 from notation.formats.sgf import read_sgf
-from notation.replay import replay
+from notation.replay import replay_match
 
 DATA = Path(__file__).resolve().parent / "data"
 SOURCES = [
@@ -61,17 +60,15 @@ def edited(draw: st.DrawFn, sources: list[str]) -> str:
 
 
 def check(read, text: str) -> None:  # type: ignore[no-untyped-def]
-    t0 = time.perf_counter()
     try:
         matches = read(text)
     except NotationError as e:
         assert e.line is not None or e.column is not None or e.message
         return
     for m in matches if isinstance(matches, list) else [matches]:
-        rep = replay(m)
+        rep = replay_match(m)
         for f in rep.findings:
             assert f.severity in ("error", "warning", "note") and f.message
-    assert time.perf_counter() - t0 < 1.0
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

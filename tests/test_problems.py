@@ -184,8 +184,11 @@ def test_marked_decisions_are_the_marks_and_comments() -> None:
 
 
 def _pdf_pages(data: bytes) -> list[tuple[float, float]]:
-    return [(float(w), float(h)) for w, h in
-            re.findall(rb"/MediaBox \[ ?0 0 ([\d.]+) ([\d.]+) ?\]", data)]
+    """The size of each page (points), read by Pillow's PDF parser (the PDF opens)."""
+    from PIL import PdfParser
+
+    doc = PdfParser.PdfParser(buf=data)
+    return [(float(box[2]), float(box[3])) for box in (doc.read_indirect(ref)[b"MediaBox"] for ref in doc.pages)]
 
 
 def test_pdf_pages_are_print_size(ronde3: list[Problem]) -> None:
@@ -198,6 +201,15 @@ def test_pdf_pages_are_print_size(ronde3: list[Problem]) -> None:
     assert all(abs(w - 120) < 0.6 for w, _ in mm), mm  # the print size: 120 mm wide
     assert abs(mm[0][1] / mm[0][0] - 297 / 210) < 0.01  # the index: A4's proportions
     assert pdf(ps, dpi=100) == data  # no date: the same bytes
+
+
+def test_a_long_pdf_is_written_a_group_of_pages_at_a_time(ronde3: list[Problem],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    import render.problems
+
+    monkeypatch.setattr(render.problems, "PDF_CHUNK", 3)
+    pages = _pdf_pages(pdf(ronde3[:4], dpi=40, size="small"))
+    assert len(pages) == 9
 
 
 def test_the_set_is_written_and_the_same_bytes_twice(tmp_path: Path) -> None:
@@ -256,3 +268,65 @@ def test_a_problem_shows_itself_in_a_notebook(ronde3: list[Problem]) -> None:
     svg = ronde3[0]._repr_svg_()
     assert svg.startswith("<?xml") and "Problem 1" in svg
     assert len(repr(ronde3[0])) < 200
+
+
+def test_the_pdf_index_is_paged_and_stays_on_its_pages(ronde3: list[Problem]) -> None:
+    """An entry wraps to two lines or more; the index starts a page where the next entry does not fit
+    (before, its last entries ran off the bottom of the page)."""
+    from dataclasses import replace
+
+    from test_book_captions import _glyph_boxes
+
+    from render.problems import INDEX_LINES, _index_drawings
+
+    many = [replace(p, number=k) for k, p in enumerate(ronde3 * 10, 1)]
+    pages = _index_drawings(many, 700, 100)
+    assert len(pages) >= 2 and len(pages) >= 2 * len(many) / INDEX_LINES
+    for d in pages:
+        boxes = _glyph_boxes(d.root)
+        assert boxes and max(b[4] for b in boxes) <= d.height and max(b[3] for b in boxes) <= d.width
+
+
+def _flagged_xg() -> tuple[bytes, dict[str, int]]:
+    """tests/data/xg_ronde3.xg with eXtreme Gammon's flags set (no real file has one): on an analysed play,
+    on a double, and on a decision not to double (XG keeps that one on a cube record of its own)."""
+    from xg_container import container, records
+
+    from notation.formats.xg import CUBE, MOVE
+
+    recs = [bytearray(r) for r in records(XG.read_bytes())]
+    move = next(i for i, r in enumerate(recs) if i > 10 and r[8] == MOVE)
+    double = next(i for i, r in enumerate(recs) if r[8] == CUBE and struct.unpack_from("<i", r, 16)[0] == 1)
+    nodouble = next(i for i, r in enumerate(recs) if i > move + 2 and r[8] == CUBE
+                    and struct.unpack_from("<i", r, 16)[0] == 0 and recs[i + 1][8] == MOVE)
+    recs[move][2520] = recs[double][288] = recs[nodouble][288] = 1
+    return container(b"".join(recs)), {"move": move, "double": double, "nodouble": nodouble}
+
+
+def test_xg_flags_are_marks(tmp_path: Path) -> None:
+    from notation.formats.xg import read_xg
+
+    data, at = _flagged_xg()
+    try:  # the offsets, as xgdatatools reads the records
+        from ankigammon.thirdparty.xgdatatools import xgimport, xgstruct  # type: ignore[import-not-found]
+    except ImportError:
+        pass
+    else:
+        path = tmp_path / "f.xg"
+        path.write_bytes(data)
+        flagged = set()
+        for seg in xgimport.Import(str(path)).getfilesegment():
+            if seg.type == xgimport.Import.Segment.XG_GAMEFILE:
+                seg.fd.seek(0)
+                version, k = -1, 0
+                while (r := xgstruct.GameFileRecord(version=version).fromstream(seg.fd)) is not None:
+                    if isinstance(r, xgstruct.HeaderMatchEntry):
+                        version = r.Version
+                    if (isinstance(r, xgstruct.MoveEntry) and r.Flagged) or \
+                            (isinstance(r, xgstruct.CubeEntry) and r.FlaggedDouble):
+                        flagged.add(k)
+                    k += 1
+        assert flagged == set(at.values())
+    (m,) = read_xg(data, name="f.xg")
+    got = [(p.decision.source.span.line - 1, p.decision.action) for p in problems(m, marked=True)]  # type: ignore[union-attr]
+    assert got == sorted([(at["double"], "double"), (at["nodouble"] + 1, "no double"), (at["move"], "play")])

@@ -10,14 +10,17 @@ from __future__ import annotations
 from collections import Counter
 
 from ..record import Match
-from ..replay import MatchReplay, replay
+from ..replay import MatchReplay, replay_match
 
 
-def _score_line(match: Match, names: tuple[str, str], score: tuple[int, int], games: int) -> str:
+def _score_line(match: Match, names: tuple[str, str], score: tuple[int, int], games: int,
+                ratings: tuple[str | None, str | None] = (None, None)) -> str:
+    """The score before a game, each name with the rating its score line gave it (FIBS ``zoonk,1666``)."""
     length = f" (match to {match.length} point{'s' if match.length != 1 else ''})" if match.length else \
         " (money session)"
-    return (f"The score (after {games} game{'s' if games != 1 else ''}) is: {names[0]} {score[0]}, "
-            f"{names[1]} {score[1]}{length}")
+    shown = [f"{n} (rated {r})" if r else n for n, r in zip(names, ratings or (None, None), strict=True)]
+    return (f"The score (after {games} game{'s' if games != 1 else ''}) is: {shown[0]} {score[0]}, "
+            f"{shown[1]} {score[1]}{length}")
 
 
 def _comment(text: str, indent: str = "") -> list[str]:
@@ -35,7 +38,7 @@ def write_text_counted(match: Match, rep: MatchReplay | None = None) -> tuple[st
     from ..ids import ascii_board
 
     written: Counter[tuple[str, ...]] = Counter()
-    rep = rep or replay(match)
+    rep = rep or replay_match(match)
     errors_at: dict[int, list[str]] = {}
     for f in rep.findings:
         if f.severity == "error" and f.line is not None:
@@ -55,7 +58,7 @@ def write_text_counted(match: Match, rep: MatchReplay | None = None) -> tuple[st
         names = game.names or match.names
         names = (names[0] or "O", names[1] or "X")
         out.append(f"Game {game.number}")
-        out.append(_score_line(match, names, gr.start.score, gi))
+        out.append(_score_line(match, names, gr.start.score, gi, game.ratings))
         if gr.crawford:
             out.append("This is the Crawford game.")
         for c in game.comments:
