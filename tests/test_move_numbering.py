@@ -17,7 +17,7 @@ import notation
 from notation.commands.render import step_labels
 from notation.convert import render_match
 from notation.ids import xgid
-from notation.replay import replay
+from notation.replay import replay_match
 from notation.rows import mat_rows
 
 SAME_MATCH = [
@@ -35,7 +35,7 @@ Label = tuple[int, str]
 
 def positions(path: Path) -> dict[Label, tuple[str, str, int]]:
     """(game, move label) → (XGID of the position before the action, its kind, its player)."""
-    rep = replay(notation.read_match(path))
+    rep = replay_match(notation.read_match(path))
     out = {}
     for g in rep.games:
         for label, st in zip(step_labels(g.steps), g.steps, strict=True):
@@ -135,9 +135,23 @@ def test_validate_names_the_same_move_in_every_format(tmp_path: Path) -> None:
     target = next(a for a in g.actions if a.kind == "move" and a.move_number == 9 and a.player == 1)
     target.play = "24/13"  # not a legal 4-1
     out = []
-    for fmt in ("mat", "sgf", "json"):
+    for fmt in ("mat", "sgf", "json", "ogxm"):
         text, _ = render_match(m, fmt)
-        rep = replay(notation.parse_match(text))
+        rep = replay_match(notation.parse_match(text))
         errors = [(f.game, f.move) for f in rep.findings if f.severity == "error"]
         out.append(errors[:1])
-    assert out[0] == out[1] == out[2] == [(2, 9)], out
+    assert out == [[(2, 9)]] * 4, out
+
+
+def test_an_xg_converted_to_ogxm_keeps_its_numbers() -> None:
+    """OGXM numbers a game's plies, not its rows: the reader numbers each action by the row the .mat writer
+    puts it in (notation.rows), as the .xg reader does, so every action of our OGXM of an .xg has the .xg's
+    (game, move, player) and kind (it gave the count of rolls: 'game 7 move 26' for the .xg's 'move 14')."""
+    for path in sorted(DATA.glob("*.xg")):
+        m = notation.read_match(path)
+        back = notation.parse_match(render_match(m, "ogxm")[0])
+        for g, h in zip(m.games, back.games, strict=True):
+            kinds = ("move", "roll", "double", "take", "drop")
+            ours = [(a.move_number, a.player, a.kind, a.dice) for a in g.actions if a.kind in kinds]
+            theirs = [(a.move_number, a.player, a.kind, a.dice) for a in h.actions if a.kind in kinds]
+            assert ours == theirs, (path.name, g.number)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ..losses import THUMBNAIL
 from ..position import Position
 from ..record import Action, Game, Match, MatchRules, Normalisation, Span
+from ..rows import number_rows
 from . import _ogxm_wire as W
 from ._ogxm_shared import (
     END_KEY,
@@ -288,7 +289,6 @@ class Reader:
         if "_more" in rec:
             self.note(f"game {gi + 1}: its record holds fields unknown here (kept for rewriting)", first_ref + 1)
         track = self.analysed
-        moves = 0
         ended: str | None = None
         ends: list[str] = []
         """The plies after the last real one (markers, a forfeit), hex."""
@@ -309,13 +309,12 @@ class Reader:
             if action <= 20:
                 lo, hi = W.DICE[action]
                 before = board[:] if track else None
-                moves += 1
                 if steps and not _fits(steps, lo, hi, seat):
                     text = self._respell(board, seat, steps, lo, hi, line)
                 else:
                     text = _apply(board, seat, steps)
                 a = Action("move", seat, dice=(hi, lo), play=text, no_move=None if text else "",
-                           text=f"{hi}{lo}: {text}".rstrip(), span=span, move_number=moves)
+                           text=f"{hi}{lo}: {text}".rstrip(), span=span)
                 actions.append(a)
                 self.plies.append(_Ply(a, seat, cube, gi, before, (hi, lo), seat))
                 continue
@@ -328,17 +327,15 @@ class Reader:
                     d1, d2 = x["dice"]                       # "Illegal play" edit): the cell as written
                     pos = Position(boards=model_boards(new, m.rules.variant), turn=seat, cube=cube, cube_owner=owner,
                                    match_length=m.length, score=score, names=m.names, variant=m.rules.variant)
-                    a = Action("setup", 1 - seat, dice=(d1, d2), setup=pos, text=self.setup_refs[ref], span=span,
-                               move_number=moves or None)
+                    a = Action("setup", 1 - seat, dice=(d1, d2), setup=pos, text=self.setup_refs[ref], span=span)
                     self.plies.append(_Ply(a, seat, cube, gi, None, None, seat))
                 elif "dice" in x:
                     mover = 1 - seat
                     d1, d2 = x["dice"]
                     before = board[:]
-                    moves += 1
                     text = diff_play(board, new, mover)
                     a = Action("move", mover, dice=(d1, d2), play=text, no_move=None if text else "",
-                               text=f"{d1}{d2}: {text}".rstrip(), span=span, move_number=moves)
+                               text=f"{d1}{d2}: {text}".rstrip(), span=span)
                     self.restated[ref] = tuple(new)
                     if not x.get("illegal"):
                         self.note(f"ply {line}: a set-position ply with dice but not marked illegal", line)
@@ -346,41 +343,43 @@ class Reader:
                 else:
                     pos = Position(boards=model_boards(new, m.rules.variant), turn=seat, cube=cube, cube_owner=owner,
                                    match_length=m.length, score=score, names=m.names, variant=m.rules.variant)
-                    a = Action("setup", seat, setup=pos, text="set position", span=span, move_number=moves or None)
+                    a = Action("setup", seat, setup=pos, text="set position", span=span)
                     self.plies.append(_Ply(a, seat, cube, gi, None, None, seat))
                 board = new
                 actions.append(a)
                 continue
             if action == W.DOUBLE:
-                a = Action("double", seat, value=cube * 2, text="Doubles", span=span, move_number=moves or None)
+                a = Action("double", seat, value=cube * 2, text="Doubles", span=span)
                 self.plies.append(_Ply(a, seat, cube, gi, None, None, seat))
             elif action == W.TAKE:
-                a = Action("take", seat, text="Takes", span=span, move_number=moves or None)
+                a = Action("take", seat, text="Takes", span=span)
                 self.plies.append(_Ply(a, seat, cube, gi, None, None, 1 - seat))
                 cube *= 2
                 owner = seat
             elif action == W.DROP:
-                a = Action("drop", seat, text="Drops", span=span, move_number=moves or None)
+                a = Action("drop", seat, text="Drops", span=span)
                 self.plies.append(_Ply(a, seat, cube, gi, None, None, 1 - seat))
                 ended = "drop"
             elif action == W.BEAVER:
-                a = Action("beaver", seat, value=cube * 4, text="Beavers", span=span, move_number=moves or None)
+                a = Action("beaver", seat, value=cube * 4, text="Beavers", span=span)
                 self.plies.append(_Ply(a, seat, cube, gi, None, None, 1 - seat))
                 cube *= 4
                 owner = 1 - seat
             elif action == W.RACCOON:
-                a = Action("raccoon", seat, value=cube * 2, text="Raccoons", span=span, move_number=moves or None)
+                a = Action("raccoon", seat, value=cube * 2, text="Raccoons", span=span)
                 self.plies.append(_Ply(a, seat, cube, gi, None, None, 1 - seat))
                 cube *= 2
                 owner = 1 - seat
             elif action in (W.RESIGN_GAME, W.RESIGN_MATCH):
                 value = (extras or {}).get("resign_value")
-                a = Action("resign", seat, value=value, text="Resigns", span=span, move_number=moves or None)
+                if actions and self.plies[-1].action is actions[-1]:
+                    self._rolled_then_resigned(actions[-1], seat)
+                a = Action("resign", seat, value=value, text="Resigns", span=span)
                 self.plies.append(_Ply(a, seat, cube, gi, None, None, seat))
                 if action != (W.RESIGN_MATCH if complete else W.RESIGN_GAME) or set(extras or {}) != {"resign_value"}:
                     a.properties[PLY_KEY] = [W.encode_ply(action, seat, (), extras).hex()]
                 actions.append(a)
-                a = Action("accept", 1 - seat, text="Accepts", span=span, move_number=moves or None)
+                a = Action("accept", 1 - seat, text="Accepts", span=span)
                 ended = "resign"
             elif action in W.MARKERS or action == W.FORFEIT:
                 self.plies.append(_Ply(None, seat, cube, gi, None, None, seat))
@@ -407,12 +406,21 @@ class Reader:
         want = [W.encode_ply(x, 0, (), None).hex() for x in end_plies(ended, winner, complete)]
         if winner is not None:
             win = Action("win", winner, value=points, text=f"Wins {points} point{'s' if points != 1 else ''}",
-                         span=Span(last_ref + 1, 1), move_number=moves or None)
+                         span=Span(last_ref + 1, 1))
             if ends != want:
                 win.properties[END_KEY] = ends or ["none"]
             actions.append(win)
         elif ends:
             game.properties[END_KEY] = ends
+        number_rows(game)  # "move M" is the .mat row, in every format (notation.rows), not the count of rolls
+
+    def _rolled_then_resigned(self, a: Action, seat: int) -> None:
+        """A dice ply with no steps right before its roller's resignation: the player rolled, then resigned
+        without moving (an ``.xg`` record's roll with no move; a ``.mat`` roll with no move right before the
+        other player's ``Wins``), read as that roll (kind ``roll``), not as an empty play."""
+        if a.kind == "move" and a.player == seat and a.play == "" and a.dice is not None \
+                and len(self.plies) - 1 not in self.restated:  # (not a set-position ply restating a play)
+            a.kind, a.play, a.no_move = "roll", None, None
 
     def _respell(self, board: list[int], seat: int, steps: tuple[int, ...], lo: int, hi: int, line: int) -> str:
         """A dice ply whose hops do not each use a die of the roll (GammonView writes a bear-off as the

@@ -9,9 +9,10 @@ The writer replays the match (the plays must be placed on the board to be split 
 - a ``GAME`` for each game: its start's board and cube (the side on roll is the first ply's; the start's
   dice and a pending double are not held, said); a legal play as its single-die steps in a legal order
   (the order written, when it is one) on a dice ply, which holds the roll and not the order of its dice
-  (a roll written lower die first is said); an illegal play as a set-position ply (the dice as written, the illegal flag
-  and the board after it), the play as recorded in an annotation where the board alone does not say it;
-  cube actions; an accepted resignation; the end of the game (24, or 26 for the game that ends the match);
+  (a roll written lower die first is said); an illegal play as a set-position ply (the dice lower die
+  first, said; the illegal flag and the board after it), the play as recorded in an annotation where the
+  board alone does not say it; cube actions; an accepted resignation; the end of the game (24, or 26 for
+  the game that ends the match);
 - the analysis, one block per producer, in OGXM's units (match-winning chances in match play, through the
   table a block read before names, as the reader reads them, else Kazaross-XG2; money equities otherwise;
   the figures that do not read back as they are, rounded to OGXM's precision, are counted);
@@ -133,9 +134,9 @@ class Writer:
                                 "and hypergammon)")
         rep = self.rep
         if rep is None:
-            from ..replay import replay
+            from ..replay import replay_match
 
-            rep = replay(m)
+            rep = replay_match(m)
         self.rep = rep
         mtch, uses_new = self._mtch(rep)
         games = [self._game(gi, game, rep.games[gi]) for gi, game in enumerate(m.games)]
@@ -593,8 +594,8 @@ class Writer:
                 ref = first_ref + len(plies)
                 kind = a.kind
                 if kind in ("move", "roll") and a.dice is not None:
-                    plies.append((W.SET_POSITION, 1 - a.player, (), {"dice": a.dice, "illegal": True,
-                                                                       "board": board}))
+                    plies.append((W.SET_POSITION, 1 - a.player, (), {"dice": self._low_first(a.dice),
+                                                                       "illegal": True, "board": board}))
                     self.illegal.add(ref)
                     if (a.play or "").strip():
                         self._anno(W.SCOPE_PLY, ref, PLAY_KEY, (a.play or "").strip())
@@ -710,10 +711,9 @@ class Writer:
                 self.info[ref] = (st, a.player)
                 self._dice_order(dice)
                 return
-        # an illegal play: its dice (in the order written: the set-position ply's dice field holds it), the
-        # illegal flag and the board it leaves, on the side to move next
+        # an illegal play: its dice, the illegal flag and the board it leaves, on the side to move next
         after = absolute_board(st.after.boards)
-        plies.append((W.SET_POSITION, 1 - a.player, (), {"dice": dice, "illegal": True,
+        plies.append((W.SET_POSITION, 1 - a.player, (), {"dice": self._low_first(dice), "illegal": True,
                                                            "board": tuple(after)}))
         self.illegal.add(ref)
         self.info[ref] = (st, a.player)
@@ -727,12 +727,21 @@ class Writer:
             self.counts["roll[|s] written lower die first: OGXM's dice ply holds the roll, not the order of its "
                         "dice (read back higher die first)"] += 1
 
+    def _low_first(self, dice: tuple[int, int]) -> tuple[int, int]:
+        """A set-position ply's roll as OGXM writes one, the low die first (its OGIDs say the dice so); a
+        roll written higher die first is counted (read back lower die first)."""
+        if dice[0] > dice[1]:
+            self.counts["roll[|s] of an illegal play or a set-up position written higher die first: OGXM's "
+                        "set-position ply holds the dice lower die first (read back so)"] += 1
+            return dice[1], dice[0]
+        return dice
+
     def _setup(self, plies: list[Any], st: ReplayStep, ref: int) -> None:
         a = st.action
         after = st.after
         board = tuple(absolute_board(after.boards))
         if a.dice is not None:
-            plies.append((W.SET_POSITION, after.turn, (), {"dice": a.dice, "illegal": True,
+            plies.append((W.SET_POSITION, after.turn, (), {"dice": self._low_first(a.dice), "illegal": True,
                                                              "board": board}))
             self._anno(W.SCOPE_PLY, ref, SETUP_KEY, a.text)
             self.illegal.add(ref)

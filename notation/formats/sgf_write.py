@@ -3,7 +3,7 @@
 Writing (:func:`write_sgf` returns ``(text, dropped)``) follows gnubg 1.07's ``save match`` byte for
 byte where the record came from gnubg (only ``AP`` differs):
 
-* The single-die steps of each play come from :func:`notation.replay.replay` (in the written order
+* The single-die steps of each play come from :func:`notation.replay.replay_match` (in the written order
   when the record already writes single steps), so ``.mat`` plays such as ``24/18/13`` or
   ``13/9(2)`` are written as gnubg expects.  A play the replay cannot make is written as recorded.
 * A set-up is written as the nodes gnubg writes for what it changes: ``PL+AE[a:y]+AW+AB`` for the
@@ -139,9 +139,9 @@ class _Writer:
         """Common moves are written by the fast path in :meth:`actions` (tests turn it off to compare)."""
         if rep is None:
             try:
-                from ..replay import replay
+                from ..replay import replay_match
 
-                self.rep = replay(match)
+                self.rep = replay_match(match)
             except Exception as e:  # noqa: BLE001 - writing must not depend on the replay working
                 self.drop(f"the record could not be replayed ({e}); plays are written as recorded")
         if self.rep is not None:
@@ -698,7 +698,7 @@ def write_sgf(match: Match, rep: MatchReplay | None = None) -> tuple[str, list[s
 
     ``dropped`` lists, one human-readable item each, what the SGF file cannot hold or holds only in a
     private property gnubg ignores (``XT`` for header tags, ``XR`` for rules).  ``rep``, when given, is
-    ``replay(match)`` already made (the caller's, not made again); it must be the replay of ``match``
+    ``replay_match(match)`` already made (the caller's, not made again); it must be the replay of ``match``
     as it is now.
     """
     return _Writer(match, rep).write()
