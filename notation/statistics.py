@@ -24,7 +24,8 @@ from .met import KAZAROSS_XG2, Met
 from .record import Match
 from .replay import MatchReplay, replay_match
 
-__all__ = ["GnubgFigures", "XgFigures", "PlayerStatistics", "Statistics", "statistics", "RATINGS",
+__all__ = ["GnubgFigures", "XgFigures", "PlayerStatistics", "Statistics", "statistics", "players_table", "PlayerRow",
+           "iter_statistics", "RATINGS",
            "LUCK_RATINGS", "rating", "luck_rating", "CUBE_ERRORS", "BOOTSTRAP_SEED", "BOOTSTRAP_SAMPLES"]
 
 RATE_FACTOR = 1000.0
@@ -456,6 +457,11 @@ class Statistics:
     messages: list[str]
     """What the figures rest on, in words: no analysis, part of it, missing plays, mixed levels."""
     decisions: list[Decision]
+    sums: tuple[tuple[_Acc, _Acc], tuple[_XgAcc, _XgAcc]] = field(default_factory=lambda: ((_Acc(), _Acc()),
+                                                                                         (_XgAcc(), _XgAcc())))
+    """The match's sums behind the figures (for :func:`players_table`)."""
+    match_length: int = 0
+    """0 for money play (the second figure of an error is then points, not MWC)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The ``gammon stats --json`` object of the file."""
@@ -503,7 +509,8 @@ def statistics(record: Match | MatchReplay, *, met: Met = KAZAROSS_XG2, seed: in
             xtotal[p].add(xaccs[p])
     whole = _finish(total, xtotal, match_play, seed)
     names = tuple(n or ("O", "X")[i] for i, n in enumerate(match.names))
-    return Statistics(match.source, (names[0], names[1]), whole, games, numbers, _messages(total, xtotal), all_dec)
+    return Statistics(match.source, (names[0], names[1]), whole, games, numbers, _messages(total, xtotal), all_dec,
+                      (total, xtotal), match.length)
 
 
 def _messages(accs: tuple[_Acc, _Acc], xaccs: tuple[_XgAcc, _XgAcc]) -> list[str]:
@@ -541,3 +548,41 @@ def iter_statistics(records: Iterable[Match]) -> Iterator[Statistics]:
     """:func:`statistics` of each match."""
     for m in records:
         yield statistics(m)
+
+
+@dataclass(slots=True)
+class PlayerRow:
+    """One player's figures over several matches (a tournament's table): gnubg's and XG's, computed
+    from the sums of every match the player played, as if one long match."""
+
+    name: str
+    matches: int
+    gnubg: GnubgFigures
+    xg: XgFigures
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.name, "matches": self.matches, "gnubg": self.gnubg.to_dict(), "xg": self.xg.to_dict()}
+
+
+def players_table(stats: Iterable[Statistics], seed: int = BOOTSTRAP_SEED) -> list[PlayerRow]:
+    """Every player of ``stats`` (by name, as the records write it), with their figures over all their
+    matches, in order of PR (best first; players without a PR last, by name)."""
+    acc: dict[str, tuple[_Acc, _XgAcc, _XgAcc, list[int]]] = {}  # ..., [matches, both players' moves, money]
+    for st in stats:
+        (g0, g1), (x0, x1) = st.sums
+        both = g0.total_moves + g1.total_moves
+        for p, (g, x, opp) in enumerate(((g0, x0, x1), (g1, x1, x0))):
+            a = acc.setdefault(st.players[p], (_Acc(), _XgAcc(), _XgAcc(), [0, 0, 0]))
+            a[0].add(g)
+            a[1].add(x)
+            a[2].add(opp)
+            a[3][0] += 1
+            a[3][1] += both
+            a[3][2] += not st.match_length
+    rows = []
+    for name, (g, x, opp, (n, both, money)) in acc.items():
+        # (a player of both matches and money sessions: the second figures add MWC and points, as gnubg's
+        # session statistics would not; they are given in percent when most of the matches are matches)
+        rows.append(PlayerRow(name, n, _gnubg_figures(g, both, money * 2 < n), _xg_figures(x, opp, seed)))
+    rows.sort(key=lambda r: (r.xg.pr is None, r.xg.pr if r.xg.pr is not None else 0.0, r.name))
+    return rows

@@ -953,28 +953,35 @@ def _datetime(value: float) -> datetime | None:
 
 
 _MOVE_UNUSED, _MOVE_ERROR, _CUBE_ERROR, _TAKE_ERROR = 2304, 2312, 200, 216
+_MOVE_FLAGGED, _CUBE_FLAGGED = 2520, 288
+"""XG's ``Flagged`` / ``FlaggedDouble`` bytes (the user flagged the play / the cube decision), just before the
+comment index of the record: kept as ``xg:flagged`` / ``xg:flagged_cube`` in an analysis's ``extra``."""
 
 
 def _stored_move_error(rec: bytes) -> dict[str, str]:
     """XG's own error of a move record (``ErrMove``, a loss <= 0) and its ``Unused`` flag ("does not count
     as a decision": a forced move), kept as text in the analysis's ``extra`` (``xg:err_move``,
-    ``xg:unused``) for :mod:`notation.decisions`; nothing where XG did not analyse the move (-1000)."""
+    ``xg:unused``) for :mod:`notation.decisions`; nothing where XG did not analyse the move (-1000); and
+    ``xg:flagged`` where the user flagged the play."""
+    flag = {"xg:flagged": "1"} if rec[_MOVE_FLAGGED] else {}
     err = struct.unpack_from("<d", rec, _MOVE_ERROR)[0]
     if err == NOT_ANALYSED or not abs(err) < 100:  # also NaN
-        return {}
-    return {"xg:err_move": repr(err), "xg:unused": str(rec[_MOVE_UNUSED])}
+        return flag
+    return {"xg:err_move": repr(err), "xg:unused": str(rec[_MOVE_UNUSED]), **flag}
 
 
 def _stored_errors(rec: bytes, doubled: bool) -> dict[str, str]:
     """XG's own errors of a cube record: ``ErrCube`` (the doubling decision, ``xg:err_cube``) and, when
     the player doubled, ``ErrTake`` (the answer, ``xg:err_take``); nothing for a figure XG did not
-    make (-1000)."""
+    make (-1000); ``xg:flagged_cube`` where the user flagged the cube decision."""
     out = {}
     for key, at in (("xg:err_cube", _CUBE_ERROR), ("xg:err_take", _TAKE_ERROR)) if doubled else (
             ("xg:err_cube", _CUBE_ERROR),):
         err = struct.unpack_from("<d", rec, at)[0]
         if err != NOT_ANALYSED and abs(err) < 100:
             out[key] = repr(err)
+    if rec[_CUBE_FLAGGED]:
+        out["xg:flagged_cube"] = "1"
     return out
 
 
