@@ -236,11 +236,14 @@ class Problem:
         return f"<Problem {self.number}: {self.source}, {self.where}, {self.kind}{err}>"
 
     def to_dict(self, files: dict[str, str] | None = None) -> dict[str, Any]:
-        """The problem as plain data (``problems.json``): its image files, game, move, player, kind,
-        error and caption, the answer and the table."""
+        """The problem as plain data (``problems.json``): its image files, game, move, the position's
+        XGID, player, kind, error and caption, the answer and the table."""
+        from notation.ids import xgid
+
         d = self.decision
         return {
             "number": self.number, "files": files or {}, "source": self.source, "game": d.game, "move": d.move,
+            "xgid": xgid(self.position),
             "player": d.player, "player_name": self.names[d.player], "kind": d.kind, "action": d.action,
             "error": None if d.error is None else round(d.error, 6), "caption": self.caption,
             "best": d.best, "played": d.played, "answer": self.answer, "comment": self.comment,
