@@ -52,6 +52,7 @@ from .sgf import (
     _letter,
     _read_analysis,
     _State,
+    resign_level,
 )
 
 if TYPE_CHECKING:
@@ -271,7 +272,7 @@ class _Writer:
             if code in values:
                 v = values[code]
                 if code == "DT":
-                    dm = re.fullmatch(r"(\d{1,4})[.\-/](\d{1,2})[.\-/](\d{1,2})", v.strip())
+                    dm = re.fullmatch(r"([0-9]{1,4})[.\-/]([0-9]{1,2})[.\-/]([0-9]{1,2})", v.strip())
                     if dm:
                         v = f"{int(dm.group(1)):04d}-{int(dm.group(2)):02d}-{int(dm.group(3)):02d}"
                 out.append(f"{code}[{_escape(v)}]")
@@ -424,7 +425,17 @@ class _Writer:
                               f"resignation only as the game's result (RE[...R])")
                 elif a.kind == "reject":
                     self.drop(f"{what}: SGF has no node for a rejected resignation")
-                continue  # its comment, properties and analysis have no node to go on (reported as lost)
+                elif a.kind == "resign" and a.value in (1, 2, 3):
+                    win = next((b for b in acts[k + 1:] if b.kind == "win"), None)
+                    if win is None or resign_level(win.value, state.cube) != a.value:
+                        # RE[...R] says the level only as points over the cube, which give another here (a
+                        # result cut to what the match needed): Gibbon's resign node keeps it (gnubg reads RE)
+                        written.append(f";{_COLOUR[a.player]}[resign:{a.value * max(state.cube, 1)}]")
+                        answer = next((b for b in acts[k + 1:] if b.kind in ("accept", "win", "loss")), None)
+                        if answer is not None and answer.kind == "accept":
+                            written.append(f";{_COLOUR[answer.player]}[accept]")
+                if not written:
+                    continue  # its comment, properties and analysis have no node to go on (reported as lost)
             if not written:
                 continue
             # A beaver or raccoon left unanswered in the record: gnubg needs the (silent) take.
@@ -445,7 +456,8 @@ class _Writer:
             comment = f"C[{_escape(a.comment)}]" if a.comment else ""
             if a.comment:
                 self.written["comment", "action"] += 1
-            if a.kind in ("beaver", "raccoon") and len(written) > 1 and written[-1].endswith("[take]"):
+            if (a.kind in ("beaver", "raccoon") and len(written) > 1 and written[-1].endswith("[take]")
+                    or a.kind == "resign" and len(written) > 1):
                 written[-2] += extra + comment
             else:
                 written[-1] += extra + comment
