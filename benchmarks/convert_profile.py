@@ -115,7 +115,7 @@ def main() -> int:
     sys.path.insert(0, str(ROOT))
     from notation.batch import _findings, read_source
     from notation.convert import OutputBatch, render_match
-    from notation.replay import replay
+    from notation.replay import replay_match
 
     matches = {f: read_source(f)[0] for f in files}
     packed = {f: read_source(f, packed=True)[0] for f in files}  # as convert reads a .mat file for JSON
@@ -124,7 +124,7 @@ def main() -> int:
         _findings(m)  # (the runs are cut where the replay needs ordinary actions: once, as the command does)
     actions = sum(len(g.actions) for m in matches.values() for g in m.games)
     plays = sum(1 for m in matches.values() for g in m.games for a in g.actions if a.kind == "move")
-    reps = {f: replay(m) for f, m in matches.items()}
+    reps = {f: replay_match(m) for f, m in matches.items()}
     texts = {"sgf": {f: render_match(m, "sgf", rep=reps[f])[0] for f, m in matches.items()},
              "json": {f: render_match(m, "json")[0] for f, m in packed.items()}}
     tmp = Path(tempfile.mkdtemp(prefix="gammon-convert-profile-"))
@@ -147,7 +147,7 @@ def main() -> int:
 
         stages: dict[str, Callable[[], Any]] = {
             "SGF: read (ordinary actions)": lambda: [read_source(f) for f in files],
-            "SGF: replay, whole": lambda: [replay(m) for m in matches.values()],
+            "SGF: replay, whole": lambda: [replay_match(m) for m in matches.values()],
             "SGF: write the text": lambda: [render_match(m, "sgf", rep=reps[f]) for f, m in matches.items()],
             "SGF: files in place (16 synced at a time)": lambda: put("sgf"),
             "JSON: read (runs of plain plays)": lambda: [read_source(f, packed=True) for f in files],

@@ -77,7 +77,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:] = [str(ROOT)] + [x for x in sys.path if Path(x or ".").resolve() != Path(__file__).parent]
 
 from notation.matchio import read_match  # noqa: E402
-from notation.replay import replay  # noqa: E402
+from notation.replay import replay_match  # noqa: E402
 from render.html import match_page  # noqa: E402
 
 DEFAULT = ROOT.parent / "shared" / "corpus" / "mat" / "bglib_nori" / "srv_Kaneko-nori-2009Jan142040.txt"
@@ -108,16 +108,16 @@ def time_in_process(src: Path, out: Path, runs: int) -> list[float]:
     for _ in range(runs):
         t = time.perf_counter()
         m = read_match(src)
-        out.write_text(match_page(m, replay(m)), encoding="utf-8")
+        out.write_text(match_page(m, replay_match(m)), encoding="utf-8")
         times.append(time.perf_counter() - t)
     return times
 
 
 _PAGE = """import sys, time
 from notation.matchio import read_match
-from notation.replay import replay
+from notation.replay import replay_match
 from render.html import match_page
-m = read_match(sys.argv[1]); rep = replay(m)
+m = read_match(sys.argv[1]); rep = replay_match(m)
 best = None
 for _ in range(int(sys.argv[2])):
     t = time.process_time(); page = match_page(m, rep); t = time.process_time() - t
@@ -197,7 +197,7 @@ def more_screenshots(shots: Path, tmp: Path) -> None:
     (tmp / "f.html").write_text(match_page(m), encoding="utf-8")
     pages.append(("findings", tmp / "f.html", "#L98:38"))
     m = read_match(ROOT / "samples" / "gnubg_selfplay_7p.mat")
-    rep = replay(m)
+    rep = replay_match(m)
     st = next(s for s in rep.games[0].steps[6:] if s.action.kind == "move" and s.play and s.play.steps)
     made = st.play.notation()
     st.action.analysis = Analysis(checker=CheckerAnalysis((
@@ -209,7 +209,7 @@ def more_screenshots(shots: Path, tmp: Path) -> None:
     pages.append(("analysis", tmp / "a.html", f"#{_anchor_of(rep, st)}"))
     fit = [("match", tmp / "f.html", "#L98:38")]
     m = read_any(str(ROOT / "tests" / "data" / "xg_ronde3.xg"))[0]
-    rep = replay(m)
+    rep = replay_match(m)
     st = next(s for s in rep.games[0].steps[8:] if s.action.analysis is not None and s.action.analysis.checker)
     (tmp / "x.html").write_text(match_page(m, rep), encoding="utf-8")
     fit.append(("analysed", tmp / "x.html", f"#{_anchor_of(rep, st)}"))
@@ -335,7 +335,7 @@ def floor(archive: Path, rounds: int) -> None:
     sample: list[tuple[object, dict[str, object]]] = []
     for k, f in enumerate(files):
         try:
-            rep = replay(read(f))
+            rep = replay_match(read(f))
         except ValueError:
             continue
         for g in rep.games:
@@ -392,7 +392,7 @@ def main() -> None:
     if not src.is_file():
         raise SystemExit(f"{src}: not found (give a match file)")
     m = read_match(src)
-    rep = replay(m)
+    rep = replay_match(m)
     actions = sum(len(g.steps) for g in rep.games)
     print(f"match: {src.name}: {m.length}-point, {len(rep.games)} games, {actions} actions, {rep.plays} plays")
     with tempfile.TemporaryDirectory() as d:

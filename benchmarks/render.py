@@ -34,11 +34,11 @@ from _common import gnubg_board_script  # noqa: E402
 import render  # noqa: E402
 from notation.matchio import read_match  # noqa: E402
 from notation.position import Position  # noqa: E402
-from notation.replay import replay  # noqa: E402
+from notation.replay import replay_match  # noqa: E402
 
 
 def positions_from(path: Path, count: int) -> list[Position]:
-    rep = replay(read_match(path))
+    rep = replay_match(read_match(path))
     moves = [s.before for g in rep.games for s in g.steps if s.action.kind == "move"]
     if len(moves) < count:
         raise SystemExit(f"{path} has only {len(moves)} moves")

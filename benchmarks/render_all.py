@@ -34,7 +34,7 @@ from _common import cli_env, gnubg_board_script, wall  # noqa: E402
 import render  # noqa: E402
 from notation.ids import position_id  # noqa: E402
 from notation.matchio import read_match  # noqa: E402
-from notation.replay import replay  # noqa: E402
+from notation.replay import replay_match  # noqa: E402
 
 GAMMON = [sys.executable, "-m", "notation"]
 
@@ -46,7 +46,7 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--gnubg", default=os.environ.get("GNUBG", "/usr/games/gnubg"))
     args = ap.parse_args()
-    rep = replay(read_match(args.match))
+    rep = replay_match(read_match(args.match))
     positions = [s.before for g in rep.games for s in g.steps] + [g.end for g in rep.games]
     n = len(positions)
     gnubg = args.gnubg if Path(args.gnubg).exists() else shutil.which("gnubg")

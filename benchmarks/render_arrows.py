@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 import render  # noqa: E402
 from notation.matchio import read_match  # noqa: E402
-from notation.replay import replay  # noqa: E402
+from notation.replay import replay_match  # noqa: E402
 
 routing = importlib.import_module("render.arrows")
 
@@ -32,7 +32,7 @@ def main() -> None:
     ap.add_argument("match", nargs="?", default=str(ROOT / "tests" / "data" / "render_match_7p.mat"))
     ap.add_argument("--rounds", type=int, default=5)
     args = ap.parse_args()
-    rep = replay(read_match(args.match))
+    rep = replay_match(read_match(args.match))
     jobs = [(s.before, [tuple(x) for x in s.play.steps], s.action.dice) for g in rep.games for s in g.steps
             if s.action.kind == "move" and s.play is not None and s.play.steps]
     render.png(jobs[0][0])  # fonts and caches warm

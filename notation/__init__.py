@@ -48,7 +48,7 @@ _LAZY = {
     "Position": "position",
     "Finding": "replay",
     "MatchReplay": "replay",
-    "replay": "replay",
+    "replay_match": "replay",
     "Play": "rules",
     "Rules": "rules",
     "get_rules": "rules",
@@ -71,18 +71,20 @@ __all__ = [
     "parse_match",
     "read_any",
     "read_match",
-    "replay",
+    "replay_match",
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
     from .errors import AmbiguousPlayError, IllegalPlayError, InvalidPositionError, NotationError, ParseError
     from .matchio import parse_any, parse_match, read_any, read_match
     from .position import Position
-    from .replay import Finding, MatchReplay, replay
+    from .replay import Finding, MatchReplay, replay_match
     from .rules import Play, Rules, get_rules
 
 
 def __getattr__(name: str) -> Any:
+    if name == "replay":  # the module (its function is replay_match)
+        return importlib.import_module(".replay", __name__)
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'notation' has no attribute {name!r}")

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import NotationError, cut_quotes, message_line
 from .record import Game, Match
-from .replay import Finding, MatchReplay, Replayer, replay
+from .replay import Finding, MatchReplay, Replayer, replay_match
 
 if TYPE_CHECKING:
     from .convert import OutputBatch
@@ -221,7 +221,7 @@ def _replay_stream(match: Match, games: Iterator[Game], path: str, variant: str 
 def _findings(match: Match) -> tuple[MatchReplay, int, int]:
     """The replay's findings (no steps kept: see :class:`Replayer`), its games and its plays."""
     if getattr(match, "replay_override", None) is not None:  # records with their own replay (chouettes)
-        rep = replay(match)
+        rep = replay_match(match)
         return rep, len(rep.games), rep.plays
     r = Replayer(match, keep=False, steps=False)
     for game in match.games:
@@ -355,7 +355,7 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
     if not quiet or fmt == "html":
         # the writers that use the replay's steps get the whole replay; for the others the findings-only
         # replay (a replay holds about twice the record's memory, and the steps take time to make)
-        rep = replay(match) if fmt in ("sgf", "txt", "html", "ogxm", "ogxms") else _findings(match)[0]
+        rep = replay_match(match) if fmt in ("sgf", "txt", "html", "ogxm", "ogxms") else _findings(match)[0]
     if not quiet and rep is not None:
         for f in rep.findings:
             if f.severity != "note":
@@ -500,7 +500,7 @@ def _decision_rows(path: str, variant: str | None, auto_doubles: int | None, res
     for mi, match in enumerate(matches):
         _override(match, variant, auto_doubles)
         match.source = path
-        rep = replay(match)
+        rep = replay_match(match)
         by_action: dict[tuple[int | None, int | None, str | None], list[Finding]] = {}
         by_game: dict[int | None, list[Finding]] = {}
         for f in rep.findings:

@@ -58,7 +58,7 @@ from typing import Any
 
 from .errors import ParseError
 from .record import Action, Game, Match, MatchRules
-from .replay import Finding, MatchReplay, Severity, replay
+from .replay import Finding, MatchReplay, Severity, replay_match
 
 __all__ = ["Chouette", "ChouetteGame", "ChouetteMatch", "ChouetteReplay", "chouette_to_json",
            "is_chouette_json", "read_chouette_json", "replay_chouette", "next_roles"]
@@ -97,7 +97,7 @@ class Chouette:
 
 @dataclass(slots=True)
 class ChouetteMatch(Match):
-    """A chouette seen as a record: ``gammon validate`` and :func:`notation.replay.replay` use
+    """A chouette seen as a record: ``gammon validate`` and :func:`notation.replay.replay_match` use
     :meth:`replay_override`, which checks it as a chouette."""
 
     chouette: Chouette | None = None
@@ -302,7 +302,7 @@ class _ChouetteRunner:
         game = Game(number=cg.number, actions=actions, names=(cg.box, cg.captain), span=cg.game.span,
                     start=cg.game.start)
         inner = Match(length=0, names=(cg.box, cg.captain), games=[game], rules=rules, source=ch.source)
-        r = replay(inner)
+        r = replay_match(inner)
         gr = r.games[0] if r.games else None
         for f in r.findings:
             if over_by_cube and "without a result" in f.message:

@@ -26,6 +26,7 @@ COMMAND_MODULES = {
     "convert": "notation.commands.convert",
     "render": "notation.commands.render",
     "problems": "notation.commands.problems",
+    "stats": "notation.commands.stats",
 }
 
 

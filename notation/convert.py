@@ -194,10 +194,10 @@ def canonical_plays(match: Match) -> tuple[Match, int]:
     everything else stay as recorded.  Returns the copy and how many plays were rewritten."""
     import copy
 
-    from .replay import replay
+    from .replay import replay_match
 
     out = copy.deepcopy(match)
-    return out, sum(canonical_game_plays(g) for g in replay(out).games)
+    return out, sum(canonical_game_plays(g) for g in replay_match(out).games)
 
 
 def canonical_game_plays(gr: GameReplay) -> int:
@@ -266,7 +266,7 @@ def render_match(match: Match, fmt: str, *, rep: MatchReplay | None = None, note
     writer tallies what it wrote, and what the record holds beyond that is said), and what it writes
     otherwise.
 
-    ``rep``, when given, is ``replay(match)`` already made by the caller: the writers that replay the
+    ``rep``, when given, is ``replay_match(match)`` already made by the caller: the writers that replay the
     match (SGF, text) use it instead of replaying it again.  It must be the replay of ``match`` as it
     is now (not of a copy changed since).  ``notes``, when given, gets what the writer keeps in a form
     of its own (SGF's private properties, which gnubg does not read): not lost, but worth saying."""

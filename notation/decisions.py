@@ -53,7 +53,7 @@ from .analysis import Analysis, CubeAnalysis
 from .met import KAZAROSS_XG2, Met
 from .position import Position
 from .record import Action, Match
-from .replay import MatchReplay, replay
+from .replay import MatchReplay, replay_match
 
 __all__ = ["Decision", "CubeEquities", "decisions", "SKILL_DOUBTFUL", "SKILL_BAD", "SKILL_VERY_BAD",
            "CLOSE_CUBE", "mark"]
@@ -184,7 +184,8 @@ class Decision:
     """eXtreme Gammon's own stored error of this decision (``ErrMove``, ``ErrCube``, ``ErrTake``) as a
     loss >= 0, where the record is an ``.xg``."""
     xg_counted: bool | None = None
-    """Whether eXtreme Gammon counts it as a decision (its ``Unused`` flag, inverted), where stored."""
+    """Checker: whether eXtreme Gammon counts it as a decision (its ``Unused`` flag, inverted), where
+    stored.  XG stores no such flag for a cube decision (None)."""
     source: Action | None = None
     """The record's action of the decision (for a "no double", the move of that turn)."""
 
@@ -202,7 +203,7 @@ class Decision:
 def decisions(record: Match | MatchReplay, *, met: Met = KAZAROSS_XG2) -> Iterator[Decision]:
     """Every decision of ``record`` (a match, replayed here, or its replay) in order: see the module.
     ``met`` converts EMG to match-winning chance (gnubg's default table)."""
-    rep = record if isinstance(record, MatchReplay) else replay(record)
+    rep = record if isinstance(record, MatchReplay) else replay_match(record)
     for gi, gr in enumerate(rep.games):
         number = gr.game.number
         stepped = {id(s.action): s for s in gr.steps}
@@ -228,6 +229,9 @@ def decisions(record: Match | MatchReplay, *, met: Met = KAZAROSS_XG2) -> Iterat
             elif kind == "double":  # SGF writes a beaver as the doubled player's double
                 yield _cube_decision(number, gi, at, an, None, "beaver", met)
                 double = None
+            elif kind in ("roll", "resign", "accept", "win") and an is not None and an.cube is not None:
+                # the last cube decision of a game that ended before a play (eXtreme Gammon)
+                yield _cube_decision(number, gi, at, an, an.cube, "no double", met)
             elif kind in ("take", "drop", "beaver"):
                 cube = an.cube if an is not None and an.cube is not None else (double[1] if double else None)
                 if an is None and double is not None:
@@ -457,13 +461,5 @@ def _cube_decision(number: int, gi: int, at: _At, an: Analysis | None, c: CubeAn
         pos.match_length, pos.cube, None, what, best, error,
         _neg(_cost(_neg(error), f)), eq is not None, close=close,
         cube_error=category, equities=eq, mark=mark(error), producer=an.producer if an is not None else None,
-        level=c.level if c is not None else None, xg_error=_xg(an, xg_key), xg_counted=_xg_counted_cube(an, taker),
+        level=c.level if c is not None else None, xg_error=_xg(an, xg_key),
         source=a)
-
-
-def _xg_counted_cube(an: Analysis | None, taker: bool) -> bool | None:
-    if an is None:
-        return None
-    key = "xg:take_counted" if taker else "xg:cube_counted"
-    v = an.extra.get(key)
-    return None if v is None else v in ("1", "true")

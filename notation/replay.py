@@ -1,6 +1,6 @@
 """The rules-checked replay of a match record, and its findings.
 
-:func:`replay` walks every game of a :class:`~notation.record.Match` from its starting position under
+:func:`replay_match` walks every game of a :class:`~notation.record.Match` from its starting position under
 the match's rules and checks everything: each play is legal for its roll, the right side acts, cube
 actions are allowed and answered, results equal what the final position and cube say, score lines
 add up, the Crawford game is the one it must be and nothing follows the end of the match.
@@ -16,8 +16,6 @@ the game is marked unverifiable and the next game starts clean.
 
 from __future__ import annotations
 
-import sys
-import types
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -994,7 +992,7 @@ def _as_recorded(pos: Position, segments: tuple) -> Play | None:
     return Play(tuple(steps), tuple(mine), tuple(theirs))
 
 
-def replay(match: Match, *, keep: bool = True) -> MatchReplay:
+def replay_match(match: Match, *, keep: bool = True) -> MatchReplay:
     """Replay every game of ``match`` under its rules; never raises for rule problems.  With
     ``keep=False`` only the findings are kept, not each game's steps (see :class:`Replayer`)."""
     own = getattr(match, "replay_override", None)  # records with their own replay (chouettes)
@@ -1010,7 +1008,7 @@ class Replayer:
     """The replay of a match fed one game at a time, for a record read as a stream (a large SGF
     collection, :func:`notation.formats.sgf.iter_sgf`): ``feed`` each game in order, then ``finish``.
 
-    :func:`replay` is this with every game fed at once and kept.  With ``keep=False`` no game's replay is
+    :func:`replay_match` is this with every game fed at once and kept.  With ``keep=False`` no game's replay is
     kept (``feed`` still returns it): memory is then one game plus the findings and one Crawford flag a
     game (:attr:`MatchReplay.crawford`), whatever the number of games; :attr:`games` and :attr:`plays`
     count what was fed.  The match's length, names and rules are read when each game is fed, so a reader
@@ -1314,13 +1312,14 @@ class _HitMarks:
                 (game_names or names)[a.player] or None, _roll(a.dice), a.text))
 
 
-class _CallableModule(types.ModuleType):
-    """``notation.replay`` is both this module and the function :func:`replay` (``from notation import
-    replay``): the package imports its names lazily, and importing this module sets the package's
-    attribute ``replay`` to the module, so the module itself replays a match when called."""
+def __getattr__(name: str) -> Any:
+    """``replay``, the function's name until 0.1.0: :func:`replay_match`, with a DeprecationWarning.
+    (The function had the module's name, and the module was made callable to stand for it:
+    ``notation.replay`` is the module, and the function is ``notation.replay_match``.)"""
+    if name == "replay":
+        import warnings
 
-    def __call__(self, match: Match, *args: Any, **kwargs: Any) -> MatchReplay:
-        return replay(match, *args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule
+        warnings.warn("notation.replay.replay is now notation.replay.replay_match (notation.replay is the module)",
+                      DeprecationWarning, stacklevel=2)
+        return replay_match
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

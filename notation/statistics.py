@@ -22,9 +22,10 @@ from typing import Any
 from .decisions import Decision, _f32, decisions
 from .met import KAZAROSS_XG2, Met
 from .record import Match
-from .replay import MatchReplay, replay
+from .replay import MatchReplay, replay_match
 
-__all__ = ["GnubgFigures", "XgFigures", "PlayerStatistics", "Statistics", "statistics", "RATINGS",
+__all__ = ["GnubgFigures", "XgFigures", "PlayerStatistics", "Statistics", "statistics", "players_table", "PlayerRow",
+           "iter_statistics", "RATINGS",
            "LUCK_RATINGS", "rating", "luck_rating", "CUBE_ERRORS", "BOOTSTRAP_SEED", "BOOTSTRAP_SAMPLES"]
 
 RATE_FACTOR = 1000.0
@@ -321,8 +322,10 @@ class XgFigures:
     """The 95% interval of PR, a bootstrap over the decisions (fixed seed)."""
     pr_high: float | None
     luck: float | None
-    """Luck total (EMG), as the producer rated the rolls."""
+    """Luck (EMG) as XG prints it, zero-sum: the luck of the player's rolls less the opponent's (each as
+    the producer rated it)."""
     luck_per_roll: float | None
+    """``luck`` over the rolls of both players (XG's luck rate)."""
     source: str
     """``stored``: XG's own per-decision errors (an ``.xg``); ``ranked``: from the ranked plays and the
     cube equities; ``mixed``; ``none``."""
@@ -353,18 +356,27 @@ class _XgAcc:
         self.rolls += o.rolls
 
 
+XG_CLOSE_CUBE = 0.2
+"""A no-double counts as one of XG's cube decisions when the player should have doubled (an error) or
+the double and no-double equities are within this (inferred from XG's summaries; docs/statistics.md)."""
+
+
 def _xg_add(acc: _XgAcc, d: Decision) -> None:
-    """One decision into a player's XG sums (the rules: ``docs/statistics.md``)."""
-    if d.kind == "checker" and d.luck is not None:
-        acc.luck += d.luck
-        acc.rolls += 1
-    if d.xg_counted is not None or d.xg_error is not None:  # XG's own figures (an .xg)
-        if d.xg_counted is False or d.xg_error is None:
-            return
-        (acc.checker if d.kind == "checker" else acc.cube).append(d.xg_error)
-        acc.stored += 1
-        return
+    """One decision into a player's XG sums (the rules: ``docs/statistics.md``): XG's own stored error
+    where the record is an ``.xg``, else the error from the ranked plays / cube equities."""
     if d.kind == "checker":
+        if d.luck is not None:
+            acc.luck += d.luck
+            acc.rolls += 1
+        if d.xg_counted is not None:  # an .xg: XG's Unused flag says which plays are decisions
+            if not d.xg_counted:
+                return
+            if d.xg_error is None:
+                acc.uncounted += 1
+                return
+            acc.checker.append(d.xg_error)
+            acc.stored += 1
+            return
         if d.forced or not d.played:
             return
         if not d.analysed or d.error is None:
@@ -375,14 +387,21 @@ def _xg_add(acc: _XgAcc, d: Decision) -> None:
         return
     if d.action == "beaver":
         return
-    if not d.analysed or d.error is None:
+    stored = d.xg_error is not None
+    error = d.xg_error if stored else d.error
+    if error is None:
         if d.action != "no double":
             acc.uncounted += 1
         return
-    if d.action == "no double" and not d.close:
-        return  # not a decision: doubling was clearly wrong (gnubg's close test on the same equities)
-    acc.cube.append(d.error)
-    acc.ranked += 1
+    if d.action == "no double" and error <= 0:
+        eq = d.equities
+        if eq is None or abs(min(eq.double_take, eq.double_pass) - eq.no_double) > XG_CLOSE_CUBE:
+            return  # not a decision: clearly no double
+    acc.cube.append(error)
+    if stored:
+        acc.stored += 1
+    else:
+        acc.ranked += 1
 
 
 def _pr(errors: list[float]) -> float | None:
@@ -399,16 +418,17 @@ def _bootstrap(errors: list[float], seed: int) -> tuple[float | None, float | No
     return prs[int(0.025 * (BOOTSTRAP_SAMPLES - 1))], prs[int(0.975 * (BOOTSTRAP_SAMPLES - 1))]
 
 
-def _xg_figures(acc: _XgAcc, seed: int, both_rolls: int) -> XgFigures:
+def _xg_figures(acc: _XgAcc, opp: _XgAcc, seed: int) -> XgFigures:
     errors = acc.checker + acc.cube
     low, high = _bootstrap(errors, seed)
     source = "none" if not errors else "stored" if not acc.ranked else "ranked" if not acc.stored else "mixed"
+    rolls = acc.rolls + opp.rolls
+    luck = acc.luck - opp.luck if rolls else None  # zero-sum, as XG prints it
     return XgFigures(
         pr=_pr(errors), checker_pr=_pr(acc.checker), cube_pr=_pr(acc.cube), decisions=len(errors),
         checker_decisions=len(acc.checker), cube_decisions=len(acc.cube), error_emg=sum(errors) if errors else None,
-        pr_low=low, pr_high=high, luck=acc.luck if acc.rolls else None,
-        luck_per_roll=acc.luck / both_rolls if acc.rolls and both_rolls else None, source=source,
-        uncounted=acc.uncounted)
+        pr_low=low, pr_high=high, luck=luck, luck_per_roll=luck / rolls if luck is not None else None,
+        source=source, uncounted=acc.uncounted)
 
 
 # --------------------------------------------------------------------------- the whole
@@ -437,6 +457,11 @@ class Statistics:
     messages: list[str]
     """What the figures rest on, in words: no analysis, part of it, missing plays, mixed levels."""
     decisions: list[Decision]
+    sums: tuple[tuple[_Acc, _Acc], tuple[_XgAcc, _XgAcc]] = field(default_factory=lambda: ((_Acc(), _Acc()),
+                                                                                         (_XgAcc(), _XgAcc())))
+    """The match's sums behind the figures (for :func:`players_table`)."""
+    match_length: int = 0
+    """0 for money play (the second figure of an error is then points, not MWC)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The ``gammon stats --json`` object of the file."""
@@ -456,15 +481,14 @@ def _scope(dec: Iterable[Decision], cube_in_use: bool, match_play: bool, seed: i
 
 def _finish(accs: tuple[_Acc, _Acc], xaccs: tuple[_XgAcc, _XgAcc], match_play: bool, seed: int) -> PlayerStatistics:
     both = accs[0].total_moves + accs[1].total_moves
-    rolls = xaccs[0].rolls + xaccs[1].rolls
     return PlayerStatistics(
         (_gnubg_figures(accs[0], both, match_play), _gnubg_figures(accs[1], both, match_play)),
-        (_xg_figures(xaccs[0], seed, rolls), _xg_figures(xaccs[1], seed + 1, rolls)))
+        (_xg_figures(xaccs[0], xaccs[1], seed), _xg_figures(xaccs[1], xaccs[0], seed + 1)))
 
 
 def statistics(record: Match | MatchReplay, *, met: Met = KAZAROSS_XG2, seed: int = BOOTSTRAP_SEED) -> Statistics:
     """The statistics of a match (see the module): per game and for the match, both players."""
-    rep = record if isinstance(record, MatchReplay) else replay(record)
+    rep = record if isinstance(record, MatchReplay) else replay_match(record)
     match = rep.match
     all_dec = list(decisions(rep, met=met))
     by_game: dict[int, list[Decision]] = {}
@@ -485,7 +509,8 @@ def statistics(record: Match | MatchReplay, *, met: Met = KAZAROSS_XG2, seed: in
             xtotal[p].add(xaccs[p])
     whole = _finish(total, xtotal, match_play, seed)
     names = tuple(n or ("O", "X")[i] for i, n in enumerate(match.names))
-    return Statistics(match.source, (names[0], names[1]), whole, games, numbers, _messages(total, xtotal), all_dec)
+    return Statistics(match.source, (names[0], names[1]), whole, games, numbers, _messages(total, xtotal), all_dec,
+                      (total, xtotal), match.length)
 
 
 def _messages(accs: tuple[_Acc, _Acc], xaccs: tuple[_XgAcc, _XgAcc]) -> list[str]:
@@ -523,3 +548,41 @@ def iter_statistics(records: Iterable[Match]) -> Iterator[Statistics]:
     """:func:`statistics` of each match."""
     for m in records:
         yield statistics(m)
+
+
+@dataclass(slots=True)
+class PlayerRow:
+    """One player's figures over several matches (a tournament's table): gnubg's and XG's, computed
+    from the sums of every match the player played, as if one long match."""
+
+    name: str
+    matches: int
+    gnubg: GnubgFigures
+    xg: XgFigures
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.name, "matches": self.matches, "gnubg": self.gnubg.to_dict(), "xg": self.xg.to_dict()}
+
+
+def players_table(stats: Iterable[Statistics], seed: int = BOOTSTRAP_SEED) -> list[PlayerRow]:
+    """Every player of ``stats`` (by name, as the records write it), with their figures over all their
+    matches, in order of PR (best first; players without a PR last, by name)."""
+    acc: dict[str, tuple[_Acc, _XgAcc, _XgAcc, list[int]]] = {}  # ..., [matches, both players' moves, money]
+    for st in stats:
+        (g0, g1), (x0, x1) = st.sums
+        both = g0.total_moves + g1.total_moves
+        for p, (g, x, opp) in enumerate(((g0, x0, x1), (g1, x1, x0))):
+            a = acc.setdefault(st.players[p], (_Acc(), _XgAcc(), _XgAcc(), [0, 0, 0]))
+            a[0].add(g)
+            a[1].add(x)
+            a[2].add(opp)
+            a[3][0] += 1
+            a[3][1] += both
+            a[3][2] += not st.match_length
+    rows = []
+    for name, (g, x, opp, (n, both, money)) in acc.items():
+        # (a player of both matches and money sessions: the second figures add MWC and points, as gnubg's
+        # session statistics would not; they are given in percent when most of the matches are matches)
+        rows.append(PlayerRow(name, n, _gnubg_figures(g, both, money * 2 < n), _xg_figures(x, opp, seed)))
+    rows.sort(key=lambda r: (r.xg.pr is None, r.xg.pr if r.xg.pr is not None else 0.0, r.name))
+    return rows

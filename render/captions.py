@@ -107,15 +107,27 @@ def drawable(text: str) -> bool:
     return all(c.isspace() or font.has_any(c) for c in text)
 
 
+_LATIN: dict[tuple[str, tuple[object, ...]], str] = {}
+""":func:`latin_name`'s answers, by the name and the fonts in use (every diagram's caption asks again)."""
+
+
 def latin_name(name: str) -> str:
     """``name``, or, when it needs a font that is not in use and is a program's default name, that
     program's English default."""
-    if drawable(name):
-        return name
-    for pattern, latin in _DEFAULT_NAMES:
-        if pattern.fullmatch(name):
-            return pattern.sub(latin, name)
-    return name
+    key = (name, tuple(default_font().fallbacks))
+    known = _LATIN.get(key)
+    if known is not None:
+        return known
+    out = name
+    if not drawable(name):
+        for pattern, latin in _DEFAULT_NAMES:
+            if pattern.fullmatch(name):
+                out = pattern.sub(latin, name)
+                break
+    if len(_LATIN) >= 4096:
+        _LATIN.clear()
+    _LATIN[key] = out
+    return out
 
 
 def english_verdict(cube: CubeAnalysis, position: Position | None = None) -> str | None:
@@ -254,7 +266,11 @@ def describe(position: Position, *, caption: str | None = None, names: tuple[str
     if dice is not None and not shown.double_offered:
         shown = shown.replace(dice=dice)
     lines = [caption] if caption else []
-    lines.append(book_caption(shown, pips=True, words=w))
+    pips = (shown.pips(0), shown.pips(1))
+    first = shown.turn if shown.turn in (0, 1) else 0
+    lines.append(" ".join((book_caption(shown, crawford_rule=True, words=w), w["pips"].format(
+        first=_side(shown, first, w), first_pips=pips[first], second=_side(shown, 1 - first, w),
+        second_pips=pips[1 - first]))))
     checkers = shown.rules.checkers
     for player in (0, 1):
         b = shown.boards[player]
@@ -268,7 +284,7 @@ def describe(position: Position, *, caption: str | None = None, names: tuple[str
         colour = w[("white", "black")[player]]
         name = shown.names[player] if player < len(shown.names) else ""
         who = w["side_name"].format(colour=colour, name=latin_name(name)) if name else colour
-        lines.append(w["side"].format(who=who, where=", ".join(where + [w["side_pips"].format(n=shown.pips(player))])
+        lines.append(w["side"].format(who=who, where=", ".join(where + [w["side_pips"].format(n=pips[player])])
                                       if where else w["no_checkers"]))
     if shown.double_offered:
         lines.append(w["cube_offered"].format(value=2 * shown.cube))

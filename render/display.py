@@ -8,6 +8,7 @@ y downwards.  A stroke is centred on the outline, as in SVG.  Colours are ``(r, 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 Color = tuple[int, int, int]
@@ -111,3 +112,11 @@ class Drawing:
     dpi: int | None = None
     grey: bool = field(default=False)
     """Every colour used is a shade of grey: the PNG is written as 8-bit greyscale."""
+    describe: Callable[[], str] | None = field(default=None, compare=False)
+    """Makes :attr:`desc` when it is empty and asked for (:meth:`description`): only the SVG writes it."""
+
+    def description(self) -> str:
+        """The diagram in words (the SVG's ``<desc>``): :attr:`desc`, or what :attr:`describe` makes."""
+        if self.desc or self.describe is None:
+            return self.desc
+        return self.describe()

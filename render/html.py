@@ -39,7 +39,7 @@ from notation.errors import InvalidPositionError
 from notation.ids import xgid
 from notation.losses import action_items
 from notation.record import Action, Match, action_phrase
-from notation.replay import Finding, MatchReplay, ReplayStep, replay
+from notation.replay import Finding, MatchReplay, ReplayStep, replay_match
 
 from ._font import default_font
 from .display import Glyphs, Group
@@ -418,7 +418,7 @@ def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | Non
     when given, gets what the page shows of what :func:`notation.losses.holdings` counts (the rest
     is reported as dropped by ``gammon convert``)."""
     if rep is None:
-        rep = replay(match)
+        rep = replay_match(match)
     shown: Counter[tuple[str, ...]] = Counter() if written is None else written
     names = match.names
     boards = _Boards()

@@ -976,14 +976,14 @@ def layout(position: Position, **options: Any) -> Drawing:
     shown_caption = (captions[0] if boards == 1 else opts.caption) or None
     title = opts.title if opts.title is not None else opts.heading if opts.heading else \
         shown_caption or _title(position, opts)
-    desc = _desc(position, opts, shown_caption)
+    desc = partial(_desc, position, opts, shown_caption)  # made when an SVG is written, not for a PNG or a page
     W, H = int(math.ceil(width - 1e-6)), int(math.ceil(height - 1e-6))
     if opts.width is not None:
         W = opts.width
-    return Drawing(W, H, None if opts.transparent else opts.theme.background, root, title, desc,
+    return Drawing(W, H, None if opts.transparent else opts.theme.background, root, title, "",
                    supersample=ss, dpi=opts.dpi if opts.dpi else (300 if opts.size == "print" else None),
                    grey=_all_grey(root, _parts(geo, opts.theme, text).grey)
-                   and (opts.transparent or _is_grey(opts.theme.background)))
+                   and (opts.transparent or _is_grey(opts.theme.background)), describe=desc)
 
 
 def text_lines(line: str, u: float, width: float, snap: int = 2) -> list[str]:

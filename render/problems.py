@@ -2,11 +2,11 @@
 
 :func:`problems` takes analysed matches (or their replays) and returns a :class:`Problem` for every
 decision whose error is at least ``min_error`` (EMG; 0.08 by default), or, with ``marked=True``, every
-decision the record marks (gnubg's ``BM``/``DO``/``IT`` marks) or comments on.  The decisions and their
-errors are :func:`notation.decisions.decisions`' (the walk statistics use too); nothing here computes an
-error.  Problems are numbered from 1 in the order of the records and of play; ``limit`` keeps the largest
-errors (the earlier one first where two are equal) and numbers what it keeps in the same order, so a
-problem's number depends only on the input and the options.
+decision the record marks (gnubg's ``BM``/``DO``/``IT`` marks, eXtreme Gammon's flags) or comments on.
+The decisions and their errors are :func:`notation.decisions.decisions`' (the walk statistics use too);
+nothing here computes an error.  Problems are numbered from 1 in the order of the records and of play;
+``limit`` keeps the largest errors (the earlier one first where two are equal) and numbers what it keeps
+in the same order, so a problem's number depends only on the input and the options.
 
 A :class:`Problem` draws itself: :meth:`Problem.problem_png` / ``problem_svg`` (the position and its
 book caption, the question, no answer), :meth:`Problem.solution_png` / ``solution_svg`` (the best play as
@@ -34,7 +34,7 @@ from PIL import Image
 from notation.decisions import Decision, decisions
 from notation.position import Position
 from notation.record import Match
-from notation.replay import MatchReplay, replay
+from notation.replay import MatchReplay, replay_match
 
 from . import raster, vector
 from .captions import WORDS, book_caption, latin_name
@@ -252,14 +252,18 @@ class Problem:
 
 
 def _marked(d: Decision) -> bool:
-    """The record marks this decision (gnubg's marks) or comments on it: a move action's marks and
-    comment are its checker play's, a double's, take's or pass's the cube decision's."""
+    """The record marks this decision or comments on it: gnubg's marks and a comment on a move action are
+    its checker play's, on a double, take or pass the cube decision's; eXtreme Gammon's flags are the
+    play's (``xg:flagged``) and the cube decision's (``xg:flagged_cube``: a double, or the decision not
+    to double kept with the next move)."""
     a = d.source
     if a is None:
         return False
-    if d.action == "no double":  # the move's marks are its checker play's
-        return False
-    return any(k in a.properties for k in MARKS) or bool(a.comment and a.comment.strip())
+    extra = a.analysis.extra if a.analysis is not None else {}
+    if d.action == "no double":  # the move's marks and comment are its checker play's
+        return "xg:flagged_cube" in extra
+    flag = "xg:flagged" if d.kind == "checker" else "xg:flagged_cube"
+    return any(k in a.properties for k in MARKS) or flag in extra or bool(a.comment and a.comment.strip())
 
 
 def _player_matches(want: str, d: Decision, names: tuple[str, str]) -> bool:
@@ -287,7 +291,7 @@ def problems(records: Match | MatchReplay | Sequence[Match | MatchReplay], min_e
     items = [records] if isinstance(records, Match | MatchReplay) else list(records)
     found: list[tuple[int, str, tuple[str, str], bool, Decision]] = []
     for k, rec in enumerate(items):
-        rep = rec if isinstance(rec, MatchReplay) else replay(rec)
+        rep = rec if isinstance(rec, MatchReplay) else replay_match(rec)
         match = rep.match
         source = sources[k] if sources is not None else (match.source or f"record {k + 1}")
         names = (match.names[0] or "", match.names[1] or "")

@@ -135,8 +135,9 @@ def svg(drawing: Drawing) -> SvgString:
         f'role="img">',
         f"  <title>{escape(drawing.title)}</title>",
     ]
-    if drawing.desc:
-        head.append(f"  <desc>{escape(drawing.desc)}</desc>")
+    desc = drawing.description()
+    if desc:
+        head.append(f"  <desc>{escape(desc)}</desc>")
     if w.used:
         head.append("  <defs>")
         for ch in sorted(w.used):

@@ -12,7 +12,7 @@ from typing import Any
 
 from notation.formats._ogxm_shared import absolute_board
 from notation.record import Match
-from notation.replay import replay
+from notation.replay import replay_match
 
 CUBE = {21: "double", 22: "take", 23: "drop", 32: "beaver", 33: "raccoon"}
 Digest = list[tuple[int | None, int | None, list[tuple[Any, ...]]]]
@@ -27,7 +27,7 @@ def of_match(m: Match, swap: bool = False) -> Digest:
     """Our record, replayed; ``swap`` swaps the players (GammonView makes the alphabetically first
     player of a ``.mat`` White).  A game the replay cannot finish gives its plies up to there."""
     out: Digest = []
-    for gr in replay(m).games:
+    for gr in replay_match(m).games:
         plies: list[tuple[Any, ...]] = []
         for st in gr.steps:
             a = st.action
@@ -53,7 +53,7 @@ def swapped(d: Digest) -> Digest:
 
 def unplayable_games(m: Match) -> set[int]:
     """The games whose replay stops at a play it cannot make."""
-    return {i for i, gr in enumerate(replay(m).games) if not gr.verifiable}
+    return {i for i, gr in enumerate(replay_match(m).games) if not gr.verifiable}
 
 
 def board_of_ogid(og: str) -> tuple[int, ...]:

@@ -88,7 +88,7 @@ def facts(m: notation.Match, rep: notation.MatchReplay | None = None) -> dict[st
     for k, v in m.properties.items():
         if k != notation.losses.THUMBNAIL and k != "ogxm.sections":
             add("properties", ("match", k, tuple(v)))
-    rep = rep if rep is not None else notation.replay(m)
+    rep = rep if rep is not None else notation.replay_match(m)
     for gi, gr in enumerate(rep.games):
         k = 0
         for s in gr.steps:

@@ -18,7 +18,7 @@ from notation.cli import main
 from notation.ids import parse_xgid
 from notation.matchio import read_match
 from notation.position import Position
-from notation.replay import replay
+from notation.replay import replay_match
 from render import _font
 from render.captions import WORDS, book_caption
 from render.display import Glyphs, Group
@@ -108,7 +108,7 @@ def _expected(match: Any, game: Any, step: Any, crawford: bool) -> str:
 @pytest.mark.parametrize("name", ["xg_ronde3.xg", "sgf_gnubg_analysed.sgf"])
 def test_captions_of_twenty_positions_agree_with_the_record(name: str) -> None:
     match = read_match(DATA / name)
-    rep = replay(match)
+    rep = replay_match(match)
     checked = 0
     for gi, (game, g) in enumerate(zip(match.games, rep.games, strict=True)):
         for step in g.steps:
@@ -214,7 +214,7 @@ def test_render_all_with_caption_auto(tmp_path: Path) -> None:
     r = CliRunner().invoke(main, ["render", str(src), "--all", "--caption", "auto", "--format", "svg", "--jobs", "1",
                                   "-o", str(out)])
     assert r.exit_code == 0, r.output
-    rep = replay(read_match(src))
+    rep = replay_match(read_match(src))
     first = rep.games[0].steps[0]
     svg = (out / "game01_move001.svg").read_text(encoding="utf-8")
     assert f"<title>{book_caption(first.before)}</title>" in svg

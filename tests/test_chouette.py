@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from notation import parse_match, read_any, replay
+from notation import parse_match, read_any, replay_match
 from notation.chouette import (
     Chouette,
     ChouetteGame,
@@ -35,13 +35,13 @@ def load() -> dict[str, Any]:
 
 def check(doc: dict[str, Any]) -> list[str]:
     m = read_chouette_json(json.dumps(doc))
-    return [f.message for f in replay(m).findings if f.severity == "error"]
+    return [f.message for f in replay_match(m).findings if f.severity == "error"]
 
 
 def test_sample_validates() -> None:
     (m,) = read_any(str(SAMPLE))
     assert isinstance(m, ChouetteMatch) and m.chouette is not None
-    rep = replay(m)
+    rep = replay_match(m)
     assert not [f for f in rep.findings if f.severity != "note"]
     assert len(rep.games) == len(m.chouette.games) >= 5
     assert rep.plays > 100
@@ -272,4 +272,4 @@ def test_chouette_match_is_a_record() -> None:
     assert m.names == (m.chouette.games[0].box, m.chouette.games[0].team[0])  # type: ignore[union-attr]
     assert len(m.games) == len(m.chouette.games)  # type: ignore[union-attr]
     plain = copy.copy(m)
-    assert replay(plain).games
+    assert replay_match(plain).games

@@ -15,7 +15,7 @@ from notation.convert import atomic_write, render_match
 from notation.formats.json_format import from_json
 from notation.formats.mat import read_match
 from notation.formats.sgf import read_sgf
-from notation.replay import replay
+from notation.replay import replay_match
 
 DATA = Path(__file__).resolve().parent / "data"
 ROOT = DATA.parents[1]
@@ -29,7 +29,7 @@ def invoke(*args: str) -> tuple[int, str, str]:
 
 def shape(match):  # type: ignore[no-untyped-def]
     """What must survive any conversion: games, actions (as replayed), results, names and length."""
-    rep = replay(match)
+    rep = replay_match(match)
     games = []
     for g in rep.games:
         acts = []

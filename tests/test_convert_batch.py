@@ -292,14 +292,14 @@ def test_an_internal_error_in_one_file_is_that_files_error(tmp_path: Path, monke
     srcs = sorted(str(p) for p in (tmp_path / "in").iterdir())
     out = tmp_path / "out"
     out.mkdir()
-    real = batch.replay
+    real = batch.replay_match
 
-    def replay(m: Any, *args: Any, **kw: Any) -> Any:  # a bug met in one file only
+    def replay_match(m: Any, *args: Any, **kw: Any) -> Any:  # a bug met in one file only
         if m.source.endswith("bug.mat"):
             raise IndexError("list index out of range")
         return real(m, *args, **kw)
 
-    monkeypatch.setattr(batch, "replay", replay)
+    monkeypatch.setattr(batch, "replay_match", replay_match)
     res = convert_files(srcs, [str(out / (Path(s).stem + ".sgf")) for s in srcs], "sgf")
     assert [r["status"] for r in res] == [2 if s.endswith("bug.mat") else 0 for s in srcs]
     (failed,) = [r for r in res if r["status"]]

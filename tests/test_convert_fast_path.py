@@ -18,7 +18,7 @@ from notation.convert import InputSet, check_target
 from notation.formats import json_format
 from notation.formats.json_format import to_json
 from notation.matchio import read_any
-from notation.replay import replay
+from notation.replay import replay_match
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -50,7 +50,7 @@ def test_json_writer_equals_the_reference_on_records() -> None:
         except Exception:  # noqa: BLE001 - records this reader refuses are not this test's business
             continue
         for match in matches[:2]:
-            rep = replay(match)
+            rep = replay_match(match)
             doc = {"format": json_format.FORMAT, "version": json_format.VERSION,
                    "match": json_format.match_to_dict(match),
                    "findings": [json_format.finding_to_dict(f) for f in rep.findings]}

@@ -36,7 +36,7 @@ from notation.matchio import read_any
 from notation.play import parse_play
 from notation.position import Position
 from notation.record import Action, Game, Match, Span
-from notation.replay import replay
+from notation.replay import replay_match
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -73,7 +73,7 @@ def test_writers_given_the_replay_write_the_same(fmt: str) -> None:
     for path in files:
         for m in _matches(path):
             own = render_match(m, fmt)  # type: ignore[arg-type]
-            given_rep = render_match(m, fmt, rep=replay(m))  # type: ignore[arg-type]
+            given_rep = render_match(m, fmt, rep=replay_match(m))  # type: ignore[arg-type]
             assert given_rep == own, path
 
 
@@ -134,7 +134,7 @@ def test_letter_table() -> None:
 
 def _sgf_both_ways(m: Match) -> None:
     try:
-        rep = replay(m)
+        rep = replay_match(m)
     except Exception:  # noqa: BLE001 - the writer replays (and says so) itself
         rep = None
     general = sgf._Writer(m, rep)
@@ -215,7 +215,7 @@ def test_sgf_blank_last_play_with_an_empty_replayed_play() -> None:
     from notation.rules import Play
 
     m = read_any(str(DATA / "gnubg_7p_crawford.mat"))[0]
-    rep = replay(m)
+    rep = replay_match(m)
     for g in m.games:
         last = [a for a in g.actions if a.kind == "move"][-1]
         last.play = ""
@@ -232,7 +232,7 @@ def test_sgf_move_nodes_can_tell_a_wrong_cache() -> None:
     """The comparison above sees a cached node that is not the general path's (the test can fail)."""
     path = DATA / "gnubg_7p_crawford.mat"
     m = read_any(str(path))[0]
-    rep = replay(m)
+    rep = replay_match(m)
     sgf._MOVE_NODES.clear()
     sgf._Writer(m, rep).write()
     key = next(iter(sgf._MOVE_NODES))

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from notation import Position, parse_match, read_any, replay
+from notation import Position, parse_match, read_any, replay_match
 from notation.cli import main
 from notation.position import board_from_points
 from notation.record import Action, Game, Match, MatchRules
@@ -21,7 +21,7 @@ board = partial(board_from_points, off=0)
 
 
 def findings(m: Match, severity: str = "error") -> list[str]:
-    return [f.message for f in replay(m).findings if f.severity == severity]
+    return [f.message for f in replay_match(m).findings if f.severity == severity]
 
 
 def cube_game(n: int, *actions: Action) -> Game:
@@ -194,22 +194,22 @@ def test_gnubg_automatic_doubles_in_mat(name: str, needed: int) -> None:
     points only in the next score line.  With ``auto_doubles`` the replay explains it (a note);
     without, the score line is a warning."""
     (m,) = read_any(str(DATA / name))
-    rep = replay(m)
+    rep = replay_match(m)
     assert [f for f in rep.findings if f.severity == "warning" and "score line" in f.message]
     assert not [f for f in rep.findings if f.severity == "error"]
     m.rules.auto_doubles = needed
-    rep = replay(m)
+    rep = replay_match(m)
     assert not [f for f in rep.findings if f.severity != "note"]
     assert [f for f in rep.findings if "automatic double" in f.message]
     if needed > 1:
         m.rules.auto_doubles = needed - 1  # the per-game limit: one fewer does not explain it
-        assert [f for f in replay(m).findings if f.severity == "warning"]
+        assert [f for f in replay_match(m).findings if f.severity == "warning"]
 
 
 def test_auto_doubles_header_tag() -> None:
     text = (DATA / "mat_gnubg_autodoubles2.mat").read_text()
     m = parse_match('; [AutoDoubles "2"]\n' + text.lstrip("\n"))
-    assert not [f for f in replay(m).findings if f.severity != "note"]
+    assert not [f for f in replay_match(m).findings if f.severity != "note"]
 
 
 def test_auto_doubles_cli() -> None:

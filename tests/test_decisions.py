@@ -9,7 +9,7 @@ import pytest
 
 from notation.decisions import Decision, decisions, mark
 from notation.matchio import parse_match, read_match
-from notation.replay import replay
+from notation.replay import replay_match
 
 DATA = Path(__file__).resolve().parent / "data"
 GALAXY = DATA / "stats" / "galaxy_1093632.sgf"
@@ -94,7 +94,7 @@ def test_a_forced_play_is_found_by_the_rules_when_not_analysed(galaxy: list[Deci
 
 def test_a_replay_gives_the_same_decisions_as_its_match() -> None:
     m = read_match(GALAXY)
-    assert list(decisions(replay(m))) == list(decisions(m))
+    assert list(decisions(replay_match(m))) == list(decisions(m))
 
 
 def test_marks_are_gnubg_thresholds() -> None:

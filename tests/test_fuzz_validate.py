@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from notation.errors import NotationError
 from notation.formats.mat import read_matches
 from notation.formats.sgf import read_sgf
-from notation.replay import replay
+from notation.replay import replay_match
 
 DATA = Path(__file__).resolve().parent / "data"
 SOURCES = [
@@ -66,7 +66,7 @@ def check(read, text: str) -> None:  # type: ignore[no-untyped-def]
         assert e.line is not None or e.column is not None or e.message
         return
     for m in matches if isinstance(matches, list) else [matches]:
-        rep = replay(m)
+        rep = replay_match(m)
         for f in rep.findings:
             assert f.severity in ("error", "warning", "note") and f.message
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import CORPUS, DATA
 
-from notation import read_any, replay
+from notation import read_any, replay_match
 from notation.formats.mat import parse_matches, read_match
 from notation.record import Action, Game, Match
 
@@ -24,7 +24,7 @@ FILE = DATA / "gammonview_reconstructed.mat"
 
 
 def _results(m: Match) -> list[tuple[int | None, int | None]]:
-    return [(g.winner, g.points) for g in replay(m).games]
+    return [(g.winner, g.points) for g in replay_match(m).games]
 
 
 def _resignations(m: Match) -> list[list[tuple[str, int, int | None]]]:
@@ -40,7 +40,7 @@ def test_the_file_reads_and_validates() -> None:
     assert _resignations(m) == [
         [("resign", 0, 1), ("win", 1, 2)], [("win", 1, 1)], [("win", 0, 1)], [("resign", 1, 1), ("win", 0, 2)],
         [("win", 1, 1)], [("win", 0, 1)], [("win", 0, 2)], [("resign", 1, 2), ("win", 0, 4)]]
-    findings = replay(m).findings
+    findings = replay_match(m).findings
     assert not [f for f in findings if f.severity != "note"], [f.message for f in findings]
     assert _results(m) == [(1, 2), (1, 1), (0, 1), (0, 2), (1, 1), (0, 1), (0, 2), (0, 4)]
 
@@ -111,7 +111,7 @@ def test_gvformat_as_producer(tmp_path: Path) -> None:
                 if a.kind == "resign":
                     win = next(b for b in g.actions[i + 1:] if b.kind == "win")
                     assert win.player != a.player, source.name
-        bad = [f.message for f in replay(theirs).findings
+        bad = [f.message for f in replay_match(theirs).findings
                if f.severity == "error" and ("resign" in f.message or "winner" in f.message or "points" in f.message)]
         assert not bad, (source.name, bad)
         checked += 1
@@ -136,7 +136,7 @@ def test_the_other_cells_of_its_writer() -> None:
     notes = [n.message for n in m.normalisations]
     assert "'money game' read as a money session (a match of length 0)" in notes
     assert "'Forfeits' (GammonView) read as a resignation" in notes
-    assert not [f for f in replay(m).findings if f.severity == "error"]
+    assert not [f for f in replay_match(m).findings if f.severity == "error"]
 
 
 # --------------------------------------------------------------------------- resignations under the rules
@@ -148,7 +148,7 @@ def _game(*actions: Action) -> Match:
 
 
 def _errors(m: Match) -> list[str]:
-    return [f.message for f in replay(m).findings if f.severity == "error"]
+    return [f.message for f in replay_match(m).findings if f.severity == "error"]
 
 
 def test_a_resignation_is_checked_against_the_result() -> None:

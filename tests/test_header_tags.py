@@ -99,13 +99,13 @@ def test_a_rule_tag_that_is_no_number_is_ignored_and_said_not_an_error(tag: str,
     read from JSON was an internal error of the replay (and of every writer that replays).  Each is now ignored,
     as the ``.mat`` reader ignores a tag that is no number, and the reader says so."""
     from notation.formats.json_format import from_json, to_json
-    from notation.replay import replay
+    from notation.replay import replay_match
 
     text = (Path(__file__).resolve().parents[1] / "samples" / "illegal_plays.mat").read_text()
     m = parse_any(f'; [{tag} "{value}"]\n{text}')[0]
     assert m.rules.auto_doubles == 0 and m.rules.cube_limit is None
     assert any(f"[{tag} " in n.message and "ignored" in n.message for n in m.normalisations)
     m = from_json(to_json(m))
-    replay(m)
+    replay_match(m)
     for fmt in ("mat", "sgf", "txt", "ogxm"):
         render_match(m, fmt)

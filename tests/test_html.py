@@ -15,7 +15,7 @@ import render
 from notation.analysis import Analysis, Candidate, CheckerAnalysis, CubeAnalysis, Probabilities
 from notation.ids import xgid
 from notation.matchio import read_match
-from notation.replay import replay
+from notation.replay import replay_match
 from render.html import BOARD_OPTIONS, _board_options, batch_page, match_page
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -82,7 +82,7 @@ def hostile_match():
 
 def test_positions_are_the_replays():
     m = read_match(SAMPLES / "gnubg_selfplay_7p.mat")
-    rep = replay(m)
+    rep = replay_match(m)
     data = _data(match_page(m, rep))
     exp = expected_steps(rep)
     assert [s[3] for s in data["steps"]] == [x for x, _ in exp]
@@ -92,7 +92,7 @@ def test_positions_are_the_replays():
 def test_board_is_the_render_svg():
     """A page position is `render.svg` of the same step with the same options, element for element."""
     m = read_match(SAMPLES / "gnubg_selfplay_7p.mat")
-    rep = replay(m)
+    rep = replay_match(m)
     data = _data(match_page(m, rep))
     exp = expected_steps(rep)
     for i in (0, 7, 30, len(exp) - 1):
@@ -106,7 +106,7 @@ def test_board_is_the_render_svg():
 
 def test_deep_link_anchors_use_validate_numbers():
     m = read_match(SAMPLES / "illegal_plays.mat")
-    rep = replay(m)
+    rep = replay_match(m)
     page = match_page(m, rep)
     data = _data(page)
     for f in rep.findings:
@@ -147,7 +147,7 @@ def test_hostile_strings_are_escaped():
 
 def test_analysis_table_highlights_the_played_move():
     m = read_match(SAMPLES / "gnubg_selfplay_7p.mat")
-    rep = replay(m)
+    rep = replay_match(m)
     st = next(s for s in rep.games[0].steps if s.action.kind == "move" and s.play and s.play.steps)
     made = st.play.notation()
     st.action.analysis = Analysis(
@@ -217,7 +217,7 @@ def test_sgf_input_and_several_inputs(tmp_path: Path):
     assert r.returncode == 0, r.stderr
     m = read_match(sgf)
     assert [s[3] for s in _data((tmp_path / "g.html").read_text(encoding="utf-8"))["steps"]] == [
-        x for x, _ in expected_steps(replay(m))]
+        x for x, _ in expected_steps(replay_match(m))]
     out = tmp_path / "pages"
     out.mkdir()
     r = _gammon("convert", "-q", "--to", "html", str(SAMPLES / "dutch_5point.mat"), str(SAMPLES / "hyper1_5point.mat"),
@@ -271,7 +271,7 @@ def test_pages_are_compact():
     if not SEVENTEEN.is_file():
         pytest.skip("the 17-point match is in ../shared/corpus, which is not here")
     m = read_match(SEVENTEEN)
-    rep = replay(m)
+    rep = replay_match(m)
     assert sum(len(g.steps) + 1 for g in rep.games) == 743
     assert len(match_page(m, rep).encode("utf-8")) <= 400_000
 
@@ -282,7 +282,7 @@ def test_legal_plays_are_all_or_n_of_m():
     from notation.ids import parse_position
 
     m = read_match(SAMPLES / "illegal_plays.mat")
-    rep = replay(m)
+    rep = replay_match(m)
     f = next(f for f in rep.findings if f.line == 98)  # 13/9 with a checker on the bar, roll 42
     pos = parse_position(f.xgid)
     every = sorted(p.notation() for p in pos.rules.plays_for(pos.on_roll, pos.opponent, 4, 2))

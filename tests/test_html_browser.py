@@ -14,7 +14,7 @@ import pytest
 
 from notation.ids import xgid
 from notation.matchio import read_match
-from notation.replay import replay
+from notation.replay import replay_match
 from render.html import match_page
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,7 +50,7 @@ def browser() -> Iterator[Any]:
 
 
 def _write(tmp_path: Path, match: Any, name: str = "m.html") -> tuple[str, Any]:
-    rep = replay(match)
+    rep = replay_match(match)
     path = tmp_path / name
     path.write_text(match_page(match, rep), encoding="utf-8")
     return path.as_uri(), rep
@@ -278,7 +278,7 @@ def test_pages_in_a_notebook_work(browser: Any, tmp_path: Path) -> None:
     fragment: the page keeps going without one)."""
     import render  # noqa: F401 - registers the drawing of the reprs
 
-    reps = [replay(read_match(SAMPLES / n)) for n in ("illegal_plays.mat", "dutch_5point.mat")]
+    reps = [replay_match(read_match(SAMPLES / n)) for n in ("illegal_plays.mat", "dutch_5point.mat")]
     host = tmp_path / "notebook.html"
     host.write_text("<!DOCTYPE html><html><body>" + "".join(f"<div class=cell>{r._repr_html_()}</div>" for r in reps)
                     + "</body></html>", encoding="utf-8")
@@ -344,7 +344,7 @@ def test_report_sorts_and_links(browser: Any, tmp_path: Path) -> None:
     assert page.evaluate(first).endswith("dutch_5point.mat")
     page.click("#files tbody a:has-text('illegal_plays.mat')")
     page.wait_for_function("document.getElementById('board') && document.getElementById('board').dataset.xgid")
-    rep = replay(read_match(SAMPLES / "illegal_plays.mat"))
+    rep = replay_match(read_match(SAMPLES / "illegal_plays.mat"))
     assert _xgid(page) == xgid(rep.games[0].steps[0].before)
     assert errors == []
     page.close()

@@ -16,7 +16,7 @@ from notation.formats.json_format import FORMAT, VERSION, findings_from_json, fr
 from notation.formats.sgf import read_sgf
 from notation.position import Position
 from notation.record import Action, ActionKind, Game, Match, MatchRules, Normalisation, Span
-from notation.replay import replay
+from notation.replay import replay_match
 from notation.rules import variant_names
 
 # --------------------------------------------------------------------------- generated matches
@@ -124,7 +124,7 @@ def sgf_files() -> list[Path]:
 @pytest.mark.parametrize("path", sgf_files(), ids=lambda p: p.name)
 def test_sgf_matches_and_findings_round_trip(path: Path) -> None:
     m = read_sgf(path)
-    findings = replay(m).findings
+    findings = replay_match(m).findings
     j = to_json(m, findings)
     assert from_json(j) == m
     assert findings_from_json(j) == findings
@@ -153,7 +153,7 @@ def test_findings_are_written_only_when_given() -> None:
     m = read_sgf(DATA / "sgf_gibbon_edited_position.sgf")
     assert "findings" not in json.loads(to_json(m))
     assert findings_from_json(to_json(m)) == []
-    fs = replay(m).findings
+    fs = replay_match(m).findings
     assert fs and json.loads(to_json(m, fs))["findings"][0]["severity"] == fs[0].severity
 
 
@@ -273,7 +273,7 @@ def test_every_number_is_checked_against_its_range(match: dict[str, object], whe
 def test_more_checkers_than_the_variant_has_is_the_replays_finding() -> None:
     doc = {"format": FORMAT, "version": 2, "match": {"games": [_game(start={"boards": [[15] * 26, [0] * 26]})]}}
     m = from_json(json.dumps(doc))
-    assert any("starts from an impossible position: O has 390 checkers" in f.message for f in replay(m).findings)
+    assert any("starts from an impossible position: O has 390 checkers" in f.message for f in replay_match(m).findings)
 
 
 def test_dice_of_1e20_are_refused_not_an_internal_error(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ import notation
 from notation.commands.render import step_labels
 from notation.convert import render_match
 from notation.ids import xgid
-from notation.replay import replay
+from notation.replay import replay_match
 from notation.rows import mat_rows
 
 SAME_MATCH = [
@@ -35,7 +35,7 @@ Label = tuple[int, str]
 
 def positions(path: Path) -> dict[Label, tuple[str, str, int]]:
     """(game, move label) → (XGID of the position before the action, its kind, its player)."""
-    rep = replay(notation.read_match(path))
+    rep = replay_match(notation.read_match(path))
     out = {}
     for g in rep.games:
         for label, st in zip(step_labels(g.steps), g.steps, strict=True):
@@ -137,7 +137,7 @@ def test_validate_names_the_same_move_in_every_format(tmp_path: Path) -> None:
     out = []
     for fmt in ("mat", "sgf", "json", "ogxm"):
         text, _ = render_match(m, fmt)
-        rep = replay(notation.parse_match(text))
+        rep = replay_match(notation.parse_match(text))
         errors = [(f.game, f.move) for f in rep.findings if f.severity == "error"]
         out.append(errors[:1])
     assert out == [[(2, 9)]] * 4, out

@@ -15,7 +15,7 @@ import render
 from notation.matchio import read_match
 from notation.position import Position
 from notation.record import replace
-from notation.replay import replay
+from notation.replay import replay_match
 from render.html import match_page
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,7 +39,7 @@ def _srcdoc(frame: str) -> str:
 
 def test_a_match_and_a_replay_show_as_the_match_page() -> None:
     m = read_match(SAMPLES / "illegal_plays.mat")
-    rep = replay(m)
+    rep = replay_match(m)
     assert _srcdoc(m._repr_html_()) == match_page(m)
     assert _srcdoc(rep._repr_html_()) == match_page(m, rep)
     assert "98:38" in _srcdoc(rep._repr_html_())  # the replay's findings are on it
@@ -53,7 +53,7 @@ def test_import_notation_is_enough_and_the_renderer_comes_when_shown() -> None:
         "import sys\n"
         "import notation\n"
         f"m = notation.read_match({str(SAMPLES / 'dutch_5point.mat')!r})\n"
-        "rep = notation.replay(m)\n"
+        "rep = notation.replay_match(m)\n"
         "print(sorted(k for k in sys.modules if k == 'render' or k.startswith('render.')))\n"
         "print(notation.Position()._repr_svg_()[:5], m._repr_html_()[:7], rep._repr_html_()[:7])\n"
         "print('render' in sys.modules)\n")
@@ -69,7 +69,7 @@ def test_without_the_renderer_a_notebook_shows_text() -> None:
         "sys.modules['render'] = None  # what Python does with a package that cannot be imported\n"
         "import notation\n"
         f"m = notation.read_match({str(SAMPLES / 'dutch_5point.mat')!r})\n"
-        "print(notation.Position()._repr_svg_(), m._repr_html_(), notation.replay(m)._repr_html_())\n")
+        "print(notation.Position()._repr_svg_(), m._repr_html_(), notation.replay_match(m)._repr_html_())\n")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
                          cwd=ROOT, timeout=120).stdout.splitlines()
     assert out == ["None None None"]
@@ -78,7 +78,7 @@ def test_without_the_renderer_a_notebook_shows_text() -> None:
 def test_repr_of_a_match_and_a_replay_is_short() -> None:
     """A plain REPL prints repr(): it was 41 KB for a match and 149 KB for its replay."""
     m = read_match(SAMPLES / "illegal_plays.mat")
-    rep = replay(m)
+    rep = replay_match(m)
     for obj in (m, rep, m.games[0], rep.games[0]):
         assert len(repr(obj)) < 400, repr(obj)[:500]
     assert repr(m).startswith("<Match: ") and "games" in repr(m) and "illegal_plays.mat" in repr(m)

@@ -14,7 +14,7 @@ from notation.errors import InvalidPositionError, ParseError
 from notation.ogid import is_ogid, ogid, parse_ogid
 from notation.position import GAME_DROPPED, GAME_RESIGNED, Position
 from notation.record import Match
-from notation.replay import replay
+from notation.replay import replay_match
 
 DATA = Path(__file__).parent / "data"
 
@@ -86,7 +86,7 @@ def test_impossible_positions() -> None:
 def _positions(matches: list[Match]) -> list[Position]:
     out = []
     for m in matches:
-        for gr in replay(m).games:
+        for gr in replay_match(m).games:
             for s in gr.steps:
                 out += [p for p in (s.before, s.after) if not p.resign_offered]
     return out

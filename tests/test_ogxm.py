@@ -20,7 +20,7 @@ from notation.formats.ogxm import is_stream, iter_ogxm, read_ogxm, write_ogxm, w
 from notation.matchio import read_match
 from notation.position import Position
 from notation.record import Match
-from notation.replay import replay
+from notation.replay import replay_match
 
 sys.path.insert(0, str(Path(__file__).parent))
 from ogxm_digest import of_match  # noqa: E402
@@ -79,7 +79,7 @@ def test_a_gammonview_file_reads_as_its_source() -> None:
     assert not [n for n in m.normalisations if "checksum" in n.message]
     assert of_match(m) == of_match(source)
     assert ("source", "1") in m.tags and ("started_at", "2025-11-08") in m.tags
-    assert not [f for f in replay(m).findings if f.severity == "error"]
+    assert not [f for f in replay_match(m).findings if f.severity == "error"]
 
 
 def test_version_1_reads_as_version_2() -> None:
@@ -107,17 +107,17 @@ def test_an_illegal_play_is_a_set_position_ply_and_reads_back_as_the_play() -> N
     replay reports the same errors."""
     text = CHARLOT.read_text().replace("41: 24/20* 24/23", "42: 24/20* 24/23", 1)  # the 1 is not rolled
     m = parse_matches(text, name="illegal.mat")[0]
-    illegal = [st.action.play for gr in replay(m).games for st in gr.steps if not st.legal]
+    illegal = [st.action.play for gr in replay_match(m).games for st in gr.steps if not st.legal]
     data, _ = write_ogxm(m)
     plies = [p for s in sections(data) if s.kind == b"GAME" for p in W.decode_game(s.payload, s.start, "t")[1]]
     restated = [p for p in plies if p[0] == W.SET_POSITION]
     assert len(restated) == len(illegal) > 0
     assert all(p[3]["illegal"] and len(p[3]["dice"]) == 2 for p in restated)
     back = read_ogxm(data, name="illegal.ogxm")[0]
-    assert [st.action.play for gr in replay(back).games for st in gr.steps if not st.legal] == illegal
+    assert [st.action.play for gr in replay_match(back).games for st in gr.steps if not st.legal] == illegal
     assert illegal == ["24/20* 24/23"]
-    errors = [f.message for f in replay(m).findings if f.severity == "error"]
-    assert [f.message for f in replay(back).findings if f.severity == "error"] == errors
+    errors = [f.message for f in replay_match(m).findings if f.severity == "error"]
+    assert [f.message for f in replay_match(back).findings if f.severity == "error"] == errors
 
 
 def test_tags_comments_and_properties_keep_their_names() -> None:
@@ -295,7 +295,7 @@ def test_rolls_after_a_play_that_cannot_be_made_say_their_dice_order_is_not_kept
     acts = m.games[0].actions
     k = next(i for i, a in enumerate(acts) if a.kind == "move" and i > 3)
     acts[k] = replace(acts[k], player=1 - acts[k].player)  # the same side twice: the rest cannot be checked
-    gr = replay(m).games[0]
+    gr = replay_match(m).games[0]
     assert not gr.verifiable
     done = {id(st.action) for st in gr.steps}
     higher = sum(1 for a in acts if id(a) not in done and a.kind in ("move", "roll") and a.dice is not None

@@ -21,7 +21,7 @@ from conftest import FULL, kind_of, sampled_per_kind
 from notation.formats.ogxm import read_ogxm, write_ogxm
 from notation.matchio import read_match
 from notation.play import resolve_play
-from notation.replay import replay
+from notation.replay import replay_match
 
 sys.path.insert(0, str(Path(__file__).parent))
 from ogxm_digest import (  # noqa: E402
@@ -60,7 +60,7 @@ def source(path: Path) -> tuple[Digest, set[int], int]:
     set-position plies with dice its OGXM must hold (its illegal plays, the plays from one the replay
     could not make on, and the positions set by hand after a roll: Snowie's "Illegal play")."""
     m = read_match(path)
-    rep = replay(m)
+    rep = replay_match(m)
     bad = unplayable_games(m)
     illegal = sum(1 for gr in rep.games for st in gr.steps if not st.legal and st.action.kind == "move")
     by_hand = sum(1 for gr in rep.games for st in gr.steps if st.action.kind == "setup" and st.action.dice)
@@ -146,7 +146,7 @@ def test_gammonview_files_read_as_their_sources(corpus: Path) -> None:
         else:
             assert plies_of_model(m) == plies_of_reference(ref), path.name
         if of_match(m) not in both:
-            assert any(f.severity in ("error", "warning") for f in replay(m).findings), path.name
+            assert any(f.severity in ("error", "warning") for f in replay_match(m).findings), path.name
     assert faithful + unfaithful == len(files)
     assert faithful >= 130 and len(files) == 154 if FULL else faithful >= 0.8 * len(files)
 
@@ -172,7 +172,7 @@ def test_analysis_figures_read_as_the_source_s(corpus: Path) -> None:
     for path in sorted(corpus.glob("xg/*.xg")):
         original = read_match(path)
         m = read_ogxm(gammonview(path)[0])[0]
-        for gs, gm in zip(replay(original).games, replay(m).games, strict=True):
+        for gs, gm in zip(replay_match(original).games, replay_match(m).games, strict=True):
             kinds = ("move", "roll", "double", "take", "drop")
             for a, b in zip([s for s in gs.steps if s.action.kind in kinds],
                             [s for s in gm.steps if s.action.kind in kinds], strict=True):
@@ -217,7 +217,7 @@ def test_ogids_agree_with_the_reference_codec_s(corpus: Path) -> None:
     for path in sample(corpus):
         games = reference(path)["games"]
         m = read_ogxm(ours(path), keep=False)[0]
-        for plies, gr in zip(games, replay(m).games, strict=True):
+        for plies, gr in zip(games, replay_match(m).games, strict=True):
             steps = iter([s for s in gr.steps if s.action.kind not in ("accept", "win", "loss", "reject")])
             move, state, action = 0, "IB", "N"
             for ply in plies:

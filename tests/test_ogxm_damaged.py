@@ -17,7 +17,7 @@ from notation.errors import NotationError, ParseError
 from notation.formats import _ogxm_wire as W
 from notation.formats.ogxm import read_ogxm, write_ogxm, write_ogxms
 from notation.matchio import read_match
-from notation.replay import replay
+from notation.replay import replay_match
 
 DATA = Path(__file__).parent / "data"
 
@@ -119,7 +119,7 @@ def read_ogxm_iter(data: bytes) -> object:
 def _read(data: bytes) -> None:
     try:
         for m in read_ogxm(data, name="x"):
-            replay(m)
+            replay_match(m)
     except NotationError:
         pass
 

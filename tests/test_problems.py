@@ -285,3 +285,48 @@ def test_the_pdf_index_is_paged_and_stays_on_its_pages(ronde3: list[Problem]) ->
     for d in pages:
         boxes = _glyph_boxes(d.root)
         assert boxes and max(b[4] for b in boxes) <= d.height and max(b[3] for b in boxes) <= d.width
+
+
+def _flagged_xg() -> tuple[bytes, dict[str, int]]:
+    """tests/data/xg_ronde3.xg with eXtreme Gammon's flags set (no real file has one): on an analysed play,
+    on a double, and on a decision not to double (XG keeps that one on a cube record of its own)."""
+    from xg_container import container, records
+
+    from notation.formats.xg import CUBE, MOVE
+
+    recs = [bytearray(r) for r in records(XG.read_bytes())]
+    move = next(i for i, r in enumerate(recs) if i > 10 and r[8] == MOVE)
+    double = next(i for i, r in enumerate(recs) if r[8] == CUBE and struct.unpack_from("<i", r, 16)[0] == 1)
+    nodouble = next(i for i, r in enumerate(recs) if i > move + 2 and r[8] == CUBE
+                    and struct.unpack_from("<i", r, 16)[0] == 0 and recs[i + 1][8] == MOVE)
+    recs[move][2520] = recs[double][288] = recs[nodouble][288] = 1
+    return container(b"".join(recs)), {"move": move, "double": double, "nodouble": nodouble}
+
+
+def test_xg_flags_are_marks(tmp_path: Path) -> None:
+    from notation.formats.xg import read_xg
+
+    data, at = _flagged_xg()
+    try:  # the offsets, as xgdatatools reads the records
+        from ankigammon.thirdparty.xgdatatools import xgimport, xgstruct  # type: ignore[import-not-found]
+    except ImportError:
+        pass
+    else:
+        path = tmp_path / "f.xg"
+        path.write_bytes(data)
+        flagged = set()
+        for seg in xgimport.Import(str(path)).getfilesegment():
+            if seg.type == xgimport.Import.Segment.XG_GAMEFILE:
+                seg.fd.seek(0)
+                version, k = -1, 0
+                while (r := xgstruct.GameFileRecord(version=version).fromstream(seg.fd)) is not None:
+                    if isinstance(r, xgstruct.HeaderMatchEntry):
+                        version = r.Version
+                    if (isinstance(r, xgstruct.MoveEntry) and r.Flagged) or \
+                            (isinstance(r, xgstruct.CubeEntry) and r.FlaggedDouble):
+                        flagged.add(k)
+                    k += 1
+        assert flagged == set(at.values())
+    (m,) = read_xg(data, name="f.xg")
+    got = [(p.decision.source.span.line - 1, p.decision.action) for p in problems(m, marked=True)]  # type: ignore[union-attr]
+    assert got == sorted([(at["double"], "double"), (at["nodouble"] + 1, "no double"), (at["move"], "play")])

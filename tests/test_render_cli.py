@@ -13,7 +13,7 @@ import render
 from notation.cli import main
 from notation.commands.render import _describe
 from notation.matchio import read_match
-from notation.replay import replay
+from notation.replay import replay_match
 
 DATA = Path(__file__).resolve().parent / "data"
 ROOT = DATA.parent.parent
@@ -38,7 +38,7 @@ def test_match_move_draws_the_position_before_it_with_arrows(tmp_path: Path) -> 
     code, _, err = run(str(MATCH), "--game", "2", "--move", "14", "-o", str(out))
     assert code == 0, err
     # --move is the record's own move number, as validate prints it (the .mat row): its first action
-    step = next(s for s in replay(read_match(MATCH)).games[1].steps if s.action.move_number == 14)
+    step = next(s for s in replay_match(read_match(MATCH)).games[1].steps if s.action.move_number == 14)
     assert step.action.kind == "move" and step.play is not None and step.play.steps
     expected = render.png(step.before, arrows=[tuple(s) for s in step.play.steps], dice=step.action.dice,
                           names=True, pips=True, score=True, caption=_describe(step, 2, 14))
@@ -48,7 +48,7 @@ def test_match_move_draws_the_position_before_it_with_arrows(tmp_path: Path) -> 
 
 
 def test_caption_describes_the_move() -> None:
-    step = replay(read_match(MATCH)).games[1].steps[13]
+    step = replay_match(read_match(MATCH)).games[1].steps[13]
     text = _describe(step, 2, 14)
     assert text.startswith("Game 2, move 14: ") and f"{step.action.dice[0]}-{step.action.dice[1]}" in text
     assert step.play is not None and step.play.notation() in text
@@ -64,7 +64,7 @@ def test_match_svg_by_extension(tmp_path: Path) -> None:
 
 
 def test_all_positions_of_a_match(tmp_path: Path) -> None:
-    rep = replay(read_match(MATCH))
+    rep = replay_match(read_match(MATCH))
     code, _, err = run(str(MATCH), "--all", "-o", str(tmp_path / "figs"), "--size", "small")
     assert code == 0, err
     files = sorted((tmp_path / "figs").iterdir())
@@ -90,7 +90,7 @@ def test_options_reach_the_renderer(tmp_path: Path) -> None:
 def test_move_0_draws_the_final_position(tmp_path: Path) -> None:
     out = tmp_path / "end.svg"
     code, _, err = run(str(MATCH), "--game", "1", "--move", "0", "-o", str(out))
-    rep = replay(read_match(MATCH))
+    rep = replay_match(read_match(MATCH))
     assert code == 0 and err == ""
     assert out.read_text(encoding="utf-8") == render.svg(rep.games[0].end, caption="Game 1: final position",
                                                          names=True, pips=True, score=True)
@@ -447,7 +447,7 @@ def test_a_file_holding_an_id_is_a_position(tmp_path: Path) -> None:
 def test_candidate_of_an_analysed_match_move(tmp_path: Path) -> None:
     """An .xg move carries XG's ranked plays: --candidate N draws the N-th, with its equity."""
     xg = str(DATA / "xg_ronde3.xg")
-    rep = replay(read_match(xg))
+    rep = replay_match(read_match(xg))
     step = rep.games[0].steps[1]  # move 2 (the .mat row): the first action of the second row (XG's player
     assert step.action.move_number == 2 and rep.games[0].steps[0].action.move_number == 1  # 2 began)
     cands = step.action.analysis.checker.candidates  # type: ignore[union-attr]

@@ -144,9 +144,9 @@ def test_render_a_double_in_a_match_says_the_decision(tmp_path: Path) -> None:
     out = tmp_path / "d.png"
     code, _, err = run(str(match), "--at", "51", "-o", str(out))  # game 1: the double of move 13 (its .mat row)
     assert code == 0, err
-    from notation.replay import replay
+    from notation.replay import replay_match
 
-    step = next(s for s in replay(read_any(str(match))[0]).games[0].steps if s.action.kind == "double")
+    step = next(s for s in replay_match(read_any(str(match))[0]).games[0].steps if s.action.kind == "double")
     cap = _describe(step, 1, "13-2")
     assert cap.endswith("doubles to 2. Double / Take. No double +0.691, double/take +0.721, double/pass +1.000.")
     expected = render.png(step.before, names=True, pips=True, score=True, on_roll=True, caption=cap)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from notation.matchio import read_match
-from notation.replay import replay
+from notation.replay import replay_match
 from render import arrows as arrows_module
 from render.html import _board_options, match_page
 from render.layout import layout
@@ -29,7 +29,7 @@ def _forget() -> None:
 
 @pytest.mark.parametrize("path", MATCHES, ids=lambda p: p.name)
 def test_reused_units_give_the_display_list_made_from_nothing(path: Path) -> None:
-    rep = replay(read_match(path))
+    rep = replay_match(read_match(path))
     steps = [(st.before, _board_options(st)) for g in rep.games for st in g.steps]
     assert sum(1 for _pos, opts in steps if "arrows" in opts) > 20
     _forget()
@@ -48,7 +48,7 @@ def test_the_page_is_the_same_whatever_was_laid_out_before(path: Path) -> None:
     m = read_match(path)
     _forget()
     first = match_page(m)
-    layout(replay(m).games[0].steps[3].before, size="large", names=True)  # other boards in between
+    layout(replay_match(m).games[0].steps[3].before, size="large", names=True)  # other boards in between
     assert match_page(m) == first
     _forget()
     assert match_page(m) == first

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from notation.record import Action, Game, Match, MatchRules, Span
-from notation.replay import replay
+from notation.replay import replay_match
 
 
 def mv(player: int, dice: str, play: str, line: int) -> Action:
@@ -21,7 +21,7 @@ def match_of(*games: Game, length: int = 5, **rules: object) -> Match:
 
 
 def errors(m: Match) -> list[str]:
-    return [f"{f.line}:{f.message}" for f in replay(m).findings if f.severity == "error"]
+    return [f"{f.line}:{f.message}" for f in replay_match(m).findings if f.severity == "error"]
 
 
 OPENING = [mv(0, "31", "8/5 6/5", 1), mv(1, "52", "13/8 24/22", 1)]
@@ -29,7 +29,7 @@ OPENING = [mv(0, "31", "8/5 6/5", 1), mv(1, "52", "13/8 24/22", 1)]
 
 def test_legal_moves_and_drop() -> None:
     g = Game(1, score=(0, 0), actions=[*OPENING, act("double", 0, 2, 2), act("drop", 1, 2), act("win", 0, 3, 1)])
-    rep = replay(match_of(g))
+    rep = replay_match(match_of(g))
     assert [f.message for f in rep.findings if f.severity == "error"] == []
     assert rep.games[0].winner == 0 and rep.games[0].points == 1
     assert rep.plays == 2
@@ -105,3 +105,24 @@ def test_nothing_after_match_end() -> None:
     g2 = Game(2, score=(1, 0), span=Span(9, 2), actions=list(OPENING))
     errs = errors(match_of(g1, g2, length=1))
     assert any("match was over" in e for e in errs)
+
+
+def test_the_module_is_a_module_and_the_function_replay_match() -> None:
+    """``notation.replay`` is the module (it was made callable to stand for its function, ``replay``);
+    the function is ``replay_match``, and its old name still gives it, with a DeprecationWarning."""
+    import types
+    import warnings
+
+    import notation
+    import notation.replay as module
+
+    assert type(notation.replay) is types.ModuleType and notation.replay is module and not callable(module)
+    assert notation.replay_match is module.replay_match
+    from notation import replay as from_the_package
+
+    assert from_the_package is module
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        from notation.replay import replay as old
+    assert old is replay_match and [w.category for w in caught] == [DeprecationWarning]
+    assert "replay_match" in str(caught[0].message)

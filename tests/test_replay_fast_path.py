@@ -25,7 +25,7 @@ from notation.rules import get_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 R = get_rules("standard")
-replay_module = importlib.import_module("notation.replay")  # the package exports the function `replay`
+replay_module = importlib.import_module("notation.replay")
 
 
 def _position(mine: Board, theirs: Board, roll: tuple[int, int]) -> Position:

@@ -18,7 +18,7 @@ from conftest import sampled_per_kind
 from notation import batch
 from notation.cli import main
 from notation.matchio import read_any
-from notation.replay import replay
+from notation.replay import replay_match
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
@@ -95,7 +95,7 @@ def test_decision_rows_follow_the_replay() -> None:
     path = str(SAMPLES / "illegal_plays.mat")
     res = batch.decision_rows(path)
     cols = res["columns"]
-    rep = replay(read_any(path)[0])
+    rep = replay_match(read_any(path)[0])
     steps = [s for g in rep.games for s in g]
     assert res["rows"] == len(steps) == len(cols["kind"])
     for i, s in enumerate(steps):
@@ -329,7 +329,7 @@ def test_dataset_reads_back_as_the_replay(arrow_ok: None, tmp_path: Path) -> Non
             continue
         for mi, m in enumerate(matches):
             m.source = f
-            for g in replay(m).games:
+            for g in replay_match(m).games:
                 for s in g:
                     row = rows[k]
                     assert (row["source"], row["match"], row["game"]) == (f, mi, g.game.number)

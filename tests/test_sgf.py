@@ -25,7 +25,7 @@ from notation.formats.sgf_write import write_sgf
 from notation.play import play_result
 from notation.position import Position
 from notation.record import Action, Game, Match, MatchRules
-from notation.replay import replay
+from notation.replay import replay_match
 
 needs_gnubg = pytest.mark.skipif(not have_gnubg(), reason="GNU Backgammon is not installed")
 
@@ -155,7 +155,7 @@ def test_roll_then_resign() -> None:
     assert [a.kind for a in g2.actions] == ["roll"]
     assert m.tags == [("EventDate", "2026.11.22"), ("Event", "Test \\Event]")]
     assert m.comments == ["first line"]
-    errors = [f for f in replay(m).findings if f.severity == "error"]
+    errors = [f for f in replay_match(m).findings if f.severity == "error"]
     assert errors == []
 
 
@@ -167,7 +167,7 @@ def test_gibbon_resign_nodes_and_result_word() -> None:
         ("resign", 1, 1), ("accept", 0, None), ("win", 0, 2)]
     assert m.games[8].crawford is True and m.games[0].crawford is False
     assert any("W+2Resign" in n.message for n in m.normalisations)
-    assert [f for f in replay(m).findings if f.severity == "error"] == []
+    assert [f for f in replay_match(m).findings if f.severity == "error"] == []
 
 
 def test_escapes_mixed_case_and_comments() -> None:
@@ -390,7 +390,7 @@ def test_shared_corpus(corpus: Path) -> None:
         text, dropped = write_sgf(m)
         if f.name.startswith("gnubg_"):
             assert no_ap(text) == no_ap(f.read_text(encoding="utf-8")), f.name
-            errors = [x.format() for x in replay(m).findings if x.severity == "error"]
+            errors = [x.format() for x in replay_match(m).findings if x.severity == "error"]
             assert errors == [], f.name
         else:
             assert write_sgf(read_sgf(text))[0] == text
@@ -408,7 +408,7 @@ def test_gnubg_corpus_oracle(gnubg_corpus: Path, tmp_path: Path) -> None:
         assert [(a.dice, a.play) for g in m.games for a in g.actions if a.kind == "move"] == cells, f.name
         text, dropped = write_sgf(m)
         assert no_ap(text) == no_ap(f.read_text(encoding="utf-8")), f.name
-        assert [x.format() for x in replay(m).findings if x.severity == "error"] == [], f.name
+        assert [x.format() for x in replay_match(m).findings if x.severity == "error"] == [], f.name
     # gnubg itself reads what we write (a few, gnubg is slow to start)
     for f in sgfs[:3]:
         ours = tmp_path / ("ours_" + f.name)
@@ -445,7 +445,7 @@ def test_random_legal_games_survive_sgf(seq: list[tuple[int, int, int]], variant
               rules=MatchRules(variant=variant))
     text, dropped = write_sgf(m)
     back = read_sgf(text)
-    r1, r2 = replay(m), replay(back)
+    r1, r2 = replay_match(m), replay_match(back)
     assert [f.message for f in r1.findings if f.severity == "error"] == []
     assert [f.message for f in r2.findings if f.severity == "error"] == []
     assert [s.after.boards for s in r1.games[0].steps] == [s.after.boards for s in r2.games[0].steps]
@@ -476,7 +476,7 @@ def test_missing_final_parenthesis_is_an_error_not_a_lost_game() -> None:
 
 
 def test_a_set_up_with_too_many_checkers_is_an_error() -> None:
-    from notation.replay import replay as _replay
+    from notation.replay import replay_match as _replay
 
     text = (Path(__file__).resolve().parent / "data" / "sgf_gnubg_setup.sgf").read_text()
     bad = text.replace("AW[f][f][f][f][f]", "AW[f][f][f][f][f][f]", 1)

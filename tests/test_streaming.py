@@ -17,7 +17,7 @@ from notation.batch import validate_file
 from notation.errors import ParseError
 from notation.formats.sgf import iter_sgf, read_sgf
 from notation.matchio import read_any
-from notation.replay import Replayer, replay
+from notation.replay import Replayer, replay_match
 
 SGF_FILES = sorted(DATA.glob("*.sgf")) + sorted(CORPUS.glob("**/*.sgf"))
 RECORDS = SGF_FILES + sorted(DATA.glob("*.mat")) + sorted(DATA.glob("mat_*.txt")) + sorted(
@@ -62,7 +62,7 @@ def test_a_replay_fed_game_by_game_finds_what_the_whole_replay_finds(path: Path)
     for match in read_any(path):
         if getattr(match, "replay_override", None) is not None:
             continue
-        whole = replay(match)
+        whole = replay_match(match)
         r = Replayer(match, keep=False)
         fed = [r.feed(g) for g in match.games]
         streamed = r.finish()
@@ -119,7 +119,7 @@ def test_validate_streams_sgf_with_the_same_result_as_the_whole_match(tmp_path: 
     path.write_text(text, encoding="utf-8")
     out = validate_file(str(path))
     match = read_sgf(text, name=str(path))
-    rep = replay(match)
+    rep = replay_match(match)
     assert out["errors"] == rep.errors == 2
     assert [(f["line"], f["column"], f["message"]) for f in out["findings"]] == sorted(
         ((f.line, f.column, f.message) for f in rep.findings), key=lambda t: (t[0] or 0, t[1] or 0))
@@ -148,7 +148,7 @@ def test_convert_reports_the_whole_replays_findings_whatever_it_keeps(tmp_path: 
     path.write_text(text, encoding="utf-8")
     out = convert_file(str(path), str(tmp_path / f"out.{fmt}"), fmt)
     match = read_sgf(text, name=str(path))
-    expected = [f.format() for f in replay(match).findings if f.severity != "note"]
+    expected = [f.format() for f in replay_match(match).findings if f.severity != "note"]
     assert expected and [m for m in out["messages"] if "dropped" not in m] == expected
 
 

@@ -8,14 +8,14 @@ import pytest
 
 from notation.formats.mat import read_match
 from notation.play import format_steps_plain
-from notation.replay import MatchReplay, ReplayStep, replay
+from notation.replay import MatchReplay, ReplayStep, replay_match
 
 DATA = Path(__file__).resolve().parent / "data"
 ORIGINAL = (DATA / "gnubg_7p_crawford.mat").read_text()
 
 
 def run(text: str) -> MatchReplay:
-    return replay(read_match(text))
+    return replay_match(read_match(text))
 
 
 def errors_at(text: str) -> dict[int, list[str]]:
@@ -95,7 +95,7 @@ def test_larger_die_rule() -> None:
     from notation.play import resolve_play
 
     text = (DATA / "gnubg_larger_die.mat").read_text()
-    rep = replay(read_match(text))
+    rep = replay_match(read_match(text))
     assert not [f for f in rep.findings if f.severity == "error"]
     for g in rep.games:
         for step in g.steps:

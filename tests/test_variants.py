@@ -20,7 +20,7 @@ from conftest import generate_gnubg_corpus
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from notation import Position, get_rules, parse_match, read_any, replay
+from notation import Position, get_rules, parse_match, read_any, replay_match
 from notation.cli import main
 from notation.errors import IllegalPlayError
 from notation.ids import all_ids, gnubg_id, parse_gnubg_id, parse_position_id, parse_xgid, position_id, xgid
@@ -55,11 +55,11 @@ def _no_terminal_input() -> object:
 
 
 def errors(m: Match) -> list[str]:
-    return [f.format() for f in replay(m).findings if f.severity == "error"]
+    return [f.format() for f in replay_match(m).findings if f.severity == "error"]
 
 
 def not_notes(m: Match) -> list[str]:
-    return [f.format() for f in replay(m).findings if f.severity != "note"]
+    return [f.format() for f in replay_match(m).findings if f.severity != "note"]
 
 
 # =========================================================================== starting positions
@@ -129,7 +129,7 @@ def test_hypergammon_plays_accepted_by_gnubg(variant: str, seed: int) -> None:
 def test_hyper_samples_validate(path: Path) -> None:
     (m,) = read_any(str(path))
     assert m.rules.variant.startswith("hypergammon")
-    rep = replay(m)
+    rep = replay_match(m)
     assert rep.plays > 5
     assert not [f for f in rep.findings if f.severity != "note"]
     # as standard backgammon the same record is nonsense
@@ -186,7 +186,7 @@ def test_gnubg_nackgammon_corpus_validates(nack_corpus: Path) -> None:
     for f in files:
         for m in read_any(str(f)):
             assert m.rules.variant == "nackgammon", f
-            rep = replay(m)
+            rep = replay_match(m)
             plays += rep.plays
             bad = [x.format() for x in rep.findings if x.severity != "note"]
             assert not bad, bad[:5]
@@ -418,7 +418,7 @@ def acey_match() -> Match:
 
 def test_acey_samples_validate(acey_match: Match) -> None:
     assert acey_match.rules.variant == "acey-deucey"
-    rep = replay(acey_match)
+    rep = replay_match(acey_match)
     assert not [f for f in rep.findings if f.severity != "note"]
     named = [a for g in acey_match.games for a in g.actions if ACEY_DOUBLE in a.properties]
     assert len(named) >= 3
@@ -508,7 +508,7 @@ def test_acey_named_double_not_in_standard() -> None:
 
 def test_acey_checker_scoring() -> None:
     (m,) = read_any(str(SAMPLES / "acey_checker_scoring.json"))
-    rep = replay(m)
+    rep = replay_match(m)
     for gr in rep.games:
         loser = gr.end.boards[1 - (gr.winner or 0)]
         assert gr.points == 15 - loser[0]

@@ -21,7 +21,7 @@ from notation.errors import ParseError
 from notation.formats.json_format import from_json, to_json
 from notation.formats.xg import HEADER_SIZE, RECORD_SIZE, read_xg, unpack
 from notation.matchio import parse_any
-from notation.replay import replay
+from notation.replay import replay_match
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA_XG = ROOT / "tests" / "data" / "xg_ronde3.xg"
@@ -54,7 +54,7 @@ def xg_boards(pos: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
 def check_positions(path: Path) -> int:
     """Every position before a play equals the position XG stored in that move record."""
     blob = unpack(path.read_bytes())
-    rep = replay(notation.read_match(path))
+    rep = replay_match(notation.read_match(path))
     n = 0
     for g in rep.games:
         for s in g.steps:
@@ -74,7 +74,7 @@ def test_bundled_file_reads_and_validates() -> None:
     assert m.names == ("Kévin UNGER Nicolas HARMAND", "Johan HUYCK Peter LARSEN") or "Kévin UNGER" in m.names[0] + \
         m.names[1]
     assert len(m.games) == 4
-    rep = replay(m)
+    rep = replay_match(m)
     assert not [f for f in rep.findings if f.severity != "note"]
     assert rep.plays == 180
     assert check_positions(DATA_XG) == 180
@@ -97,7 +97,7 @@ def test_corpus_positions_equal_what_xg_stored() -> None:
 def test_corpus_validates_and_the_one_illegal_play_is_xgs_own() -> None:
     for path in corpus_files():
         m = notation.read_match(path)
-        errors = [f for f in replay(m).findings if f.severity == "error"]
+        errors = [f for f in replay_match(m).findings if f.severity == "error"]
         invalid = [n for n in m.normalisations if "marks the play" in n.message]
         if path.name.startswith("Squire"):
             # XG itself flags this play invalid (a 4-3 played as 14/11 8/5): a real finding, not ours
@@ -119,7 +119,7 @@ def test_roll_then_resign_is_a_roll_not_a_finding() -> None:
         g = next(g for g in m.games if g.number == number)
         kinds = [x.kind for x in g.actions[g.actions.index(a):]]
         assert kinds == ["roll", "resign", "accept", "win"]
-    assert not [f for f in replay(m).findings if f.severity != "note"]
+    assert not [f for f in replay_match(m).findings if f.severity != "note"]
 
 
 def test_analysis_is_read_and_survives_json() -> None:
@@ -239,7 +239,7 @@ def test_fuzz_mutated_records_raise_only_parse_errors(data: st.DataObject) -> No
         (m,) = parse_any(raw, name="fuzz.xg")
     except ParseError:
         return
-    replay(m)
+    replay_match(m)
     to_json(m)  # the analysis, decoded when first used, decodes without raising
 
 

@@ -14,7 +14,7 @@ import pytest
 from conftest import CORPUS, DATA
 
 import notation
-from notation.replay import replay
+from notation.replay import replay_match
 
 FILES = [DATA / "xg_ronde3.xg", *(sorted((CORPUS / "xg").glob("*.xg")) if (CORPUS / "xg").is_dir() else [])]
 
@@ -43,7 +43,7 @@ def _steps(play: str) -> tuple[tuple[int, int], ...]:
 
 def ours(path: Path, with_steps: bool) -> list[list[Event]]:
     m = notation.read_match(path)
-    rep = replay(m)
+    rep = replay_match(m)
     games = []
     for game, g in zip(m.games, rep.games, strict=True):
         assert game.score is not None

@@ -26,7 +26,7 @@ from notation.analysis import analysis_to_dict
 from notation.errors import ParseError
 from notation.formats.xg import CUBE, HEADER_SIZE, MOVE, RECORD_SIZE, read_xgp
 from notation.ids import xgid
-from notation.replay import replay
+from notation.replay import replay_match
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA_XG = ROOT / "tests" / "data" / "xg_ronde3.xg"
@@ -35,7 +35,7 @@ CORPUS = SHARED_CORPUS / "xg"
 
 def _decisions(path: Path) -> list[tuple[int, object]]:
     """(record index, replay step) of every move and of every double in the match."""
-    rep = replay(notation.read_match(path))
+    rep = replay_match(notation.read_match(path))
     out = []
     for g in rep.games:
         for s in g.steps:
@@ -253,7 +253,7 @@ def test_a_position_file_read_as_a_match_starts_from_its_position() -> None:
         (game,) = m.games
         assert game.start is not None and game.start.boards == read_xgp(data, "p.xgp").position.boards
         assert any("set-up position" in n.message for n in m.normalisations)
-        rep = replay(m)
+        rep = replay_match(m)
         assert not [f for f in rep.findings if f.severity == "error"], rep.findings
 
 

@@ -296,7 +296,7 @@ def _stream(inputs: list[str], out: str, *, force: bool, strict: bool, quiet: bo
     from ..convert import atomic_write, check_target, write_error
     from ..errors import NotationError
     from ..formats.ogxm import write_ogxm
-    from ..replay import replay
+    from ..replay import replay_match
 
     if out != "-":
         try:
@@ -321,7 +321,7 @@ def _stream(inputs: list[str], out: str, *, force: bool, strict: bool, quiet: bo
             continue
         for m in matches:
             m.source = name
-            rep = replay(m)
+            rep = replay_match(m)
             if not quiet:
                 lines += [safe_line(f.format()) for f in rep.findings if f.severity != "note"]
             try:

@@ -521,10 +521,10 @@ def _render_match(source: str, output: str, fmt: str | None, game_no: int | None
     """Draw one position of a match (or every one, ``draw_all``).  ``auto``: each diagram's caption is
     the book caption of its position (``--caption auto``; True: with the pip counts)."""
     from ..matchio import read_match
-    from ..replay import replay
+    from ..replay import replay_match
 
     match = given if given is not None else read_match(source)
-    rep = replay(match)
+    rep = replay_match(match)
     if not rep.games:
         fail(f"{source}: no games")
     at_index = 0

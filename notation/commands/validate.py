@@ -381,7 +381,7 @@ def write_pages(src: str, folder: str, name: str, variant: str | None = None,
 
     from ..errors import NotationError
     from ..matchio import read_any
-    from ..replay import replay
+    from ..replay import replay_match
 
     try:
         matches = read_any(src)
@@ -396,7 +396,7 @@ def write_pages(src: str, folder: str, name: str, variant: str | None = None,
         match.source = src
         Path(folder).mkdir(parents=True, exist_ok=True)
         target = str(Path(folder) / (f"{name}.{k + 1}.html" if k else f"{name}.html"))
-        _publish(target, match_page(match, replay(match)), [src])
+        _publish(target, match_page(match, replay_match(match)), [src])
         written.append(target)
     return written
 

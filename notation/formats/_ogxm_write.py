@@ -134,9 +134,9 @@ class Writer:
                                 "and hypergammon)")
         rep = self.rep
         if rep is None:
-            from ..replay import replay
+            from ..replay import replay_match
 
-            rep = replay(m)
+            rep = replay_match(m)
         self.rep = rep
         mtch, uses_new = self._mtch(rep)
         games = [self._game(gi, game, rep.games[gi]) for gi, game in enumerate(m.games)]

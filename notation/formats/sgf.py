@@ -1269,10 +1269,20 @@ class _Reader:
         if resigned and offered is not None and offered.kind == "resign":
             resigned = False  # the resignation is already in the record (Gibbon's resign/accept nodes)
         if resigned:
-            level = max(1, min(3, (points or 1) // max(state.cube, 1)))
+            level = resign_level(points, state.cube)
             game.actions.append(Action("resign", 1 - winner, value=level, **common))
             game.actions.append(Action("accept", winner, **common))
         game.actions.append(Action("win", winner, value=points, **common))
+
+
+def resign_level(points: int | None, cube: int) -> int | None:
+    """The level of the resignation ``RE[W+nR]`` says: 1, 2 or 3 where its ``points`` are that many times
+    the ``cube``; None (not known) where they are not, a result cut to what the match needed or a forfeit
+    (a level read there would make a resignation the replay finds wrong); 1 where no points are given."""
+    if points is None:
+        return 1
+    c = max(cube, 1)
+    return points // c if points % c == 0 and 1 <= points // c <= 3 else None
 
 
 def read_sgf(source: str | bytes | os.PathLike[str], *, name: str | None = None) -> Match:

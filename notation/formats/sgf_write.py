@@ -3,7 +3,7 @@
 Writing (:func:`write_sgf` returns ``(text, dropped)``) follows gnubg 1.07's ``save match`` byte for
 byte where the record came from gnubg (only ``AP`` differs):
 
-* The single-die steps of each play come from :func:`notation.replay.replay` (in the written order
+* The single-die steps of each play come from :func:`notation.replay.replay_match` (in the written order
   when the record already writes single steps), so ``.mat`` plays such as ``24/18/13`` or
   ``13/9(2)`` are written as gnubg expects.  A play the replay cannot make is written as recorded.
 * A set-up is written as the nodes gnubg writes for what it changes: ``PL+AE[a:y]+AW+AB`` for the
@@ -52,6 +52,7 @@ from .sgf import (
     _letter,
     _read_analysis,
     _State,
+    resign_level,
 )
 
 if TYPE_CHECKING:
@@ -138,9 +139,9 @@ class _Writer:
         """Common moves are written by the fast path in :meth:`actions` (tests turn it off to compare)."""
         if rep is None:
             try:
-                from ..replay import replay
+                from ..replay import replay_match
 
-                self.rep = replay(match)
+                self.rep = replay_match(match)
             except Exception as e:  # noqa: BLE001 - writing must not depend on the replay working
                 self.drop(f"the record could not be replayed ({e}); plays are written as recorded")
         if self.rep is not None:
@@ -424,7 +425,17 @@ class _Writer:
                               f"resignation only as the game's result (RE[...R])")
                 elif a.kind == "reject":
                     self.drop(f"{what}: SGF has no node for a rejected resignation")
-                continue  # its comment, properties and analysis have no node to go on (reported as lost)
+                elif a.kind == "resign" and a.value in (1, 2, 3):
+                    win = next((b for b in acts[k + 1:] if b.kind == "win"), None)
+                    if win is None or resign_level(win.value, state.cube) != a.value:
+                        # RE[...R] says the level only as points over the cube, which give another here (a
+                        # result cut to what the match needed): Gibbon's resign node keeps it (gnubg reads RE)
+                        written.append(f";{_COLOUR[a.player]}[resign:{a.value * max(state.cube, 1)}]")
+                        answer = next((b for b in acts[k + 1:] if b.kind in ("accept", "win", "loss")), None)
+                        if answer is not None and answer.kind == "accept":
+                            written.append(f";{_COLOUR[answer.player]}[accept]")
+                if not written:
+                    continue  # its comment, properties and analysis have no node to go on (reported as lost)
             if not written:
                 continue
             # A beaver or raccoon left unanswered in the record: gnubg needs the (silent) take.
@@ -445,7 +456,8 @@ class _Writer:
             comment = f"C[{_escape(a.comment)}]" if a.comment else ""
             if a.comment:
                 self.written["comment", "action"] += 1
-            if a.kind in ("beaver", "raccoon") and len(written) > 1 and written[-1].endswith("[take]"):
+            if (a.kind in ("beaver", "raccoon") and len(written) > 1 and written[-1].endswith("[take]")
+                    or a.kind == "resign" and len(written) > 1):
                 written[-2] += extra + comment
             else:
                 written[-1] += extra + comment
@@ -686,7 +698,7 @@ def write_sgf(match: Match, rep: MatchReplay | None = None) -> tuple[str, list[s
 
     ``dropped`` lists, one human-readable item each, what the SGF file cannot hold or holds only in a
     private property gnubg ignores (``XT`` for header tags, ``XR`` for rules).  ``rep``, when given, is
-    ``replay(match)`` already made (the caller's, not made again); it must be the replay of ``match``
+    ``replay_match(match)`` already made (the caller's, not made again); it must be the replay of ``match``
     as it is now.
     """
     return _Writer(match, rep).write()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..record import Match
-from ..replay import MatchReplay, replay
+from ..replay import MatchReplay, replay_match
 
 
 def _score_line(match: Match, names: tuple[str, str], score: tuple[int, int], games: int,
@@ -38,7 +38,7 @@ def write_text_counted(match: Match, rep: MatchReplay | None = None) -> tuple[st
     from ..ids import ascii_board
 
     written: Counter[tuple[str, ...]] = Counter()
-    rep = rep or replay(match)
+    rep = rep or replay_match(match)
     errors_at: dict[int, list[str]] = {}
     for f in rep.findings:
         if f.severity == "error" and f.line is not None:

@@ -671,6 +671,8 @@ class _Reader:
         self.game: Game | None = None
         self.cube = 1
         self.pending_cube: CubeAnalysis | None = None
+        self.pending_errors: dict[str, str] = {}
+        """XG's stored error of the pending cube decision (:func:`_stored_errors`), for its analysis."""
         self.pending_player = 0
         """The player of the turn whose cube decision (not to double) is pending."""
         self.pending_comment: str | None = None
@@ -850,12 +852,13 @@ class _Reader:
         comment = self.extras.comment(struct.unpack_from("<i", rec, _CUBE_COMMENT)[0])
         if doubled != 1:
             self.pending_cube = analysis  # the decision not to double: analysed with the next move
+            self.pending_errors = _stored_errors(rec, False) if analysis is not None else {}
             self.pending_player = player
             self.pending_comment = _joined(self.pending_comment, comment)
             return
         a = self._action("double", player, i, value=self.cube * 2, comment=comment)
         if analysis is not None:
-            a.analysis = Analysis(cube=analysis, producer="eXtreme Gammon")
+            a.analysis = Analysis(cube=analysis, producer="eXtreme Gammon", extra=_stored_errors(rec, True))
         if take == 1:
             self.cube *= 2
             self._action("take", 1 - player, i)
@@ -896,8 +899,11 @@ class _Reader:
         analysis = Analysis(producer="eXtreme Gammon")
         analysis.checker = _checker_analysis(rec, self.extras)
         analysis.luck = _luck(rec)
+        if analysis.checker is not None:
+            analysis.extra.update(_stored_move_error(rec))
         if self.pending_cube is not None:
             analysis.cube = self.pending_cube
+            analysis.extra.update(self.pending_errors)
             self.pending_cube = None
         if not analysis.is_empty():
             a.analysis = analysis
@@ -919,7 +925,8 @@ class _Reader:
             # action of the ending (the resignation, or the acceptance of the other's), else the result
             a = next((x for x in made if x.player == self.pending_player), made[-1])
             if self.pending_cube is not None:
-                a.analysis = Analysis(cube=self.pending_cube, producer="eXtreme Gammon")
+                a.analysis = Analysis(cube=self.pending_cube, producer="eXtreme Gammon",
+                                      extra=dict(self.pending_errors))
             a.comment = _joined(a.comment, self.pending_comment)
             self.pending_comment = None
         self.pending_cube = None
@@ -943,6 +950,39 @@ def _datetime(value: float) -> datetime | None:
     if not value or value != value or not 0 < value < 2_958_466:  # Delphi TDateTime, up to 9999-12-31
         return None
     return datetime(1899, 12, 30) + timedelta(days=value)
+
+
+_MOVE_UNUSED, _MOVE_ERROR, _CUBE_ERROR, _TAKE_ERROR = 2304, 2312, 200, 216
+_MOVE_FLAGGED, _CUBE_FLAGGED = 2520, 288
+"""XG's ``Flagged`` / ``FlaggedDouble`` bytes (the user flagged the play / the cube decision), just before the
+comment index of the record: kept as ``xg:flagged`` / ``xg:flagged_cube`` in an analysis's ``extra``."""
+
+
+def _stored_move_error(rec: bytes) -> dict[str, str]:
+    """XG's own error of a move record (``ErrMove``, a loss <= 0) and its ``Unused`` flag ("does not count
+    as a decision": a forced move), kept as text in the analysis's ``extra`` (``xg:err_move``,
+    ``xg:unused``) for :mod:`notation.decisions`; nothing where XG did not analyse the move (-1000); and
+    ``xg:flagged`` where the user flagged the play."""
+    flag = {"xg:flagged": "1"} if rec[_MOVE_FLAGGED] else {}
+    err = struct.unpack_from("<d", rec, _MOVE_ERROR)[0]
+    if err == NOT_ANALYSED or not abs(err) < 100:  # also NaN
+        return flag
+    return {"xg:err_move": repr(err), "xg:unused": str(rec[_MOVE_UNUSED]), **flag}
+
+
+def _stored_errors(rec: bytes, doubled: bool) -> dict[str, str]:
+    """XG's own errors of a cube record: ``ErrCube`` (the doubling decision, ``xg:err_cube``) and, when
+    the player doubled, ``ErrTake`` (the answer, ``xg:err_take``); nothing for a figure XG did not
+    make (-1000); ``xg:flagged_cube`` where the user flagged the cube decision."""
+    out = {}
+    for key, at in (("xg:err_cube", _CUBE_ERROR), ("xg:err_take", _TAKE_ERROR)) if doubled else (
+            ("xg:err_cube", _CUBE_ERROR),):
+        err = struct.unpack_from("<d", rec, at)[0]
+        if err != NOT_ANALYSED and abs(err) < 100:
+            out[key] = repr(err)
+    if rec[_CUBE_FLAGGED]:
+        out["xg:flagged_cube"] = "1"
+    return out
 
 
 def _luck(rec: bytes) -> float | None:

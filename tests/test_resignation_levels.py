@@ -1,0 +1,64 @@
+"""Issue 35, item 4: a resignation's level (single game, gammon, backgammon) is kept where the target can
+hold it and said where it cannot, and a result that is no whole number of cubes (cut to what the match
+needed, a forfeit) is not read as a resignation the replay then finds wrong."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import CORPUS, DATA
+
+import notation
+from notation.convert import render_match
+from notation.matchio import parse_any
+
+GALAXY = DATA / "mat_galaxy_capped_resignation.txt"
+"""Backgammon Galaxy match 11239570 (corpus mat/galaxy): game 5 ends 'Wins 3 point' with the cube at 2 and
+no resignation written, the points cut to what the winner needed; ``validate`` finds nothing."""
+
+
+def _back(m: notation.Match, fmt: str) -> tuple[notation.Match, list[str]]:
+    text, dropped = render_match(m, fmt)
+    data = text if isinstance(text, bytes) else text.encode("utf-8")
+    return parse_any(data, name=f"out.{fmt}")[0], dropped
+
+
+def _levels(m: notation.Match) -> list[tuple[int, int, int | None]]:
+    return [(gi, a.player, a.value) for gi, g in enumerate(m.games) for a in g.actions if a.kind == "resign"]
+
+
+def test_a_clean_galaxy_match_stays_clean_in_sgf() -> None:
+    m = notation.read_match(GALAXY)
+    assert notation.replay(m).errors == 0
+    back, _ = _back(m, "sgf")
+    rep = notation.replay(back)
+    assert rep.errors == 0, [f.message for f in rep.findings if f.severity == "error"]
+    assert [g.result for g in back.games] == [g.result for g in m.games]
+
+
+def _capped_backgammon() -> notation.Match:
+    """tests/data/xg_charlot1-charlot2_7p_2305.xg, whose game 4 ends by a resigned backgammon with the cube
+    at 1 (3 points), with its result cut to 1 point (as XG writes a result the match needed no more of)."""
+    m = notation.read_match(DATA / "xg_charlot1-charlot2_7p_2305.xg")
+    g = m.games[3]
+    assert [a.value for a in g.actions if a.kind == "resign"] == [3]
+    win = next(a for a in g.actions if a.kind == "win")
+    win.value = 1
+    return m
+
+
+def test_sgf_keeps_a_level_its_result_does_not_give() -> None:
+    """xg->sgf wrote RE[...+1R], read back as a single game: the level 3 was lost without a word."""
+    m = _capped_backgammon()
+    back, _ = _back(m, "sgf")
+    assert _levels(back) == _levels(m)
+    assert [g.result for g in back.games] == [g.result for g in m.games]
+
+
+@pytest.mark.skipif(not (CORPUS / "xg").is_dir(), reason="../shared/corpus is not present")
+def test_sgf_keeps_the_levels_of_real_xg_files() -> None:
+    for path in sorted(Path(CORPUS / "xg").glob("*.xg")):
+        m = notation.read_match(path)
+        back, _ = _back(m, "sgf")
+        assert _levels(back) == _levels(m), path.name
