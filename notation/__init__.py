@@ -15,6 +15,7 @@ an object::
     position                                      -- Position, its gnubg ID and text board
     play                                          -- reading written plays and checking them
     analysis, ogid, ids                           -- analyses; every position ID, read and written
+    moves                                         -- a roll's plays as `gammon moves` lists them, and their results' IDs
     positionrecord                                -- a position read with what came with it; normalisations
     record                                        -- the match record that readers fill
     rows, losses                                  -- the .mat rows of a record; what each writer cannot hold

@@ -944,7 +944,7 @@ snowie_id = snowie
 
 _ID_LINE = re.compile(r"Position[- ]ID\s*:\s*(?P<pid>[A-Za-z0-9+/]{14})\b")
 _MATCH_LINE = re.compile(r"Match[- ]ID\s*:\s*(?P<mid>[A-Za-z0-9+/]{12})\b")
-_NAME_LINE = re.compile(r"\s(?P<who>[OX]): (?P<name>.*?)(?: \(Cube: (?P<cube>\d+)\))?\s*$")
+_NAME_LINE = re.compile(r"\s(?P<who>[OX]): (?P<name>.*?)(?: \(Cube: (?P<cube>[0-9]+)\))?\s*$")
 
 
 def parse_ascii_board(text: str, *, variant: str = "standard", validate: bool = True) -> Position:
@@ -964,7 +964,7 @@ def parse_ascii_board(text: str, *, variant: str = "standard", validate: bool = 
             names["OX".index(m.group("who"))] = m.group("name").rstrip()
     if pid and mid:
         pos = parse_gnubg_id(f"{pid.group('pid')}:{mid.group('mid')}", variant=variant, validate=validate)
-        rolled = re.search(r"\| [ OX]{3} Rolled (\d)(\d)", text)
+        rolled = re.search(r"\| [ OX]{3} Rolled ([0-9])([0-9])", text)
         if rolled and pos.dice is not None:  # the drawing keeps the order the dice were rolled in
             shown = (int(rolled.group(1)), int(rolled.group(2)))
             if sorted(shown) == sorted(pos.dice):
@@ -1037,24 +1037,24 @@ def _read_drawing(lines: list[str], names: list[str], variant: str, validate: bo
         if sum(board) != rules.checkers:
             board[0] = rules.checkers - sum(board[1:])
     dice = None
-    m = re.search(r"Rolled (\d)(\d)", body)
+    m = re.search(r"Rolled ([0-9])([0-9])", body)
     if m:
         dice = (int(m.group(1)), int(m.group(2)))
     cube, owner = 1, None
-    m = re.search(r"\(Cube: (\d+)\)", bar_line)
+    m = re.search(r"\(Cube: ([0-9]+)\)", bar_line)
     if m:
         cube = int(m.group(1))
     for row, who in ((top, 0), (bottom, 1)):
-        m = re.search(r"\(Cube: (\d+)\)\s*$", lines[row])
+        m = re.search(r"\(Cube: ([0-9]+)\)\s*$", lines[row])
         if m:
             cube, owner = int(m.group(1)), who
     length = 0
-    m = re.search(r"(\d+) points? match", bar_line)
+    m = re.search(r"([0-9]+) points? match", bar_line)
     if m:
         length = int(m.group(1))
     scores = [0, 0]
     for row, who in ((top + 1, 0), (bottom - 1, 1)):
-        m = re.search(r"(\d+) points?\s*$", lines[row])
+        m = re.search(r"([0-9]+) points?\s*$", lines[row])
         if m:
             scores[who] = int(m.group(1))
     pos = Position(boards=(tuple(o), tuple(x)), turn=turn, dice=dice, cube=cube, cube_owner=owner,

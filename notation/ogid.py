@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 
+from ._digits import ascii_digits
 from .errors import InvalidPositionError, ParseError
 from .position import GAME_DROPPED, GAME_OVER, GAME_PLAYING, GAME_RESIGNED, Board, Position
 
@@ -38,15 +39,9 @@ __all__ = ["ogid", "parse_ogid", "is_ogid"]
 
 _CHARS = "0123456789abcdefghijklmnop"
 _VALUE = {c: i for i, c in enumerate(_CHARS)}
-_SHAPE = re.compile(r"[0-9a-p]*:[0-9a-p]*:[NWBD?]\d{1,2}[NOTP]:(?:[1-6]{2})?:[WB]:")
-_LENGTH = re.compile(r"(\d{1,4})([CLG]?)(\d*)")
+_SHAPE = re.compile(r"[0-9a-p]*:[0-9a-p]*:[NWBD?][0-9]{1,2}[NOTP]:(?:[1-6]{2})?:[WB]:")
+_LENGTH = re.compile(r"([0-9]{1,4})([CLG]?)([0-9]*)")
 _STATES = frozenset(("IW", "IB", "R", "C", "D", "A", "P", "G", "RG", "RM", "M", "T"))
-
-
-def _digits(field: str, most: int) -> bool:
-    """``field`` is 1 to ``most`` ASCII digits (``str.isdigit`` also takes ``²`` and other digits ``int``
-    refuses, and a field of thousands of digits is past ``int``'s limit)."""
-    return 0 < len(field) <= most and field.isascii() and field.isdigit()
 
 
 def is_ogid(text: str) -> bool:
@@ -145,7 +140,7 @@ def parse_ogid(text: str, *, variant: str | None = None, validate: bool = True) 
         raise ParseError(f"an OGID has at most 11 fields, this has {len(parts)}", column=cols[11], text=text)
     checkers = 15
     if len(parts) == 11:
-        if not _digits(parts[10], 2) or not 1 <= int(parts[10]) <= 15:
+        if not ascii_digits(parts[10], 2) or not 1 <= int(parts[10]) <= 15:
             raise bad(10, "checkers")
         checkers = int(parts[10])
     if variant is None:
@@ -172,7 +167,7 @@ def parse_ogid(text: str, *, variant: str | None = None, validate: bool = True) 
             raise InvalidPositionError(f"{'White' if i == 0 else 'Black'} has {on} checkers on the board (at most "
                                        f"{checkers})", column=cols[i], text=text)
         boards[i][0] = checkers - on
-    m = re.fullmatch(r"([NWBD?])(\d{1,2})([NOTP])", parts[2])
+    m = re.fullmatch(r"([NWBD?])([0-9]{1,2})([NOTP])", parts[2])
     if m is None or int(m.group(2)) > 30:
         raise bad(2, "cube")
     cube = 1 << int(m.group(2))
@@ -192,7 +187,7 @@ def parse_ogid(text: str, *, variant: str | None = None, validate: bool = True) 
         raise bad(5, "state")
     scores = []
     for i in (6, 7):
-        if not _digits(parts[i], 5):
+        if not ascii_digits(parts[i], 5):
             raise bad(i, "score")
         scores.append(int(parts[i]))
     lm = _LENGTH.fullmatch(parts[8])
@@ -203,7 +198,7 @@ def parse_ogid(text: str, *, variant: str | None = None, validate: bool = True) 
     if lm.group(2) == "G":
         extras.append(("ogid_games", lm.group(3)))
     if len(parts) > 9:
-        if not _digits(parts[9], 6):
+        if not ascii_digits(parts[9], 6):
             raise bad(9, "move number")
         extras.append(("ogid_move", parts[9]))
     offered = action == "O"

@@ -20,6 +20,7 @@ from dataclasses import fields as fields  # re-exported: the README's library se
 from dataclasses import replace as replace
 from typing import TYPE_CHECKING, Any, Literal
 
+from ._digits import ascii_number
 from .position import Position
 from .positionrecord import Normalisation as Normalisation  # re-exported: a reader of a match reports these
 from .positionrecord import PositionRecord as PositionRecord  # re-exported, as before
@@ -280,5 +281,4 @@ class Match:
 def rule_number(value: str) -> bool:
     """Whether a rule header tag's ``value`` is a number the rules take (``CubeLimit``, ``AutoDoubles``): at most
     9 decimal digits (``²``, which ``isdigit`` takes and ``int`` does not, and 5,000 digits are not)."""
-    v = value.strip()
-    return v.isdecimal() and len(v) <= 9
+    return ascii_number(value) is not None

@@ -18,7 +18,7 @@ import click
 
 from .._term import fail, safe_line, stdout_failed, utf8
 from ..errors import InvalidPositionError, NotationError
-from ..position import Position
+from ..position import Position, parse_dice
 
 __all__ = ["command", "step_labels"]
 
@@ -453,9 +453,7 @@ def _command(req: _Request, pips: bool | None, score: bool | None) -> None:
         base["caption"] = req.caption
     try:
         if req.dice is not None:
-            from render.layout import parse_dice
-
-            base["dice"] = parse_dice(req.dice)
+            base["dice"] = parse_dice(req.dice, "--dice")
         if not is_match:
             if req.game_no is not None or req.move_no is not None or req.draw_all or req.at is not None:
                 fail(f"{req.source!r} is a position, not a match: --game, --move, --at and --all need a match "

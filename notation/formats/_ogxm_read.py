@@ -6,6 +6,7 @@ import struct
 import zlib
 from typing import TYPE_CHECKING, Any
 
+from .._digits import ascii_digits
 from ..losses import THUMBNAIL
 from ..position import Position
 from ..record import Action, Game, Match, MatchRules, Normalisation, Span
@@ -767,7 +768,7 @@ def _continuations(records: list[dict[str, Any]]) -> dict[tuple[int, int, str], 
 def _split_key(key: str) -> tuple[str, int]:
     """``key~3`` → (``key``, 3): the further values of one key; any other key → (key, 0)."""
     base, sep, n = key.rpartition("~")
-    if sep and base and n.isascii() and n.isdigit() and n[0] != "0" and len(n) <= 9:
+    if sep and base and ascii_digits(n) and n[0] != "0":
         return base, int(n)
     return key, 0
 

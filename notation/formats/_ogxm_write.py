@@ -34,6 +34,7 @@ from collections import Counter
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from .._digits import ascii_number
 from .._term import utf8
 from ..analysis import Analysis, CheckerAnalysis, CubeAnalysis, Probabilities
 from ..errors import NotationError, cut_text
@@ -94,7 +95,7 @@ _HOST = re.compile(r"[a-z0-9.\-]{1,253}")
 _MATCH_REF = re.compile(r"[A-Za-z0-9._\-]{1,64}")
 _COUNTRY = re.compile(r"[A-Z]{2}")
 _RATING_SYSTEM = re.compile(r"[a-z0-9\-]{1,32}")
-_TOKEN = re.compile(r"(\d{1,2}|bar)/(\d{1,2}|off)(\*?)")
+_TOKEN = re.compile(r"([0-9]{1,2}|bar)/([0-9]{1,2}|off)(\*?)")
 _DAY = 86_400_000
 PRODUCER_IDS = {v: k for k, v in PRODUCERS.items()}
 _DERIVED = object()
@@ -1070,7 +1071,7 @@ class Writer:
             section = W.section(kind.encode("ascii"), payload, False)
             if kind in ("SIGN", "MSIG"):
                 number = anchor[5:] if anchor.startswith("block") else ""
-                k = int(number) if number.isdecimal() and len(number) <= 9 else 0  # (else it signs no block of ours)
+                k = ascii_number(number) or 0  # (else it signs no block of ours)
                 if kind == "MSIG":
                     now = hashlib.sha256(b"OGXM-MTCH-SIG-v2" + digest).hexdigest()
                 elif 1 <= k <= len(blocks):
@@ -1328,7 +1329,7 @@ def _int(v: str) -> int | None:
 
 
 def _pair(v: str) -> tuple[int, int] | None:
-    m = re.fullmatch(r"\s*(\d+)\s*[-,:]\s*(\d+)\s*", v)
+    m = re.fullmatch(r"\s*([0-9]+)\s*[-,:]\s*([0-9]+)\s*", v)
     return (int(m.group(1)), int(m.group(2))) if m else None
 
 
@@ -1336,7 +1337,7 @@ def _instant(v: str) -> int | None:
     """An ISO 8601 date or instant (``2024-08-10``, ``2024-08-10T14:05:00Z``, ...) as milliseconds, UTC; None for
     one OGXM cannot hold (a count of milliseconds of more than 64 bits)."""
     v = v.strip()
-    if re.fullmatch(r"\d+", v):
+    if re.fullmatch(r"[0-9]+", v):
         return int(v) if len(v) <= 20 and int(v) < 1 << 64 else None
     try:
         d = datetime.fromisoformat(v.replace("Z", "+00:00"))
@@ -1354,8 +1355,8 @@ def _event_date(tags: list[tuple[str, str]]) -> int | None:
     if not date:
         return None
     time = next((v for k, v in tags if k.lower() == "eventtime"), None) or "00:00"
-    m = re.fullmatch(r"\s*(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})\s*", date)
-    t = re.fullmatch(r"\s*(\d{1,2})[.:](\d{2})\s*", time)
+    m = re.fullmatch(r"\s*([0-9]{4})[.\-/]([0-9]{1,2})[.\-/]([0-9]{1,2})\s*", date)
+    t = re.fullmatch(r"\s*([0-9]{1,2})[.:]([0-9]{2})\s*", time)
     if m is None:
         return None
     try:

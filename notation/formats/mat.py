@@ -70,7 +70,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..errors import NotationError, ParseError
+from .._digits import ascii_digits, ascii_number, foreign_digit
+from ..errors import NotationError, ParseError, cut_text
 from ..position import Position
 from ..record import (
     Action,
@@ -145,7 +146,7 @@ def _cell_regex() -> re.Pattern[str]:
     return _cell_re
 
 
-_GLUED_ROW = "[^\n]*?\\b[1-6][1-6]:[ \t]+(?=(?i:Game)[ \t]+\\d{1,9}[ \t]*\n)"  # (as lark has the grammar's)
+_GLUED_ROW = "[^\n]*?\\b[1-6][1-6]:[ \t]+(?=(?i:Game)[ \t]+[0-9]{1,9}[ \t]*\n)"  # (as lark has the grammar's)
 """The rest of a row's line that a Game line ends (the grammar's ``ROWS``): gnubg's own ``.mat`` export of a
 game that ends with a roll not played (no result) leaves the roll's cell open, and writes the next game's
 ``Game N`` on the roll's row, ``27) 11:  Game 2``; read as the row, then the Game line."""
@@ -221,8 +222,8 @@ _ROLLS = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}
 """The 36 ways a roll is written (high-low or in roll order), each with its dice: shared tuples."""
 _DICE_WORDS = frozenset(f"{r}:" for r in _ROLLS)
 """The dice of a cell as a word (``52:``)."""
-_NUMBER = re.compile(r"\d{1,9}")
-_RATING = re.compile(r",[ \t]*(\d{1,9}(?:[.,]\d+)?)$")
+_NUMBER = re.compile(r"[0-9]{1,9}")
+_RATING = re.compile(r",[ \t]*([0-9]{1,9}(?:[.,][0-9]+)?)$")
 """A rating after a name (``zoonk,1666``): the first comma that the rating follows to the end."""
 _UNESCAPE = re.compile(r'\\([\\"])')
 _SNOWIE = re.compile(r"Illegal[ \t]+play[ \t]*\((?P<pos>[^()\n]*)\)", re.I)
@@ -803,7 +804,9 @@ class _Reader:
                 return ParseError(e.message, line=line, column=e.column, text=text)
             return ParseError(f"unexpected {word!r} in the move cell {prev.text.strip() + ' ' + word!r}",
                               line=line, column=column, text=text)
-        return ParseError(f"unknown cell text {word!r}", line=line, column=column, text=text)
+        why = foreign_digit(word)
+        return ParseError(f"unknown cell text {word!r}{': ' + why if why else ''}", line=line, column=column,
+                          text=text)
 
     def _row(self, game: Game, text: str, line: int, col0: int) -> None:
         """One row line (``  3) 52: 13/8 ...``) or result line (``      Wins 1 point``) at ``line``,
@@ -861,7 +864,7 @@ class _Reader:
         words = text.split()
         n = len(words)
         w0 = words[0]
-        if n < 2 or len(w0) > 10 or w0[-1] != ")" or not w0[:-1].isdigit():
+        if n < 2 or len(w0) > 10 or w0[-1] != ")" or not ascii_digits(w0[:-1]):
             return False  # (the number's ")" must end the first word: "12)52:" is left to _row)
         known = _ROW_WORDS  # the dice of rolls and plain moves
         rest = words[2:]
@@ -967,7 +970,7 @@ class _Reader:
         elif kind in ("WIN", "LOSS"):
             a.kind = _CELL_KINDS[kind]
             words = text.split()
-            a.value = int(words[1]) if len(words) > 1 and words[1].isdigit() else None  # GammonView: "Wins"
+            a.value = ascii_number(words[1]) if len(words) > 1 else None  # GammonView: "Wins"
         elif kind == "FORFEIT":
             a.kind = "resign"
             self.notes.append(Normalisation("'Forfeits' (GammonView) read as a resignation", cell.line,
@@ -1131,6 +1134,10 @@ class _Reader:
             msg = f"expected a 'Game N' line, found {shown!r}"
         else:
             msg = f"unrecognised line {shown!r}"
+        if re.match(r"[0-9]{10,}[ \t]+point[ \t]+match", shown, re.I):
+            msg = f"a match length of more than 9 digits: {cut_text(shown, 80)!r}"
+        elif (why := foreign_digit(shown)) is not None:
+            msg = f"{msg}: {why}"
         return ParseError(msg, line=line, column=column, text=text)
 
 
@@ -1214,7 +1221,7 @@ def mat_rating(rating: str | None) -> str | None:
     """A player's rating as a score line can hold it after the name (``1650`` or ``1650.5``: what the
     reader splits off a name), or None: anything else is not written (:func:`notation.convert.render_match`
     reports it)."""
-    return rating if rating and re.fullmatch(r"\d{1,9}(?:[.,]\d+)?", rating) else None
+    return rating if rating and re.fullmatch(r"[0-9]{1,9}(?:[.,][0-9]+)?", rating) else None
 
 
 def _escape(value: str) -> str:
@@ -1254,7 +1261,7 @@ def _plain_moves(segments: Iterable[Any], *, bar: str, off: str, hit_marks: bool
     return out
 
 
-_PLAIN = re.compile(r"(?:2[0-5]|1\d|\d)/(?:2[0-4]|1\d|\d)\*?(?: (?:2[0-5]|1\d|\d)/(?:2[0-4]|1\d|\d)\*?)*")
+_PLAIN = re.compile(r"(?:2[0-5]|1\d|\d)/(?:2[0-4]|1\d|\d)\*?(?: (?:2[0-5]|1\d|\d)/(?:2[0-4]|1\d|\d)\*?)*", re.ASCII)
 
 
 def _plays_plain(play: str, bar: str, off: str, hit_marks: bool) -> list[str] | None:

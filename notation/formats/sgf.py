@@ -56,6 +56,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._digits import ascii_number
 from ..analysis import Analysis, Candidate, CheckerAnalysis, CubeAnalysis, Probabilities
 from ..errors import ParseError
 from ..play import format_steps_plain, parse_play
@@ -170,7 +171,7 @@ def _split_compose(raw: str) -> tuple[str, str | None]:
 def _atoi(s: str) -> int | None:
     """The number a value starts with (C's atoi, as gnubg reads it), or None; a number of more than
     nine digits is no number at all (never cut short, never a 4,300-digit conversion)."""
-    m = re.match(r"\s*([+-]?\d+)", s)
+    m = re.match(r"\s*([+-]?[0-9]+)", s)
     if not m or len(m.group(1).lstrip("+-")) > 9:
         return None
     return int(m.group(1))
@@ -591,16 +592,16 @@ class _State:
 GNUBG = "GNU Backgammon"
 """The producer named in the analysis read from gnubg's ``A``, ``DA``, ``LU``, ``GB``, ``GW``."""
 _ANALYSIS_PROPS = frozenset({"A", "DA", "LU", "GB", "GW"})
-_F = r"(-?\d{1,9}\.\d{1,12})"
-_I = r"(-?\d{1,9})"
-_A_EVAL = re.compile(r"E ver 3 " + " ".join([_F] * 6) + rf" (\d{{1,3}})(C?) {_I} {_I} {_F} {_I}")
+_F = r"(-?[0-9]{1,9}\.[0-9]{1,12})"
+_I = r"(-?[0-9]{1,9})"
+_A_EVAL = re.compile(r"E ver 3 " + " ".join([_F] * 6) + rf" ([0-9]{{1,3}})(C?) {_I} {_I} {_F} {_I}")
 """A candidate's evaluation (gnubg 1.07, ``SGF_FORMAT_VER`` 3): win, win gammon, win backgammon, lose
 gammon, lose backgammon, equity, then plies, ``C`` (cubeful), a former flag, deterministic, noise, prune."""
-_DA_EVAL = re.compile(rf"E ver 3 (\d{{1,3}})(C?) {_I} {_F} {_I} " + " ".join([_F] * 14))
+_DA_EVAL = re.compile(rf"E ver 3 ([0-9]{{1,3}})(C?) {_I} {_F} {_I} " + " ".join([_F] * 14))
 """A cube decision's evaluation: plies, ``C``, deterministic, noise, prune, then 7 outputs for no double
 and 7 for double/take (5 chances, cubeless equity, cubeful equity: match winning chances in a match)."""
-_LEVEL = re.compile(r"(Cubeful|Cubeless) (\d+)-ply(?: noise (-?\d+\.\d+))?(?: deterministic (-?\d+))?"
-                    r"(?: prune (-?\d+))?(?: flag (-?\d+))?")
+_LEVEL = re.compile(r"(Cubeful|Cubeless) ([0-9]+)-ply(?: noise (-?[0-9]+\.[0-9]+))?(?: deterministic (-?[0-9]+))?"
+                    r"(?: prune (-?[0-9]+))?(?: flag (-?[0-9]+))?")
 _LUCK = {"very unlucky": ("W", "2"), "unlucky": ("W", "1"), "lucky": ("B", "1"), "very lucky": ("B", "2")}
 """gnubg's luck words, with the ``G?`` property Black's roll gets (White's swaps ``B`` and ``W``)."""
 
@@ -932,6 +933,8 @@ class _Reader:
                 if n < 0 and key in ("length", "game"):
                     self.note(f"MI[{v}]: a negative {key}, read as 0", mi.span)
                     n = 0
+                elif ascii_number(val.lstrip("+")) is None:  # '1e3', '3 x': the number it starts with, said
+                    self.note(f"MI[{v}]: read as {n}, the number it starts with (as gnubg reads it)", mi.span)
                 if key == "length":
                     if self.first:
                         m.length = length = n
@@ -970,6 +973,9 @@ class _Reader:
                 if v is None or v < 1 or v & (v - 1) or v > 1 << 12:
                     self.note(f"CV[{p.value}] is not a cube value; ignored", p.span)
                 else:
+                    if ascii_number(p.value) is None:
+                        self.note(f"CV[{p.value}]: read as {v}, the number it starts with (as gnubg reads it)",
+                                  p.span)
                     start_cube = v
             elif n == "GC":
                 lines = _text(p.raw[0]).split("\n")
@@ -990,7 +996,7 @@ class _Reader:
                 tag = dict(SGF_TAGS)[n]
                 value = _text(p.raw[0])
                 if n == "DT":
-                    dm = re.fullmatch(r"(\d{1,4})-(\d{1,2})-(\d{1,2})", value.strip())
+                    dm = re.fullmatch(r"([0-9]{1,4})-([0-9]{1,2})-([0-9]{1,2})", value.strip())
                     if dm:
                         value = f"{int(dm.group(1)):04d}.{int(dm.group(2)):02d}.{int(dm.group(3)):02d}"
                 self._tag(tag, value)
@@ -1155,7 +1161,7 @@ class _Reader:
                 self.note("a raccoon is recorded, so raccoons were allowed (SGF cannot state the rule)",
                           nd.span)
             return Action(kind, player, value=value, **common)  # type: ignore[arg-type]
-        rm = re.fullmatch(r"(resign|accept|reject)(?::\s*(\d{1,9}))?", low)
+        rm = re.fullmatch(r"(resign|accept|reject)(?::\s*([0-9]{1,9}))?", low)
         if rm:  # Gibbon's resignation nodes (gnubg ignores them and reads RE[...R])
             kind = rm.group(1)
             value = None
@@ -1245,7 +1251,7 @@ class _Reader:
 
     def result(self, game: Game, state: _State, p: _Prop) -> None:
         v = p.value.strip()
-        m = re.fullmatch(r"([WwBb])\+(\d*)(.*)", v)
+        m = re.fullmatch(r"([WwBb])\+([0-9]*)(.*)", v)
         if not m:
             game.properties.setdefault("RE", []).append(v)
             self.note(f"result RE[{v}] is not W+n or B+n; kept as a game property", p.span)

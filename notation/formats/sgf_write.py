@@ -272,7 +272,7 @@ class _Writer:
             if code in values:
                 v = values[code]
                 if code == "DT":
-                    dm = re.fullmatch(r"(\d{1,4})[.\-/](\d{1,2})[.\-/](\d{1,2})", v.strip())
+                    dm = re.fullmatch(r"([0-9]{1,4})[.\-/]([0-9]{1,2})[.\-/]([0-9]{1,2})", v.strip())
                     if dm:
                         v = f"{int(dm.group(1)):04d}-{int(dm.group(2)):02d}-{int(dm.group(3)):02d}"
                 out.append(f"{code}[{_escape(v)}]")

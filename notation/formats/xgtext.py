@@ -30,16 +30,16 @@ __all__ = ["looks_like_export", "parse_export"]
 _XGID = re.compile(r"XGID=[^\s]+")
 _POSID = re.compile(r"Position-ID:\s*([A-Za-z0-9+/]{14})")
 _MATCHID = re.compile(r"Match-ID:\s*([A-Za-z0-9+/]{12})")
-_NUM = r"[+-]?\d+(?:[.,]\d+)?"
+_NUM = r"[+-]?[0-9]+(?:[.,][0-9]+)?"
 _WORDS = r"\S(?:\s*+\S)*"
 """Words and the blanks between them, never ending in a blank: a run of blanks is taken at once (a lazy
 ``.*?`` before ``\\s+`` tries each blank of a run again: quadratic time in a long run)."""
-_XG_CAND_HEAD = re.compile(r"\s*(\d+)\.\s")
+_XG_CAND_HEAD = re.compile(r"\s*([0-9]+)\.\s")
 _XG_EQ = re.compile(rf"\s[eé]q:\s*({_NUM})", re.I)
-_XG_PCT = re.compile(rf"^[^:\d][^:]*:\s*({_NUM})%\s*\(G:\s*({_NUM})%\s*B:\s*({_NUM})%\)")
+_XG_PCT = re.compile(rf"^[^:0-9][^:]*:\s*({_NUM})%\s*\(G:\s*({_NUM})%\s*B:\s*({_NUM})%\)")
 _XG_CUBE_ROW = re.compile(rf"^\s+[^:\s][^:]*:\s+({_NUM})(?:\s+\(({_NUM})\))?\s*$")
-_XG_LEVEL = re.compile(r"^\s*\S.*?\b(XG Roller\+*|\d+-ply|Rollout|Book)\s*$", re.I)
-_BB_CAND = re.compile(rf"^\s*(\d+)\.\s+({_NUM})\s+mwp\s*/\s*({_NUM})(?:\s+\(({_NUM})\))?\s+({_WORDS})\s*$")
+_XG_LEVEL = re.compile(r"^\s*\S.*?\b(XG Roller\+*|[0-9]+-ply|Rollout|Book)\s*$", re.I)
+_BB_CAND = re.compile(rf"^\s*([0-9]+)\.\s+({_NUM})\s+mwp\s*/\s*({_NUM})(?:\s+\(({_NUM})\))?\s+({_WORDS})\s*$")
 _BB_CHANCES = re.compile(rf"^\s*({_NUM})\s+({_NUM})\s+({_NUM})\s+-\s+({_NUM})\s+({_NUM})\s+({_NUM})\s*$")
 _BB_NAME = re.compile(r"\s([OX]):")
 _BB_CUBE = re.compile(rf"^\s*(\S(?:\s*+\S)+?)\s*:\s*({_NUM})\s+\(\s*({_NUM})\)\s+({_NUM})\s+\(\s*({_NUM})\)\s*$")
