@@ -76,9 +76,9 @@ def main() -> int:
                 theirs.append(t)
                 their_plays = int(out.decode().strip())
     sys.path.insert(0, str(ROOT))
-    from notation.commands import moves
-    from notation.commands.moves import listed, written_plays
+    from notation import moves
     from notation.ids import b64_keys, parse_position
+    from notation.moves import listed, written_plays
     from notation.rules import ALL_ROLLS, clear_caches
 
     t = time.perf_counter()

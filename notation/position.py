@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import binascii
 import dataclasses
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import repeat
@@ -51,6 +52,26 @@ def board_from_points(points: dict[int, int], *, off: int | None = None, total: 
         b[p] += n
     b[0] = total - sum(b) if off is None else off
     return tuple(b)
+
+
+_DICE = re.compile(r"\s*([1-6])\s*[-/, ]?\s*([1-6])\s*")
+
+
+def parse_dice(dice: object, what: str = "dice") -> tuple[int, int]:
+    """A roll given by a person (``--dice``, ``render.png(..., dice=...)``): ``"64"``, ``"6-4"``,
+    ``"6/4"``, ``"6,4"`` or ``"6 4"``, or a pair of numbers, → ``(6, 4)``, in the order given.
+    ValueError says what is wrong, naming the value as ``what``."""
+    if isinstance(dice, str):
+        m = _DICE.fullmatch(dice)
+        if m:
+            return int(m.group(1)), int(m.group(2))
+        bad = next((i for i, c in enumerate(dice) if c not in "123456-/, "), None)
+        if bad is not None:
+            raise ValueError(f"{what} {dice!r}: {dice[bad]!r} at column {bad + 1} is not a die 1-6")
+        raise ValueError(f"{what} {dice!r} is not two dice 1-6, such as 64 or 6-4")
+    if isinstance(dice, tuple | list) and len(dice) == 2 and all(type(x) is int and 1 <= x <= 6 for x in dice):
+        return dice[0], dice[1]
+    raise ValueError(f"{what} {dice!r} is not two dice 1-6, such as (6, 4)")
 
 
 @dataclass(frozen=True, slots=True)

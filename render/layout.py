@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
-from notation.position import GAME_OVER, Position
+from notation.position import GAME_OVER, Position, parse_dice
 
 from . import captions
 from ._font import MISSING, Font, default_font
@@ -133,22 +133,6 @@ def make_options(**kwargs: Any) -> Options:
     if opts.columns is not None and opts.columns < 1:
         raise ValueError("columns must be at least 1")
     return opts
-
-
-def parse_dice(dice: object) -> tuple[int, int]:
-    """``"53"``, ``"5-3"``, ``(5, 3)`` → ``(5, 3)``."""
-    if isinstance(dice, str):
-        digits = [c for c in dice if c.isascii() and c.isdigit()]  # (not '²', which int does not take)
-        if len(digits) != 2 or len(digits) != len(dice.replace("-", "").replace(" ", "")):
-            raise ValueError(f"dice {dice!r} are not two digits such as 53 or 5-3")
-        d = (int(digits[0]), int(digits[1]))
-    elif isinstance(dice, Sequence) and len(dice) == 2 and all(isinstance(x, int) for x in dice):
-        d = (int(dice[0]), int(dice[1]))
-    else:
-        raise ValueError(f"dice {dice!r} are not two numbers")
-    if not all(1 <= x <= 6 for x in d):
-        raise ValueError(f"dice {dice!r} are not 1..6")
-    return d
 
 
 def _arrow(a: Sequence[Any]) -> Arrow:

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from PIL import Image
 
@@ -43,7 +43,7 @@ from .layout import layout, text_items, text_lines
 from .vector import SvgString
 
 __all__ = ["MARKS", "MIN_ERROR", "Problem", "anki_csv", "index_page", "pdf", "problems", "problems_json",
-           "write_problem_set"]
+           "write_pdf", "write_problem_set"]
 
 MIN_ERROR = 0.08
 """The default threshold: a decision that lost at least this much (EMG) is a problem."""
@@ -236,11 +236,14 @@ class Problem:
         return f"<Problem {self.number}: {self.source}, {self.where}, {self.kind}{err}>"
 
     def to_dict(self, files: dict[str, str] | None = None) -> dict[str, Any]:
-        """The problem as plain data (``problems.json``): its image files, game, move, player, kind,
-        error and caption, the answer and the table."""
+        """The problem as plain data (``problems.json``): its image files, game, move, the position's
+        XGID, player, kind, error and caption, the answer and the table."""
+        from notation.ids import xgid
+
         d = self.decision
         return {
             "number": self.number, "files": files or {}, "source": self.source, "game": d.game, "move": d.move,
+            "xgid": xgid(self.position),
             "player": d.player, "player_name": self.names[d.player], "kind": d.kind, "action": d.action,
             "error": None if d.error is None else round(d.error, 6), "caption": self.caption,
             "best": d.best, "played": d.played, "answer": self.answer, "comment": self.comment,
@@ -413,7 +416,17 @@ size needs the memory of this many pages, not of all."""
 
 def pdf(ps: Sequence[Problem], dpi: int = 300, title: str | None = None, **options: Any) -> bytes:
     """One print-ready PDF: the index, then each problem, then each solution, a page each, every diagram
-    at the print size (120 mm wide) at ``dpi``; the same bytes for the same input (no dates)."""
+    at the print size (120 mm wide) at ``dpi``; the same bytes for the same input (no dates).  A large
+    set is better written to a file (:func:`write_pdf`)."""
+    out = io.BytesIO()
+    write_pdf(ps, out, dpi, title, **options)
+    return out.getvalue()
+
+
+def write_pdf(ps: Sequence[Problem], out: IO[bytes], dpi: int = 300, title: str | None = None,
+              **options: Any) -> None:
+    """:func:`pdf` written to ``out`` (empty, open for reading and writing: each group of pages after the
+    first is appended to what is there, which Pillow reads back, from a file mapped rather than in memory)."""
     from collections.abc import Callable
 
     opts = {"size": "print", "dpi": dpi, **options}
@@ -422,13 +435,13 @@ def pdf(ps: Sequence[Problem], dpi: int = 300, title: str | None = None, **optio
         lambda d=d: _page(raster.image(d)) for d in _index_drawings(ps, width, dpi)]  # type: ignore[misc]
     makers += [lambda p=p: _page(raster.image(p.problem_drawing(**opts))) for p in ps]  # type: ignore[misc]
     makers += [lambda p=p: _page(raster.image(p.solution_drawing(**opts))) for p in ps]  # type: ignore[misc]
-    out = io.BytesIO()
     for start in range(0, len(makers), PDF_CHUNK):
         pages = [make() for make in makers[start:start + PDF_CHUNK]]
         pages[0].save(out, "PDF", save_all=True, append_images=pages[1:], append=start > 0,
                       resolution=float(dpi), quality=95, title=title or WORDS["index_title"], creationDate=None,
                       modDate=None, producer=None)
-    return out.getvalue()
+        del pages
+    out.flush()
 
 
 def _page(im: Image.Image) -> Image.Image:
@@ -442,7 +455,7 @@ def write_problem_set(ps: Sequence[Problem], directory: str | Path, *, fmt: str 
     ``problems.json``; with ``pdf_path`` the PDF, with ``anki_path`` the Anki CSV (and the images beside
     it, when it is elsewhere).  Each file through a temporary file and a rename; existing files refused
     unless ``force``, inputs always.  Returns the files written."""
-    from notation.convert import OutputBatch, check_target
+    from notation.convert import OutputBatch, check_target, open_pending
 
     opts = dict(options or {})
     out = Path(directory)
@@ -474,10 +487,18 @@ def write_problem_set(ps: Sequence[Problem], directory: str | Path, *, fmt: str 
         files.append((target, anki_csv(ps, fmt)))
         if target.parent.resolve() != out.resolve():
             files += [(target.parent / path.name, data) for path, data in images]
-    if pdf_path is not None:
-        files.append((Path(pdf_path), pdf(ps, dpi, **opts)))
     with OutputBatch() as batch:
         for path, data in files:
             batch.add(path, data, force=force, inputs=ins)
+        if pdf_path is not None:  # written into its temporary file as it is made
+            pending = open_pending(pdf_path, force=force, inputs=ins, listings=batch.listings())
+            try:
+                with open(pending.tmp, "r+b") as fp:
+                    write_pdf(ps, fp, dpi, **opts)
+            except BaseException:
+                pending.abandon()
+                raise
+            batch.adopt(pending, force=force)
+            files.append((Path(pdf_path), b""))
         batch.finish()
     return [path for path, _ in files]

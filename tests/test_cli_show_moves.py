@@ -163,6 +163,28 @@ def test_moves_variant() -> None:
     assert code == 0 and json.loads(out)["plays"]
 
 
+@pytest.mark.parametrize(("given", "roll"), [("64", (6, 4)), ("6-4", (6, 4)), (" 4/6 ", (4, 6)), ("6,4", (6, 4)),
+                                             ("6 4", (6, 4)), ("1 - 1", (1, 1)), ((5, 3), (5, 3)), ([2, 6], (2, 6))])
+def test_one_dice_parser_reads_every_way_of_giving_a_roll(given: object, roll: tuple[int, int]) -> None:
+    """``moves --dice``, ``render --dice`` and ``render.png(dice=...)`` read a roll with one parser."""
+    from notation.position import parse_dice
+
+    assert parse_dice(given) == roll
+
+
+@pytest.mark.parametrize(("given", "message"), [
+    ("7x", "--dice '7x': '7' at column 1 is not a die 1-6"), ("6²", "--dice '6²': '²' at column 2 is not a die 1-6"),
+    ("664", "--dice '664' is not two dice 1-6, such as 64 or 6-4"), ("", "--dice '' is not two dice"),
+    ("6--4", "--dice '6--4' is not two dice"), ((7, 1), "--dice (7, 1) is not two dice 1-6"),
+    ((True, 2), "--dice (True, 2) is not"), (53, "--dice 53 is not"), ((6, 4, 1), "--dice (6, 4, 1) is not")])
+def test_the_dice_parser_says_what_is_wrong(given: object, message: str) -> None:
+    from notation.position import parse_dice
+
+    with pytest.raises(ValueError) as e:
+        parse_dice(given, "--dice")
+    assert str(e.value).startswith(message)
+
+
 @pytest.mark.parametrize(("args", "stdin", "message"), [
     (["moves", "4HPwATDgc/ABMA"], None, "gammon: the position has no dice: give --dice AB or --all-rolls"),
     (["moves", "--dice", "7x", "4HPwATDgc/ABMA"], None, "gammon: --dice '7x': '7' at column 1 is not a die"),
@@ -201,8 +223,8 @@ def test_python_m_notation_cli() -> None:
 
 def test_moves_fast_paths_equal_the_general_ones() -> None:
     """The remembered notation and the board-only Position ID give what the general code gives."""
-    from notation.commands.moves import written_plays
     from notation.ids import boards_position_id, parse_position, position_id
+    from notation.moves import written_plays
     from notation.play import play_result
     from notation.playtext import _format_play
     from notation.rules import ALL_ROLLS

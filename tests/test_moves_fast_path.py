@@ -1,7 +1,7 @@
 """``gammon moves``'s fast paths against the general ones.
 
 The command lists plays from :meth:`Rules.play_steps` (no :class:`Play` objects), sorts them by a
-remembered string key (:func:`notation.commands.moves.listed`), writes new notation with
+remembered string key (:func:`notation.moves.listed`), writes new notation with
 :func:`notation.play._format_default` and its JSON by hand.  Each must give exactly what the general
 code gives: :meth:`Rules.plays_for`, :func:`written_plays` (sorted by :func:`play_order`),
 :func:`notation.play._format_play` and :func:`json.dumps`.
@@ -20,10 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_rules import ROLLS, positions
 
+from notation import moves
 from notation.cli import main
-from notation.commands import moves
-from notation.commands.moves import listed, play_order, result_boards, result_ids, written_plays
 from notation.ids import parse_position, position_id, xgid
+from notation.moves import listed, play_order, result_boards, result_ids, written_plays
 from notation.play import format_play, play_result
 from notation.playtext import _format_default, _format_play
 from notation.position import Position

@@ -225,7 +225,8 @@ def test_the_set_is_written_and_the_same_bytes_twice(tmp_path: Path) -> None:
     data = json.loads(files["problems.json"])
     assert data["count"] == len(data["problems"]) == 6
     first = data["problems"][0]
-    assert set(first) >= {"files", "game", "move", "player", "kind", "error", "caption"}
+    assert set(first) >= {"files", "game", "move", "player", "kind", "error", "caption", "xgid"}
+    assert first["xgid"].startswith("XGID=")
     assert first["files"] == {"problem": "problem-001.png", "solution": "solution-001.png"}
     assert all(name in files for p in data["problems"] for name in p["files"].values())
     assert len(_pdf_pages(files["problems.pdf"])) == 2 * 6 + 1
@@ -330,3 +331,18 @@ def test_xg_flags_are_marks(tmp_path: Path) -> None:
     (m,) = read_xg(data, name="f.xg")
     got = [(p.decision.source.span.line - 1, p.decision.action) for p in problems(m, marked=True)]  # type: ignore[union-attr]
     assert got == sorted([(at["double"], "double"), (at["nodouble"] + 1, "no double"), (at["move"], "play")])
+
+
+def test_the_command_line_filters(tmp_path: Path) -> None:
+    match = read_match(XG)
+    every = problems(match)
+    out = tmp_path / "s"
+    r = CliRunner().invoke(main, ["problems", str(XG), "-o", str(out), "--size", "small", "--player", "white",
+                                  "--kind", "cube", "--limit", "2", "--min-error", "0.1"])
+    assert r.exit_code == 0, r.output
+    data = json.loads((out / "problems.json").read_text(encoding="utf-8"))
+    want = sorted((p for p in every if p.kind == "cube" and p.decision.player == 0 and p.error >= 0.1),  # type: ignore[operator]
+                  key=lambda p: -p.error)[:2]  # type: ignore[operator]
+    assert sorted((p["game"], p["move"]) for p in data["problems"]) == sorted(
+        (p.decision.game, p.decision.move) for p in want)
+    assert want and r.stderr.startswith(f"{len(want)} problem")

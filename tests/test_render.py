@@ -595,10 +595,10 @@ def test_a_long_name_is_cut_to_its_line(length: int) -> None:
     assert sum(t.count("Pips") for t in texts) == 2 and sum(t.count("Score") for t in texts) == 2
 
 
-@pytest.mark.parametrize("dice", ["²3", "5³"])
-def test_dice_of_other_digits_are_refused_in_words(dice: str) -> None:
+@pytest.mark.parametrize(("dice", "column"), [("²3", 1), ("5³", 2)])
+def test_dice_of_other_digits_are_refused_in_words(dice: str, column: int) -> None:
     """Digits ``str.isdigit`` takes and ``int`` does not were refused with ``int``'s own message."""
     from render.layout import parse_dice
 
-    with pytest.raises(ValueError, match="are not two digits such as 53 or 5-3"):
+    with pytest.raises(ValueError, match=f"at column {column} is not a die 1-6"):
         parse_dice(dice)

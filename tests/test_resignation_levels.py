@@ -30,9 +30,9 @@ def _levels(m: notation.Match) -> list[tuple[int, int, int | None]]:
 
 def test_a_clean_galaxy_match_stays_clean_in_sgf() -> None:
     m = notation.read_match(GALAXY)
-    assert notation.replay(m).errors == 0
+    assert notation.replay_match(m).errors == 0
     back, _ = _back(m, "sgf")
-    rep = notation.replay(back)
+    rep = notation.replay_match(back)
     assert rep.errors == 0, [f.message for f in rep.findings if f.severity == "error"]
     assert [g.result for g in back.games] == [g.result for g in m.games]
 
