@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .decisions import Decision, _f32, decisions
+from .decisions import Decision, _f32, decisions, has_analysis
 from .met import KAZAROSS_XG2, Met
 from .record import Match, unpacked
 from .replay import MatchReplay, replay_match
@@ -543,7 +543,7 @@ def _finish(accs: tuple[_Acc, _Acc], xaccs: tuple[_XgAcc, _XgAcc], match_play: b
 
 def statistics(record: Match | MatchReplay, *, met: Met = KAZAROSS_XG2, seed: int = BOOTSTRAP_SEED) -> Statistics:
     """The statistics of a match (see the module): per game and for the match, both players."""
-    if isinstance(record, Match) and not _has_analysis(record):
+    if isinstance(record, Match) and not has_analysis(record):
         return _counts_only(record, seed)
     rep = record if isinstance(record, MatchReplay) else replay_match(record)
     match = rep.match
@@ -568,10 +568,6 @@ def statistics(record: Match | MatchReplay, *, met: Met = KAZAROSS_XG2, seed: in
     names = tuple(n or ("O", "X")[i] for i, n in enumerate(match.names))
     return Statistics(match.source, (names[0], names[1]), whole, games, numbers, _messages(total, xtotal), all_dec,
                       (total, xtotal), match.length)
-
-
-def _has_analysis(match: Match) -> bool:
-    return any(a.analysis is not None for g in match.games for a in g.actions)
 
 
 def _counts_only(match: Match, seed: int) -> Statistics:

@@ -23,6 +23,7 @@ import csv
 import io
 import json
 import math
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from html import escape
@@ -269,11 +270,25 @@ def _marked(d: Decision) -> bool:
     return any(k in a.properties for k in MARKS) or flag in extra or bool(a.comment and a.comment.strip())
 
 
-def _player_matches(want: str, d: Decision, names: tuple[str, str]) -> bool:
-    w = want.strip().casefold()
-    name = names[d.player].strip().casefold()
-    return bool(name) and (w == name or w == latin_name(names[d.player]).strip().casefold()) \
-        or w in ({"white", "o", "0"} if d.player == 0 else {"black", "x", "1"})
+SIDES = ({"white", "o", "0"}, {"black", "x", "1"})
+"""What ``player=`` may say instead of a name: the side's colour, its letter or number."""
+
+
+def _fold(name: str) -> str:
+    """A name as ``player=`` compares it: case, accents and spacing aside (``kevin  unger`` is ``Kévin
+    UNGER``, written with its accent composed or not)."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).casefold().split())
+
+
+def _is_named(want: str, name: str) -> bool:
+    """``want`` (what ``player=`` says) names the player ``name`` (as the record writes it)."""
+    w = _fold(want)
+    return bool(name.strip()) and w in (_fold(name), _fold(latin_name(name)))
+
+
+def _player_matches(want: str, player: int, names: tuple[str, str]) -> bool:
+    return _is_named(want, names[player]) or _fold(want) in SIDES[player]
 
 
 def problems(records: Match | MatchReplay | Sequence[Match | MatchReplay], min_error: float = MIN_ERROR, *,
@@ -293,15 +308,17 @@ def problems(records: Match | MatchReplay | Sequence[Match | MatchReplay], min_e
         raise ValueError(f"min_error {min_error} is not a number >= 0")
     items = [records] if isinstance(records, Match | MatchReplay) else list(records)
     found: list[tuple[int, str, tuple[str, str], bool, Decision]] = []
+    players: list[str] = []  # every record's names, for a player= that names none of them
     for k, rec in enumerate(items):
         rep = rec if isinstance(rec, MatchReplay) else replay_match(rec)
         match = rep.match
         source = sources[k] if sources is not None else (match.source or f"record {k + 1}")
         names = (match.names[0] or "", match.names[1] or "")
+        players += [n for n in names if n.strip() and n not in players]
         for d in decisions(rep):
             if d.position is None or (kind is not None and d.kind != kind):
                 continue
-            if player is not None and not _player_matches(player, d, names):
+            if player is not None and not _player_matches(player, d.player, names):
                 continue
             if marked:
                 if not _marked(d):
@@ -309,6 +326,10 @@ def problems(records: Match | MatchReplay | Sequence[Match | MatchReplay], min_e
             elif d.error is None or d.error < min_error:
                 continue
             found.append((len(found), source, names, match.rules.crawford, d))
+    if player is not None and _fold(player) not in SIDES[0] | SIDES[1] and not any(
+            _is_named(player, name) for name in players):
+        known = ", ".join(players) if players else "none named"
+        raise ValueError(f"player {player!r} plays in none of the records (players: {known}; or white, black)")
     if limit is not None and len(found) > limit:
         largest = sorted(found, key=lambda f: (-(f[4].error if f[4].error is not None else -1.0), f[0]))[:limit]
         found = sorted(largest, key=lambda f: f[0])

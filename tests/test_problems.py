@@ -346,3 +346,35 @@ def test_the_command_line_filters(tmp_path: Path) -> None:
     assert sorted((p["game"], p["move"]) for p in data["problems"]) == sorted(
         (p.decision.game, p.decision.move) for p in want)
     assert want and r.stderr.startswith(f"{len(want)} problem")
+
+
+def test_a_record_without_analysis_is_said(tmp_path: Path) -> None:
+    """A record without analysis has no errors: one line saying so and nothing written (it was an empty set
+    and exit status 0); beside an analysed one, a warning."""
+    bare = DATA / "mat_gnubg_selfplay_1p.mat"
+    out = tmp_path / "set"
+    r = CliRunner().invoke(main, ["problems", str(bare), "-o", str(out)])
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.output
+    assert "holds no analysis" in r.stderr and str(bare) in r.stderr and not out.exists()
+    r = CliRunner().invoke(main, ["problems", str(bare), str(XG), "-o", str(out), "--size", "small", "--kind", "cube"])
+    assert r.exit_code == 0, r.output
+    assert f"warning: {bare}: the record holds no analysis" in r.stderr
+    assert json.loads((out / "problems.json").read_text(encoding="utf-8"))["count"] > 0
+
+
+def test_a_player_is_named_as_a_person_would_type_it() -> None:
+    """--player compares names without case, accents or extra spaces (composed or decomposed); a name that
+    plays in none of the records is an error naming the players (it was an empty set)."""
+    import unicodedata
+
+    match = read_match(XG)
+    name = match.names[0]
+    assert name == "Kévin UNGER Nicolas HARMAND"
+    want = [p.decision for p in problems(match, player=name)]
+    assert want
+    for typed in ("kevin unger nicolas harmand", unicodedata.normalize("NFD", name), "  KÉVIN  UNGER Nicolas Harmand"):
+        assert [p.decision for p in problems(match, player=typed)] == want, typed
+    with pytest.raises(ValueError, match="Johan HUYCK Michael LARSEN"):
+        problems(match, player="nobody")
+    r = CliRunner().invoke(main, ["problems", str(XG), "-o", "unused", "--player", "nobody"])
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "Kévin UNGER" in r.stderr, r.output

@@ -134,6 +134,9 @@ def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, q
         pages = _pages_folder(html_report)
         if pages.exists() and not force:
             fail(f"{pages} exists (use --force to overwrite the pages in it)")
+        refused = _unwritable_pages(pages, _page_names(paths))
+        if refused is not None:
+            fail(refused)
     if variant:
         from ..rules import get_rules
 
@@ -368,6 +371,34 @@ def _page_names(paths: Sequence[str]) -> dict[str, str]:
         used.add(name.lower())
         out[p] = name
     return out
+
+
+def _unwritable_pages(folder: Path, names: dict[str, str]) -> str | None:
+    """Why a page of ``--html`` cannot be written, checked before any work (as ``convert`` checks its
+    outputs): a page's name in ``folder`` (``NAME.html``, ``NAME.2.html`` ...) that is a FIFO, a device,
+    a socket or a directory; None when each can be written."""
+    import os
+
+    from ..convert import not_regular
+
+    stems = {n.lower() for n in names.values()}
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:  # none yet (made when the first page is written), or not a folder: said when written
+        return None
+    for e in entries:
+        stem = e.name.partition(".")[0]
+        if stem.lower() not in stems or not e.name.lower().endswith(".html"):
+            continue
+        try:
+            st = e.stat()
+        except OSError:
+            continue  # a dangling link: replaced
+        what = "a directory" if e.is_dir() else not_regular(st)
+        if what is not None:
+            return (f"{folder / e.name} is {what}, not a regular file: no page is written over it, even with "
+                    "--force")
+    return None
 
 
 def write_pages(src: str, folder: str, name: str, variant: str | None = None,
