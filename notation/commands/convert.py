@@ -128,7 +128,7 @@ def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, q
     # whole list would travel with every task).
     settings: dict[str, Any] = dict(fmt=fmt, force=force, strict=strict, quiet=quiet, canonical=canonical,
                                     inputs=() if dask_address is not None else inputs, options=options,
-                                    page=page)
+                                    page=page, per_match=several)
     if dask_address is not None:
         from ..scale import dask_imap
 
