@@ -281,7 +281,8 @@ def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict
                  quiet: bool = False, canonical: bool = False, inputs: Sequence[str] = (),
                  options: dict[str, Any] | None = None,
                  page: Callable[[Match, Any, Any], str] | None = None,
-                 batch: OutputBatch | None = None, stream: bool | None = None) -> dict[str, Any]:
+                 batch: OutputBatch | None = None, stream: bool | None = None,
+                 per_match: bool = False) -> dict[str, Any]:
     """Convert ``src`` to ``target`` (``-``: the text is returned, not written) in format ``fmt``.
 
     Returns ``{"file", "target", "status", "messages", "text"}``: ``messages`` are the lines to report
@@ -293,13 +294,19 @@ def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict
     With ``batch`` (see :func:`convert_files`), the output is added to it, and is in place (or the
     result says why not) once the batch is finished.  An SGF collection is converted to SGF, JSON or
     ``.mat`` one game at a time (:mod:`notation.stream`, the same result): when ``stream`` is True, or
-    when it is None and the file has :data:`~notation.stream.STREAM_FROM` bytes or more."""
+    when it is None and the file has :data:`~notation.stream.STREAM_FROM` bytes or more.
+
+    A file of several matches (an OGXM stream, a ``.mat`` of several) is a batch: with ``per_match``
+    (``target`` is in a directory), each match is written to a file of its own, the first to ``target``
+    (``NAME.json``), the next ones beside it (``NAME.2.json`` ...), each checked as ``target`` is; without,
+    it is refused (status 2): ``target`` holds one match."""
 
     name = "<stdin>" if src == "-" else src
     out: dict[str, Any] = {"file": src, "target": target, "status": 0, "messages": [], "text": None}
     try:
         return _convert_file(src, target, fmt, out, force=force, strict=strict, quiet=quiet, canonical=canonical,
-                             inputs=inputs, options=options, page=page, batch=batch, stream=stream)
+                             inputs=inputs, options=options, page=page, batch=batch, stream=stream,
+                             per_match=per_match)
     except Exception as e:  # noqa: BLE001 - a bug met in one file is that file's error: the batch goes on
         out.update(status=2, text=None)
         out["messages"].append(message_line(f"{name}: {internal_error(e, 'converting')}"))
@@ -309,8 +316,8 @@ def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict
 def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force: bool, strict: bool,
                   quiet: bool, canonical: bool, inputs: Sequence[str], options: dict[str, Any] | None,
                   page: Callable[[Match, Any], str] | None, batch: OutputBatch | None,
-                  stream: bool | None) -> dict[str, Any]:
-    from .convert import atomic_write, canonical_plays, dropped_items, render_match, reporters, say_losses, write_error
+                  stream: bool | None, per_match: bool) -> dict[str, Any]:
+    from .convert import check_target, reporters
 
     name = "<stdin>" if src == "-" else src
     say, failed = reporters(out)
@@ -347,10 +354,40 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
     if fmt not in ("ogxm", "ogxms"):  # an OGXM file's own bytes are for writing it back, not for other formats
         for m in matches:
             m.properties.pop("ogxm.sections", None)
+    targets = [target]
     if len(matches) > 1:
-        say(f"{name}: holds {len(matches)} matches; converting the first")
-    match = matches[0]
+        if not per_match or target == "-":
+            where = "standard output" if target == "-" else target
+            return failed(f"{name}: holds {len(matches)} matches, and {where} one: not converted (convert into a "
+                          "directory, a file for each match, or to .ogxms, a stream of them)")
+        from pathlib import Path
+
+        first = Path(target)
+        targets += [str(first.with_name(f"{first.stem}.{k}{first.suffix}")) for k in range(2, len(matches) + 1)]
+        for t in targets[1:]:
+            try:
+                check_target(t, force=force, inputs=inputs or (src,))
+            except (FileExistsError, OSError) as e:
+                return failed(str(e))
+    for k, (match, t) in enumerate(zip(matches, targets, strict=True)):
+        _convert_match(match, name, k + 1 if len(matches) > 1 else 0, t, fmt, out, say, failed, force=force,
+                       strict=strict, quiet=quiet, canonical=canonical, inputs=inputs or (src,), options=options,
+                       page=page, batch=batch)
+    return out
+
+
+def _convert_match(match: Match, name: str, member: int, target: str, fmt: str, out: dict[str, Any],
+                   say: Callable[[str], None], failed: Callable[[str], dict[str, Any]], *, force: bool,
+                   strict: bool, quiet: bool, canonical: bool, inputs: Sequence[str],
+                   options: dict[str, Any] | None, page: Callable[[Match, Any], str] | None,
+                   batch: OutputBatch | None) -> None:
+    """One match of :func:`convert_file` written to ``target``; ``member`` is its number in a file of several
+    (0 in a file of one), said in what is reported of it.  A refusal sets ``out``'s status, not lowered by
+    the next match's."""
+    from .convert import atomic_write, canonical_plays, dropped_items, render_match, say_losses, write_error
+
     match.source = name
+    label = f"{name}: match {member}" if member else name
     rep = None
     if not quiet or fmt == "html":
         # the writers that use the replay's steps get the whole replay; for the others the findings-only
@@ -359,15 +396,18 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
     if not quiet and rep is not None:
         for f in rep.findings:
             if f.severity != "note":
+                if member:
+                    f.message = f"match {member}: {f.message}"
                 say(f.format())
     if canonical:
         match, n = canonical_plays(match)
         if n and not quiet:
-            say(f"{name}: {n} plays rewritten in canonical form (--canonical)")
+            say(f"{label}: {n} plays rewritten in canonical form (--canonical)")
     notes: list[str] = []
     if fmt == "html":  # the page (``page``, from render.html), and what it does not show of the record
         if page is None:
-            return failed(f"{target}: a web page needs the renderer (render.html.match_page) as ``page``")
+            failed(f"{target}: a web page needs the renderer (render.html.match_page) as ``page``")
+            return
         from collections import Counter
 
         shown: Counter[tuple[str, ...]] = Counter()
@@ -380,31 +420,31 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
             text, dropped = render_match(match, fmt, rep=None if canonical else rep, notes=notes,
                                          **(options or {}))
         except NotationError as e:  # a record the target cannot hold at all (OGXM: a variant it has no number for)
-            return failed(f"{name}: not converted: {e.message}")
+            failed(f"{label}: not converted: {e.message}")
+            return
     if isinstance(text, str):  # a lone surrogate in a record's text: written as its escape (utf8), and said
         from ._term import unencodable
 
         escaped = unencodable(text)
         if escaped is not None:
             dropped = [*dropped, escaped]
-    say_losses(say, name, dropped, notes, strict=strict, quiet=quiet)
+    say_losses(say, label, dropped, notes, strict=strict, quiet=quiet)
     if dropped and strict:
-        out["status"] = 1
-        return out
+        out["status"] = max(out["status"], 1)
+        return
     if target == "-":
         out["text"] = text
-        return out
+        return
     def write_failed(e: BaseException) -> None:
         failed(write_error(target, e))
 
     try:
         if batch is not None:
-            batch.add(target, text, force=force, inputs=inputs or (src,), on_error=write_failed)
+            batch.add(target, text, force=force, inputs=inputs, on_error=write_failed)
         else:
-            atomic_write(target, text, force=force, inputs=inputs or (src,))
+            atomic_write(target, text, force=force, inputs=inputs)
     except OSError as e:
         write_failed(e)
-    return out
 
 
 def _parse(data: bytes, name: str, *, packed: bool = False) -> list[Match]:

@@ -55,8 +55,8 @@ from .position import Position
 from .record import Action, Match
 from .replay import MatchReplay, replay_match
 
-__all__ = ["Decision", "CubeEquities", "decisions", "legal_choices", "SKILL_DOUBTFUL", "SKILL_BAD", "SKILL_VERY_BAD",
-           "CLOSE_CUBE", "mark"]
+__all__ = ["Decision", "CubeEquities", "decisions", "has_analysis", "legal_choices", "SKILL_DOUBTFUL", "SKILL_BAD",
+           "SKILL_VERY_BAD", "CLOSE_CUBE", "mark"]
 
 SKILL_DOUBTFUL, SKILL_BAD, SKILL_VERY_BAD = 0.03, 0.06, 0.12
 """gnubg's default thresholds for marking an error (``arSkillLevel``, gnubg.c), in EMG."""
@@ -199,6 +199,11 @@ class Decision:
 
 
 # --------------------------------------------------------------------------- the walk
+
+
+def has_analysis(match: Match) -> bool:
+    """The record holds an analysis of at least one decision (read from the record, without a replay)."""
+    return any(a.analysis is not None for g in match.games for a in g.actions)
 
 
 def decisions(record: Match | MatchReplay, *, met: Met = KAZAROSS_XG2) -> Iterator[Decision]:

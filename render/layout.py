@@ -701,7 +701,8 @@ class _Board:
 
     def caption_text(self) -> str:
         parts = []
-        if self.g.info and self.match_label() and not self.match_label_fits():
+        if self.g.info and self.match_label() and not self.match_label_fits() and not (
+                self.caption and captions.says_game(self.caption, self.pos)):
             parts.append(self.match_label() + ".")
         if self.caption:
             parts.append(_ascii(self.caption))

@@ -20,9 +20,11 @@ shows as its problem diagram.  :func:`write_problem_set` writes a set: the diagr
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import math
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from html import escape
@@ -42,7 +44,7 @@ from .display import Drawing, Group
 from .layout import layout, text_items, text_lines
 from .vector import SvgString
 
-__all__ = ["MARKS", "MIN_ERROR", "Problem", "anki_csv", "index_page", "pdf", "problems", "problems_json",
+__all__ = ["MARKS", "MIN_ERROR", "Problem", "anki_csv", "anki_name", "index_page", "pdf", "problems", "problems_json",
            "write_pdf", "write_problem_set"]
 
 MIN_ERROR = 0.08
@@ -269,11 +271,25 @@ def _marked(d: Decision) -> bool:
     return any(k in a.properties for k in MARKS) or flag in extra or bool(a.comment and a.comment.strip())
 
 
-def _player_matches(want: str, d: Decision, names: tuple[str, str]) -> bool:
-    w = want.strip().casefold()
-    name = names[d.player].strip().casefold()
-    return bool(name) and (w == name or w == latin_name(names[d.player]).strip().casefold()) \
-        or w in ({"white", "o", "0"} if d.player == 0 else {"black", "x", "1"})
+SIDES = ({"white", "o", "0"}, {"black", "x", "1"})
+"""What ``player=`` may say instead of a name: the side's colour, its letter or number."""
+
+
+def _fold(name: str) -> str:
+    """A name as ``player=`` compares it: case, accents and spacing aside (``kevin  unger`` is ``Kévin
+    UNGER``, written with its accent composed or not)."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).casefold().split())
+
+
+def _is_named(want: str, name: str) -> bool:
+    """``want`` (what ``player=`` says) names the player ``name`` (as the record writes it)."""
+    w = _fold(want)
+    return bool(name.strip()) and w in (_fold(name), _fold(latin_name(name)))
+
+
+def _player_matches(want: str, player: int, names: tuple[str, str]) -> bool:
+    return _is_named(want, names[player]) or _fold(want) in SIDES[player]
 
 
 def problems(records: Match | MatchReplay | Sequence[Match | MatchReplay], min_error: float = MIN_ERROR, *,
@@ -293,15 +309,17 @@ def problems(records: Match | MatchReplay | Sequence[Match | MatchReplay], min_e
         raise ValueError(f"min_error {min_error} is not a number >= 0")
     items = [records] if isinstance(records, Match | MatchReplay) else list(records)
     found: list[tuple[int, str, tuple[str, str], bool, Decision]] = []
+    players: list[str] = []  # every record's names, for a player= that names none of them
     for k, rec in enumerate(items):
         rep = rec if isinstance(rec, MatchReplay) else replay_match(rec)
         match = rep.match
         source = sources[k] if sources is not None else (match.source or f"record {k + 1}")
         names = (match.names[0] or "", match.names[1] or "")
+        players += [n for n in names if n.strip() and n not in players]
         for d in decisions(rep):
             if d.position is None or (kind is not None and d.kind != kind):
                 continue
-            if player is not None and not _player_matches(player, d, names):
+            if player is not None and not _player_matches(player, d.player, names):
                 continue
             if marked:
                 if not _marked(d):
@@ -309,6 +327,10 @@ def problems(records: Match | MatchReplay | Sequence[Match | MatchReplay], min_e
             elif d.error is None or d.error < min_error:
                 continue
             found.append((len(found), source, names, match.rules.crawford, d))
+    if player is not None and _fold(player) not in SIDES[0] | SIDES[1] and not any(
+            _is_named(player, name) for name in players):
+        known = ", ".join(players) if players else "none named"
+        raise ValueError(f"player {player!r} plays in none of the records (players: {known}; or white, black)")
     if limit is not None and len(found) > limit:
         largest = sorted(found, key=lambda f: (-(f[4].error if f[4].error is not None else -1.0), f[0]))[:limit]
         found = sorted(largest, key=lambda f: f[0])
@@ -366,17 +388,30 @@ def index_page(ps: Sequence[Problem], fmt: str = "png", title: str | None = None
             f"<table>{head}{''.join(rows)}</table></body></html>\n")
 
 
-def anki_csv(ps: Sequence[Problem], fmt: str = "png", tags: str = "backgammon") -> str:
+def anki_name(image: bytes | str, fmt: str = "png") -> str:
+    """The name of an image for Anki's media folder (``collection.media``), which every deck of a
+    collection shares and which has no subfolders: ``gammon-`` and a digest of the image, so that two sets'
+    images never take each other's place there (``problem-001.png`` of every set would) and the same image
+    is the same file."""
+    data = image.encode("utf-8") if isinstance(image, str) else image
+    return f"gammon-{hashlib.sha256(data).hexdigest()[:24]}.{fmt}"
+
+
+def anki_csv(ps: Sequence[Problem], fmt: str = "png", tags: str = "backgammon",
+             images: Sequence[tuple[str, str]] | None = None) -> str:
     """A CSV that Anki imports as Basic notes (its file headers say the separator, that fields hold HTML
     and which column holds tags): front, the problem image and its question; back, the solution image and
-    the answer.  Anki finds the images in its media folder: copy them there from beside the CSV."""
+    the answer.  ``images``: each problem's (problem, solution) image names, by default
+    :func:`file_names`' (:func:`write_problem_set` gives :func:`anki_name`'s).  Anki shows an image only
+    once it is in its media folder (``collection.media``): copy them there."""
     out = io.StringIO()
     out.write("#separator:Comma\n#html:true\n#columns:Front,Back,Tags\n#tags column:3\n")
     w = csv.writer(out, lineterminator="\n")
-    for p in ps:
+    for k, p in enumerate(ps):
         f = file_names(p, fmt)
-        front = f'<img src="{escape(f["problem"])}"><br>{escape(p.caption)}'
-        back = f'<img src="{escape(f["solution"])}"><br>{escape(p.answer)}'
+        problem, solution = images[k] if images is not None else (f["problem"], f["solution"])
+        front = f'<img src="{escape(problem)}"><br>{escape(p.caption)}'
+        back = f'<img src="{escape(solution)}"><br>{escape(p.answer)}'
         if p.comment:
             back += f"<br>{escape(p.comment)}"
         w.writerow([front, back, f"{tags} {p.kind}"])
@@ -452,9 +487,10 @@ def write_problem_set(ps: Sequence[Problem], directory: str | Path, *, fmt: str 
                       dpi: int = 300, anki_path: str | None = None, force: bool = False,
                       inputs: Iterable[str] = (), options: dict[str, Any] | None = None) -> list[Path]:
     """Write the set into ``directory``: ``problem-NNN`` and ``solution-NNN`` diagrams, ``index.html``,
-    ``problems.json``; with ``pdf_path`` the PDF, with ``anki_path`` the Anki CSV (and the images beside
-    it, when it is elsewhere).  Each file through a temporary file and a rename; existing files refused
-    unless ``force``, inputs always.  Returns the files written."""
+    ``problems.json``; with ``pdf_path`` the PDF, with ``anki_path`` the Anki CSV and beside it the images
+    it names (:func:`anki_name`: ``gammon-`` and a digest; one that is there already with the same bytes is
+    left as it is).  Each file through a temporary file and a rename; existing files refused unless
+    ``force``, inputs always.  Returns the files written."""
     from notation.convert import OutputBatch, check_target, open_pending
 
     opts = dict(options or {})
@@ -464,8 +500,6 @@ def write_problem_set(ps: Sequence[Problem], directory: str | Path, *, fmt: str 
     targets += [out / "index.html", out / "problems.json"]
     if anki_path is not None:
         targets.append(Path(anki_path))
-        if Path(anki_path).parent.resolve() != out.resolve():
-            targets += [Path(anki_path).parent / name for p in ps for name in file_names(p, fmt).values()]
     if pdf_path is not None:
         targets.append(Path(pdf_path))
     for target in targets:  # refused before anything is drawn
@@ -480,16 +514,24 @@ def write_problem_set(ps: Sequence[Problem], directory: str | Path, *, fmt: str 
             files.append((out / names["problem"], p.problem_png(**opts)))
             files.append((out / names["solution"], p.solution_png(**opts)))
     images = list(files)
+    media: dict[Path, bytes | str] = {}  # Anki's images: named by their bytes, rewritten only when they differ
     files.append((out / "index.html", index_page(ps, fmt)))
     files.append((out / "problems.json", problems_json(ps, fmt)))
     if anki_path is not None:
         target = Path(anki_path)
-        files.append((target, anki_csv(ps, fmt)))
-        if target.parent.resolve() != out.resolve():
-            files += [(target.parent / path.name, data) for path, data in images]
+        named = [anki_name(data, fmt) for _, data in images]
+        files.append((target, anki_csv(ps, fmt, images=list(zip(named[::2], named[1::2], strict=True)))))
+        for name, (_, data) in zip(named, images, strict=True):
+            path = target.parent / name
+            check_target(path, force=True, inputs=ins)
+            raw = data.encode("utf-8") if isinstance(data, str) else data
+            if path not in media and not (path.is_file() and path.stat().st_size == len(raw)
+                                          and path.read_bytes() == raw):
+                media[path] = data
+                files.append((path, data))
     with OutputBatch() as batch:
         for path, data in files:
-            batch.add(path, data, force=force, inputs=ins)
+            batch.add(path, data, force=force or path in media, inputs=ins)
         if pdf_path is not None:  # written into its temporary file as it is made
             pending = open_pending(pdf_path, force=force, inputs=ins, listings=batch.listings())
             try:

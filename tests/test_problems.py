@@ -9,6 +9,7 @@ import json
 import re
 import struct
 import xml.dom.minidom
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -236,7 +237,7 @@ def test_the_set_is_written_and_the_same_bytes_twice(tmp_path: Path) -> None:
 
 def test_anki_csv_reads_back(tmp_path: Path) -> None:
     """Anki's text import: file headers (#separator, #html, #columns, #tags column), then one note a row,
-    fields quoted as CSV; the images it names are beside it."""
+    fields quoted as CSV; the images it names are beside it, each the diagram of its problem."""
     ps = problems(read_match(XG))[:3]
     cards = tmp_path / "deck" / "cards.csv"
     write_problem_set(ps, tmp_path / "set", anki_path=str(cards), options={"size": "small"})
@@ -246,9 +247,35 @@ def test_anki_csv_reads_back(tmp_path: Path) -> None:
     rows = list(csv.reader(x for x in lines if not x.startswith("#")))
     assert len(rows) == 3 and all(len(r) == 3 for r in rows)
     for p, (front, back, tags) in zip(ps, rows, strict=True):
-        image = re.search(r'<img src="([^"]+)">', front).group(1)  # type: ignore[union-attr]
-        assert (cards.parent / image).is_file() and p.caption.replace("&", "&amp;") in front
-        assert re.search(r'<img src="solution-\d{3}\.png">', back) and tags == f"backgammon {p.kind}"
+        image = re.fullmatch(r'<img src="([^"/]+)"><br>(.*)', front)
+        answer = re.fullmatch(r'<img src="([^"/]+)"><br>(.*)', back)
+        assert image and answer and image.group(2) == p.caption.replace("&", "&amp;")
+        drawn = tmp_path / "set"
+        assert (cards.parent / image.group(1)).read_bytes() == (drawn / f"problem-{p.number:03d}.png").read_bytes()
+        assert (cards.parent / answer.group(1)).read_bytes() == (drawn / f"solution-{p.number:03d}.png").read_bytes()
+        assert tags == f"backgammon {p.kind}"
+
+
+def test_anki_images_of_two_sets_do_not_take_each_others_place(tmp_path: Path) -> None:
+    """Anki keeps every deck's images in one folder without subfolders (collection.media): two sets' cards
+    name different files for different images (both sets had problem-001.png), the same file for the same
+    image; a set written again is the same files."""
+    every = problems(read_match(XG), options={"size": "small"})
+    media = tmp_path / "media"
+    first, second = every[:2], [replace(p, number=k) for k, p in enumerate(every[2:4], 1)]
+
+    def names(ps: list[Problem], k: int) -> list[str]:
+        write_problem_set(ps, tmp_path / f"set{k}", anki_path=str(media / f"cards{k}.csv"))
+        text = (media / f"cards{k}.csv").read_text(encoding="utf-8")
+        return re.findall(r'<img src=""([^"]+)"">', text)
+
+    one, two = names(first, 1), names(second, 2)
+    assert len(set(one + two)) == 8
+    for ps, k, named in ((first, 1, one), (second, 2, two)):
+        for p, problem in zip(ps, named[::2], strict=True):
+            drawn = tmp_path / f"set{k}" / f"problem-{p.number:03d}.png"
+            assert (media / problem).read_bytes() == drawn.read_bytes()
+    assert names(first, 3) == one  # again, elsewhere: the same names, the files left as they are
 
 
 def test_bad_input_and_existing_files_are_one_line(tmp_path: Path) -> None:
@@ -274,8 +301,6 @@ def test_a_problem_shows_itself_in_a_notebook(ronde3: list[Problem]) -> None:
 def test_the_pdf_index_is_paged_and_stays_on_its_pages(ronde3: list[Problem]) -> None:
     """An entry wraps to two lines or more; the index starts a page where the next entry does not fit
     (before, its last entries ran off the bottom of the page)."""
-    from dataclasses import replace
-
     from test_book_captions import _glyph_boxes
 
     from render.problems import INDEX_LINES, _index_drawings
@@ -346,3 +371,35 @@ def test_the_command_line_filters(tmp_path: Path) -> None:
     assert sorted((p["game"], p["move"]) for p in data["problems"]) == sorted(
         (p.decision.game, p.decision.move) for p in want)
     assert want and r.stderr.startswith(f"{len(want)} problem")
+
+
+def test_a_record_without_analysis_is_said(tmp_path: Path) -> None:
+    """A record without analysis has no errors: one line saying so and nothing written (it was an empty set
+    and exit status 0); beside an analysed one, a warning."""
+    bare = DATA / "mat_gnubg_selfplay_1p.mat"
+    out = tmp_path / "set"
+    r = CliRunner().invoke(main, ["problems", str(bare), "-o", str(out)])
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.output
+    assert "holds no analysis" in r.stderr and str(bare) in r.stderr and not out.exists()
+    r = CliRunner().invoke(main, ["problems", str(bare), str(XG), "-o", str(out), "--size", "small", "--kind", "cube"])
+    assert r.exit_code == 0, r.output
+    assert f"warning: {bare}: the record holds no analysis" in r.stderr
+    assert json.loads((out / "problems.json").read_text(encoding="utf-8"))["count"] > 0
+
+
+def test_a_player_is_named_as_a_person_would_type_it() -> None:
+    """--player compares names without case, accents or extra spaces (composed or decomposed); a name that
+    plays in none of the records is an error naming the players (it was an empty set)."""
+    import unicodedata
+
+    match = read_match(XG)
+    name = match.names[0]
+    assert name == "Kévin UNGER Nicolas HARMAND"
+    want = [p.decision for p in problems(match, player=name)]
+    assert want
+    for typed in ("kevin unger nicolas harmand", unicodedata.normalize("NFD", name), "  KÉVIN  UNGER Nicolas Harmand"):
+        assert [p.decision for p in problems(match, player=typed)] == want, typed
+    with pytest.raises(ValueError, match="Johan HUYCK Michael LARSEN"):
+        problems(match, player="nobody")
+    r = CliRunner().invoke(main, ["problems", str(XG), "-o", "unused", "--player", "nobody"])
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "Kévin UNGER" in r.stderr, r.output

@@ -29,7 +29,8 @@ MAX_DPI = 1200
               help="Instead of --min-error: the decisions the record marks (gnubg's bad, doubtful and "
                    "interesting marks) or comments on.")
 @click.option("--player", default=None, metavar="NAME",
-              help="Only this player's decisions (a name as the record gives it, or white/black).")
+              help="Only this player's decisions (a name as the record gives it, case and accents aside, or "
+                   "white/black).")
 @click.option("--kind", type=click.Choice(["checker", "cube"]), default=None,
               help="Only checker plays or only cube decisions (default both).")
 @click.option("--limit", type=click.IntRange(0), default=None, metavar="N",
@@ -46,7 +47,8 @@ MAX_DPI = 1200
               help="Resolution of the PDF's pages (and of --size print).")
 @click.option("--anki", "anki", default=None, metavar="FILE.csv",
               help="Also a CSV that Anki imports (front: the problem image and question; back: the solution "
-                   "image and answer), with the images beside it.")
+                   "image and answer), with its images beside it, named gammon-<digest>.png so that no two sets "
+                   "share a name: copy them into Anki's media folder (collection.media), then File > Import.")
 @click.option("--font", "fonts", multiple=True, type=click.Path(exists=True, dir_okay=False),
               help="A TrueType font for names in scripts the shipped fonts lack (e.g. Japanese).")
 @click.option("--force", is_flag=True, help="Overwrite existing files (never an input).")
@@ -64,6 +66,7 @@ def command(files: tuple[str, ...], output: str, min_error: float, marked: bool,
     from render import _font
     from render.problems import problems, write_problem_set
 
+    from ..decisions import has_analysis
     from ..matchio import read_match
 
     for f in fonts:
@@ -82,6 +85,15 @@ def command(files: tuple[str, ...], output: str, min_error: float, marked: bool,
             fail(str(e))
         except OSError as e:
             fail(f"{name}: cannot read: {e.strerror or e}")
+    if not marked:  # a record without analysis has no errors: say so, not an empty set
+        bare = [name for name, m in zip(files, matches, strict=True) if not has_analysis(m)]
+        advice = "analyse with GNU Backgammon or eXtreme Gammon first, or take the comments with --marked"
+        if len(bare) == len(files):
+            fail(f"{bare[0]}: the record holds no analysis: {advice}" if len(bare) == 1 else
+                 f"none of the {len(bare)} records holds an analysis ({bare[0]}, ...): {advice}")
+        for name in bare:
+            click.echo(safe_line(f"gammon: warning: {name}: the record holds no analysis: no problems from it"),
+                       err=True)
     options = {"size": size, "theme": theme}
     if size == "print":
         options["dpi"] = dpi
@@ -89,6 +101,9 @@ def command(files: tuple[str, ...], output: str, min_error: float, marked: bool,
     try:
         ps = problems(matches, min_error, marked=marked, player=player, kind=kind, limit=limit,
                       sources=list(files), options=options)
+    except ValueError as e:  # a --player who plays in none of the records
+        fail(str(e))
+    try:
         written = write_problem_set(ps, out, fmt=fmt, pdf_path=str(out / "problems.pdf") if want_pdf else None,
                                     dpi=dpi, anki_path=anki, force=force, inputs=files)
     except FileExistsError as e:
