@@ -138,7 +138,9 @@ class Problem:
             best = d.best if d.best is not None else "?"
             played = d.played if d.played else WORDS["no_move"]
             return WORDS["answer_checker"].format(best=best or WORDS["no_move"], played=played, error=err)
-        return WORDS["answer_cube"].format(best=d.best or "?", played=d.action, error=err)
+        redouble = self.position.cube_owner is not None
+        return WORDS["answer_cube"].format(best=_cube_words(d.best, redouble) if d.best else "?",
+                                           played=_cube_words(d.action, redouble), error=err)
 
     @property
     def table(self) -> tuple[tuple[str, ...], ...]:
@@ -251,6 +253,18 @@ class Problem:
             "best": d.best, "played": d.played, "answer": self.answer, "comment": self.comment,
             "table": [list(r) for r in self.table],
         }
+
+
+def _cube_words(phrase: str, redouble: bool) -> str:
+    """A cube action as :mod:`notation.decisions` says it (``double, take``, ``too good, pass``, ``no
+    double``) in the words of :data:`~render.captions.WORDS`; ``redouble`` where the doubler owns the cube."""
+    out = []
+    for part in phrase.split(", "):
+        key = "action_" + part.replace(" ", "_")
+        if redouble and part in ("double", "no double"):
+            key = key.replace("double", "redouble")
+        out.append(WORDS.get(key, part))
+    return ", ".join(out)
 
 
 # --------------------------------------------------------------------------- selection
@@ -376,7 +390,7 @@ def index_page(ps: Sequence[Problem], fmt: str = "png", title: str | None = None
             f'<tr id="p{p.number}"><td class="n">{p.number}</td>'
             f'<td><a href="{escape(f["problem"])}"><img src="{escape(f["problem"])}" alt="{escape(p.caption)}">'
             f"</a></td><td>{escape(p.caption)}<p class=\"mut\">{escape(p.source)}: {escape(p.where)}, "
-            f"{escape(p.player_name)}, {escape(p.kind)}</p>"
+            f"{escape(p.player_name)}, {escape(WORDS['kind_' + p.kind])}</p>"
             f'<a href="{escape(f["solution"])}">{escape(WORDS["solution"])}</a>: {escape(p.answer)}</td>'
             f'<td class="n">{err}</td></tr>')
     head = (f"<tr><th>#</th><th>{escape(WORDS['problem'])}</th><th>{escape(WORDS['question'])}</th>"

@@ -403,3 +403,21 @@ def test_a_player_is_named_as_a_person_would_type_it() -> None:
         problems(match, player="nobody")
     r = CliRunner().invoke(main, ["problems", str(XG), "-o", "unused", "--player", "nobody"])
     assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "Kévin UNGER" in r.stderr, r.output
+
+
+def test_the_answers_and_the_index_are_in_the_words_table(ronde3: list[Problem],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every word of an answer and of the index's entries comes from render.captions.WORDS (the cube actions
+    were notation's English: 'Right action: double, take. Played: no double'); a redouble is said so."""
+    from render.captions import WORDS
+    from render.problems import index_page
+
+    for k, v in list(WORDS.items()):
+        monkeypatch.setitem(WORDS, k, re.sub(r"(?<!\{)\b[a-zA-Z]+\b(?!\})", lambda m: m.group().upper(), v))
+    for p in ronde3:
+        words = re.sub(r"\d+/\d+|\*", "", p.answer)  # the plays are notation, not words
+        assert not re.search(r"[a-z]{2,}", words), p.answer
+    page = index_page(ronde3)
+    assert "CHECKER PLAY" in page and "CUBE DECISION" in page and ", cube<" not in page
+    redoubled = [p for p in ronde3 if p.kind == "cube" and p.position.cube_owner is not None]
+    assert len(redoubled) == 3 and all("REDOUBLE" in p.answer for p in redoubled)
