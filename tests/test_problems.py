@@ -421,3 +421,20 @@ def test_the_answers_and_the_index_are_in_the_words_table(ronde3: list[Problem],
     assert "CHECKER PLAY" in page and "CUBE DECISION" in page and ", cube<" not in page
     redoubled = [p for p in ronde3 if p.kind == "cube" and p.position.cube_owner is not None]
     assert len(redoubled) == 3 and all("REDOUBLE" in p.answer for p in redoubled)
+
+
+def test_the_pdf_index_names_the_record_of_each_entry_when_there_are_several(ronde3: list[Problem]) -> None:
+    """Problems from several records: 'Game 2, move 3' alone did not say which match an entry is from."""
+    from test_book_captions import _text
+
+    from render.problems import _index_drawings
+
+    if not (CORPUS / "xg" / "match_with_comment.xg").is_file():
+        pytest.skip("the corpus (../shared/corpus) is not here")
+    other = problems(read_match(CORPUS / "xg" / "match_with_comment.xg"), sources=["a/match_with_comment.xg"])
+    one = "".join(_text(d.root) for d in _index_drawings(ronde3, 700, 100))
+    assert "xg_ronde3" not in one
+    both = [replace(p, number=k) for k, p in enumerate([*ronde3, *other[:2]], 1)]
+    text = "".join(_text(d.root) for d in _index_drawings(both, 700, 100))
+    assert text.count("xg_ronde3.xg,") == len(ronde3) and text.count("match_with_comment.xg,") == 2
+    assert "a/match" not in text
