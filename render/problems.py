@@ -28,7 +28,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from html import escape
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import IO, Any
 
 from PIL import Image
@@ -138,7 +138,9 @@ class Problem:
             best = d.best if d.best is not None else "?"
             played = d.played if d.played else WORDS["no_move"]
             return WORDS["answer_checker"].format(best=best or WORDS["no_move"], played=played, error=err)
-        return WORDS["answer_cube"].format(best=d.best or "?", played=d.action, error=err)
+        redouble = self.position.cube_owner is not None
+        return WORDS["answer_cube"].format(best=_cube_words(d.best, redouble) if d.best else "?",
+                                           played=_cube_words(d.action, redouble), error=err)
 
     @property
     def table(self) -> tuple[tuple[str, ...], ...]:
@@ -251,6 +253,18 @@ class Problem:
             "best": d.best, "played": d.played, "answer": self.answer, "comment": self.comment,
             "table": [list(r) for r in self.table],
         }
+
+
+def _cube_words(phrase: str, redouble: bool) -> str:
+    """A cube action as :mod:`notation.decisions` says it (``double, take``, ``too good, pass``, ``no
+    double``) in the words of :data:`~render.captions.WORDS`; ``redouble`` where the doubler owns the cube."""
+    out = []
+    for part in phrase.split(", "):
+        key = "action_" + part.replace(" ", "_")
+        if redouble and part in ("double", "no double"):
+            key = key.replace("double", "redouble")
+        out.append(WORDS.get(key, part))
+    return ", ".join(out)
 
 
 # --------------------------------------------------------------------------- selection
@@ -376,7 +390,7 @@ def index_page(ps: Sequence[Problem], fmt: str = "png", title: str | None = None
             f'<tr id="p{p.number}"><td class="n">{p.number}</td>'
             f'<td><a href="{escape(f["problem"])}"><img src="{escape(f["problem"])}" alt="{escape(p.caption)}">'
             f"</a></td><td>{escape(p.caption)}<p class=\"mut\">{escape(p.source)}: {escape(p.where)}, "
-            f"{escape(p.player_name)}, {escape(p.kind)}</p>"
+            f"{escape(p.player_name)}, {escape(WORDS['kind_' + p.kind])}</p>"
             f'<a href="{escape(f["solution"])}">{escape(WORDS["solution"])}</a>: {escape(p.answer)}</td>'
             f'<td class="n">{err}</td></tr>')
     head = (f"<tr><th>#</th><th>{escape(WORDS['problem'])}</th><th>{escape(WORDS['question'])}</th>"
@@ -423,12 +437,15 @@ INDEX_LINES = 36
 
 
 def _index_drawings(ps: Sequence[Problem], width: int, dpi: int) -> list[Drawing]:
-    """The PDF's index pages: a title, then an entry for each problem (wrapped), as tall as A4 is for its
-    width; an entry that does not fit on a page starts the next."""
+    """The PDF's index pages: a title, then an entry for each problem (wrapped; its record's file name
+    where the set has several), as tall as A4 is for its width; an entry that does not fit on a page
+    starts the next."""
     height = round(width * 297 / 210)
     u = width / 16.5
-    entries = [text_lines(f"{p.number}. {p.where}, {p.player_name}: {p.caption}" + ("" if p.error is None else
-                          f" ({p.error:.3f})"), u, width) for p in ps]
+    several = len({p.source for p in ps}) > 1
+    entries = [text_lines(f"{p.number}. " + (f"{PurePath(p.source).name}, " if several else "")
+                          + f"{p.where}, {p.player_name}: {p.caption}"
+                          + ("" if p.error is None else f" ({p.error:.3f})"), u, width) for p in ps]
     chunks: list[list[str]] = [[]]
     for lines in entries:
         if chunks[-1] and len(chunks[-1]) + len(lines) > INDEX_LINES:
