@@ -28,7 +28,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from html import escape
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import IO, Any
 
 from PIL import Image
@@ -437,12 +437,15 @@ INDEX_LINES = 36
 
 
 def _index_drawings(ps: Sequence[Problem], width: int, dpi: int) -> list[Drawing]:
-    """The PDF's index pages: a title, then an entry for each problem (wrapped), as tall as A4 is for its
-    width; an entry that does not fit on a page starts the next."""
+    """The PDF's index pages: a title, then an entry for each problem (wrapped; its record's file name
+    where the set has several), as tall as A4 is for its width; an entry that does not fit on a page
+    starts the next."""
     height = round(width * 297 / 210)
     u = width / 16.5
-    entries = [text_lines(f"{p.number}. {p.where}, {p.player_name}: {p.caption}" + ("" if p.error is None else
-                          f" ({p.error:.3f})"), u, width) for p in ps]
+    several = len({p.source for p in ps}) > 1
+    entries = [text_lines(f"{p.number}. " + (f"{PurePath(p.source).name}, " if several else "")
+                          + f"{p.where}, {p.player_name}: {p.caption}"
+                          + ("" if p.error is None else f" ({p.error:.3f})"), u, width) for p in ps]
     chunks: list[list[str]] = [[]]
     for lines in entries:
         if chunks[-1] and len(chunks[-1]) + len(lines) > INDEX_LINES:
