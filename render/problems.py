@@ -213,12 +213,15 @@ class Problem:
 
     def solution_drawing(self, **options: Any) -> Drawing:
         opts = self.solution_options(**options)
-        try:
-            return layout(self.position, **opts)
-        except ValueError:  # a ranked play the rules do not read here: the solution without arrows
-            opts.pop("play", None)
-            opts.pop("ghost_play", None)
-            return layout(self.position, **opts)
+        for drop in ((), ("ghost_play",), ("ghost_play", "play")):
+            # a play the rules do not read here (a record's play its roll cannot give) is drawn without its
+            # arrows: first the play made, then the best play too
+            try:
+                return layout(self.position, **{k: v for k, v in opts.items() if k not in drop})
+            except ValueError:
+                if drop == ("ghost_play", "play"):
+                    raise
+        raise AssertionError("unreachable")
 
     def problem_png(self, **options: Any) -> bytes:
         return raster.png(self.problem_drawing(**options))

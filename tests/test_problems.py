@@ -438,3 +438,29 @@ def test_the_pdf_index_names_the_record_of_each_entry_when_there_are_several(ron
     text = "".join(_text(d.root) for d in _index_drawings(both, 700, 100))
     assert text.count("xg_ronde3.xg,") == len(ronde3) and text.count("match_with_comment.xg,") == 2
     assert "a/match" not in text
+
+
+def test_a_solution_keeps_the_best_play_when_the_play_made_cannot_be_drawn() -> None:
+    """eXtreme Gammon records 14/11 8/5 played with 43 (game 7, move 14 of a corpus match): the solution
+    lost the best play's arrows with the pale ones; now only the play made goes without them."""
+    path = CORPUS / "xg" / "Squire-Jørgensen-Harmand-Unger_7_point_match_18-08-2024.xg"
+    if not path.is_file():
+        pytest.skip("the corpus (../shared/corpus) is not here")
+    (p,) = [p for p in problems(read_match(path), 0.0) if (p.decision.game, p.decision.move, p.decision.player)
+            == (7, 14, 1) and p.kind == "checker"]
+    assert p.decision.dice == (4, 3) and p.decision.played == "14/11 8/5"
+    desc = xml.dom.minidom.parseString(str(p.solution_svg()).encode()).getElementsByTagName("desc")[0]
+    text = desc.firstChild.data  # type: ignore[union-attr]
+    assert f"Arrows: {p.decision.best}." in text and "Pale arrows" not in text
+
+
+def test_a_smaller_set_over_a_larger_one_says_what_is_left(tmp_path: Path) -> None:
+    """--force over an earlier, larger set: its other diagrams stay, and the command says so (it said
+    nothing, and the folder held diagrams its index does not list)."""
+    out = tmp_path / "set"
+    assert CliRunner().invoke(main, ["problems", str(XG), "-o", str(out), "--size", "small"]).exit_code == 0
+    r = CliRunner().invoke(main, ["problems", str(XG), "-o", str(out), "--size", "small", "--limit", "2", "--force"])
+    assert r.exit_code == 0, r.output
+    assert "warning" in r.stderr and "8 diagrams of an earlier set" in r.stderr and "problem-003.png" in r.stderr
+    r = CliRunner().invoke(main, ["problems", str(XG), "-o", str(tmp_path / "new"), "--size", "small"])
+    assert "warning" not in r.stderr
