@@ -139,7 +139,10 @@ class Problem:
             played = d.played if d.played else WORDS["no_move"]
             return WORDS["answer_checker"].format(best=best or WORDS["no_move"], played=played, error=err)
         redouble = self.position.cube_owner is not None
-        return WORDS["answer_cube"].format(best=_cube_words(d.best, redouble) if d.best else "?",
+        best = d.best
+        if best and d.action in ("take", "pass", "beaver"):  # the doubled player's question: take or pass
+            best = best.split(", ")[-1]
+        return WORDS["answer_cube"].format(best=_cube_words(best, redouble) if best else "?",
                                            played=_cube_words(d.action, redouble), error=err)
 
     @property
