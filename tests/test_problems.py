@@ -452,3 +452,15 @@ def test_a_solution_keeps_the_best_play_when_the_play_made_cannot_be_drawn() -> 
     desc = xml.dom.minidom.parseString(str(p.solution_svg()).encode()).getElementsByTagName("desc")[0]
     text = desc.firstChild.data  # type: ignore[union-attr]
     assert f"Arrows: {p.decision.best}." in text and "Pale arrows" not in text
+
+
+def test_a_smaller_set_over_a_larger_one_says_what_is_left(tmp_path: Path) -> None:
+    """--force over an earlier, larger set: its other diagrams stay, and the command says so (it said
+    nothing, and the folder held diagrams its index does not list)."""
+    out = tmp_path / "set"
+    assert CliRunner().invoke(main, ["problems", str(XG), "-o", str(out), "--size", "small"]).exit_code == 0
+    r = CliRunner().invoke(main, ["problems", str(XG), "-o", str(out), "--size", "small", "--limit", "2", "--force"])
+    assert r.exit_code == 0, r.output
+    assert "warning" in r.stderr and "8 diagrams of an earlier set" in r.stderr and "problem-003.png" in r.stderr
+    r = CliRunner().invoke(main, ["problems", str(XG), "-o", str(tmp_path / "new"), "--size", "small"])
+    assert "warning" not in r.stderr

@@ -7,6 +7,7 @@ with ``index.html``, ``problems.json``, and on request one print-ready PDF and a
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import click
@@ -17,6 +18,8 @@ from ..errors import NotationError
 __all__ = ["command"]
 
 MAX_DPI = 1200
+_DIAGRAM = re.compile(r"(?:problem|solution)-[0-9]{3,}\.(?:png|svg)")
+"""The name of a set's diagram (render.problems.file_names)."""
 
 
 @click.command("problems")
@@ -115,6 +118,11 @@ def command(files: tuple[str, ...], output: str, min_error: float, marked: bool,
     finally:
         if _font.MISSING:
             click.echo(f"gammon: warning: {_font.missing_message()}", err=True)
+    ours = {f.name for f in written if f.parent == out}
+    stale = sorted(f.name for f in out.iterdir() if _DIAGRAM.fullmatch(f.name) and f.name not in ours)
+    if stale:  # an earlier, larger set written there: its diagrams are not this set's
+        click.echo(safe_line(f"gammon: warning: {out}: {len(stale)} diagrams of an earlier set are not part of this "
+                             f"one ({stale[0]} ...): index.html and problems.json list this set's"), err=True)
     what = "marked or commented decisions" if marked else f"decisions with an error of {min_error:g} or more"
     click.echo(safe_line(f"{len(ps)} problem{'s' if len(ps) != 1 else ''} ({what}) from {len(files)} "
                          f"file{'s' if len(files) != 1 else ''}: {len(written)} files written to {out}"), err=True)
