@@ -477,3 +477,15 @@ def test_a_take_or_pass_is_answered_take_or_pass(ronde3: list[Problem]) -> None:
         assert eq is not None
         right = "take" if eq.double_take <= eq.double_pass else "pass"
         assert p.caption.endswith("Take or pass?") and p.answer.startswith(f"Right action: {right}. Played: "), p.answer
+
+
+def test_a_record_read_from_standard_input_is_called_stdin(tmp_path: Path) -> None:
+    """`-` reads the record from standard input; the set calls it <stdin>, as the other commands do (it was
+    '-: Game 2, move 5')."""
+    out = tmp_path / "set"
+    r = CliRunner().invoke(main, ["problems", "-", "-o", str(out), "--size", "small", "--kind", "cube"],
+                           input=XG.read_bytes())
+    assert r.exit_code == 0, r.output
+    data = json.loads((out / "problems.json").read_text(encoding="utf-8"))
+    assert data["count"] and {p["source"] for p in data["problems"]} == {"<stdin>"}
+    assert "&lt;stdin&gt;: Game" in (out / "index.html").read_text(encoding="utf-8")
