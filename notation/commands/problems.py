@@ -30,7 +30,7 @@ _DIAGRAM = re.compile(r"(?:problem|solution)-[0-9]{3,}\.(?:png|svg)")
                    "(0.12).")
 @click.option("--marked", is_flag=True,
               help="Instead of --min-error: the decisions the record marks (gnubg's bad, doubtful and "
-                   "interesting marks) or comments on.")
+                   "interesting marks, eXtreme Gammon's flags) or comments on.")
 @click.option("--player", default=None, metavar="NAME",
               help="Only this player's decisions (a name as the record gives it, case and accents aside, or "
                    "white/black).")
