@@ -432,8 +432,8 @@ def anki_csv(ps: Sequence[Problem], fmt: str = "png", tags: str = "backgammon",
         problem, solution = images[k] if images is not None else (f["problem"], f["solution"])
         front = f'<img src="{escape(problem)}"><br>{escape(p.caption)}'
         back = f'<img src="{escape(solution)}"><br>{escape(p.answer)}'
-        if p.comment:
-            back += f"<br>{escape(p.comment)}"
+        if p.comment:  # its lines as HTML lines (a line break in a field's HTML is a space)
+            back += "<br>" + "<br>".join(escape(line) for line in p.comment.splitlines())
         w.writerow([front, back, f"{tags} {p.kind}"])
     return out.getvalue()
 

@@ -489,3 +489,17 @@ def test_a_record_read_from_standard_input_is_called_stdin(tmp_path: Path) -> No
     data = json.loads((out / "problems.json").read_text(encoding="utf-8"))
     assert data["count"] and {p["source"] for p in data["problems"]} == {"<stdin>"}
     assert "&lt;stdin&gt;: Game" in (out / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_comment_of_several_lines_keeps_its_lines_on_the_card(ronde3: list[Problem]) -> None:
+    """Anki reads the fields as HTML, where a line break is a space: a comment's lines are <br>-separated
+    (they ran together into one line)."""
+    from copy import copy
+
+    from render.problems import anki_csv
+
+    action = copy(ronde3[0].decision.source)
+    action.comment = "Hit or not?\nHitting is right: <b> is not bold"  # type: ignore[union-attr]
+    p = replace(ronde3[0], decision=replace(ronde3[0].decision, source=action))
+    rows = list(csv.reader(x for x in anki_csv([p]).splitlines(keepends=True) if not x.startswith("#")))
+    assert rows[0][1].endswith("<br>Hit or not?<br>Hitting is right: &lt;b&gt; is not bold")
