@@ -30,7 +30,7 @@ _DIAGRAM = re.compile(r"(?:problem|solution)-[0-9]{3,}\.(?:png|svg)")
                    "(0.12).")
 @click.option("--marked", is_flag=True,
               help="Instead of --min-error: the decisions the record marks (gnubg's bad, doubtful and "
-                   "interesting marks) or comments on.")
+                   "interesting marks, eXtreme Gammon's flags) or comments on.")
 @click.option("--player", default=None, metavar="NAME",
               help="Only this player's decisions (a name as the record gives it, case and accents aside, or "
                    "white/black).")
@@ -80,6 +80,7 @@ def command(files: tuple[str, ...], output: str, min_error: float, marked: bool,
     out = Path(output)
     if output == "-" or (out.exists() and not out.is_dir()):
         fail(f"{output}: -o names a directory (the set is several files)")
+    names = ["<stdin>" if name == "-" else name for name in files]  # what the set calls each record
     matches = []
     for name in files:
         try:
@@ -89,7 +90,7 @@ def command(files: tuple[str, ...], output: str, min_error: float, marked: bool,
         except OSError as e:
             fail(f"{name}: cannot read: {e.strerror or e}")
     if not marked:  # a record without analysis has no errors: say so, not an empty set
-        bare = [name for name, m in zip(files, matches, strict=True) if not has_analysis(m)]
+        bare = [name for name, m in zip(names, matches, strict=True) if not has_analysis(m)]
         advice = "analyse with GNU Backgammon or eXtreme Gammon first, or take the comments with --marked"
         if len(bare) == len(files):
             fail(f"{bare[0]}: the record holds no analysis: {advice}" if len(bare) == 1 else
@@ -103,7 +104,7 @@ def command(files: tuple[str, ...], output: str, min_error: float, marked: bool,
     _font.MISSING.clear()
     try:
         ps = problems(matches, min_error, marked=marked, player=player, kind=kind, limit=limit,
-                      sources=list(files), options=options)
+                      sources=names, options=options)
     except ValueError as e:  # a --player who plays in none of the records
         fail(str(e))
     try:
