@@ -15,7 +15,7 @@ which is why both give the same results:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .errors import NotationError, cut_quotes, message_line
@@ -24,6 +24,7 @@ from .replay import Finding, MatchReplay, Replayer, replay_match
 
 if TYPE_CHECKING:
     from .convert import OutputBatch
+    from .decisions import Decision
 
 __all__ = ["validate_file", "convert_file", "convert_files", "decision_rows", "read_source", "DATASET_VERSION",
            "DATASET_COLUMNS"]
@@ -489,10 +490,41 @@ DATASET_COLUMNS: tuple[tuple[str, str], ...] = (
     ("match_length", "int32"), ("crawford", "bool"), ("variant", "string"),
     ("severity", "string"), ("message", "string"),
     ("equity_played", "float64"), ("best_play", "string"), ("equity_best", "float64"), ("equity_loss", "float64"),
+    ("error_mwc", "float64"), ("mark", "string"), ("luck", "float64"), ("cube_decision", "string"),
+    ("cube_error", "float64"), ("cube_error_mwc", "float64"), ("cube_error_kind", "string"),
+    ("xg_error", "float64"), ("xg_cube_error", "float64"),
 )
 """Every column of a row, with its Arrow type, in order (documented in ``docs/dataset.md``)."""
 
 _SEVERITY_RANK = {"error": 0, "warning": 1, "note": 2}
+
+
+def _decisions_by_action(rep: MatchReplay) -> dict[int, list[Decision]]:
+    """The decisions (:mod:`notation.decisions`) of a replayed match, by the id of their action (a
+    move's row carries its no-double decision and its play); none for a record without analysis."""
+    from .decisions import decisions, has_analysis
+
+    out: dict[int, list[Decision]] = {}
+    if has_analysis(rep.match):
+        for d in decisions(rep):
+            out.setdefault(id(d.source), []).append(d)
+    return out
+
+
+def _decision_columns(ds: Iterable[Decision]) -> tuple[Any, ...]:
+    """The per-decision columns of a row: its play's MWC error, mark and luck, its cube decision's
+    error (EMG, MWC, gnubg's kind), XG's stored errors."""
+    play = cube = None
+    for d in ds:
+        if d.kind == "checker":
+            play = d
+        else:
+            cube = d
+    return (
+        play.error_mwc if play else None, play.mark if play else None, play.luck if play else None,
+        cube.action if cube else None, cube.error if cube else None, cube.error_mwc if cube else None,
+        cube.cube_error if cube else None, play.xg_error if play else None, cube.xg_error if cube else None,
+    )
 
 
 def decision_rows(path: str, variant: str | None = None, auto_doubles: int | None = None) -> dict[str, Any]:
@@ -542,6 +574,7 @@ def _decision_rows(path: str, variant: str | None, auto_doubles: int | None, res
         _override(match, variant, auto_doubles)
         match.source = path
         rep = replay_match(match)
+        judged = _decisions_by_action(rep)
         by_action: dict[tuple[int | None, int | None, str | None], list[Finding]] = {}
         by_game: dict[int | None, list[Finding]] = {}
         for f in rep.findings:
@@ -605,6 +638,7 @@ def _decision_rows(path: str, variant: str | None, auto_doubles: int | None, res
                     found[0].severity if found else None,
                     cut_quotes("; ".join(f.message for f in found)) if found else None,
                     eq_played, best, eq_best, loss,
+                    *_decision_columns(judged.get(id(a), ())),
                 )
                 rows.append(row)
     if rows:  # one list per column, made at once

@@ -14,9 +14,13 @@ EMG), rates x 1000 ("mEMG"). ``docs/statistics.md`` gives every counting rule an
 
 from __future__ import annotations
 
+import array
 import bisect
+import itertools
 import math
+import operator
 import random
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -413,6 +417,23 @@ def _pr(errors: list[float]) -> float | None:
     return 500.0 * sum(errors) / len(errors) if errors else None
 
 
+def _draws(rng: random.Random, values: list[float], k: int) -> tuple[float, ...]:
+    """``k`` draws from ``values`` with replacement, uniform: one 32-bit word a draw from ``rng``, scaled
+    to an index (``word x len >> 32``; its bias is under len / 2**32), each step a C loop."""
+    if k == 0:
+        return ()
+    words = array.array("I")
+    if words.itemsize != 4:  # pragma: no cover - no such platform in use
+        return tuple(rng.choices(values, k=k))
+    words.frombytes(rng.getrandbits(32 * k).to_bytes(4 * k, "little"))
+    if sys.byteorder == "big":  # pragma: no cover
+        words.byteswap()
+    index = list(map(int.__rshift__, map(len(values).__mul__, words), itertools.repeat(32)))
+    if k == 1:
+        return (values[index[0]],)
+    return operator.itemgetter(*index)(values)  # type: ignore[no-any-return]
+
+
 def _bootstrap(errors: list[float], seed: int) -> tuple[float | None, float | None]:
     """The 2.5% and 97.5% quantiles of PR over :data:`BOOTSTRAP_SAMPLES` resamples of the decisions (with
     replacement, as many as there are), drawn with a fixed seed.
@@ -429,7 +450,7 @@ def _bootstrap(errors: list[float], seed: int) -> tuple[float | None, float | No
         return 0.0, 0.0
     rng = random.Random(seed)
     if m == n:
-        sums = [sum(rng.choices(nonzero, k=n)) for _ in range(BOOTSTRAP_SAMPLES)]
+        ks = [n] * BOOTSTRAP_SAMPLES
     else:
         p = m / n
         lp, lq, ln1 = math.log(p), math.log1p(-p), math.lgamma(n + 1)
@@ -437,10 +458,15 @@ def _bootstrap(errors: list[float], seed: int) -> tuple[float | None, float | No
         for k in range(n + 1):
             total += math.exp(ln1 - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * lp + (n - k) * lq)
             cdf.append(total)
-        sums = []
-        for _ in range(BOOTSTRAP_SAMPLES):
-            k = min(bisect.bisect_left(cdf, rng.random() * total), n)
-            sums.append(sum(rng.choices(nonzero, k=k)) if k else 0.0)
+        ks = [min(bisect.bisect_left(cdf, rng.random() * total), n) for _ in range(BOOTSTRAP_SAMPLES)]
+    draws = sum(ks)
+    values = _draws(rng, nonzero, draws)
+    cum = [0.0, *itertools.accumulate(values)]
+    sums = []
+    at = 0
+    for k in ks:
+        sums.append(cum[at + k] - cum[at])
+        at += k
     prs = sorted(500.0 * x / n for x in sums)
     return prs[int(0.025 * (BOOTSTRAP_SAMPLES - 1))], prs[int(0.975 * (BOOTSTRAP_SAMPLES - 1))]
 

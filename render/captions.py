@@ -36,6 +36,7 @@ WORDS: dict[str, str] = {
     # the game
     "money": "Money game",
     "match": "Match to {length}",
+    "match_label": "{length}-point match",
     "leads": "{leader} leads {high}-{low}",
     "level": "{a}-{b}",
     "crawford": "Crawford game",
@@ -90,6 +91,17 @@ WORDS: dict[str, str] = {
     "no_double": "No double",
     "double_take": "Double, take",
     "double_pass": "Double, pass",
+    "kind_checker": "checker play",
+    "kind_cube": "cube decision",
+    # a cube action in an answer (notation.decisions says them in English: "double, take", "too good, pass")
+    "action_double": "double",
+    "action_redouble": "redouble",
+    "action_no_double": "no double",
+    "action_no_redouble": "no redouble",
+    "action_too_good": "too good",
+    "action_take": "take",
+    "action_pass": "pass",
+    "action_beaver": "beaver",
 }
 """The words of :func:`book_caption`, by key; ``{...}`` are filled in.  Change the values (all of them, as
 one table) to caption in another language."""

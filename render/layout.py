@@ -606,9 +606,10 @@ class _Board:
         pos = self.pos
         if not self.o.score:
             return ""
+        w = captions.WORDS
         if pos.match_length:
-            return f"{pos.match_length}-point match" + (", Crawford game" if pos.crawford else "")
-        return "Money game"
+            return w["match_label"].format(length=pos.match_length) + (", " + w["crawford"] if pos.crawford else "")
+        return w["money"]
 
     def info(self) -> None:
         """A line above and below the board: the player's checker, name, score and pip count."""

@@ -20,6 +20,7 @@ shows as its problem diagram.  :func:`write_problem_set` writes a set: the diagr
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import math
@@ -27,7 +28,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from html import escape
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import IO, Any
 
 from PIL import Image
@@ -43,7 +44,7 @@ from .display import Drawing, Group
 from .layout import layout, text_items, text_lines
 from .vector import SvgString
 
-__all__ = ["MARKS", "MIN_ERROR", "Problem", "anki_csv", "index_page", "pdf", "problems", "problems_json",
+__all__ = ["MARKS", "MIN_ERROR", "Problem", "anki_csv", "anki_name", "index_page", "pdf", "problems", "problems_json",
            "write_pdf", "write_problem_set"]
 
 MIN_ERROR = 0.08
@@ -137,7 +138,9 @@ class Problem:
             best = d.best if d.best is not None else "?"
             played = d.played if d.played else WORDS["no_move"]
             return WORDS["answer_checker"].format(best=best or WORDS["no_move"], played=played, error=err)
-        return WORDS["answer_cube"].format(best=d.best or "?", played=d.action, error=err)
+        redouble = self.position.cube_owner is not None
+        return WORDS["answer_cube"].format(best=_cube_words(d.best, redouble) if d.best else "?",
+                                           played=_cube_words(d.action, redouble), error=err)
 
     @property
     def table(self) -> tuple[tuple[str, ...], ...]:
@@ -250,6 +253,18 @@ class Problem:
             "best": d.best, "played": d.played, "answer": self.answer, "comment": self.comment,
             "table": [list(r) for r in self.table],
         }
+
+
+def _cube_words(phrase: str, redouble: bool) -> str:
+    """A cube action as :mod:`notation.decisions` says it (``double, take``, ``too good, pass``, ``no
+    double``) in the words of :data:`~render.captions.WORDS`; ``redouble`` where the doubler owns the cube."""
+    out = []
+    for part in phrase.split(", "):
+        key = "action_" + part.replace(" ", "_")
+        if redouble and part in ("double", "no double"):
+            key = key.replace("double", "redouble")
+        out.append(WORDS.get(key, part))
+    return ", ".join(out)
 
 
 # --------------------------------------------------------------------------- selection
@@ -375,7 +390,7 @@ def index_page(ps: Sequence[Problem], fmt: str = "png", title: str | None = None
             f'<tr id="p{p.number}"><td class="n">{p.number}</td>'
             f'<td><a href="{escape(f["problem"])}"><img src="{escape(f["problem"])}" alt="{escape(p.caption)}">'
             f"</a></td><td>{escape(p.caption)}<p class=\"mut\">{escape(p.source)}: {escape(p.where)}, "
-            f"{escape(p.player_name)}, {escape(p.kind)}</p>"
+            f"{escape(p.player_name)}, {escape(WORDS['kind_' + p.kind])}</p>"
             f'<a href="{escape(f["solution"])}">{escape(WORDS["solution"])}</a>: {escape(p.answer)}</td>'
             f'<td class="n">{err}</td></tr>')
     head = (f"<tr><th>#</th><th>{escape(WORDS['problem'])}</th><th>{escape(WORDS['question'])}</th>"
@@ -387,17 +402,30 @@ def index_page(ps: Sequence[Problem], fmt: str = "png", title: str | None = None
             f"<table>{head}{''.join(rows)}</table></body></html>\n")
 
 
-def anki_csv(ps: Sequence[Problem], fmt: str = "png", tags: str = "backgammon") -> str:
+def anki_name(image: bytes | str, fmt: str = "png") -> str:
+    """The name of an image for Anki's media folder (``collection.media``), which every deck of a
+    collection shares and which has no subfolders: ``gammon-`` and a digest of the image, so that two sets'
+    images never take each other's place there (``problem-001.png`` of every set would) and the same image
+    is the same file."""
+    data = image.encode("utf-8") if isinstance(image, str) else image
+    return f"gammon-{hashlib.sha256(data).hexdigest()[:24]}.{fmt}"
+
+
+def anki_csv(ps: Sequence[Problem], fmt: str = "png", tags: str = "backgammon",
+             images: Sequence[tuple[str, str]] | None = None) -> str:
     """A CSV that Anki imports as Basic notes (its file headers say the separator, that fields hold HTML
     and which column holds tags): front, the problem image and its question; back, the solution image and
-    the answer.  Anki finds the images in its media folder: copy them there from beside the CSV."""
+    the answer.  ``images``: each problem's (problem, solution) image names, by default
+    :func:`file_names`' (:func:`write_problem_set` gives :func:`anki_name`'s).  Anki shows an image only
+    once it is in its media folder (``collection.media``): copy them there."""
     out = io.StringIO()
     out.write("#separator:Comma\n#html:true\n#columns:Front,Back,Tags\n#tags column:3\n")
     w = csv.writer(out, lineterminator="\n")
-    for p in ps:
+    for k, p in enumerate(ps):
         f = file_names(p, fmt)
-        front = f'<img src="{escape(f["problem"])}"><br>{escape(p.caption)}'
-        back = f'<img src="{escape(f["solution"])}"><br>{escape(p.answer)}'
+        problem, solution = images[k] if images is not None else (f["problem"], f["solution"])
+        front = f'<img src="{escape(problem)}"><br>{escape(p.caption)}'
+        back = f'<img src="{escape(solution)}"><br>{escape(p.answer)}'
         if p.comment:
             back += f"<br>{escape(p.comment)}"
         w.writerow([front, back, f"{tags} {p.kind}"])
@@ -409,12 +437,15 @@ INDEX_LINES = 36
 
 
 def _index_drawings(ps: Sequence[Problem], width: int, dpi: int) -> list[Drawing]:
-    """The PDF's index pages: a title, then an entry for each problem (wrapped), as tall as A4 is for its
-    width; an entry that does not fit on a page starts the next."""
+    """The PDF's index pages: a title, then an entry for each problem (wrapped; its record's file name
+    where the set has several), as tall as A4 is for its width; an entry that does not fit on a page
+    starts the next."""
     height = round(width * 297 / 210)
     u = width / 16.5
-    entries = [text_lines(f"{p.number}. {p.where}, {p.player_name}: {p.caption}" + ("" if p.error is None else
-                          f" ({p.error:.3f})"), u, width) for p in ps]
+    several = len({p.source for p in ps}) > 1
+    entries = [text_lines(f"{p.number}. " + (f"{PurePath(p.source).name}, " if several else "")
+                          + f"{p.where}, {p.player_name}: {p.caption}"
+                          + ("" if p.error is None else f" ({p.error:.3f})"), u, width) for p in ps]
     chunks: list[list[str]] = [[]]
     for lines in entries:
         if chunks[-1] and len(chunks[-1]) + len(lines) > INDEX_LINES:
@@ -473,9 +504,10 @@ def write_problem_set(ps: Sequence[Problem], directory: str | Path, *, fmt: str 
                       dpi: int = 300, anki_path: str | None = None, force: bool = False,
                       inputs: Iterable[str] = (), options: dict[str, Any] | None = None) -> list[Path]:
     """Write the set into ``directory``: ``problem-NNN`` and ``solution-NNN`` diagrams, ``index.html``,
-    ``problems.json``; with ``pdf_path`` the PDF, with ``anki_path`` the Anki CSV (and the images beside
-    it, when it is elsewhere).  Each file through a temporary file and a rename; existing files refused
-    unless ``force``, inputs always.  Returns the files written."""
+    ``problems.json``; with ``pdf_path`` the PDF, with ``anki_path`` the Anki CSV and beside it the images
+    it names (:func:`anki_name`: ``gammon-`` and a digest; one that is there already with the same bytes is
+    left as it is).  Each file through a temporary file and a rename; existing files refused unless
+    ``force``, inputs always.  Returns the files written."""
     from notation.convert import OutputBatch, check_target, open_pending
 
     opts = dict(options or {})
@@ -485,8 +517,6 @@ def write_problem_set(ps: Sequence[Problem], directory: str | Path, *, fmt: str 
     targets += [out / "index.html", out / "problems.json"]
     if anki_path is not None:
         targets.append(Path(anki_path))
-        if Path(anki_path).parent.resolve() != out.resolve():
-            targets += [Path(anki_path).parent / name for p in ps for name in file_names(p, fmt).values()]
     if pdf_path is not None:
         targets.append(Path(pdf_path))
     for target in targets:  # refused before anything is drawn
@@ -501,16 +531,24 @@ def write_problem_set(ps: Sequence[Problem], directory: str | Path, *, fmt: str 
             files.append((out / names["problem"], p.problem_png(**opts)))
             files.append((out / names["solution"], p.solution_png(**opts)))
     images = list(files)
+    media: dict[Path, bytes | str] = {}  # Anki's images: named by their bytes, rewritten only when they differ
     files.append((out / "index.html", index_page(ps, fmt)))
     files.append((out / "problems.json", problems_json(ps, fmt)))
     if anki_path is not None:
         target = Path(anki_path)
-        files.append((target, anki_csv(ps, fmt)))
-        if target.parent.resolve() != out.resolve():
-            files += [(target.parent / path.name, data) for path, data in images]
+        named = [anki_name(data, fmt) for _, data in images]
+        files.append((target, anki_csv(ps, fmt, images=list(zip(named[::2], named[1::2], strict=True)))))
+        for name, (_, data) in zip(named, images, strict=True):
+            path = target.parent / name
+            check_target(path, force=True, inputs=ins)
+            raw = data.encode("utf-8") if isinstance(data, str) else data
+            if path not in media and not (path.is_file() and path.stat().st_size == len(raw)
+                                          and path.read_bytes() == raw):
+                media[path] = data
+                files.append((path, data))
     with OutputBatch() as batch:
         for path, data in files:
-            batch.add(path, data, force=force, inputs=ins)
+            batch.add(path, data, force=force or path in media, inputs=ins)
         if pdf_path is not None:  # written into its temporary file as it is made
             pending = open_pending(pdf_path, force=force, inputs=ins, listings=batch.listings())
             try:

@@ -102,7 +102,9 @@ def _expected(match: Any, game: Any, step: Any, crawford: bool) -> str:
         return f"{head}. {who} to play {max(act.dice)}{min(act.dice)}."
     if act.kind == "double":
         return f"{head}. {who} on roll. Cube action?"
-    return f"{head}. {names[1 - act.player]} doubles. Take or pass?"  # take / drop: the doubler asks
+    # take / drop: the doubler asks, redoubling where a double of this game was taken before
+    redoubles = any(a.kind == "take" for a in game.actions[:next(i for i, a in enumerate(game.actions) if a is act)])
+    return f"{head}. {names[1 - act.player]} {'redoubles' if redoubles else 'doubles'}. Take or pass?"
 
 
 @pytest.mark.parametrize("name", ["xg_ronde3.xg", "sgf_gnubg_analysed.sgf"])

@@ -180,7 +180,7 @@ def _parquet(inputs: list[str], out: str, *, force: bool, quiet: bool, jobs: int
     """``--to parquet``: the decision dataset of every input under the directory ``out``, each part
     written where it is computed (here, a forked worker, or a Dask worker: ``out`` must be shared)."""
     from .._term import plural, safe_line
-    from ..dataset import parts, prepare
+    from ..dataset import failed_part, part_task, parts, prepare, salvage_part
     from ..scale import ExtraMissing, need
 
     try:
@@ -196,11 +196,11 @@ def _parquet(inputs: list[str], out: str, *, force: bool, quiet: bool, jobs: int
     except OSError as e:
         fail(f"{out}: cannot write: {e.strerror or e}")
     items = [(k, inputs[lo:hi]) for k, (lo, hi) in enumerate(parts(len(inputs)))]
-    work = partial(_part, out=out)
+    work = partial(part_task, out=out)
     if dask_address is not None:
         from ..scale import dask_imap
 
-        results: Any = dask_imap(work, items, dask_address, _failed_part,  # type: ignore[arg-type]
+        results: Any = dask_imap(work, items, dask_address, failed_part,  # type: ignore[arg-type]
                                  salvage=partial(salvage_part, out=out))
     else:
         results = map_files(work, items, min(jobs, len(items)))  # type: ignore[arg-type]
@@ -220,55 +220,6 @@ def _parquet(inputs: list[str], out: str, *, force: bool, quiet: bool, jobs: int
         click.echo(f"{safe_line(out)}: {plural(counts['rows'], 'row')} from {plural(counts['files'], 'file')} "
                    f"in {plural(counts['parts'], 'part')}", err=True)
     sys.exit(2 if unreadable else 0)
-
-
-def _part(item: tuple[int, list[str]], out: str) -> dict[str, Any]:
-    from ..dataset import write_part
-
-    k, paths = item
-    try:
-        return write_part(paths, out, k)
-    except OSError as e:
-        return {"part": None, "files": len(paths), "rows": 0,
-                "errors": [f"{out}: cannot write part {k}: {e.strerror or e}"]}
-
-
-def _probe(path: str) -> int:
-    """The rows of one file, computed and dropped: a task that fails only where the file kills its worker."""
-    from ..batch import decision_rows
-
-    return int(decision_rows(path)["rows"])
-
-
-def salvage_part(client: Any, item: tuple[int, list[str]], reason: str, *, out: str,
-                 probe: Callable[[str], Any] = _probe, write: Callable[..., dict[str, Any]] = _part) -> dict[str, Any]:
-    """A part whose task stopped every Dask worker that tried it (``reason``): each of its files is read
-    alone, as its own task, and the part is written from the files that were read; each other file is
-    reported (``--to parquet`` on a cluster: a file that kills its workers no longer loses its part)."""
-    from ..scale import task_results
-
-    k, paths = item
-    checked = task_results(client, probe, paths)
-    # A task can fail beside the killer (it was on the worker that died): each file that failed is
-    # tried again alone, so that only a file that kills its workers by itself is left out.
-    for i, (ok, _) in enumerate(checked):
-        if not ok:
-            checked[i] = task_results(client, probe, [paths[i]])[0]
-    good = [p for p, (ok, _) in zip(paths, checked, strict=True) if ok]
-    errors = [f"{p}: not in the dataset: {why}" for p, (ok, why) in zip(paths, checked, strict=True) if not ok]
-    res: dict[str, Any] = {"part": None, "files": len(paths), "rows": 0, "errors": errors}
-    if good:
-        ((ok, written),) = task_results(client, partial(write, out=out), [(k, good)])
-        if not ok:
-            return _failed_part(item, written)
-        res = {**written, "files": len(paths), "errors": list(written["errors"]) + errors}
-    return res
-
-
-def _failed_part(item: Any, reason: str) -> dict[str, Any]:
-    k, paths = item
-    return {"part": None, "files": len(paths), "rows": 0,
-            "errors": [f"part {k} ({paths[0]}, ... {len(paths)} files): not written: {reason}"]}
 
 
 def _report(res: dict[str, Any]) -> int:

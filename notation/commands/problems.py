@@ -47,7 +47,8 @@ MAX_DPI = 1200
               help="Resolution of the PDF's pages (and of --size print).")
 @click.option("--anki", "anki", default=None, metavar="FILE.csv",
               help="Also a CSV that Anki imports (front: the problem image and question; back: the solution "
-                   "image and answer), with the images beside it.")
+                   "image and answer), with its images beside it, named gammon-<digest>.png so that no two sets "
+                   "share a name: copy them into Anki's media folder (collection.media), then File > Import.")
 @click.option("--font", "fonts", multiple=True, type=click.Path(exists=True, dir_okay=False),
               help="A TrueType font for names in scripts the shipped fonts lack (e.g. Japanese).")
 @click.option("--force", is_flag=True, help="Overwrite existing files (never an input).")
