@@ -547,8 +547,8 @@ def decision_rows(path: str, variant: str | None = None, auto_doubles: int | Non
 
 def _decision_rows(path: str, variant: str | None, auto_doubles: int | None, result: dict[str, Any]
                    ) -> dict[str, Any]:
+    from .formats.ogxm import game_ogids
     from .ids import match_id, position_id, xgid
-    from .ogid import game_ogids
 
     cols = result["columns"]
     try:

@@ -206,12 +206,12 @@ def test_analysis_figures_read_as_the_source_s(corpus: Path) -> None:
 
 def test_ogids_agree_with_the_reference_codec_s(corpus: Path) -> None:
     """For every ply of our OGXM of every corpus record, the OGIDs before and after it that the library
-    gives (``notation.ogid.game_ogids``, of our replay of the file as we read it) are the reference
+    gives (``notation.formats.ogxm.game_ogids``, of our replay of the file as we read it) are the reference
     codec's, every field: the cube right after a take (``W1T``), the state and the player of a resignation
     and of the game-over ply, the move number after a set-position ply, the Crawford game in the length
     field (``7C``).  (It gave 4,228 of 127,610 other ones, and none for the game-over plies.)"""
     pytest.importorskip("ogxm")
-    from notation.ogid import game_ogids
+    from notation.formats.ogxm import game_ogids
 
     checked = 0
     wrong: list[tuple[str, int, str | None, str]] = []
