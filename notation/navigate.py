@@ -55,16 +55,16 @@ def action_at(rep: MatchReplay, at: str, source: str) -> tuple[int, int]:
     except ValueError:
         raise ValueError(f"--at {at!r}: expected LINE or LINE:COL") from None
     line, col = parts[0], (parts[1] if len(parts) > 1 else None)
-    best = None
+    best: tuple[int, int] | None = None
     for gi, g in enumerate(rep.games, 1):
         for si, step in enumerate(g.steps, 1):
             span = step.action.span
             if span is None or span.line != line:
                 continue
-            if col is None or span.column <= col:
-                best = (gi, si)
             if col is None:
-                return best
+                return gi, si
+            if span.column <= col:
+                best = (gi, si)
     if best is None:
         raise ValueError(f"{source}: no action at line {at}")
     return best

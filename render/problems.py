@@ -139,7 +139,10 @@ class Problem:
             played = d.played if d.played else WORDS["no_move"]
             return WORDS["answer_checker"].format(best=best or WORDS["no_move"], played=played, error=err)
         redouble = self.position.cube_owner is not None
-        return WORDS["answer_cube"].format(best=_cube_words(d.best, redouble) if d.best else "?",
+        best = d.best
+        if best and d.action in ("take", "pass", "beaver"):  # the doubled player's question: take or pass
+            best = best.split(", ")[-1]
+        return WORDS["answer_cube"].format(best=_cube_words(best, redouble) if best else "?",
                                            played=_cube_words(d.action, redouble), error=err)
 
     @property
@@ -213,12 +216,15 @@ class Problem:
 
     def solution_drawing(self, **options: Any) -> Drawing:
         opts = self.solution_options(**options)
-        try:
-            return layout(self.position, **opts)
-        except ValueError:  # a ranked play the rules do not read here: the solution without arrows
-            opts.pop("play", None)
-            opts.pop("ghost_play", None)
-            return layout(self.position, **opts)
+        for drop in ((), ("ghost_play",), ("ghost_play", "play")):
+            # a play the rules do not read here (a record's play its roll cannot give) is drawn without its
+            # arrows: first the play made, then the best play too
+            try:
+                return layout(self.position, **{k: v for k, v in opts.items() if k not in drop})
+            except ValueError:
+                if drop == ("ghost_play", "play"):
+                    raise
+        raise AssertionError("unreachable")
 
     def problem_png(self, **options: Any) -> bytes:
         return raster.png(self.problem_drawing(**options))
@@ -426,8 +432,8 @@ def anki_csv(ps: Sequence[Problem], fmt: str = "png", tags: str = "backgammon",
         problem, solution = images[k] if images is not None else (f["problem"], f["solution"])
         front = f'<img src="{escape(problem)}"><br>{escape(p.caption)}'
         back = f'<img src="{escape(solution)}"><br>{escape(p.answer)}'
-        if p.comment:
-            back += f"<br>{escape(p.comment)}"
+        if p.comment:  # its lines as HTML lines (a line break in a field's HTML is a space)
+            back += "<br>" + "<br>".join(escape(line) for line in p.comment.splitlines())
         w.writerow([front, back, f"{tags} {p.kind}"])
     return out.getvalue()
 

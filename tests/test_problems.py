@@ -419,8 +419,9 @@ def test_the_answers_and_the_index_are_in_the_words_table(ronde3: list[Problem],
         assert not re.search(r"[a-z]{2,}", words), p.answer
     page = index_page(ronde3)
     assert "CHECKER PLAY" in page and "CUBE DECISION" in page and ", cube<" not in page
-    redoubled = [p for p in ronde3 if p.kind == "cube" and p.position.cube_owner is not None]
-    assert len(redoubled) == 3 and all("REDOUBLE" in p.answer for p in redoubled)
+    redoubled = [p for p in ronde3 if p.kind == "cube" and p.position.cube_owner is not None
+                 and p.decision.action in ("double", "no double")]
+    assert len(redoubled) == 2 and all("REDOUBLE" in p.answer for p in redoubled)
 
 
 def test_the_pdf_index_names_the_record_of_each_entry_when_there_are_several(ronde3: list[Problem]) -> None:
@@ -438,3 +439,67 @@ def test_the_pdf_index_names_the_record_of_each_entry_when_there_are_several(ron
     text = "".join(_text(d.root) for d in _index_drawings(both, 700, 100))
     assert text.count("xg_ronde3.xg,") == len(ronde3) and text.count("match_with_comment.xg,") == 2
     assert "a/match" not in text
+
+
+def test_a_solution_keeps_the_best_play_when_the_play_made_cannot_be_drawn() -> None:
+    """eXtreme Gammon records 14/11 8/5 played with 43 (game 7, move 14 of a corpus match): the solution
+    lost the best play's arrows with the pale ones; now only the play made goes without them."""
+    path = CORPUS / "xg" / "Squire-Jørgensen-Harmand-Unger_7_point_match_18-08-2024.xg"
+    if not path.is_file():
+        pytest.skip("the corpus (../shared/corpus) is not here")
+    (p,) = [p for p in problems(read_match(path), 0.0) if (p.decision.game, p.decision.move, p.decision.player)
+            == (7, 14, 1) and p.kind == "checker"]
+    assert p.decision.dice == (4, 3) and p.decision.played == "14/11 8/5"
+    desc = xml.dom.minidom.parseString(str(p.solution_svg()).encode()).getElementsByTagName("desc")[0]
+    text = desc.firstChild.data  # type: ignore[union-attr]
+    assert f"Arrows: {p.decision.best}." in text and "Pale arrows" not in text
+
+
+def test_a_smaller_set_over_a_larger_one_says_what_is_left(tmp_path: Path) -> None:
+    """--force over an earlier, larger set: its other diagrams stay, and the command says so (it said
+    nothing, and the folder held diagrams its index does not list)."""
+    out = tmp_path / "set"
+    assert CliRunner().invoke(main, ["problems", str(XG), "-o", str(out), "--size", "small"]).exit_code == 0
+    r = CliRunner().invoke(main, ["problems", str(XG), "-o", str(out), "--size", "small", "--limit", "2", "--force"])
+    assert r.exit_code == 0, r.output
+    assert "warning" in r.stderr and "8 diagrams of an earlier set" in r.stderr and "problem-003.png" in r.stderr
+    r = CliRunner().invoke(main, ["problems", str(XG), "-o", str(tmp_path / "new"), "--size", "small"])
+    assert "warning" not in r.stderr
+
+
+def test_a_take_or_pass_is_answered_take_or_pass(ronde3: list[Problem]) -> None:
+    """'Take or pass?' is answered 'pass' (it was the doubler's 'Right action: double, pass' or 'too good,
+    pass' for the player who took)."""
+    answers = [p for p in ronde3 if p.decision.action in ("take", "pass")]
+    assert answers
+    for p in answers:
+        eq = p.decision.equities
+        assert eq is not None
+        right = "take" if eq.double_take <= eq.double_pass else "pass"
+        assert p.caption.endswith("Take or pass?") and p.answer.startswith(f"Right action: {right}. Played: "), p.answer
+
+
+def test_a_record_read_from_standard_input_is_called_stdin(tmp_path: Path) -> None:
+    """`-` reads the record from standard input; the set calls it <stdin>, as the other commands do (it was
+    '-: Game 2, move 5')."""
+    out = tmp_path / "set"
+    r = CliRunner().invoke(main, ["problems", "-", "-o", str(out), "--size", "small", "--kind", "cube"],
+                           input=XG.read_bytes())
+    assert r.exit_code == 0, r.output
+    data = json.loads((out / "problems.json").read_text(encoding="utf-8"))
+    assert data["count"] and {p["source"] for p in data["problems"]} == {"<stdin>"}
+    assert "&lt;stdin&gt;: Game" in (out / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_comment_of_several_lines_keeps_its_lines_on_the_card(ronde3: list[Problem]) -> None:
+    """Anki reads the fields as HTML, where a line break is a space: a comment's lines are <br>-separated
+    (they ran together into one line)."""
+    from copy import copy
+
+    from render.problems import anki_csv
+
+    action = copy(ronde3[0].decision.source)
+    action.comment = "Hit or not?\nHitting is right: <b> is not bold"  # type: ignore[union-attr]
+    p = replace(ronde3[0], decision=replace(ronde3[0].decision, source=action))
+    rows = list(csv.reader(x for x in anki_csv([p]).splitlines(keepends=True) if not x.startswith("#")))
+    assert rows[0][1].endswith("<br>Hit or not?<br>Hitting is right: &lt;b&gt; is not bold")

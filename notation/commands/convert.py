@@ -3,6 +3,7 @@ a decision dataset, validating them on the way."""
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from functools import partial
@@ -95,8 +96,11 @@ def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, q
     # A directory or a pattern among the inputs writes a directory, however many records it holds: the
     # meaning of OUT does not change with the number of files found.
     several = len(inputs) > 1 or found.walked or Path(out).is_dir()
-    if several and (out == "-" or not Path(out).is_dir()):
-        fail(f"{out}: with several inputs, a directory or a pattern, the output must be an existing directory")
+    make_folder = several and out != "-" and not os.path.lexists(out) and Path(out).suffix.lower() not in (
+        *EXTENSIONS.values(), ".html", ".ogxms", ".parquet")
+    if several and not make_folder and (out == "-" or not Path(out).is_dir()):
+        fail(f"{out}: with several inputs, a directory or a pattern, the output must be a directory (one "
+             "that does not exist yet is made, unless its name ends as a record's)")
     try:
         fmt = "html" if _wants_html("" if several else out, to) else format_for(None if several else out, to)
     except ValueError as e:
@@ -107,16 +111,28 @@ def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, q
     for src in inputs:
         stem = "stdin" if src == "-" else Path(src).stem
         target = str(Path(out) / (stem + EXTENSIONS.get(fmt, ".html"))) if several else out
-        if target in seen:
-            fail(f"{seen[target]} and {src} would both be written to {target}: convert them separately "
-                 "or rename one")
-        seen[target] = src
+        n = 1
+        while target.lower() in seen:  # a.mat and a.sgf: the second written as a-2.mat, and said
+            n += 1
+            target = str(Path(out) / f"{stem}-{n}{EXTENSIONS.get(fmt, '.html')}")
+        if n > 1 and not quiet:
+            first = seen[str(Path(out) / (stem + EXTENSIONS.get(fmt, ".html"))).lower()]
+            click.echo(f"gammon: {safe_line(src)} is written to {safe_line(target)} ({safe_line(first)} has "
+                       f"the name {stem}{EXTENSIONS.get(fmt, '.html')})", err=True)
+        seen[target.lower()] = src
         targets[src] = target
         if target != "-":
             try:
                 check_target(target, force=force, inputs=inputs)
             except FileExistsError as e:
                 fail(str(e))
+    if make_folder:  # (docs/guarantees.md: an output's missing folders are made)
+        try:
+            Path(out).mkdir(parents=True)
+        except OSError as e:
+            fail(f"{out}: cannot make the folder: {e.strerror or e}")
+        if not quiet:
+            click.echo(f"gammon: made the folder {safe_line(out)}", err=True)
     options = {"bar": bar, "off": off, "hit_marks": hit_marks} if fmt == "mat" else {}
     page: Callable[..., str] | None = None
     if fmt == "html":  # the page writer (render/ imports notation/; only the command joins the two)

@@ -741,6 +741,9 @@ class _Reader:
         first, middle, last = text.split(":")
         rest = middle.lstrip(" \t")
         digits = len(rest) - len(rest.lstrip("0123456789"))
+        if digits > 9:  # (the grammar takes 9 and a name that starts with digits)
+            raise ParseError(f"a score of more than 9 digits: {cut_text(text.strip(), 80)!r}", line=tok.line,
+                             column=tok.column, text=text)
         if rest[digits] not in " \t":  # gnubg's export pads the first column to 31 characters, no further
             self.notes.append(Normalisation(
                 f"no blank between the first score and the second name {rest[digits:].strip()!r} (gnubg's .mat "

@@ -794,8 +794,11 @@ class _Reader:
 
     def _game_header(self, rec: bytes, i: int) -> None:
         s1, s2 = struct.unpack_from("<2i", rec, 12)
+        for value, off in ((s1, 12), (s2, 16)):  # (as a position file's: 2^31 - 1 made records no reader takes)
+            if not 0 <= value <= 1 << 16:
+                raise _rec_err(f"score {value} is out of range", self.name, i * RECORD_SIZE + off, i + 1)
         number = struct.unpack_from("<i", rec, 48)[0]
-        game = Game(number=number if number > 0 else len(self.match.games) + 1, score=(s1, s2),
+        game = Game(number=number if 0 < number <= 999_999_999 else len(self.match.games) + 1, score=(s1, s2),
                     names=self.match.names, span=Span(i + 1, 1))
         if self.match.length:
             game.crawford = bool(rec[20])
