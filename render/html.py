@@ -688,9 +688,36 @@ def batch_page(results: Sequence[dict[str, Any]], links: dict[str, str] | None =
         f"{tot['plays']} plays, {tot['errors']} errors, {tot['warnings']} warnings, {tot['notes']} notes</p>"
         "</header><div class=scroll><table id=files class=sortable><thead><tr><th data-t=s>File</th><th>Games</th>"
         "<th>Plays</th><th>Errors</th><th>Warnings</th><th>Notes</th><th>Findings</th></tr></thead><tbody>",
-        "".join(rows), "</tbody></table></div>", "".join(details),
+        "".join(rows), "</tbody></table></div>", _players_section(results), "".join(details),
         f"<script>{_SORT_JS}</script></body></html>\n",
     ])
+
+
+def _players_section(results: Sequence[dict[str, Any]]) -> str:
+    """The report's players' table (:func:`notation.statistics.players_table`) over the analysed matches
+    of the batch, best PR first; nothing when no match holds an analysis."""
+    stats = [st for r in results for st in r.get("statistics") or ()]
+    if not stats:
+        return ""
+    from notation.statistics import players_table
+
+    def num(v: float | None, d: int) -> str:
+        return "–" if v is None else f"{v:.{d}f}"
+
+    rows = []
+    for p in players_table(stats):
+        x, g = p.xg, p.gnubg
+        interval = "–" if x.pr_low is None or x.pr_high is None else f"{x.pr_low:.2f}–{x.pr_high:.2f}"
+        rows.append(f"<tr><td>{_e(p.name)}</td><td>{p.matches}</td><td>{num(x.pr, 2)}</td><td>{interval}</td>"
+                    f"<td>{num(x.checker_pr, 2)}</td><td>{num(x.cube_pr, 2)}</td><td>{x.decisions}</td>"
+                    f"<td>{num(g.error_rate, 1)}</td><td>{num(g.snowie_error_rate, 1)}</td>"
+                    f"<td>{_e(g.overall_rating or '–')}</td></tr>")
+    return ("<section id=players><h2>Players</h2><p class=summary>Over the analysed matches: XG's PR (500 x "
+            "error per decision, 95% interval) and gnubg's rates (docs/statistics.md).</p><div class=scroll>"
+            "<table id=playerstable class=sortable><thead><tr><th data-t=s>Player</th><th>Matches</th><th>PR</th>"
+            "<th data-t=s>95% interval</th><th>Checker PR</th><th>Cube PR</th><th>Decisions</th>"
+            "<th>gnubg rate</th><th>Snowie rate</th><th data-t=s>Rating</th></tr></thead><tbody>"
+            f"{''.join(rows)}</tbody></table></div></section>")
 
 
 _CSS = """

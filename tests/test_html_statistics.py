@@ -91,3 +91,30 @@ def test_panel_in_a_browser(browser: Any, tmp_path: Path, width: int) -> None:
     page.wait_for_function(f"document.getElementById('board').dataset.xgid === {json.dumps(xgid(step.before))}")
     assert not errors
     page.close()
+
+
+def test_archive_report_has_the_players_table(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from notation.cli import main
+
+    report = tmp_path / "r.html"
+    files = [str(DATA / "stats" / "galaxy_1093632.sgf"), str(DATA / "stats" / "fibs_pghpete_crawford_double.sgf"),
+             str(DATA / "gnubg_7p_crawford.mat")]
+    r = CliRunner().invoke(main, ["validate", "-q", "--html", str(report), *files])
+    assert r.exit_code in (0, 1), r.output
+    html = report.read_text(encoding="utf-8")
+    section = re.search(r"<section id=players>.*?</section>", html, re.S)
+    assert section is not None
+    names = re.findall(r"<tr><td>([^<]+)</td>", section.group(0))
+    assert sorted(names) == ["PghPete", "lasse", "nopnop", "nori"]  # the .mat holds no analysis: no row
+
+
+def test_no_players_table_without_analysis(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from notation.cli import main
+
+    report = tmp_path / "r.html"
+    CliRunner().invoke(main, ["validate", "-q", "--html", str(report), str(DATA / "gnubg_7p_crawford.mat")])
+    assert "<section id=players>" not in report.read_text(encoding="utf-8")
