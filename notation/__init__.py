@@ -9,7 +9,7 @@ circle forms, counting imports inside functions and under ``TYPE_CHECKING``
 of it and is imported only by the commands, when they draw, and by ``notebook.shown``, when a notebook shows
 an object::
 
-    errors, _term, _grammar, _version, parallel, _input, met, notebook  -- nothing of the package (but errors)
+    errors, _term, _grammar, _version, _digits, parallel, _input, met, notebook  -- nothing of the package (but errors)
     playtext                                      -- a play as text: steps, the written play, gnubg's writer
     rules                                         -- every variant's legal plays, by name (get_rules)
     position                                      -- Position, its gnubg ID and text board
@@ -21,6 +21,7 @@ an object::
     rows, losses                                  -- the .mat rows of a record; what each writer cannot hold
     variants                                      -- Acey-Deucey's named double and checker scoring
     replay                                        -- the rules-checked replay and its findings
+    navigate                                      -- a replayed match's positions by the names validate gives
     decisions, statistics                         -- each decision with its analysis; gnubg's and XG's statistics
     formats.*, chouette                           -- each format's reader and writer
     matchio, positionio                           -- reading any record or position file

@@ -172,3 +172,24 @@ def mostly_utf8(data: bytes, bad: int) -> bool:
 __all__ = ["MAX_RECORD_BYTES", "MAX_POSITION_BYTES", "read_bytes", "read_stream", "is_readable_file", "too_large",
            "size_text", "byte_order_mark", "decode_bom", "bad_bytes",
            "mostly_utf8"]
+
+
+_NOT_CHARSETS = frozenset({"punycode", "idna", "unicode-escape", "raw-unicode-escape", "undefined", "mbcs",
+                           "oem", "utf-7"})
+"""Codecs Python decodes bytes to text with that are no character set a record is written in: they read
+``\\ud800`` as a lone surrogate, fail on any ``]`` (punycode), or always fail (undefined)."""
+
+
+def text_codec(name: str) -> str | None:
+    """The codec a record's declared character set (SGF ``CA[...]``, RTF ``\\ansicpgN``) names, when it is
+    one that decodes bytes to text: None for an unknown name (``cp0``, ``cp99999999``), a codec between
+    bytes (``base64``, ``zlib``) or between texts (``rot13``), and the codecs of :data:`_NOT_CHARSETS`."""
+    import codecs
+
+    try:
+        info = codecs.lookup(name)
+    except (LookupError, ValueError, TypeError):  # ValueError: a name with a NUL character
+        return None
+    if not getattr(info, "_is_text_encoding", True) or info.name.replace("_", "-") in _NOT_CHARSETS:
+        return None
+    return info.name

@@ -15,7 +15,7 @@ which is why both give the same results:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .errors import NotationError, cut_quotes, message_line
@@ -24,6 +24,7 @@ from .replay import Finding, MatchReplay, Replayer, replay_match
 
 if TYPE_CHECKING:
     from .convert import OutputBatch
+    from .decisions import Decision
 
 __all__ = ["validate_file", "convert_file", "convert_files", "decision_rows", "read_source", "DATASET_VERSION",
            "DATASET_COLUMNS"]
@@ -281,7 +282,8 @@ def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict
                  quiet: bool = False, canonical: bool = False, inputs: Sequence[str] = (),
                  options: dict[str, Any] | None = None,
                  page: Callable[[Match, Any, Any], str] | None = None,
-                 batch: OutputBatch | None = None, stream: bool | None = None) -> dict[str, Any]:
+                 batch: OutputBatch | None = None, stream: bool | None = None,
+                 per_match: bool = False) -> dict[str, Any]:
     """Convert ``src`` to ``target`` (``-``: the text is returned, not written) in format ``fmt``.
 
     Returns ``{"file", "target", "status", "messages", "text"}``: ``messages`` are the lines to report
@@ -293,13 +295,19 @@ def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict
     With ``batch`` (see :func:`convert_files`), the output is added to it, and is in place (or the
     result says why not) once the batch is finished.  An SGF collection is converted to SGF, JSON or
     ``.mat`` one game at a time (:mod:`notation.stream`, the same result): when ``stream`` is True, or
-    when it is None and the file has :data:`~notation.stream.STREAM_FROM` bytes or more."""
+    when it is None and the file has :data:`~notation.stream.STREAM_FROM` bytes or more.
+
+    A file of several matches (an OGXM stream, a ``.mat`` of several) is a batch: with ``per_match``
+    (``target`` is in a directory), each match is written to a file of its own, the first to ``target``
+    (``NAME.json``), the next ones beside it (``NAME.2.json`` ...), each checked as ``target`` is; without,
+    it is refused (status 2): ``target`` holds one match."""
 
     name = "<stdin>" if src == "-" else src
     out: dict[str, Any] = {"file": src, "target": target, "status": 0, "messages": [], "text": None}
     try:
         return _convert_file(src, target, fmt, out, force=force, strict=strict, quiet=quiet, canonical=canonical,
-                             inputs=inputs, options=options, page=page, batch=batch, stream=stream)
+                             inputs=inputs, options=options, page=page, batch=batch, stream=stream,
+                             per_match=per_match)
     except Exception as e:  # noqa: BLE001 - a bug met in one file is that file's error: the batch goes on
         out.update(status=2, text=None)
         out["messages"].append(message_line(f"{name}: {internal_error(e, 'converting')}"))
@@ -309,8 +317,8 @@ def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict
 def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force: bool, strict: bool,
                   quiet: bool, canonical: bool, inputs: Sequence[str], options: dict[str, Any] | None,
                   page: Callable[[Match, Any], str] | None, batch: OutputBatch | None,
-                  stream: bool | None) -> dict[str, Any]:
-    from .convert import atomic_write, canonical_plays, dropped_items, render_match, reporters, say_losses, write_error
+                  stream: bool | None, per_match: bool) -> dict[str, Any]:
+    from .convert import check_target, reporters
 
     name = "<stdin>" if src == "-" else src
     say, failed = reporters(out)
@@ -347,10 +355,40 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
     if fmt not in ("ogxm", "ogxms"):  # an OGXM file's own bytes are for writing it back, not for other formats
         for m in matches:
             m.properties.pop("ogxm.sections", None)
+    targets = [target]
     if len(matches) > 1:
-        say(f"{name}: holds {len(matches)} matches; converting the first")
-    match = matches[0]
+        if not per_match or target == "-":
+            where = "standard output" if target == "-" else target
+            return failed(f"{name}: holds {len(matches)} matches, and {where} one: not converted (convert into a "
+                          "directory, a file for each match, or to .ogxms, a stream of them)")
+        from pathlib import Path
+
+        first = Path(target)
+        targets += [str(first.with_name(f"{first.stem}.{k}{first.suffix}")) for k in range(2, len(matches) + 1)]
+        for t in targets[1:]:
+            try:
+                check_target(t, force=force, inputs=inputs or (src,))
+            except (FileExistsError, OSError) as e:
+                return failed(str(e))
+    for k, (match, t) in enumerate(zip(matches, targets, strict=True)):
+        _convert_match(match, name, k + 1 if len(matches) > 1 else 0, t, fmt, out, say, failed, force=force,
+                       strict=strict, quiet=quiet, canonical=canonical, inputs=inputs or (src,), options=options,
+                       page=page, batch=batch)
+    return out
+
+
+def _convert_match(match: Match, name: str, member: int, target: str, fmt: str, out: dict[str, Any],
+                   say: Callable[[str], None], failed: Callable[[str], dict[str, Any]], *, force: bool,
+                   strict: bool, quiet: bool, canonical: bool, inputs: Sequence[str],
+                   options: dict[str, Any] | None, page: Callable[[Match, Any], str] | None,
+                   batch: OutputBatch | None) -> None:
+    """One match of :func:`convert_file` written to ``target``; ``member`` is its number in a file of several
+    (0 in a file of one), said in what is reported of it.  A refusal sets ``out``'s status, not lowered by
+    the next match's."""
+    from .convert import atomic_write, canonical_plays, dropped_items, render_match, say_losses, write_error
+
     match.source = name
+    label = f"{name}: match {member}" if member else name
     rep = None
     if not quiet or fmt == "html":
         # the writers that use the replay's steps get the whole replay; for the others the findings-only
@@ -359,15 +397,18 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
     if not quiet and rep is not None:
         for f in rep.findings:
             if f.severity != "note":
+                if member:
+                    f.message = f"match {member}: {f.message}"
                 say(f.format())
     if canonical:
         match, n = canonical_plays(match)
         if n and not quiet:
-            say(f"{name}: {n} plays rewritten in canonical form (--canonical)")
+            say(f"{label}: {n} plays rewritten in canonical form (--canonical)")
     notes: list[str] = []
     if fmt == "html":  # the page (``page``, from render.html), and what it does not show of the record
         if page is None:
-            return failed(f"{target}: a web page needs the renderer (render.html.match_page) as ``page``")
+            failed(f"{target}: a web page needs the renderer (render.html.match_page) as ``page``")
+            return
         from collections import Counter
 
         shown: Counter[tuple[str, ...]] = Counter()
@@ -380,31 +421,31 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
             text, dropped = render_match(match, fmt, rep=None if canonical else rep, notes=notes,
                                          **(options or {}))
         except NotationError as e:  # a record the target cannot hold at all (OGXM: a variant it has no number for)
-            return failed(f"{name}: not converted: {e.message}")
+            failed(f"{label}: not converted: {e.message}")
+            return
     if isinstance(text, str):  # a lone surrogate in a record's text: written as its escape (utf8), and said
         from ._term import unencodable
 
         escaped = unencodable(text)
         if escaped is not None:
             dropped = [*dropped, escaped]
-    say_losses(say, name, dropped, notes, strict=strict, quiet=quiet)
+    say_losses(say, label, dropped, notes, strict=strict, quiet=quiet)
     if dropped and strict:
-        out["status"] = 1
-        return out
+        out["status"] = max(out["status"], 1)
+        return
     if target == "-":
         out["text"] = text
-        return out
+        return
     def write_failed(e: BaseException) -> None:
         failed(write_error(target, e))
 
     try:
         if batch is not None:
-            batch.add(target, text, force=force, inputs=inputs or (src,), on_error=write_failed)
+            batch.add(target, text, force=force, inputs=inputs, on_error=write_failed)
         else:
-            atomic_write(target, text, force=force, inputs=inputs or (src,))
+            atomic_write(target, text, force=force, inputs=inputs)
     except OSError as e:
         write_failed(e)
-    return out
 
 
 def _parse(data: bytes, name: str, *, packed: bool = False) -> list[Match]:
@@ -449,10 +490,41 @@ DATASET_COLUMNS: tuple[tuple[str, str], ...] = (
     ("match_length", "int32"), ("crawford", "bool"), ("variant", "string"),
     ("severity", "string"), ("message", "string"),
     ("equity_played", "float64"), ("best_play", "string"), ("equity_best", "float64"), ("equity_loss", "float64"),
+    ("error_mwc", "float64"), ("mark", "string"), ("luck", "float64"), ("cube_decision", "string"),
+    ("cube_error", "float64"), ("cube_error_mwc", "float64"), ("cube_error_kind", "string"),
+    ("xg_error", "float64"), ("xg_cube_error", "float64"),
 )
 """Every column of a row, with its Arrow type, in order (documented in ``docs/dataset.md``)."""
 
 _SEVERITY_RANK = {"error": 0, "warning": 1, "note": 2}
+
+
+def _decisions_by_action(rep: MatchReplay) -> dict[int, list[Decision]]:
+    """The decisions (:mod:`notation.decisions`) of a replayed match, by the id of their action (a
+    move's row carries its no-double decision and its play); none for a record without analysis."""
+    from .decisions import decisions, has_analysis
+
+    out: dict[int, list[Decision]] = {}
+    if has_analysis(rep.match):
+        for d in decisions(rep):
+            out.setdefault(id(d.source), []).append(d)
+    return out
+
+
+def _decision_columns(ds: Iterable[Decision]) -> tuple[Any, ...]:
+    """The per-decision columns of a row: its play's MWC error, mark and luck, its cube decision's
+    error (EMG, MWC, gnubg's kind), XG's stored errors."""
+    play = cube = None
+    for d in ds:
+        if d.kind == "checker":
+            play = d
+        else:
+            cube = d
+    return (
+        play.error_mwc if play else None, play.mark if play else None, play.luck if play else None,
+        cube.action if cube else None, cube.error if cube else None, cube.error_mwc if cube else None,
+        cube.cube_error if cube else None, play.xg_error if play else None, cube.xg_error if cube else None,
+    )
 
 
 def decision_rows(path: str, variant: str | None = None, auto_doubles: int | None = None) -> dict[str, Any]:
@@ -501,6 +573,7 @@ def _decision_rows(path: str, variant: str | None, auto_doubles: int | None, res
         _override(match, variant, auto_doubles)
         match.source = path
         rep = replay_match(match)
+        judged = _decisions_by_action(rep)
         by_action: dict[tuple[int | None, int | None, str | None], list[Finding]] = {}
         by_game: dict[int | None, list[Finding]] = {}
         for f in rep.findings:
@@ -563,6 +636,7 @@ def _decision_rows(path: str, variant: str | None, auto_doubles: int | None, res
                     found[0].severity if found else None,
                     cut_quotes("; ".join(f.message for f in found)) if found else None,
                     eq_played, best, eq_best, loss,
+                    *_decision_columns(judged.get(id(a), ())),
                 )
                 rows.append(row)
     if rows:  # one list per column, made at once

@@ -501,7 +501,8 @@ def atomic_write(path: str | Path, data: str | bytes, *, force: bool = False,
     ``force``); makes the target's folder where it is missing.  An interrupted write leaves no partial
     file.  A new file gets the usual mode under the user's umask (0644 with umask 022); a replaced file
     keeps its mode, and a file with several hard links is rewritten in place once the new content is
-    complete, so every link sees it.
+    complete, so every link sees it.  A symbolic link is replaced by the file: nothing is written through
+    it into the file it points to.
     """
     pending = _begin(path, data, force=force, inputs=inputs)
     try:
@@ -544,8 +545,10 @@ class _Pending:
             except FileNotFoundError:
                 st = None
             _refuse_special(p, st)  # (made since it was checked: a FIFO opened here would wait for ever)
+            if os.path.islink(p):  # a symbolic link: the entry is replaced, never written through
+                st = None
             if st is not None and st.st_nlink > 1:  # keep the links: copy the finished content in place
-                with open(p, "r+b") as fh:
+                with open(os.open(p, os.O_RDWR | getattr(os, "O_NOFOLLOW", 0)), "r+b") as fh:
                     if self.raw is None:  # written in pieces (open_pending): copied from the temporary file
                         with open(tmp, "rb") as done:
                             shutil.copyfileobj(done, fh)

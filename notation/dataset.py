@@ -11,7 +11,8 @@ pyarrow is optional (``pip install 'gammon-notation[scale]'``).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -136,6 +137,58 @@ def write_dataset(files: Iterable[str], out_dir: str | os.PathLike[str], *, forc
         counts["parts"] += 1
         counts["errors"] += res["errors"]
     return counts
+
+
+def part_task(item: tuple[int, list[str]], out: str) -> dict[str, Any]:
+    """Part ``item`` (its number and files) written under ``out`` where it runs (a forked worker, a Dask
+    worker): :func:`write_part`'s counts, or one error when the part cannot be written."""
+    k, paths = item
+    try:
+        return write_part(paths, out, k)
+    except OSError as e:
+        return {"part": None, "files": len(paths), "rows": 0,
+                "errors": [f"{out}: cannot write part {k}: {e.strerror or e}"]}
+
+
+def probe_rows(path: str) -> int:
+    """The rows of one file, computed and dropped: a task that fails only where the file kills its worker."""
+    from .batch import decision_rows
+
+    return int(decision_rows(path)["rows"])
+
+
+def salvage_part(client: Any, item: tuple[int, list[str]], reason: str, *, out: str,
+                 probe: Callable[[str], Any] = probe_rows,
+                 write: Callable[..., dict[str, Any]] = part_task) -> dict[str, Any]:
+    """A part whose task stopped every Dask worker that tried it (``reason``): each of its files is read
+    alone, as its own task, and the part is written from the files that were read; each other file is
+    reported (``--to parquet`` on a cluster: a file that kills its workers no longer loses its part)."""
+    from .scale import task_results
+
+    k, paths = item
+    checked = task_results(client, probe, paths)
+    # A task can fail beside the killer (it was on the worker that died): each file that failed is
+    # tried again alone, so that only a file that kills its workers by itself is left out.
+    for i, (ok, _) in enumerate(checked):
+        if not ok:
+            checked[i] = task_results(client, probe, [paths[i]])[0]
+    good = [p for p, (ok, _) in zip(paths, checked, strict=True) if ok]
+    errors = [f"{p}: not in the dataset: {why}" for p, (ok, why) in zip(paths, checked, strict=True) if not ok]
+    res: dict[str, Any] = {"part": None, "files": len(paths), "rows": 0, "errors": errors}
+    if good:
+        ((ok, written),) = task_results(client, partial(write, out=out), [(k, good)])
+        if not ok:
+            return failed_part(item, written)
+        res = {**written, "files": len(paths), "errors": list(written["errors"]) + errors}
+    return res
+
+
+def failed_part(item: Any, reason: str) -> dict[str, Any]:
+    """The result of part ``item`` that could not be written at all (``reason``): none of its files is in
+    the dataset."""
+    k, paths = item
+    return {"part": None, "files": len(paths), "rows": 0,
+            "errors": [f"part {k} ({paths[0]}, ... {len(paths)} files): not written: {reason}"]}
 
 
 def read_dataset(out_dir: str | os.PathLike[str]) -> Any:

@@ -33,10 +33,10 @@ Units and signs:
   then +1 by construction; a producer that gives no double/pass equity gets +1 too).
 
 The gnubg rules applied (``analysis.c``, ``eval.c`` of GNU Backgammon 1.07, the installed version;
-``docs/statistics.md`` names each): a play is *forced* when it has at most one ranked play (or one legal
-play, where it was not analysed); a cube decision is *close* when the optimal equity less
-min(double/take, 1) is under 0.16 (every double, take and pass is close); marks are gnubg's default
-skill thresholds on the error (doubtful 0.03, bad 0.06, very bad 0.12); the cube error categories are
+``docs/statistics.md`` names each): a play is *forced* when it has at most one ranked play; a cube
+decision is *close* when the optimal equity less min(double/take, 1) is under 0.16 (every double, take
+and pass is close); marks are gnubg's default skill thresholds on the error (doubtful 0.03, bad 0.06,
+very bad 0.12); the cube error categories are
 gnubg's (``missed double below/above the cash point``, ``wrong double below the double point / above
 too good``, ``wrong take``, ``wrong pass``).  ``xg_error`` and ``xg_counted`` are eXtreme Gammon's own
 stored error and "counts as a decision" flag, where the record is an ``.xg``.
@@ -55,8 +55,8 @@ from .position import Position
 from .record import Action, Match
 from .replay import MatchReplay, replay_match
 
-__all__ = ["Decision", "CubeEquities", "decisions", "SKILL_DOUBTFUL", "SKILL_BAD", "SKILL_VERY_BAD",
-           "CLOSE_CUBE", "mark"]
+__all__ = ["Decision", "CubeEquities", "decisions", "has_analysis", "legal_choices", "SKILL_DOUBTFUL", "SKILL_BAD",
+           "SKILL_VERY_BAD", "CLOSE_CUBE", "mark"]
 
 SKILL_DOUBTFUL, SKILL_BAD, SKILL_VERY_BAD = 0.03, 0.06, 0.12
 """gnubg's default thresholds for marking an error (``arSkillLevel``, gnubg.c), in EMG."""
@@ -159,7 +159,8 @@ class Decision:
     analysed: bool
     """The record holds figures for this decision."""
     forced: bool = False
-    """A checker play with at most one choice (no ranked alternative / one legal play)."""
+    """A checker play with at most one choice: at most one ranked play; where the record did not analyse
+    it, only when nothing was played (:func:`legal_choices` asks the rules)."""
     missing: bool = False
     """Analysed, but the play made is not among the ranked plays (its error is None)."""
     candidates: int = 0
@@ -198,6 +199,11 @@ class Decision:
 
 
 # --------------------------------------------------------------------------- the walk
+
+
+def has_analysis(match: Match) -> bool:
+    """The record holds an analysis of at least one decision (read from the record, without a replay)."""
+    return any(a.analysis is not None for g in match.games for a in g.actions)
 
 
 def decisions(record: Match | MatchReplay, *, met: Met = KAZAROSS_XG2) -> Iterator[Decision]:
@@ -329,10 +335,7 @@ def _checker_decision(number: int, gi: int, at: _At, met: Met) -> Decision:
         elif b.equity is not None:
             analysed = missing = True
             level = b.level
-    if ch is not None and ch.candidates:
-        forced = n <= 1
-    else:
-        forced = at.known and _forced(pos)
+    forced = n <= 1 if ch is not None and ch.candidates else not played
     if forced and error is None and analysed:
         error = 0.0
     luck = an.luck if an is not None else None
@@ -349,16 +352,19 @@ def _neg(x: float | None) -> float | None:
     return None if x is None else -x
 
 
-def _forced(pos: Position) -> bool:
-    """At most one legal play (counted by distinct result) with the position's dice."""
-    if pos.dice is None:
-        return False
+def legal_choices(d: Decision) -> int | None:
+    """How many distinct plays the rules allow at a checker decision (None for a cube decision or where
+    the replay could not follow the record): what says whether a play the record did not analyse was
+    forced (:attr:`Decision.forced` says it only from the analysis)."""
+    pos = d.position
+    if d.kind != "checker" or pos is None or pos.dice is None:
+        return None
     from .rules import get_rules
 
     try:
-        return len(get_rules(pos.variant).legal_plays(pos)) <= 1
+        return len(get_rules(pos.variant).legal_plays(pos))
     except ValueError:
-        return False
+        return None
 
 
 def _xg(an: Analysis | None, key: str) -> float | None:

@@ -22,7 +22,7 @@ from typing import NamedTuple
 from . import _input
 from ._input import MAX_RECORD_BYTES
 from .errors import ParseError
-from .record import Match
+from .record import Match, bound_text
 
 FORMATS = ("mat", "sgf", "json", "txt")
 
@@ -124,7 +124,7 @@ def parse_any(data: str | bytes, *, name: str | None = None, packed: bool = Fals
     elif fmt == "mat":
         from .formats.mat import parse_matches
 
-        return parse_matches(data, name=name, packed=packed)
+        matches = parse_matches(data, name=name, packed=packed)
     elif fmt == "sgf":  # decoded as its CA[] says, by the SGF reader
         from .formats.sgf import read_sgf
 
@@ -143,7 +143,9 @@ def parse_any(data: str | bytes, *, name: str | None = None, packed: bool = Fals
             except ParseError as e:
                 raise e.located(file=name) from None
     for m in matches:
-        m.source = name
+        if fmt != "mat":  # (the .mat reader names its matches itself)
+            m.source = name
+        bound_text(m)
     return matches
 
 

@@ -193,7 +193,7 @@ def _id_table(mine: Board, theirs: Board) -> tuple[int, _IdTerms]:
 
 def _result_keys(k16: int, table: _IdTerms, entries: list[JsonEntry]) -> list[int]:
     """The key after each play of ``entries`` (the opponent on roll)."""
-    keys = []
+    keys: list[int] = []
     append = keys.append
     for e in entries:
         k = k16

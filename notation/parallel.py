@@ -1,20 +1,18 @@
 """Checking many files on several CPUs.
 
 :func:`map_files` runs a function on each file in ``jobs`` processes and returns the results in the
-files' order.  On Linux the work is shared out by forking: the files are split into ``jobs`` groups
-of about equal size in bytes, this process checks one group and each forked child another, sending
-each result back through a pipe as soon as it has it (the parent reads them between its own files,
-so a progress bar stays exact).  A child inherits everything already imported and every parser
-already built, so starting one costs about a millisecond; a pool of worker processes costs a
-hundred times more, which is as much as a whole validation of a hundred matches takes.  If a child
-fails with a Python exception, its files are checked again here, with a warning: a result is never
-lost.  If a child dies (a crash, the out-of-memory killer), the files it had not finished are tried
-again each alone in a new process, and a caller that passes ``lost`` gets a result saying so for a
-file that kills that process too, instead of reading it here and dying with it (this process reads
-its own share as well: a file there that kills it ends the run).  If this process fails or is
-interrupted, its children are stopped and reaped.  Elsewhere (no ``fork``, macOS, where
-forking is unsafe, or a program that runs threads) a :class:`concurrent.futures.ProcessPoolExecutor`
-does the same.
+files' order. On Linux the work is shared out by forking: the files are split into ``jobs`` groups of
+about equal size in bytes, and each forked child checks one group, sending each result back through a
+pipe as soon as it has it (the parent only reads them, so a progress bar stays exact, and no file is
+read in this process: one that kills its process costs only itself). A child inherits everything already
+imported and every parser already built, so starting one costs about a millisecond; a pool of worker
+processes costs a hundred times more, which is as much as a whole validation of a hundred matches takes.
+If a child fails with a Python exception, its files are checked again here, with a warning: a result is
+never lost. If a child dies (a crash, the out-of-memory killer), the files it had not finished are tried
+again each alone in a new process, and a caller that passes ``lost`` gets a result saying so for a file
+that kills that process too, instead of reading it here and dying with it. If this process fails or is
+interrupted, its children are stopped and reaped. Elsewhere (no ``fork``, macOS, where forking is
+unsafe, or a program that runs threads) a :class:`concurrent.futures.ProcessPoolExecutor` does the same.
 
 Why not :mod:`concurrent.futures` everywhere: its only use here would be crash isolation, and it cannot
 give what a user sees.  When a worker of a ``ProcessPoolExecutor`` dies, every pending future fails
@@ -266,7 +264,7 @@ def _forked(fn: Callable[[list[str]], list[T]], files: Sequence[str], jobs: int,
     sys.stdout.flush()
     sys.stderr.flush()
     try:
-        for group in groups[1:]:
+        for group in groups:  # every group in a child: a file that kills its process costs only itself
             def check(wfd: int, group: list[int] = group) -> None:  # the child: its group, each result sent
                 for part in _slices(group, size):
                     for i, res in zip(part, _checked(fn, [files[i] for i in part]), strict=True):
@@ -294,11 +292,6 @@ def _forked(fn: Callable[[list[str]], list[T]], files: Sequence[str], jobs: int,
                     results[i] = res
                     done()
 
-        for part in _slices(groups[0], size):
-            for i, res in zip(part, _checked(fn, [files[i] for i in part]), strict=True):
-                results[i] = res
-                done()
-            receive(block=False)
         receive(block=True)
     finally:  # this process failed or was interrupted: stop the children and reap them
         for fd, pid in children.items():

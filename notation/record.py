@@ -282,3 +282,39 @@ def rule_number(value: str) -> bool:
     """Whether a rule header tag's ``value`` is a number the rules take (``CubeLimit``, ``AutoDoubles``): at most
     9 decimal digits (``²``, which ``isdigit`` takes and ``int`` does not, and 5,000 digits are not)."""
     return ascii_number(value) is not None
+
+
+TEXT_BOUND = 4096
+"""The most characters a name, a rating or a header tag keeps (OGXM's strings hold 4,096 bytes): each is
+copied into every game, finding and page of the outputs, so one of megabytes made gigabytes."""
+
+
+def bound_text(match: Match) -> None:
+    """Cut each name, rating and header tag of ``match`` longer than :data:`TEXT_BOUND` characters to its
+    first :data:`TEXT_BOUND`, and say so in its normalisations (every reader's matches go through here:
+    :func:`notation.matchio.parse_any`)."""
+    cut: list[str] = []
+
+    def bound(text: str | None, what: str) -> str | None:
+        if text is None or len(text) <= TEXT_BOUND:
+            return text
+        cut.append(f"{what} ({len(text):,} characters)")
+        return text[:TEXT_BOUND]
+
+    if any(len(n) > TEXT_BOUND for n in match.names):
+        match.names = (bound(match.names[0], "the first player's name") or "",
+                       bound(match.names[1], "the second player's name") or "")
+    if any(len(k) > TEXT_BOUND or len(v) > TEXT_BOUND for k, v in match.tags):
+        match.tags = [(bound(k, "a header tag's name") or "", bound(v, f"the header tag {k[:40]!r}") or "")
+                      for k, v in match.tags]
+    for g in match.games:
+        if g.names is not None and any(len(n) > TEXT_BOUND for n in g.names):
+            g.names = (bound(g.names[0], f"game {g.number}'s first name") or "",
+                       bound(g.names[1], f"game {g.number}'s second name") or "")
+        if any(r is not None and len(r) > TEXT_BOUND for r in g.ratings):
+            g.ratings = (bound(g.ratings[0], f"game {g.number}'s first rating"),
+                         bound(g.ratings[1], f"game {g.number}'s second rating"))
+    if cut:
+        more = f" and {len(cut) - 3} more" if len(cut) > 3 else ""
+        match.normalisations.append(Normalisation(
+            f"{', '.join(cut[:3])}{more}: cut to its first {TEXT_BOUND:,} characters"))

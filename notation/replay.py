@@ -23,7 +23,7 @@ from typing import Any, Literal
 from .errors import AmbiguousPlayError, IllegalPlayError, ParseError
 from .position import GAME_DROPPED, GAME_OVER, GAME_RESIGNED, Board, Position, play_result
 from .record import Action, Game, Match, PlainRun, cell_action, cut_run, rule_number
-from .rules import Play, Rules, Step
+from .rules import Play, Rules, Step, can_move, single_steps
 from .variants import ACEY_DOUBLE, scoring_rule
 
 Severity = Literal["error", "warning", "note"]
@@ -910,7 +910,7 @@ def _fast_result(mine: Board, opp: Board, rules: Rules, text: str, dice: tuple[i
         # play uses both dice and it played the larger one, or the larger cannot be played at all.
         # Anything else is left to the generator, below.
         unused = remaining[0]
-        if (d1 + d2 - unused > unused or not _can_move(mine, opp, unused)) \
+        if (d1 + d2 - unused > unused or not can_move(mine, opp, unused)) \
                 and not _both_dice(mine, opp, d1, d2):
             return steps, tuple(m), tuple(theirs)
     # Fewer dice than the roll: legal only if no legal play uses more, and the result is a legal one.
@@ -926,31 +926,7 @@ def _fast_result(mine: Board, opp: Board, rules: Rules, text: str, dice: tuple[i
 
 def _no_step(mine: Board, theirs: Board, d1: int, d2: int) -> bool:
     """No checker of ``mine`` can move by ``d1`` or by ``d2``: the roll cannot be played at all."""
-    return not (_can_move(mine, theirs, d1) or _can_move(mine, theirs, d2))
-
-
-def _single_steps(mine: Board | list[int], theirs: Board, d: int) -> Iterator[tuple[int, int]]:
-    """Each step (from, to; 0 is off) of one checker of ``mine`` by ``d`` that the rules allow: entering
-    from the bar (where one is), moving to a point ``theirs`` does not hold, or bearing off (every
-    checker home; by a larger die only from the highest point)."""
-    if mine[25]:
-        if theirs[d] < 2:  # the entry point, our 25 - d, is their d
-            yield 25, 25 - d
-        return
-    home = not any(mine[7:25])
-    for s in range(1, 25):
-        if mine[s]:
-            t = s - d
-            if t >= 1:
-                if theirs[25 - t] < 2:
-                    yield s, t
-            elif home and (t == 0 or not any(mine[s + 1:7])):
-                yield s, 0
-
-
-def _can_move(mine: Board | list[int], theirs: Board, d: int) -> bool:
-    """Some checker of ``mine`` can move by ``d`` (:func:`_single_steps`)."""
-    return next(_single_steps(mine, theirs, d), None) is not None
+    return not (can_move(mine, theirs, d1) or can_move(mine, theirs, d2))
 
 
 def _both_dice(mine: Board, theirs: Board, d1: int, d2: int) -> bool:
@@ -958,11 +934,11 @@ def _both_dice(mine: Board, theirs: Board, d1: int, d2: int) -> bool:
     after which the other can be played.  A hit on the way changes nothing here: the point hit stays
     open, and the checker hit goes to the opponent's bar."""
     for a, b in ((d1, d2), (d2, d1)):
-        for s, t in _single_steps(mine, theirs, a):
+        for s, t in single_steps(mine, theirs, a):
             m = list(mine)
             m[s] -= 1
             m[t] += 1
-            if _can_move(m, theirs, b):
+            if can_move(m, theirs, b):
                 return True
     return False
 

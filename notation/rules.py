@@ -29,7 +29,7 @@ queries are cached (:func:`_cached_plays`; :func:`clear_caches` empties both cac
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Protocol
@@ -565,6 +565,32 @@ def _build(mine: Board, theirs: Board, found: _Found) -> tuple[Play, ...]:
         _set_theirs(p, th)
         plays.append(p)
     return tuple(plays)
+
+
+def single_steps(mine: Board | list[int], theirs: Board, d: int) -> Iterator[tuple[int, int]]:
+    """Each step (from, to; 0 is off) of one checker of ``mine`` by ``d`` that the rules allow: entering
+    from the bar (where one is), moving to a point ``theirs`` does not hold, or bearing off (every
+    checker home; by a larger die only from the highest point).  One die's step, not a play: whether a
+    play must use more dice is the generator's (the replay's fast lane and the OGXM writer's order of
+    a play's steps ask this)."""
+    if mine[25]:
+        if theirs[d] < 2:  # the entry point, our 25 - d, is their d
+            yield 25, 25 - d
+        return
+    home = not any(mine[7:25])
+    for s in range(1, 25):
+        if mine[s]:
+            t = s - d
+            if t >= 1:
+                if theirs[25 - t] < 2:
+                    yield s, t
+            elif home and (t == 0 or not any(mine[s + 1:7])):
+                yield s, 0
+
+
+def can_move(mine: Board | list[int], theirs: Board, d: int) -> bool:
+    """Some checker of ``mine`` can move by ``d`` (:func:`single_steps`)."""
+    return next(single_steps(mine, theirs, d), None) is not None
 
 
 def clear_caches() -> None:

@@ -27,7 +27,7 @@ from notation.position import Position
 from ._font import default_font
 
 __all__ = ["WORDS", "book_caption", "cube_caption", "describe", "drawable", "english_verdict", "game_words",
-           "latin_name", "question_words", "title"]
+           "latin_name", "question_words", "says_game", "title"]
 
 WORDS: dict[str, str] = {
     # the sides, where no name is known
@@ -36,6 +36,7 @@ WORDS: dict[str, str] = {
     # the game
     "money": "Money game",
     "match": "Match to {length}",
+    "match_label": "{length}-point match",
     "leads": "{leader} leads {high}-{low}",
     "level": "{a}-{b}",
     "crawford": "Crawford game",
@@ -90,6 +91,17 @@ WORDS: dict[str, str] = {
     "no_double": "No double",
     "double_take": "Double, take",
     "double_pass": "Double, pass",
+    "kind_checker": "checker play",
+    "kind_cube": "cube decision",
+    # a cube action in an answer (notation.decisions says them in English: "double, take", "too good, pass")
+    "action_double": "double",
+    "action_redouble": "redouble",
+    "action_no_double": "no double",
+    "action_no_redouble": "no redouble",
+    "action_too_good": "too good",
+    "action_take": "take",
+    "action_pass": "pass",
+    "action_beaver": "beaver",
 }
 """The words of :func:`book_caption`, by key; ``{...}`` are filled in.  Change the values (all of them, as
 one table) to caption in another language."""
@@ -186,6 +198,14 @@ def game_words(position: Position, *, crawford_rule: bool = True, words: dict[st
     elif crawford_rule and n > 1 and (a == n - 1) != (b == n - 1):
         parts.append(w["post_crawford"])
     return ", ".join(parts)
+
+
+def says_game(text: str, position: Position, *, words: dict[str, str] | None = None) -> bool:
+    """``text`` already says the game of ``position`` as :func:`game_words` does (``Match to 7``, ``Money
+    game``): a diagram then does not add the match length to it."""
+    w = WORDS if words is None else words
+    n = position.match_length
+    return (w["match"].format(length=n) if n > 0 else w["money"]) in text
 
 
 def _may_double(position: Position) -> bool:

@@ -432,6 +432,7 @@ def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | Non
     game_starts: list[int] = []
     seen: set[str] = set()
     row_of: dict[int, int] = {}
+    anchor_of: dict[int, str] = {}
     for gi, g in enumerate(rep.games):
         gno = g.game.number
         gnames = g.game.names or names
@@ -454,6 +455,7 @@ def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | Non
             s, toks, not_drawn = _add_board(boards, st.before, _board_options(st))
             anchor = step_anchor(gno, a, si, seen)
             anchors.append(anchor)
+            anchor_of[id(a)] = anchor
             text = _action_text(st, gnames)
             loc = f"{a.span.line}:{a.span.column}" if a.span is not None else ""
             an = _analysis_html(st)
@@ -537,6 +539,7 @@ def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | Non
         (f"<details><summary>Comments</summary>{''.join(f'<div class=comment>{_e(c)}</div>' for c in match.comments)}"
          "</details>" if match.comments else ""),
         (f"<details><summary>Header</summary><table class=tags>{tags}</table></details>" if tags else ""),
+        _statistics_panel(rep, anchor_of),
         "</header>",
         f"<nav class=games aria-label=Games><ol>{''.join(games_nav)}</ol></nav>",
         "<main><section class=view>",
@@ -556,6 +559,54 @@ def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | Non
         f"<script type=application/json id=data>{_json(data)}</script>",
         f"<script>{_JS}</script></body></html>\n",
     ])
+
+
+LARGEST_ERRORS = 10
+"""How many of the largest errors the statistics panel lists."""
+
+
+def _statistics_panel(rep: MatchReplay, anchor_of: dict[int, str]) -> str:
+    """The page's statistics panel (:mod:`notation.statistics`): both players' PR with its interval and
+    gnubg's figures, and the largest errors, each a link to its position; nothing for a record without
+    analysis."""
+    from notation.decisions import has_analysis
+    from notation.statistics import statistics
+
+    if not has_analysis(rep.match):
+        return ""
+    st = statistics(rep)
+    g, x = st.match.gnubg, st.match.xg
+
+    def num(v: float | None, d: int) -> str:
+        return "–" if v is None else f"{v:.{d}f}"
+
+    def pr(f: Any) -> str:
+        if f.pr is None:
+            return "–"
+        return f"{f.pr:.2f}" + ("" if f.pr_low is None else f" ({f.pr_low:.2f}–{f.pr_high:.2f})")
+
+    lines = [("PR (95% interval)", pr(x[0]), pr(x[1])),
+             ("Checker / cube PR", f"{num(x[0].checker_pr, 2)} / {num(x[0].cube_pr, 2)}",
+              f"{num(x[1].checker_pr, 2)} / {num(x[1].cube_pr, 2)}"),
+             ("Decisions", str(x[0].decisions), str(x[1].decisions)),
+             ("gnubg error rate (mEMG)", num(g[0].error_rate, 1), num(g[1].error_rate, 1)),
+             ("Snowie error rate", num(g[0].snowie_error_rate, 1), num(g[1].snowie_error_rate, 1)),
+             ("gnubg rating", g[0].overall_rating or "–", g[1].overall_rating or "–"),
+             ("Luck (EMG)", num(g[0].luck_emg, 3), num(g[1].luck_emg, 3))]
+    body = "".join(f"<tr><th>{_e(a)}</th><td>{_e(b)}</td><td>{_e(c)}</td></tr>" for a, b, c in lines)
+    head = f"<tr><th></th><th>{_e(st.players[0])}</th><th>{_e(st.players[1])}</th></tr>"
+    worst = sorted((d for d in st.decisions if d.error and d.source is not None and id(d.source) in anchor_of),
+                   key=lambda d: -(d.error or 0.0))[:LARGEST_ERRORS]
+    items = []
+    for d in worst:
+        what = d.played or "(no move)" if d.kind == "checker" else d.action
+        best = f"; best {d.best}" if d.best else ""
+        items.append(f'<li><a href="#{anchor_of[id(d.source)]}">Game {d.game}, move {d.move}: '
+                     f"{_e(st.players[d.player])} {_e(what)}</a> <span class=loc>−{d.error:.3f}{_e(best)}</span></li>")
+    errors = f"<p>Largest errors</p><ol class=worst>{''.join(items)}</ol>" if items else ""
+    notes = "".join(f"<p class=loc>{_e(m)}</p>" for m in st.messages)
+    return (f"<details class=stats><summary>Statistics</summary><div class=scroll><table class=stats>"
+            f"<thead>{head}</thead><tbody>{body}</tbody></table></div>{errors}{notes}</details>")
 
 
 def notebook_page(obj: Match | MatchReplay, height: int = 720) -> str:
@@ -637,9 +688,36 @@ def batch_page(results: Sequence[dict[str, Any]], links: dict[str, str] | None =
         f"{tot['plays']} plays, {tot['errors']} errors, {tot['warnings']} warnings, {tot['notes']} notes</p>"
         "</header><div class=scroll><table id=files class=sortable><thead><tr><th data-t=s>File</th><th>Games</th>"
         "<th>Plays</th><th>Errors</th><th>Warnings</th><th>Notes</th><th>Findings</th></tr></thead><tbody>",
-        "".join(rows), "</tbody></table></div>", "".join(details),
+        "".join(rows), "</tbody></table></div>", _players_section(results), "".join(details),
         f"<script>{_SORT_JS}</script></body></html>\n",
     ])
+
+
+def _players_section(results: Sequence[dict[str, Any]]) -> str:
+    """The report's players' table (:func:`notation.statistics.players_table`) over the analysed matches
+    of the batch, best PR first; nothing when no match holds an analysis."""
+    stats = [st for r in results for st in r.get("statistics") or ()]
+    if not stats:
+        return ""
+    from notation.statistics import players_table
+
+    def num(v: float | None, d: int) -> str:
+        return "–" if v is None else f"{v:.{d}f}"
+
+    rows = []
+    for p in players_table(stats):
+        x, g = p.xg, p.gnubg
+        interval = "–" if x.pr_low is None or x.pr_high is None else f"{x.pr_low:.2f}–{x.pr_high:.2f}"
+        rows.append(f"<tr><td>{_e(p.name)}</td><td>{p.matches}</td><td>{num(x.pr, 2)}</td><td>{interval}</td>"
+                    f"<td>{num(x.checker_pr, 2)}</td><td>{num(x.cube_pr, 2)}</td><td>{x.decisions}</td>"
+                    f"<td>{num(g.error_rate, 1)}</td><td>{num(g.snowie_error_rate, 1)}</td>"
+                    f"<td>{_e(g.overall_rating or '–')}</td></tr>")
+    return ("<section id=players><h2>Players</h2><p class=summary>Over the analysed matches: XG's PR (500 x "
+            "error per decision, 95% interval) and gnubg's rates (docs/statistics.md).</p><div class=scroll>"
+            "<table id=playerstable class=sortable><thead><tr><th data-t=s>Player</th><th>Matches</th><th>PR</th>"
+            "<th data-t=s>95% interval</th><th>Checker PR</th><th>Cube PR</th><th>Decisions</th>"
+            "<th>gnubg rate</th><th>Snowie rate</th><th data-t=s>Rating</th></tr></thead><tbody>"
+            f"{''.join(rows)}</tbody></table></div></section>")
 
 
 _CSS = """
@@ -673,7 +751,9 @@ table.cand td,table.cand th,table.cube td{padding:.1em .5em;border-bottom:1px so
 table.cand td:nth-child(2),table.cand th:nth-child(2){text-align:left}caption{text-align:left;font-weight:600}
 table.cand tr.played td{background:var(--hi);font-weight:700}
 tr.ro td{text-align:left!important;color:var(--mut);font-size:.85em;white-space:normal}
-table.tags{display:block;overflow-x:auto;font-size:.85em}table.tags th{text-align:left;padding-right:1em}
+table.tags{display:block;overflow-x:auto;font-size:.85em}div.scroll{overflow-x:auto}table.stats{font-size:.85em;border-collapse:collapse}
+table.stats th,table.stats td{text-align:left;padding:.1em .8em .1em 0;white-space:nowrap}
+ol.worst{font-size:.85em;padding-left:1.6em;margin:.2em 0}table.tags th{text-align:left;padding-right:1em}
 .keys{color:var(--mut);font-size:.8em}
 body.report{padding:0 1em}#files{border-collapse:collapse;margin:1em 0}#files td,#files th{padding:.2em .6em;
 border-bottom:1px solid var(--line);text-align:right}#files td:first-child,#files th:first-child{text-align:left}

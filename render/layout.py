@@ -606,9 +606,10 @@ class _Board:
         pos = self.pos
         if not self.o.score:
             return ""
+        w = captions.WORDS
         if pos.match_length:
-            return f"{pos.match_length}-point match" + (", Crawford game" if pos.crawford else "")
-        return "Money game"
+            return w["match_label"].format(length=pos.match_length) + (", " + w["crawford"] if pos.crawford else "")
+        return w["money"]
 
     def info(self) -> None:
         """A line above and below the board: the player's checker, name, score and pip count."""
@@ -701,7 +702,8 @@ class _Board:
 
     def caption_text(self) -> str:
         parts = []
-        if self.g.info and self.match_label() and not self.match_label_fits():
+        if self.g.info and self.match_label() and not self.match_label_fits() and not (
+                self.caption and captions.says_game(self.caption, self.pos)):
             parts.append(self.match_label() + ".")
         if self.caption:
             parts.append(_ascii(self.caption))

@@ -20,13 +20,15 @@ shows as its problem diagram.  :func:`write_problem_set` writes a set: the diagr
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import math
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from html import escape
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import IO, Any
 
 from PIL import Image
@@ -42,7 +44,7 @@ from .display import Drawing, Group
 from .layout import layout, text_items, text_lines
 from .vector import SvgString
 
-__all__ = ["MARKS", "MIN_ERROR", "Problem", "anki_csv", "index_page", "pdf", "problems", "problems_json",
+__all__ = ["MARKS", "MIN_ERROR", "Problem", "anki_csv", "anki_name", "index_page", "pdf", "problems", "problems_json",
            "write_pdf", "write_problem_set"]
 
 MIN_ERROR = 0.08
@@ -136,7 +138,12 @@ class Problem:
             best = d.best if d.best is not None else "?"
             played = d.played if d.played else WORDS["no_move"]
             return WORDS["answer_checker"].format(best=best or WORDS["no_move"], played=played, error=err)
-        return WORDS["answer_cube"].format(best=d.best or "?", played=d.action, error=err)
+        redouble = self.position.cube_owner is not None
+        best = d.best
+        if best and d.action in ("take", "pass", "beaver"):  # the doubled player's question: take or pass
+            best = best.split(", ")[-1]
+        return WORDS["answer_cube"].format(best=_cube_words(best, redouble) if best else "?",
+                                           played=_cube_words(d.action, redouble), error=err)
 
     @property
     def table(self) -> tuple[tuple[str, ...], ...]:
@@ -209,12 +216,15 @@ class Problem:
 
     def solution_drawing(self, **options: Any) -> Drawing:
         opts = self.solution_options(**options)
-        try:
-            return layout(self.position, **opts)
-        except ValueError:  # a ranked play the rules do not read here: the solution without arrows
-            opts.pop("play", None)
-            opts.pop("ghost_play", None)
-            return layout(self.position, **opts)
+        for drop in ((), ("ghost_play",), ("ghost_play", "play")):
+            # a play the rules do not read here (a record's play its roll cannot give) is drawn without its
+            # arrows: first the play made, then the best play too
+            try:
+                return layout(self.position, **{k: v for k, v in opts.items() if k not in drop})
+            except ValueError:
+                if drop == ("ghost_play", "play"):
+                    raise
+        raise AssertionError("unreachable")
 
     def problem_png(self, **options: Any) -> bytes:
         return raster.png(self.problem_drawing(**options))
@@ -236,16 +246,31 @@ class Problem:
         return f"<Problem {self.number}: {self.source}, {self.where}, {self.kind}{err}>"
 
     def to_dict(self, files: dict[str, str] | None = None) -> dict[str, Any]:
-        """The problem as plain data (``problems.json``): its image files, game, move, player, kind,
-        error and caption, the answer and the table."""
+        """The problem as plain data (``problems.json``): its image files, game, move, the position's
+        XGID, player, kind, error and caption, the answer and the table."""
+        from notation.ids import xgid
+
         d = self.decision
         return {
             "number": self.number, "files": files or {}, "source": self.source, "game": d.game, "move": d.move,
+            "xgid": xgid(self.position),
             "player": d.player, "player_name": self.names[d.player], "kind": d.kind, "action": d.action,
             "error": None if d.error is None else round(d.error, 6), "caption": self.caption,
             "best": d.best, "played": d.played, "answer": self.answer, "comment": self.comment,
             "table": [list(r) for r in self.table],
         }
+
+
+def _cube_words(phrase: str, redouble: bool) -> str:
+    """A cube action as :mod:`notation.decisions` says it (``double, take``, ``too good, pass``, ``no
+    double``) in the words of :data:`~render.captions.WORDS`; ``redouble`` where the doubler owns the cube."""
+    out = []
+    for part in phrase.split(", "):
+        key = "action_" + part.replace(" ", "_")
+        if redouble and part in ("double", "no double"):
+            key = key.replace("double", "redouble")
+        out.append(WORDS.get(key, part))
+    return ", ".join(out)
 
 
 # --------------------------------------------------------------------------- selection
@@ -266,11 +291,25 @@ def _marked(d: Decision) -> bool:
     return any(k in a.properties for k in MARKS) or flag in extra or bool(a.comment and a.comment.strip())
 
 
-def _player_matches(want: str, d: Decision, names: tuple[str, str]) -> bool:
-    w = want.strip().casefold()
-    name = names[d.player].strip().casefold()
-    return bool(name) and (w == name or w == latin_name(names[d.player]).strip().casefold()) \
-        or w in ({"white", "o", "0"} if d.player == 0 else {"black", "x", "1"})
+SIDES = ({"white", "o", "0"}, {"black", "x", "1"})
+"""What ``player=`` may say instead of a name: the side's colour, its letter or number."""
+
+
+def _fold(name: str) -> str:
+    """A name as ``player=`` compares it: case, accents and spacing aside (``kevin  unger`` is ``Kévin
+    UNGER``, written with its accent composed or not)."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).casefold().split())
+
+
+def _is_named(want: str, name: str) -> bool:
+    """``want`` (what ``player=`` says) names the player ``name`` (as the record writes it)."""
+    w = _fold(want)
+    return bool(name.strip()) and w in (_fold(name), _fold(latin_name(name)))
+
+
+def _player_matches(want: str, player: int, names: tuple[str, str]) -> bool:
+    return _is_named(want, names[player]) or _fold(want) in SIDES[player]
 
 
 def problems(records: Match | MatchReplay | Sequence[Match | MatchReplay], min_error: float = MIN_ERROR, *,
@@ -290,15 +329,17 @@ def problems(records: Match | MatchReplay | Sequence[Match | MatchReplay], min_e
         raise ValueError(f"min_error {min_error} is not a number >= 0")
     items = [records] if isinstance(records, Match | MatchReplay) else list(records)
     found: list[tuple[int, str, tuple[str, str], bool, Decision]] = []
+    players: list[str] = []  # every record's names, for a player= that names none of them
     for k, rec in enumerate(items):
         rep = rec if isinstance(rec, MatchReplay) else replay_match(rec)
         match = rep.match
         source = sources[k] if sources is not None else (match.source or f"record {k + 1}")
         names = (match.names[0] or "", match.names[1] or "")
+        players += [n for n in names if n.strip() and n not in players]
         for d in decisions(rep):
             if d.position is None or (kind is not None and d.kind != kind):
                 continue
-            if player is not None and not _player_matches(player, d, names):
+            if player is not None and not _player_matches(player, d.player, names):
                 continue
             if marked:
                 if not _marked(d):
@@ -306,6 +347,10 @@ def problems(records: Match | MatchReplay | Sequence[Match | MatchReplay], min_e
             elif d.error is None or d.error < min_error:
                 continue
             found.append((len(found), source, names, match.rules.crawford, d))
+    if player is not None and _fold(player) not in SIDES[0] | SIDES[1] and not any(
+            _is_named(player, name) for name in players):
+        known = ", ".join(players) if players else "none named"
+        raise ValueError(f"player {player!r} plays in none of the records (players: {known}; or white, black)")
     if limit is not None and len(found) > limit:
         largest = sorted(found, key=lambda f: (-(f[4].error if f[4].error is not None else -1.0), f[0]))[:limit]
         found = sorted(largest, key=lambda f: f[0])
@@ -351,7 +396,7 @@ def index_page(ps: Sequence[Problem], fmt: str = "png", title: str | None = None
             f'<tr id="p{p.number}"><td class="n">{p.number}</td>'
             f'<td><a href="{escape(f["problem"])}"><img src="{escape(f["problem"])}" alt="{escape(p.caption)}">'
             f"</a></td><td>{escape(p.caption)}<p class=\"mut\">{escape(p.source)}: {escape(p.where)}, "
-            f"{escape(p.player_name)}, {escape(p.kind)}</p>"
+            f"{escape(p.player_name)}, {escape(WORDS['kind_' + p.kind])}</p>"
             f'<a href="{escape(f["solution"])}">{escape(WORDS["solution"])}</a>: {escape(p.answer)}</td>'
             f'<td class="n">{err}</td></tr>')
     head = (f"<tr><th>#</th><th>{escape(WORDS['problem'])}</th><th>{escape(WORDS['question'])}</th>"
@@ -363,19 +408,32 @@ def index_page(ps: Sequence[Problem], fmt: str = "png", title: str | None = None
             f"<table>{head}{''.join(rows)}</table></body></html>\n")
 
 
-def anki_csv(ps: Sequence[Problem], fmt: str = "png", tags: str = "backgammon") -> str:
+def anki_name(image: bytes | str, fmt: str = "png") -> str:
+    """The name of an image for Anki's media folder (``collection.media``), which every deck of a
+    collection shares and which has no subfolders: ``gammon-`` and a digest of the image, so that two sets'
+    images never take each other's place there (``problem-001.png`` of every set would) and the same image
+    is the same file."""
+    data = image.encode("utf-8") if isinstance(image, str) else image
+    return f"gammon-{hashlib.sha256(data).hexdigest()[:24]}.{fmt}"
+
+
+def anki_csv(ps: Sequence[Problem], fmt: str = "png", tags: str = "backgammon",
+             images: Sequence[tuple[str, str]] | None = None) -> str:
     """A CSV that Anki imports as Basic notes (its file headers say the separator, that fields hold HTML
     and which column holds tags): front, the problem image and its question; back, the solution image and
-    the answer.  Anki finds the images in its media folder: copy them there from beside the CSV."""
+    the answer.  ``images``: each problem's (problem, solution) image names, by default
+    :func:`file_names`' (:func:`write_problem_set` gives :func:`anki_name`'s).  Anki shows an image only
+    once it is in its media folder (``collection.media``): copy them there."""
     out = io.StringIO()
     out.write("#separator:Comma\n#html:true\n#columns:Front,Back,Tags\n#tags column:3\n")
     w = csv.writer(out, lineterminator="\n")
-    for p in ps:
+    for k, p in enumerate(ps):
         f = file_names(p, fmt)
-        front = f'<img src="{escape(f["problem"])}"><br>{escape(p.caption)}'
-        back = f'<img src="{escape(f["solution"])}"><br>{escape(p.answer)}'
-        if p.comment:
-            back += f"<br>{escape(p.comment)}"
+        problem, solution = images[k] if images is not None else (f["problem"], f["solution"])
+        front = f'<img src="{escape(problem)}"><br>{escape(p.caption)}'
+        back = f'<img src="{escape(solution)}"><br>{escape(p.answer)}'
+        if p.comment:  # its lines as HTML lines (a line break in a field's HTML is a space)
+            back += "<br>" + "<br>".join(escape(line) for line in p.comment.splitlines())
         w.writerow([front, back, f"{tags} {p.kind}"])
     return out.getvalue()
 
@@ -385,12 +443,15 @@ INDEX_LINES = 36
 
 
 def _index_drawings(ps: Sequence[Problem], width: int, dpi: int) -> list[Drawing]:
-    """The PDF's index pages: a title, then an entry for each problem (wrapped), as tall as A4 is for its
-    width; an entry that does not fit on a page starts the next."""
+    """The PDF's index pages: a title, then an entry for each problem (wrapped; its record's file name
+    where the set has several), as tall as A4 is for its width; an entry that does not fit on a page
+    starts the next."""
     height = round(width * 297 / 210)
     u = width / 16.5
-    entries = [text_lines(f"{p.number}. {p.where}, {p.player_name}: {p.caption}" + ("" if p.error is None else
-                          f" ({p.error:.3f})"), u, width) for p in ps]
+    several = len({p.source for p in ps}) > 1
+    entries = [text_lines(f"{p.number}. " + (f"{PurePath(p.source).name}, " if several else "")
+                          + f"{p.where}, {p.player_name}: {p.caption}"
+                          + ("" if p.error is None else f" ({p.error:.3f})"), u, width) for p in ps]
     chunks: list[list[str]] = [[]]
     for lines in entries:
         if chunks[-1] and len(chunks[-1]) + len(lines) > INDEX_LINES:
@@ -449,9 +510,10 @@ def write_problem_set(ps: Sequence[Problem], directory: str | Path, *, fmt: str 
                       dpi: int = 300, anki_path: str | None = None, force: bool = False,
                       inputs: Iterable[str] = (), options: dict[str, Any] | None = None) -> list[Path]:
     """Write the set into ``directory``: ``problem-NNN`` and ``solution-NNN`` diagrams, ``index.html``,
-    ``problems.json``; with ``pdf_path`` the PDF, with ``anki_path`` the Anki CSV (and the images beside
-    it, when it is elsewhere).  Each file through a temporary file and a rename; existing files refused
-    unless ``force``, inputs always.  Returns the files written."""
+    ``problems.json``; with ``pdf_path`` the PDF, with ``anki_path`` the Anki CSV and beside it the images
+    it names (:func:`anki_name`: ``gammon-`` and a digest; one that is there already with the same bytes is
+    left as it is).  Each file through a temporary file and a rename; existing files refused unless
+    ``force``, inputs always.  Returns the files written."""
     from notation.convert import OutputBatch, check_target, open_pending
 
     opts = dict(options or {})
@@ -461,8 +523,6 @@ def write_problem_set(ps: Sequence[Problem], directory: str | Path, *, fmt: str 
     targets += [out / "index.html", out / "problems.json"]
     if anki_path is not None:
         targets.append(Path(anki_path))
-        if Path(anki_path).parent.resolve() != out.resolve():
-            targets += [Path(anki_path).parent / name for p in ps for name in file_names(p, fmt).values()]
     if pdf_path is not None:
         targets.append(Path(pdf_path))
     for target in targets:  # refused before anything is drawn
@@ -477,16 +537,24 @@ def write_problem_set(ps: Sequence[Problem], directory: str | Path, *, fmt: str 
             files.append((out / names["problem"], p.problem_png(**opts)))
             files.append((out / names["solution"], p.solution_png(**opts)))
     images = list(files)
+    media: dict[Path, bytes | str] = {}  # Anki's images: named by their bytes, rewritten only when they differ
     files.append((out / "index.html", index_page(ps, fmt)))
     files.append((out / "problems.json", problems_json(ps, fmt)))
     if anki_path is not None:
         target = Path(anki_path)
-        files.append((target, anki_csv(ps, fmt)))
-        if target.parent.resolve() != out.resolve():
-            files += [(target.parent / path.name, data) for path, data in images]
+        named = [anki_name(data, fmt) for _, data in images]
+        files.append((target, anki_csv(ps, fmt, images=list(zip(named[::2], named[1::2], strict=True)))))
+        for name, (_, data) in zip(named, images, strict=True):
+            path = target.parent / name
+            check_target(path, force=True, inputs=ins)
+            raw = data.encode("utf-8") if isinstance(data, str) else data
+            if path not in media and not (path.is_file() and path.stat().st_size == len(raw)
+                                          and path.read_bytes() == raw):
+                media[path] = data
+                files.append((path, data))
     with OutputBatch() as batch:
         for path, data in files:
-            batch.add(path, data, force=force, inputs=ins)
+            batch.add(path, data, force=force or path in media, inputs=ins)
         if pdf_path is not None:  # written into its temporary file as it is made
             pending = open_pending(pdf_path, force=force, inputs=ins, listings=batch.listings())
             try:

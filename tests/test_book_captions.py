@@ -102,7 +102,9 @@ def _expected(match: Any, game: Any, step: Any, crawford: bool) -> str:
         return f"{head}. {who} to play {max(act.dice)}{min(act.dice)}."
     if act.kind == "double":
         return f"{head}. {who} on roll. Cube action?"
-    return f"{head}. {names[1 - act.player]} doubles. Take or pass?"  # take / drop: the doubler asks
+    # take / drop: the doubler asks, redoubling where a double of this game was taken before
+    redoubles = any(a.kind == "take" for a in game.actions[:next(i for i, a in enumerate(game.actions) if a is act)])
+    return f"{head}. {names[1 - act.player]} {'redoubles' if redoubles else 'doubles'}. Take or pass?"
 
 
 @pytest.mark.parametrize("name", ["xg_ronde3.xg", "sgf_gnubg_analysed.sgf"])
@@ -178,6 +180,8 @@ SCRIPTS = {
     "georgian": "საქართველოს ჩემპიონატი შვიდ ქულამდე, თეთრი ლიდერობს",
     "cjk": "七点マッチ、白が三対零でリード。白の手番、五二を打つ。" * 5,
     "one_long_word": "Supercalifragilisticexpialidocious" * 4,
+    "hebrew": "אליפות ישראל עד שבע נקודות, הלבן מוביל שלוש לאפס, תור השחור",
+    "arabic": "بطولة الطاولة حتى سبع نقاط، الأبيض يتقدم ثلاثة مقابل صفر، دور الأسود",
 }
 
 
@@ -219,3 +223,27 @@ def test_render_all_with_caption_auto(tmp_path: Path) -> None:
     svg = (out / "game01_move001.svg").read_text(encoding="utf-8")
     assert f"<title>{book_caption(first.before)}</title>" in svg
     assert all("<title>Match to 1, 0-0. " in f.read_text(encoding="utf-8") for f in out.iterdir())
+
+
+def _text(group: Group) -> str:
+    """The text drawn (without its spaces, which are not drawn), a Glyphs item a line."""
+    out = []
+    for it in group.items:
+        if isinstance(it, Group):
+            out.append(_text(it))
+        elif isinstance(it, Glyphs):
+            out.append("".join(ch for ch, _, _ in it.chars))
+    return "\n".join(out)
+
+
+@pytest.mark.parametrize("length", [7, 0])
+def test_the_game_is_said_once(length: int) -> None:
+    """Where long names leave no room for the match length above the board, it goes into the caption, but
+    not when the caption already says the game (a book caption said '7-point match. Match to 7, ...')."""
+    long = ("Kévin UNGER Nicolas HARMAND", "Johan HUYCK Michael LARSEN")
+    pos = parse_xgid(XGID).replace(names=long, match_length=length, score=(0, 0) if length == 0 else (2, 1))
+    said = "7-pointmatch" if length else "Moneygame"  # spaces are not drawn
+    plain = _text(render.drawing(pos, names=True, score=True, caption="White to play 52.").root)
+    assert said in plain  # the length has no room above the board: the caption says it
+    book = _text(render.drawing(pos, names=True, score=True, caption=book_caption(pos)).root)
+    assert book.count("7-pointmatch") == 0 and book.count("Matchto7" if length else "Moneygame") == 1, book

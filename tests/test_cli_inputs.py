@@ -212,14 +212,27 @@ def test_refusals_come_before_any_work(tmp_path: Path) -> None:
 
 
 def test_same_named_inputs_do_not_overwrite_each_other(tmp_path: Path) -> None:
+    """Two inputs of one name (x/m.mat, y/m.mat; a.mat and a.sgf): the second is written under a name of
+    its own (m-2.json), and said; the batch goes on (issue 38: one clash stopped it)."""
     for d in ("x", "y"):
         (tmp_path / d).mkdir()
         (tmp_path / d / "m.mat").write_bytes(CLEAN.read_bytes())
+    (tmp_path / "y" / "m-2.mat").write_bytes(CLEAN.read_bytes())
     (tmp_path / "out").mkdir()
     code, _, err = run("convert", "--force", "--to", "json", str(tmp_path / "x" / "m.mat"),
-                       str(tmp_path / "y" / "m.mat"), str(tmp_path / "out"))
-    assert code == 2 and "would both be written to" in err
-    assert not os.listdir(tmp_path / "out")
+                       str(tmp_path / "y" / "m.mat"), str(tmp_path / "y" / "m-2.mat"), str(tmp_path / "out"))
+    assert code == 0, err
+    assert f"{tmp_path / 'y' / 'm.mat'} is written to {tmp_path / 'out' / 'm-2.json'}" in err
+    assert sorted(os.listdir(tmp_path / "out")) == ["m-2-2.json", "m-2.json", "m.json"]
+
+
+def test_convert_makes_a_missing_output_folder(tmp_path: Path) -> None:
+    """docs/guarantees.md: an output's missing folders are made (convert DIR OUT refused a missing OUT)."""
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "m.mat").write_bytes(CLEAN.read_bytes())
+    code, _, err = run("convert", "--to", "json", str(tmp_path / "d"), str(tmp_path / "new" / "out"))
+    assert code == 0, err
+    assert "made the folder" in err and os.listdir(tmp_path / "new" / "out") == ["m.json"]
 
 
 def test_quiet_silences_dropped_lines(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from notation.formats.ogxm import read_ogxm
+from notation.matchio import read_match
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
@@ -67,6 +68,39 @@ def test_several_inputs_make_one_stream(tmp_path: Path) -> None:
     assert r.returncode == 2
     assert re.fullmatch(rf"{re.escape(str(cut))}: error: stream member 3 is truncated: .*\(byte \d+\)", lines[-2])
     assert "games" in lines[-1]  # the two complete members were validated
+
+
+def test_a_stream_is_a_batch(tmp_path: Path) -> None:
+    """A stream of several matches into a one-match format: into one file it is refused (exit 2, nothing
+    written, --strict or not: it wrote the first match, said 'converting the first' and exited 0); into a
+    directory each match is a file of its own (NAME.EXT, NAME.2.EXT ...), read back as that match; into
+    another stream it is whole."""
+    stream = tmp_path / "all.ogxms"
+    inputs = [CHARLOT, DATA / "mat_gnubg_selfplay_3p.mat", DATA / "mat_gnubg_selfplay_1p.mat"]
+    assert gammon("convert", "-q", "--to", "ogxms", *inputs, stream).returncode == 0
+    members = read_ogxm(stream.read_bytes())
+    for args in (["--strict"], [], ["--to", "ogxm"]):
+        for target in (tmp_path / "one.json", tmp_path / "one.ogxm", tmp_path / "one.mat"):
+            r = gammon("convert", *args, stream, target)
+            assert r.returncode == 2, (args, target, r.stderr)
+            assert not target.exists()
+            assert f"{stream}: holds 3 matches, and {target} one: not converted" in r.stderr.decode()
+    r = gammon("convert", "--to", "json", stream, "-")
+    assert r.returncode == 2 and not r.stdout and b"standard output one" in r.stderr
+    out = tmp_path / "out"
+    out.mkdir()
+    for fmt in ("json", "ogxm", "mat"):
+        r = gammon("convert", "-q", "--to", fmt, stream, out)
+        assert r.returncode == 0, r.stderr
+        names = [f"all.{fmt}", f"all.2.{fmt}", f"all.3.{fmt}"]
+        assert sorted(p.name for p in out.glob(f"*.{fmt}")) == sorted(names)
+        for name, m in zip(names, members, strict=True):
+            back = read_match(out / name)
+            assert back.names == m.names and len(back.games) == len(m.games), name
+    r = gammon("convert", "-q", "--to", "json", stream, out)  # (each is checked before any is written)
+    assert r.returncode == 2 and b"exists" in r.stderr
+    r = gammon("convert", "-q", "--to", "ogxms", stream, tmp_path / "again.ogxms")
+    assert r.returncode == 0 and len(read_ogxm((tmp_path / "again.ogxms").read_bytes())) == 3
 
 
 def test_a_damaged_file_is_one_line_with_its_offset_and_exit_2(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from notation.decisions import Decision, decisions, mark
+from notation.decisions import Decision, decisions, legal_choices, mark
 from notation.matchio import parse_match, read_match
 from notation.replay import replay_match
 
@@ -90,6 +90,9 @@ def test_decisions_after_an_impossible_play_are_kept_without_a_position() -> Non
 def test_a_forced_play_is_found_by_the_rules_when_not_analysed(galaxy: list[Decision]) -> None:
     d = next(d for d in galaxy if d.kind == "checker" and d.move == 8 and d.player == 1)
     assert d.played == "" and not d.analysed and d.forced and d.error is None
+    assert legal_choices(d) == 0
+    played = next(d for d in galaxy if d.kind == "checker" and d.move == 3 and d.player == 1)
+    assert legal_choices(played) == played.candidates > 1
 
 
 def test_a_replay_gives_the_same_decisions_as_its_match() -> None:

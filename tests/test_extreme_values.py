@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 from conftest import DATA
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from notation.batch import DATASET_COLUMNS, convert_file, decision_rows, validate_file
@@ -257,6 +257,8 @@ def _xg_with(kind: int, offset: int, fmt: str, choice: int) -> bytes:
 
 @SLOW
 @given(st.sampled_from(XG_FIELDS), st.integers(0, 1000))
+@example((1, 12, "<i"), 124)  # a game's score of 2^31 - 1: .mat and JSON that our own readers refuse
+@example((1, 48, "<i"), 124)  # a game's number of 2^31 - 1: the same
 def test_xg_record_fields(field: tuple[int, int, str], choice: int) -> None:
     check_file(_xg_with(*field, choice), ".xg")
 

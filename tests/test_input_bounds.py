@@ -257,7 +257,8 @@ def test_convert_of_a_directory_writes_a_directory_however_many_records(tmp_path
     r = gammon("convert", "d", "out.sgf", cwd=tmp_path)
     assert r.returncode == 2 and not (tmp_path / "out.sgf").exists()
     assert r.stderr.endswith("gammon: out.sgf: with several inputs, a directory or a pattern, the output must be "
-                             "an existing directory\n")
+                             "a directory (one that does not exist yet is made, unless its name ends as a "
+                             "record's)\n")
     assert "skipped 1 file: 1 not a match record (d/notes.txt)" in r.stderr
     r = gammon("convert", "d/*.mat", "out.sgf", cwd=tmp_path)  # a pattern (unexpanded by a shell): the same
     assert r.returncode == 2 and not (tmp_path / "out.sgf").exists()

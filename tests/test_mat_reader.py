@@ -191,6 +191,36 @@ def test_gnubg_corpus_reads_the_same(gnubg_corpus: Path) -> None:
 # --------------------------------------------------------------------------- dialect files
 
 
+def test_gnubg_export_dialect() -> None:
+    """gnubg's own .mat export (1.07: ``import mat`` of a record, then ``export match mat``, which is how
+    tests/data/gnubg_export_long_names.mat was written): a first column of 31 characters or more is not padded,
+    so the score runs into the second name (``... HARMAND : 0Johan HUYCK ...``), and a game that ends with
+    a roll not played (no result) leaves the roll's cell open, so the next ``Game 2`` is on its row."""
+    path = DATA / "gnubg_export_long_names.mat"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    assert lines[9] == " Kévin UNGER Nicolas HARMAND : 0Johan HUYCK Michael LARSEN : 0"
+    assert lines[36] == " 27) 11:  Game 2"
+    m = read_match(path)
+    assert [g.number for g in m.games] == [1, 2]
+    assert [g.names for g in m.games] == [("Kévin UNGER Nicolas HARMAND", "Johan HUYCK Michael LARSEN")] * 2
+    assert [g.score for g in m.games] == [(0, 0), (0, 0)]
+    last = m.games[0].actions[-1]
+    assert (last.kind, last.player, last.dice, last.move_number) == ("move", 0, (1, 1), 27)
+    assert last.span is not None and last.span.line == 37
+    g2 = m.games[1]
+    assert g2.span is not None and (g2.span.line, g2.span.column) == (37, 11)
+    assert g2.actions[0].move_number == 1 and g2.actions[-1].kind == "win"
+    said = notes(m)
+    assert sum("no blank between the first score and the second name" in n for n in said) == 2
+    assert "'Game 2' at the end of a row's line, after a roll not played (gnubg's .mat export), read as a Game " \
+           "line of its own" in said
+    # gnubg reads every play and cube action alike, but for the roll on the Game line, which it loses (it
+    # takes any line holding 'Game ' for a Game line); so this file is not one of GNUBG_DATA
+    theirs = _gnubg_view(_gnubg_import(path))
+    ours = _ours(m)
+    assert ours[0][-1] == (0, "move", (1, 1), ()) and theirs == [ours[0][:-1], ours[1]]
+
+
 def test_xg_dialect() -> None:
     m = read_match(DATA / "mat_xg_dialect.txt")
     assert notes(m)[:2] == ["UTF-8 byte order mark skipped", "CR LF line ends read as LF"]

@@ -14,9 +14,9 @@ import pytest
 from conftest import CORPUS, DATA
 
 import notation
-from notation.commands.render import step_labels
 from notation.convert import render_match
 from notation.ids import xgid
+from notation.navigate import step_labels
 from notation.replay import replay_match
 from notation.rows import mat_rows
 

@@ -164,3 +164,46 @@ def test_every_command_makes_its_output_s_missing_folders(tmp_path: Path, comman
     assert r.returncode == 0, r.stderr
     target = tmp_path / command[-1]
     assert target.is_file() and target.stat().st_size > 0
+
+
+def test_convert_never_writes_through_a_link(tmp_path: Path) -> None:
+    """``convert --force`` onto a symbolic link whose target has other hard links wrote into the file
+    outside (issue 38, item 4): the link is replaced, the file it pointed to is left as it was."""
+    outside = tmp_path / "outside.txt"
+    outside.write_text("outside\n")
+    os.link(outside, tmp_path / "outside2.txt")
+    (tmp_path / "out").mkdir()
+    link = tmp_path / "out" / "x.mat"
+    link.symlink_to(outside)
+    proc = gammon("convert", "--force", str(MATCH), str(link), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert outside.read_text() == "outside\n" and (tmp_path / "outside2.txt").read_text() == "outside\n"
+    assert not link.is_symlink() and "point match" in link.read_text()
+
+
+def test_a_file_with_hard_links_is_still_rewritten_in_place(tmp_path: Path) -> None:
+    target = tmp_path / "x.mat"
+    target.write_text("old\n")
+    os.link(target, tmp_path / "y.mat")
+    proc = gammon("convert", "--force", str(MATCH), str(target), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "y.mat").read_text() == target.read_text() != "old\n"
+
+
+@pytest.mark.parametrize("page", ["b.html", "B.2.html", "b.html/"])
+def test_validate_html_checks_every_page_before_any_work(tmp_path: Path, page: str) -> None:
+    """A FIFO (or a folder) among the pages' names was refused only when its page was written: the
+    other pages were left written and validate's output lost (issue 38, item 5)."""
+    for name in ("a.mat", "b.mat"):
+        (tmp_path / name).write_bytes(MATCH.read_bytes())
+    (tmp_path / "r_matches").mkdir()
+    where = tmp_path / "r_matches" / page.rstrip("/")
+    if page.endswith("/"):
+        where.mkdir()
+    else:
+        os.mkfifo(where)
+    proc = gammon("validate", "--html", "r.html", "--force", "a.mat", "b.mat", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "not a regular file" in proc.stderr and "Traceback" not in proc.stderr
+    assert sorted(p.name for p in (tmp_path / "r_matches").iterdir()) == [page.rstrip("/")]
+    assert not (tmp_path / "r.html").exists()

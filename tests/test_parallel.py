@@ -74,10 +74,16 @@ def _fails_in_parent(path: str) -> tuple[str, int]:
     return _describe(path)
 
 
+def _parent_fails() -> None:
+    raise KeyError("the main process fails")
+
+
 def test_a_failing_parent_leaves_no_children(tmp_path: Path) -> None:
+    """This process fails (here in its progress callback, as it reads no file itself) while the children
+    still work: they are stopped and reaped."""
     files = _files(tmp_path)
     with pytest.raises(KeyError):
-        parallel.map_files(_fails_in_parent, files, 3)
+        parallel.map_files(_fails_in_parent, files, 3, _parent_fails)
     with pytest.raises(ChildProcessError):
         os.waitpid(-1, os.WNOHANG)  # every child was reaped
 
@@ -165,14 +171,18 @@ def test_a_signal_stops_and_reaps_every_worker(tmp_path: Path, sig: str) -> None
     _, err = p.communicate(timeout=60)
     assert p.returncode == (143 if sig == "SIGTERM" else 130), err
     assert "Traceback" not in err
-    time.sleep(0.2)
+    # (a worker told to stop may take a moment to end on a loaded machine: ten seconds at most)
+    end = time.monotonic() + 10
+    while [k for k in kids if _running(k)] and time.monotonic() < end:
+        time.sleep(0.05)
     assert not [k for k in kids if _running(k)], "a worker is still running after the command ended"
 
 
 # ------------------------------------------------------------------ a file that kills its worker
 
 def _killer_in_a_child(files: list[str], jobs: int) -> str:
-    """A file of a forked child's share (the first group is this process's own)."""
+    """A file of a forked child's share (of the second group: the first, which holds the largest file, was
+    this process's own before every group went to a child)."""
     return files[parallel._groups(files, jobs)[1][1]]
 
 
@@ -212,6 +222,34 @@ def test_a_file_that_kills_its_worker_is_lost_alone(tmp_path: Path, batch: int) 
     assert len(calls) == len(files)
     with pytest.raises(ChildProcessError):
         os.waitpid(-1, os.WNOHANG)  # every child was reaped
+
+
+@pytest.mark.parametrize("batch", [0, 4])
+def test_the_largest_file_too_runs_in_a_child(tmp_path: Path, batch: int) -> None:
+    """The first group, which holds the largest file, was read in this process: an out-of-memory kill of
+    that file ended the whole run with no output (issue 38, item 7).  Every group is a child's now, so
+    the largest file that kills its process is lost alone, as any other."""
+    import signal
+
+    files = _files(tmp_path)
+    killer = max(files, key=os.path.getsize)
+    assert files.index(killer) in parallel._groups(files, 3)[0]
+
+    def fn(path: str) -> tuple[str, int]:
+        if path == killer:
+            if os.getpid() == PARENT:
+                return ("read in the main process", 0)
+            os.kill(os.getpid(), signal.SIGKILL)
+        return _describe(path)
+
+    with pytest.warns(RuntimeWarning, match="was killed by SIGKILL"):
+        if batch:
+            out = parallel.map_batches(lambda fs: [fn(f) for f in fs], files, 3, batch, lost=_lost)
+        else:
+            out = parallel.map_files(fn, files, 3, lost=_lost)
+    k = files.index(killer)
+    assert out[k] == (Path(killer).name, "the process that read it was killed by SIGKILL (out of memory?)")
+    assert out[:k] + out[k + 1:] == [_describe(f) for f in files if f != killer]
 
 
 def test_a_worker_that_raises_is_still_done_again_here(tmp_path: Path) -> None:

@@ -44,7 +44,7 @@ def _outcome(text: str, *, packed: bool) -> object:
                 r.feed(g)
             rep, games, plays = r.finish(), r.games, r.plays
         else:
-            rep = replay_module.replay(m)
+            rep = replay_module.replay_match(m)
             games, plays = len(rep.games), rep.plays
         out.append(([f.to_dict() for f in rep.findings], games, plays, m.normalisations))
     return out

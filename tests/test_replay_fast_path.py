@@ -21,7 +21,7 @@ from test_rules import ROLLS, positions
 from notation.errors import NotationError
 from notation.matchio import read_any
 from notation.position import Board, Position, board_from_points
-from notation.rules import get_rules
+from notation.rules import can_move, get_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 R = get_rules("standard")
@@ -132,7 +132,7 @@ def test_one_die_plays_are_judged_as_the_generator_judges_them(pos: tuple[Board,
     most = max((q.dice_used for q in legal), default=0)
     assert replay_module._both_dice(mine, theirs, *roll) == (most == 2)
     for d in roll:
-        assert replay_module._can_move(mine, theirs, d) == bool(_single_steps(mine, theirs, d))
+        assert can_move(mine, theirs, d) == bool(_single_steps(mine, theirs, d))
     one = {(q.mine, q.theirs): q for q in legal if q.dice_used == 1}
     for d in roll:
         for s, t in _single_steps(mine, theirs, d):
@@ -175,7 +175,7 @@ def _replay_all(path: Path) -> list[object]:
         return []
     out: list[object] = []
     for m in matches:
-        rep = replay_module.replay(m)
+        rep = replay_module.replay_match(m)
         out.append([f.to_dict() for f in rep.findings])
         out.append([(s.action.span, s.before, s.after, s.legal, s.play is not None and sorted(s.play.steps))
                     for g in rep.games for s in g.steps])
@@ -218,10 +218,10 @@ def test_fast_moves_stop_where_do_move_takes_over(monkeypatch: pytest.MonkeyPatc
     for text in (body, body.replace("  1)                             31: 8/5 6/5", "  1) 33: 8/5 6/5"),
                  body.replace("52: 13/8 13/11", "52: 13/8 13/13")):
         m = read_match(text)
-        fast = replay_module.replay(m)
+        fast = replay_module.replay_match(m)
         with monkeypatch.context() as mp:
             one_play_at_a_time(mp)
-            slow = replay_module.replay(m)
+            slow = replay_module.replay_match(m)
         assert [f.to_dict() for f in fast.findings] == [f.to_dict() for f in slow.findings]
         assert [(s.action, s.before, s.after, s.play, s.legal) for g in fast.games for s in g.steps] == [
             (s.action, s.before, s.after, s.play, s.legal) for g in slow.games for s in g.steps]
@@ -266,7 +266,7 @@ def test_fast_path_accepts(mine: dict[int, int], theirs: dict[int, int], roll: t
 def _lean_and_full(match: object) -> tuple[tuple[object, ...], tuple[object, ...]]:
     """What ``gammon validate`` reads of a replay: the findings, the games and the plays, from the
     findings-only replay and from the whole one."""
-    full = replay_module.replay(match)
+    full = replay_module.replay_match(match)
     r = replay_module.Replayer(match, keep=False, steps=False)
     for g in match.games:  # type: ignore[attr-defined]
         r.feed(g)
@@ -339,7 +339,7 @@ def test_validate_file_is_the_whole_replays(monkeypatch: pytest.MonkeyPatch) -> 
     import notation.batch as batch
 
     def whole(match: object) -> tuple[object, int, int]:
-        rep = replay_module.replay(match)
+        rep = replay_module.replay_match(match)
         return rep, len(rep.games), rep.plays
 
     files = [p for p in _lean_files() if p.suffix != ".sgf"]

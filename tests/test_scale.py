@@ -368,9 +368,9 @@ def _part_or_dies(item: tuple[int, list[str]], out: str) -> dict[str, object]:
     """The command's part writer, killing its worker when the part holds the killer file."""
     if any(p.endswith(KILLER) for p in item[1]):
         raise fake_dask.WorkerDies
-    from notation.commands.convert import _part
+    from notation.dataset import part_task
 
-    return _part(item, out)
+    return part_task(item, out)
 
 
 def _probe_or_dies(path: str) -> int:
@@ -386,7 +386,7 @@ def test_a_file_that_kills_its_workers_loses_only_itself_from_the_dataset(arrow_
     from functools import partial
 
     from notation import dataset
-    from notation.commands.convert import _failed_part, salvage_part
+    from notation.dataset import failed_part, salvage_part
     from notation.scale import dask_imap
 
     log = fake_dask.install(monkeypatch, allowed_failures=1)
@@ -394,7 +394,7 @@ def test_a_file_that_kills_its_workers_loses_only_itself_from_the_dataset(arrow_
     good = [f for f in files if not f.endswith(KILLER)]
     out = tmp_path / "ds"
     dataset.prepare(out)
-    got = list(dask_imap(partial(_part_or_dies, out=str(out)), [(0, files)], "local:2", _failed_part,
+    got = list(dask_imap(partial(_part_or_dies, out=str(out)), [(0, files)], "local:2", failed_part,
                          salvage=partial(salvage_part, out=str(out), probe=_probe_or_dies)))
     assert len(got) == 1 and got[0]["part"] == 0 and got[0]["files"] == 4
     assert len(got[0]["errors"]) == 1 and f"{KILLER}: not in the dataset" in got[0]["errors"][0]

@@ -17,6 +17,7 @@ from conftest import CORPUS, SHARED, TEST_CACHE, have_gnubg
 from gnubg_statistics import compare, read_export
 
 from notation.matchio import parse_match, read_match
+from notation.replay import replay_match
 from notation.statistics import BOOTSTRAP_SEED, Statistics, luck_rating, rating, statistics
 
 DATA = Path(__file__).resolve().parent / "data" / "stats"
@@ -129,6 +130,16 @@ def test_no_analysis_gives_counts_and_no_figure() -> None:
     assert st.messages == ["the record holds no analysis: 3 moves counted, no error, luck or PR figure"]
 
 
+def test_a_record_without_analysis_is_counted_without_a_replay() -> None:
+    # the counts read from the record equal those the replay and its decisions give
+    m = read_match(Path(__file__).resolve().parent / "data" / "gnubg_7p_crawford.mat")
+    fast = statistics(m)
+    slow = statistics(replay_match(m))
+    assert fast.decisions == [] and slow.decisions
+    assert fast.to_dict() == slow.to_dict()
+    assert fast.match.gnubg[0].total_moves > 50
+
+
 def test_part_of_the_analysis_is_counted_and_said() -> None:
     text = (DATA / "galaxy_1093632.sgf").read_text(encoding="utf-8")
     # drop the ranked plays of one node (nopnop's 66 at move 3): it is then not analysed
@@ -140,7 +151,7 @@ def test_part_of_the_analysis_is_counted_and_said() -> None:
     part = statistics(parse_match(partial, name="a.sgf"))
     assert part.match.gnubg[1].unanalysed_moves == 1
     assert part.match.gnubg[1].unforced_moves == whole.match.gnubg[1].unforced_moves - 1
-    assert any("1 unforced move not analysed" in m for m in part.messages)
+    assert any("1 move not analysed" in m for m in part.messages)
     assert part.match.xg[1].uncounted == 1
 
 

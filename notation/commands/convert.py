@@ -3,6 +3,7 @@ a decision dataset, validating them on the way."""
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from functools import partial
@@ -95,8 +96,11 @@ def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, q
     # A directory or a pattern among the inputs writes a directory, however many records it holds: the
     # meaning of OUT does not change with the number of files found.
     several = len(inputs) > 1 or found.walked or Path(out).is_dir()
-    if several and (out == "-" or not Path(out).is_dir()):
-        fail(f"{out}: with several inputs, a directory or a pattern, the output must be an existing directory")
+    make_folder = several and out != "-" and not os.path.lexists(out) and Path(out).suffix.lower() not in (
+        *EXTENSIONS.values(), ".html", ".ogxms", ".parquet")
+    if several and not make_folder and (out == "-" or not Path(out).is_dir()):
+        fail(f"{out}: with several inputs, a directory or a pattern, the output must be a directory (one "
+             "that does not exist yet is made, unless its name ends as a record's)")
     try:
         fmt = "html" if _wants_html("" if several else out, to) else format_for(None if several else out, to)
     except ValueError as e:
@@ -107,16 +111,28 @@ def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, q
     for src in inputs:
         stem = "stdin" if src == "-" else Path(src).stem
         target = str(Path(out) / (stem + EXTENSIONS.get(fmt, ".html"))) if several else out
-        if target in seen:
-            fail(f"{seen[target]} and {src} would both be written to {target}: convert them separately "
-                 "or rename one")
-        seen[target] = src
+        n = 1
+        while target.lower() in seen:  # a.mat and a.sgf: the second written as a-2.mat, and said
+            n += 1
+            target = str(Path(out) / f"{stem}-{n}{EXTENSIONS.get(fmt, '.html')}")
+        if n > 1 and not quiet:
+            first = seen[str(Path(out) / (stem + EXTENSIONS.get(fmt, ".html"))).lower()]
+            click.echo(f"gammon: {safe_line(src)} is written to {safe_line(target)} ({safe_line(first)} has "
+                       f"the name {stem}{EXTENSIONS.get(fmt, '.html')})", err=True)
+        seen[target.lower()] = src
         targets[src] = target
         if target != "-":
             try:
                 check_target(target, force=force, inputs=inputs)
             except FileExistsError as e:
                 fail(str(e))
+    if make_folder:  # (docs/guarantees.md: an output's missing folders are made)
+        try:
+            Path(out).mkdir(parents=True)
+        except OSError as e:
+            fail(f"{out}: cannot make the folder: {e.strerror or e}")
+        if not quiet:
+            click.echo(f"gammon: made the folder {safe_line(out)}", err=True)
     options = {"bar": bar, "off": off, "hit_marks": hit_marks} if fmt == "mat" else {}
     page: Callable[..., str] | None = None
     if fmt == "html":  # the page writer (render/ imports notation/; only the command joins the two)
@@ -128,7 +144,7 @@ def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, q
     # whole list would travel with every task).
     settings: dict[str, Any] = dict(fmt=fmt, force=force, strict=strict, quiet=quiet, canonical=canonical,
                                     inputs=() if dask_address is not None else inputs, options=options,
-                                    page=page)
+                                    page=page, per_match=several)
     if dask_address is not None:
         from ..scale import dask_imap
 
@@ -180,7 +196,7 @@ def _parquet(inputs: list[str], out: str, *, force: bool, quiet: bool, jobs: int
     """``--to parquet``: the decision dataset of every input under the directory ``out``, each part
     written where it is computed (here, a forked worker, or a Dask worker: ``out`` must be shared)."""
     from .._term import plural, safe_line
-    from ..dataset import parts, prepare
+    from ..dataset import failed_part, part_task, parts, prepare, salvage_part
     from ..scale import ExtraMissing, need
 
     try:
@@ -196,11 +212,11 @@ def _parquet(inputs: list[str], out: str, *, force: bool, quiet: bool, jobs: int
     except OSError as e:
         fail(f"{out}: cannot write: {e.strerror or e}")
     items = [(k, inputs[lo:hi]) for k, (lo, hi) in enumerate(parts(len(inputs)))]
-    work = partial(_part, out=out)
+    work = partial(part_task, out=out)
     if dask_address is not None:
         from ..scale import dask_imap
 
-        results: Any = dask_imap(work, items, dask_address, _failed_part,  # type: ignore[arg-type]
+        results: Any = dask_imap(work, items, dask_address, failed_part,  # type: ignore[arg-type]
                                  salvage=partial(salvage_part, out=out))
     else:
         results = map_files(work, items, min(jobs, len(items)))  # type: ignore[arg-type]
@@ -220,55 +236,6 @@ def _parquet(inputs: list[str], out: str, *, force: bool, quiet: bool, jobs: int
         click.echo(f"{safe_line(out)}: {plural(counts['rows'], 'row')} from {plural(counts['files'], 'file')} "
                    f"in {plural(counts['parts'], 'part')}", err=True)
     sys.exit(2 if unreadable else 0)
-
-
-def _part(item: tuple[int, list[str]], out: str) -> dict[str, Any]:
-    from ..dataset import write_part
-
-    k, paths = item
-    try:
-        return write_part(paths, out, k)
-    except OSError as e:
-        return {"part": None, "files": len(paths), "rows": 0,
-                "errors": [f"{out}: cannot write part {k}: {e.strerror or e}"]}
-
-
-def _probe(path: str) -> int:
-    """The rows of one file, computed and dropped: a task that fails only where the file kills its worker."""
-    from ..batch import decision_rows
-
-    return int(decision_rows(path)["rows"])
-
-
-def salvage_part(client: Any, item: tuple[int, list[str]], reason: str, *, out: str,
-                 probe: Callable[[str], Any] = _probe, write: Callable[..., dict[str, Any]] = _part) -> dict[str, Any]:
-    """A part whose task stopped every Dask worker that tried it (``reason``): each of its files is read
-    alone, as its own task, and the part is written from the files that were read; each other file is
-    reported (``--to parquet`` on a cluster: a file that kills its workers no longer loses its part)."""
-    from ..scale import task_results
-
-    k, paths = item
-    checked = task_results(client, probe, paths)
-    # A task can fail beside the killer (it was on the worker that died): each file that failed is
-    # tried again alone, so that only a file that kills its workers by itself is left out.
-    for i, (ok, _) in enumerate(checked):
-        if not ok:
-            checked[i] = task_results(client, probe, [paths[i]])[0]
-    good = [p for p, (ok, _) in zip(paths, checked, strict=True) if ok]
-    errors = [f"{p}: not in the dataset: {why}" for p, (ok, why) in zip(paths, checked, strict=True) if not ok]
-    res: dict[str, Any] = {"part": None, "files": len(paths), "rows": 0, "errors": errors}
-    if good:
-        ((ok, written),) = task_results(client, partial(write, out=out), [(k, good)])
-        if not ok:
-            return _failed_part(item, written)
-        res = {**written, "files": len(paths), "errors": list(written["errors"]) + errors}
-    return res
-
-
-def _failed_part(item: Any, reason: str) -> dict[str, Any]:
-    k, paths = item
-    return {"part": None, "files": len(paths), "rows": 0,
-            "errors": [f"part {k} ({paths[0]}, ... {len(paths)} files): not written: {reason}"]}
 
 
 def _report(res: dict[str, Any]) -> int:

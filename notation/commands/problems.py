@@ -7,6 +7,7 @@ with ``index.html``, ``problems.json``, and on request one print-ready PDF and a
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import click
@@ -17,6 +18,8 @@ from ..errors import NotationError
 __all__ = ["command"]
 
 MAX_DPI = 1200
+_DIAGRAM = re.compile(r"(?:problem|solution)-[0-9]{3,}\.(?:png|svg)")
+"""The name of a set's diagram (render.problems.file_names)."""
 
 
 @click.command("problems")
@@ -27,9 +30,10 @@ MAX_DPI = 1200
                    "(0.12).")
 @click.option("--marked", is_flag=True,
               help="Instead of --min-error: the decisions the record marks (gnubg's bad, doubtful and "
-                   "interesting marks) or comments on.")
+                   "interesting marks, eXtreme Gammon's flags) or comments on.")
 @click.option("--player", default=None, metavar="NAME",
-              help="Only this player's decisions (a name as the record gives it, or white/black).")
+              help="Only this player's decisions (a name as the record gives it, case and accents aside, or "
+                   "white/black).")
 @click.option("--kind", type=click.Choice(["checker", "cube"]), default=None,
               help="Only checker plays or only cube decisions (default both).")
 @click.option("--limit", type=click.IntRange(0), default=None, metavar="N",
@@ -46,7 +50,8 @@ MAX_DPI = 1200
               help="Resolution of the PDF's pages (and of --size print).")
 @click.option("--anki", "anki", default=None, metavar="FILE.csv",
               help="Also a CSV that Anki imports (front: the problem image and question; back: the solution "
-                   "image and answer), with the images beside it.")
+                   "image and answer), with its images beside it, named gammon-<digest>.png so that no two sets "
+                   "share a name: copy them into Anki's media folder (collection.media), then File > Import.")
 @click.option("--font", "fonts", multiple=True, type=click.Path(exists=True, dir_okay=False),
               help="A TrueType font for names in scripts the shipped fonts lack (e.g. Japanese).")
 @click.option("--force", is_flag=True, help="Overwrite existing files (never an input).")
@@ -64,6 +69,7 @@ def command(files: tuple[str, ...], output: str, min_error: float, marked: bool,
     from render import _font
     from render.problems import problems, write_problem_set
 
+    from ..decisions import has_analysis
     from ..matchio import read_match
 
     for f in fonts:
@@ -74,6 +80,7 @@ def command(files: tuple[str, ...], output: str, min_error: float, marked: bool,
     out = Path(output)
     if output == "-" or (out.exists() and not out.is_dir()):
         fail(f"{output}: -o names a directory (the set is several files)")
+    names = ["<stdin>" if name == "-" else name for name in files]  # what the set calls each record
     matches = []
     for name in files:
         try:
@@ -82,13 +89,25 @@ def command(files: tuple[str, ...], output: str, min_error: float, marked: bool,
             fail(str(e))
         except OSError as e:
             fail(f"{name}: cannot read: {e.strerror or e}")
+    if not marked:  # a record without analysis has no errors: say so, not an empty set
+        bare = [name for name, m in zip(names, matches, strict=True) if not has_analysis(m)]
+        advice = "analyse with GNU Backgammon or eXtreme Gammon first, or take the comments with --marked"
+        if len(bare) == len(files):
+            fail(f"{bare[0]}: the record holds no analysis: {advice}" if len(bare) == 1 else
+                 f"none of the {len(bare)} records holds an analysis ({bare[0]}, ...): {advice}")
+        for name in bare:
+            click.echo(safe_line(f"gammon: warning: {name}: the record holds no analysis: no problems from it"),
+                       err=True)
     options = {"size": size, "theme": theme}
     if size == "print":
         options["dpi"] = dpi
     _font.MISSING.clear()
     try:
         ps = problems(matches, min_error, marked=marked, player=player, kind=kind, limit=limit,
-                      sources=list(files), options=options)
+                      sources=names, options=options)
+    except ValueError as e:  # a --player who plays in none of the records
+        fail(str(e))
+    try:
         written = write_problem_set(ps, out, fmt=fmt, pdf_path=str(out / "problems.pdf") if want_pdf else None,
                                     dpi=dpi, anki_path=anki, force=force, inputs=files)
     except FileExistsError as e:
@@ -100,6 +119,11 @@ def command(files: tuple[str, ...], output: str, min_error: float, marked: bool,
     finally:
         if _font.MISSING:
             click.echo(f"gammon: warning: {_font.missing_message()}", err=True)
+    ours = {f.name for f in written if f.parent == out}
+    stale = sorted(f.name for f in out.iterdir() if _DIAGRAM.fullmatch(f.name) and f.name not in ours)
+    if stale:  # an earlier, larger set written there: its diagrams are not this set's
+        click.echo(safe_line(f"gammon: warning: {out}: {len(stale)} diagrams of an earlier set are not part of this "
+                             f"one ({stale[0]} ...): index.html and problems.json list this set's"), err=True)
     what = "marked or commented decisions" if marked else f"decisions with an error of {min_error:g} or more"
     click.echo(safe_line(f"{len(ps)} problem{'s' if len(ps) != 1 else ''} ({what}) from {len(files)} "
                          f"file{'s' if len(files) != 1 else ''}: {len(written)} files written to {out}"), err=True)

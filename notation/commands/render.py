@@ -18,9 +18,10 @@ import click
 
 from .._term import fail, safe_line, stdout_failed, utf8
 from ..errors import InvalidPositionError, NotationError
+from ..navigate import action_at, game_of, move_index, place, step_labels
 from ..position import Position, parse_dice
 
-__all__ = ["command", "step_labels"]
+__all__ = ["command"]
 
 SIZES = ("small", "medium", "large", "print")
 THEMES = ("print", "classic", "contrast")
@@ -102,22 +103,6 @@ def _who(position: Position, player: int) -> str:
     return name or ("White", "Black")[player]
 
 
-def step_labels(steps: list[Any]) -> list[str]:
-    """Each step's name in the record's own numbering, as `gammon validate` prints it: the move number
-    (the ``.mat`` row, as every format numbers it: :mod:`notation.rows`) for the first action of that
-    move, ``14-2`` for its second ...; ``s5`` (the fifth action) where the record numbers none."""
-    seen: dict[int, int] = {}
-    out = []
-    for k, step in enumerate(steps, 1):
-        n = step.action.move_number
-        if n is None:
-            out.append(f"s{k}")
-            continue
-        seen[n] = seen.get(n, 0) + 1
-        out.append(str(n) if seen[n] == 1 else f"{n}-{seen[n]}")
-    return out
-
-
 def _describe(step: Any, game_no: int, move_no: int | str) -> str:
     """A caption for the position before an action: 'Game 2, move 14: Alice to play 5-3: 13/8 13/10'."""
     a = step.action
@@ -164,13 +149,6 @@ def _step_options(step: Any, base: dict[str, Any], caption: str | None) -> dict[
     if caption is not None and "caption" not in opts:
         opts["caption"] = caption
     return opts
-
-
-def _where(source: str, step: Any, game_no: int, label: str) -> str:
-    """Where an action is, as `gammon validate` says it: ``file:line:col: game 2 move 14``."""
-    span = step.action.span
-    place = f":{span.line}:{span.column}" if span is not None and span.line else ""
-    return f"{source}{place}: game {game_no} move {label}"
 
 
 SHOW_NAMES = "\0show"
@@ -490,28 +468,6 @@ def _command(req: _Request, pips: bool | None, score: bool | None) -> None:
         fail(str(e))
 
 
-def _find_at(rep: Any, at: str, source: str) -> tuple[int, int]:
-    """(game, action index from 1) of the action at LINE[:COL] of the file."""
-    try:
-        parts = [int(x) for x in at.split(":")]
-    except ValueError:
-        fail(f"--at {at!r}: expected LINE or LINE:COL")
-    line, col = parts[0], (parts[1] if len(parts) > 1 else None)
-    best = None
-    for gi, g in enumerate(rep.games, 1):
-        for si, step in enumerate(g.steps, 1):
-            span = step.action.span
-            if span is None or span.line != line:
-                continue
-            if col is None or span.column <= col:
-                best = (gi, si)
-            if col is None:
-                return best
-    if best is None:
-        fail(f"{source}: no action at line {at}")
-    return best
-
-
 def _render_match(source: str, output: str, fmt: str | None, game_no: int | None, move_no: int | None,
                   draw_all: bool, base: dict[str, Any], fixed_caption: bool, at: str | None = None,
                   force: bool = False, given: Any = None, jobs: int = 0, candidate: Any = None,
@@ -527,7 +483,10 @@ def _render_match(source: str, output: str, fmt: str | None, game_no: int | None
         fail(f"{source}: no games")
     at_index = 0
     if at is not None:
-        game_no, at_index = _find_at(rep, at, source)
+        try:
+            game_no, at_index = action_at(rep, at, source)
+        except ValueError as e:
+            fail(str(e))
         move_no = -1  # the action found, by its index
     if draw_all:
         if game_no is not None or move_no is not None:
@@ -536,9 +495,10 @@ def _render_match(source: str, output: str, fmt: str | None, game_no: int | None
         return
     if game_no is None:
         game_no = 1
-    if game_no > len(rep.games):
-        fail(f"{source}: there is no game {game_no} (the match has {len(rep.games)})")
-    g = rep.games[game_no - 1]
+    try:
+        g = game_of(rep, game_no, source)
+    except ValueError as e:
+        fail(str(e))
     out_fmt = _format_for(output, fmt)
     if move_no is None:
         position, opts = g.start, dict(base)
@@ -554,14 +514,11 @@ def _render_match(source: str, output: str, fmt: str | None, game_no: int | None
         label = step_labels(g.steps)[at_index - 1]
         opts = _step_options(step, base, None if fixed_caption else _describe(step, game_no, label))
     else:
-        labels = step_labels(g.steps)
         want = str(move_no)
-        if want not in labels:
-            numbered = [x for x in labels if x[0].isdigit() and "-" not in x]
-            fail(f"{source}: game {game_no} has no move {move_no} (its moves are numbered "
-                 f"{numbered[0] if numbered else '-'} to {numbered[-1] if numbered else '-'}, as validate "
-                 "prints them)")
-        step = g.steps[labels.index(want)]
+        try:
+            step = g.steps[move_index(g, game_no, move_no, source)]
+        except ValueError as e:
+            fail(str(e))
         position = step.before
         opts = _step_options(step, base, None if fixed_caption else _describe(step, game_no, want))
     if auto is not None:
@@ -585,7 +542,7 @@ def _render_match(source: str, output: str, fmt: str | None, game_no: int | None
         elif move_no == 0:
             where = f"{source}: game {game_no} final position"
         else:
-            where = _where(source, step, game_no, label if move_no == -1 else want)
+            where = place(source, step, game_no, label if move_no == -1 else want)
         fail(f"{where}: cannot be drawn: {e.message}")
     _write(Path(output), data, force, (source,))
 
@@ -657,7 +614,7 @@ def _render_all(rep: Any, source: str, output: str, fmt: str | None, base: dict[
             name = num.zfill(3) + dash + rest if label[0].isdigit() else label
             todo.append((out_dir / f"game{gi:02d}_move{name}.{out_fmt}", step.before,
                          _step_options(step, base, cap)))
-            places.append(_where(source, step, gi, label))
+            places.append(place(source, step, gi, label))
         end_opts = dict(base)
         if not fixed_caption:
             end_opts["caption"] = f"Game {gi}: final position"

@@ -156,7 +156,11 @@ def players_text(rows: list[PlayerRow]) -> str:
 @click.option("--games", is_flag=True, help="text: each game's table too.")
 @click.option("--players", "players_only", is_flag=True,
               help="text: only the players' table, even for one file.")
-def command(files: tuple[str, ...], out_format: str, as_json: bool, games: bool, players_only: bool) -> None:
+@click.option("--jobs", "-j", type=click.IntRange(0, 64), default=0, show_default=True,
+              help="Read files in this many parallel processes; 0: one per CPU (at most 16, one per four "
+                   "files) when there are at least 8 files.")
+def command(files: tuple[str, ...], out_format: str, as_json: bool, games: bool, players_only: bool,
+            jobs: int) -> None:
     """The statistics of each analysed match FILE (gnubg SGF, .xg, OGXM, JSON): per player, for the match
     and each game, gnubg's (its "statistics": error rates, luck, cube errors, ratings) and XG's
     Performance Rating (500 x error per decision, with a 95% interval), from the per-decision analysis.
@@ -170,9 +174,9 @@ def command(files: tuple[str, ...], out_format: str, as_json: bool, games: bool,
     gammon stats --json match.xg
     gammon stats --format csv tournament/ > pr.csv
     """
-    from ..errors import NotationError
-    from ..matchio import find_inputs, read_any, skipped_summary
-    from ..statistics import players_table, statistics
+    from ..matchio import find_inputs, skipped_summary
+    from ..parallel import auto_jobs, collector_paused, map_files
+    from ..statistics import players_table
 
     if as_json:
         out_format = "json"
@@ -188,19 +192,18 @@ def command(files: tuple[str, ...], out_format: str, as_json: bool, games: bool,
     all_stats: list[Statistics] = []
     several = found.walked or len(found.files) > 1
     text_blocks = 0
-    for path in found.files:
-        try:
-            matches = read_any(path)
-        except NotationError as e:
-            click.echo(f"gammon: {safe_line(str(e))}", err=True)
+    paths = found.files
+    jobs = jobs or auto_jobs(len(paths))
+    if "-" in paths:
+        jobs = 1  # standard input is read once, in this process
+    with collector_paused():
+        results = map_files(_file_statistics, paths, jobs, lost=_lost)
+    for error, stats in results:
+        if error is not None:
+            click.echo(f"gammon: {safe_line(error)}", err=True)
             status = 2
             continue
-        except OSError as e:
-            click.echo(f"gammon: {safe_line(path)}: cannot read: {safe_line(e.strerror or str(e))}", err=True)
-            status = 2
-            continue
-        for m in matches:
-            st = statistics(m)
+        for st in stats:
             all_stats.append(st)
             if out_format == "json":
                 click.echo(safe_json(json.dumps(_json(st), ensure_ascii=False)))
@@ -223,3 +226,33 @@ def command(files: tuple[str, ...], out_format: str, as_json: bool, games: bool,
 
 def _json(st: Statistics) -> dict[str, Any]:
     return st.to_dict()
+
+
+Result = tuple["str | None", "list[Statistics]"]
+
+
+def _file_statistics(path: str) -> Result:
+    """(None, the statistics of each match in ``path``) or (the one-line error, []): the work of one file,
+    in whichever process reads it (the decisions are not sent back: the figures and sums are)."""
+    from ..errors import NotationError
+    from ..matchio import read_any
+    from ..parallel import collect_if_piled
+    from ..statistics import statistics
+
+    try:
+        matches = read_any(path)
+    except NotationError as e:
+        return str(e), []
+    except OSError as e:
+        return f"{path}: cannot read: {e.strerror or e}", []
+    out = []
+    for m in matches:
+        st = statistics(m)
+        st.decisions = []
+        out.append(st)
+    collect_if_piled()
+    return None, out
+
+
+def _lost(path: str, reason: str) -> Result:
+    return f"{path}: not read: {reason}", []

@@ -134,6 +134,9 @@ def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, q
         pages = _pages_folder(html_report)
         if pages.exists() and not force:
             fail(f"{pages} exists (use --force to overwrite the pages in it)")
+        refused = _unwritable_pages(pages, _page_names(paths))
+        if refused is not None:
+            fail(refused)
     if variant:
         from ..rules import get_rules
 
@@ -370,11 +373,40 @@ def _page_names(paths: Sequence[str]) -> dict[str, str]:
     return out
 
 
+def _unwritable_pages(folder: Path, names: dict[str, str]) -> str | None:
+    """Why a page of ``--html`` cannot be written, checked before any work (as ``convert`` checks its
+    outputs): a page's name in ``folder`` (``NAME.html``, ``NAME.2.html`` ...) that is a FIFO, a device,
+    a socket or a directory; None when each can be written."""
+    import os
+
+    from ..convert import not_regular
+
+    stems = {n.lower() for n in names.values()}
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:  # none yet (made when the first page is written), or not a folder: said when written
+        return None
+    for e in entries:
+        stem = e.name.partition(".")[0]
+        if stem.lower() not in stems or not e.name.lower().endswith(".html"):
+            continue
+        try:
+            st = e.stat()
+        except OSError:
+            continue  # a dangling link: replaced
+        what = "a directory" if e.is_dir() else not_regular(st)
+        if what is not None:
+            return (f"{folder / e.name} is {what}, not a regular file: no page is written over it, even with "
+                    "--force")
+    return None
+
+
 def write_pages(src: str, folder: str, name: str, variant: str | None = None,
-                auto_doubles: int | None = None) -> list[str]:
+                auto_doubles: int | None = None, stats: list[Any] | None = None) -> list[str]:
     """The match pages (:func:`render.html.match_page`) of the file ``src``, written into ``folder`` as
     ``NAME.html`` (a second match of the file ``NAME.2.html`` ...); returns their paths (none for a file
-    that cannot be read)."""
+    that cannot be read).  ``stats``, when given, gets the statistics (:mod:`notation.statistics`, without
+    their decisions) of each match that holds an analysis, for the report's players' table."""
     from pathlib import Path
 
     from render.html import match_page
@@ -396,8 +428,17 @@ def write_pages(src: str, folder: str, name: str, variant: str | None = None,
         match.source = src
         Path(folder).mkdir(parents=True, exist_ok=True)
         target = str(Path(folder) / (f"{name}.{k + 1}.html" if k else f"{name}.html"))
-        _publish(target, match_page(match, replay_match(match)), [src])
+        rep = replay_match(match)
+        _publish(target, match_page(match, rep), [src])
         written.append(target)
+        if stats is not None:
+            from ..decisions import has_analysis
+            from ..statistics import statistics
+
+            if has_analysis(match):
+                st = statistics(rep)
+                st.decisions = []
+                stats.append(st)
     return written
 
 
@@ -419,8 +460,9 @@ def write_report(report: str, results: Sequence[dict[str, Any]], variant: str | 
         src = str(res["file"])
         pages = res.get("pages")
         if pages is None:
+            res["statistics"] = []
             pages = [] if res.get("unreadable") else write_pages(src, str(folder), names[src], variant,
-                                                                   auto_doubles)
+                                                                   auto_doubles, res["statistics"])
         written += pages
         if pages:
             links[src] = f"{folder.name}/{Path(pages[0]).name}"
@@ -459,7 +501,9 @@ def _check_and_collect(path: str, variant: str | None, auto_doubles: int | None,
             pages.least is None or any(True for _ in shown_findings(result["findings"], pages.least)))
         if wanted:
             try:
-                result["pages"] = write_pages(path, pages.folder, pages.names[path], variant, auto_doubles)
+                result["statistics"] = []
+                result["pages"] = write_pages(path, pages.folder, pages.names[path], variant, auto_doubles,
+                                              result["statistics"])
             except OSError as e:
                 result["page_error"] = str(getattr(e, "strerror", None) or e)
     collect_if_piled()

@@ -42,6 +42,7 @@ from ..losses import THUMBNAIL, crawford_mark
 from ..met import KAZAROSS_XG2, Met, frame, met_named
 from ..position import GAME_RESIGNED, Position
 from ..record import Action, Game, Match
+from ..rules import boards_after, single_steps
 from . import _ogxm_wire as W
 from ._ogxm_shared import (
     END_KEY,
@@ -1172,39 +1173,19 @@ def _tokens(text: str) -> list[tuple[int, int]] | None:
 
 def _pips(mine: tuple[int, ...], theirs: tuple[int, ...], order: list[tuple[int, int]],
           dice: list[int]) -> list[int] | None:
-    """The die each step uses, when ``order`` can be played step by step: each step one die, the bar
-    first, never onto a point the opponent holds, bearing off only with every checker home (and with a
-    larger die only from the highest point); None otherwise."""
-    m = list(mine)
-    o = list(theirs)
+    """The die each step uses, when ``order`` can be played step by step, each step one that the rules
+    allow with a die left (:func:`notation.rules.single_steps`: the bar first, never onto a point the
+    opponent holds, bearing off only with every checker home, with a larger die only from the highest
+    point, and then the smallest such die); None otherwise."""
     left = list(dice)
     out = []
     for f, t in order:
-        if m[f] <= 0 or (m[25] > 0 and f != 25):
+        die = min((d for d in set(left) if (f, t) in single_steps(mine, theirs, d)), default=None)
+        if die is None:
             return None
-        if t == 0:
-            if any(m[p] for p in range(7, 26)):
-                return None
-            if f in left:
-                p = f
-            else:
-                bigger = [d for d in left if d > f]
-                if not bigger or any(m[q] for q in range(f + 1, 7)):
-                    return None
-                p = min(bigger)
-            m[f] -= 1
-            m[0] += 1
-        else:
-            p = f - t
-            if p not in left or o[25 - t] >= 2:
-                return None
-            m[f] -= 1
-            m[t] += 1
-            if o[25 - t] == 1:
-                o[25 - t] = 0
-                o[25] += 1
-        left.remove(p)
-        out.append(p)
+        mine, theirs = boards_after(mine, theirs, ((f, t, bool(t) and theirs[25 - t] == 1),))
+        left.remove(die)
+        out.append(die)
     return out
 
 

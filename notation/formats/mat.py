@@ -146,6 +146,11 @@ def _cell_regex() -> re.Pattern[str]:
     return _cell_re
 
 
+_GLUED_ROW = "[^\n]*?\\b[1-6][1-6]:[ \t]+(?=(?i:Game)[ \t]+[0-9]{1,9}[ \t]*\n)"  # (as lark has the grammar's)
+"""The rest of a row's line that a Game line ends (the grammar's ``ROWS``): gnubg's own ``.mat`` export of a
+game that ends with a roll not played (no result) leaves the roll's cell open, and writes the next game's
+``Game N`` on the roll's row, ``27) 11:  Game 2``; read as the row, then the Game line."""
+
 _GAP = "(?:\n[ \t]*)+"
 """How every line terminal ends: its line break, blank lines and the next line's indentation."""
 
@@ -169,10 +174,12 @@ class _LineRegexes:
         self.score = line("SCORE_LINE")
         rows = line("ROWS")
         # A ROWS line is one of its heads (a row number, a result or cube word) and the rest of the line:
-        # whether a line starts one needs only the head (the line's rest is never scanned).
-        tail = "[^\n]*)+"  # (a line break itself in the class, as the grammar writes it)
+        # whether a line starts one needs only the head (the line's rest is never scanned), but for a row
+        # that a Game line ends (gnubg's export), the grammar's first way to end a row.
+        tail = "(?:" + _GLUED_ROW + "|[^\n]*))+"  # (a line break itself in the class, as the grammar writes it)
         assert rows.pattern.startswith("(?:") and rows.pattern.endswith(tail), rows.pattern
         self.rows = re.compile(rows.pattern[3:-len(tail)])
+        self.glued = re.compile(_GLUED_ROW)
         self.plain_cell = re.compile(terminals["PLAIN_CELL"])
 
 
@@ -186,8 +193,9 @@ def _line_regexes() -> _LineRegexes:
     return _line_res
 
 
-_ROW_LINES = re.compile(r"([^\n]*)((?:\n[ \t]*)+)")
-"""The lines of a lark ``ROWS`` token, each with the line break, blank lines and indentation after it."""
+_ROW_LINES = re.compile(r"([^\n]+)((?:\n[ \t]*)+|$)")
+"""The lines of a lark ``ROWS`` token, each with the line break, blank lines and indentation after it (the
+last one none when a Game line ends it, :data:`_GLUED_ROW`)."""
 
 _ROW_WORDS: set[str] = {f"{a}{b}:" for a in range(1, 7) for b in range(1, 7)}
 """The words of common rows known to be the dice of a roll (``52:``) or a plain move (those read by
@@ -366,7 +374,7 @@ class _Tok:
     (its own and the blank lines after it: ``breaks``); a ``ROWS`` token keeps its lines in ``rows``
     (line, column, text), and in ``value`` only the line breaks after the last one."""
 
-    __slots__ = ("type", "text", "breaks", "line", "column", "rows")
+    __slots__ = ("type", "text", "breaks", "line", "column", "rows", "glued")
 
     def __init__(self, type: str, text: str, line: int, column: int) -> None:
         self.type = type
@@ -375,6 +383,8 @@ class _Tok:
         self.line = line
         self.column = column
         self.rows: list[tuple[int, int, str]] = []
+        self.glued = False
+        """A ``GAME_LINE`` at the end of a row's line (:data:`_GLUED_ROW`)."""
 
     @property
     def value(self) -> str:
@@ -390,13 +400,15 @@ lists, in file order, as lark's tree for the grammar's ``start``, ``match`` and 
 _AT_PRE, _AT_MATCH, _AT_SCORE, _AT_GAME = range(4)
 
 
+
 def _line_tree(text: str) -> Tree | None:
     """The tree lark's parser makes of ``text`` (see :data:`Tree`), made line by line with the grammar's
     own line terminals; None for anything this does not follow exactly (a line that none of the terminals
     the parser would accept there matches, a tab or other blank before a line, a file that ends after a
     ``Game`` line): lark then reads the file, and says what is wrong."""
     res = _line_regexes()
-    tag, match_line, game_line, score_line, rows_start = res.tag, res.match, res.game, res.score, res.rows
+    tag, match_line, game_line, score_line, rows_start, glued_row = res.tag, res.match, res.game, res.score, \
+        res.rows, res.glued
     top: Tree = []
     match: Tree = top
     game: Tree = top
@@ -416,12 +428,22 @@ def _line_tree(text: str) -> Tree | None:
         c = s[0]
         column = len(line) - len(s) + 1
         if state == _AT_GAME and (c in "0123456789" or c in "WLDBRTCAFwldbrtcaf") and rows_start.match(s):
+            glued = glued_row.match(s + "\n", rows_start.match(s).end()) \
+                if s[-1] in "0123456789" and ("g" in s or "G" in s) else None  # (a Game line has a g)
             if rows is None:
                 rows = _Tok("ROWS", "", number, column)
                 game.append(rows)
                 last = rows
-            rows.rows.append((number, column, s))
+            rows.rows.append((number, column, s if glued is None else s[:glued.end()]))
             rows.breaks = 1
+            if glued is not None:  # gnubg's export: a roll not played, then the next game's Game line
+                rows.breaks = 0
+                rows = None
+                last = _Tok("GAME_LINE", s[glued.end():], number, column + glued.end())
+                last.glued = True
+                game = [last]
+                match.append(game)
+                state = _AT_SCORE
             continue
         rows = None
         if c == ";" or c == "#":
@@ -663,7 +685,11 @@ class _Reader:
         gtext = _line_of(gtok)
         game = Game(number=int(gtext.split()[1]))
         game.span = Span(gtok.line, gtok.column, gtok.line, gtok.column + len(gtext))
-        if gtok.column == 1:
+        if getattr(gtok, "glued", False):
+            self.notes.append(Normalisation(f"{gtext.strip()!r} at the end of a row's line, after a roll not "
+                                            "played (gnubg's .mat export), read as a Game line of its own",
+                                            gtok.line, gtok.column))
+        elif gtok.column == 1:
             self.notes.append(Normalisation("Game line without a leading space", gtok.line, 1))
         stok: Tokenlike = children[1]
         self._score_line(game, stok)
@@ -715,6 +741,13 @@ class _Reader:
         first, middle, last = text.split(":")
         rest = middle.lstrip(" \t")
         digits = len(rest) - len(rest.lstrip("0123456789"))
+        if digits > 9:  # (the grammar takes 9 and a name that starts with digits)
+            raise ParseError(f"a score of more than 9 digits: {cut_text(text.strip(), 80)!r}", line=tok.line,
+                             column=tok.column, text=text)
+        if rest[digits] not in " \t":  # gnubg's export pads the first column to 31 characters, no further
+            self.notes.append(Normalisation(
+                f"no blank between the first score and the second name {rest[digits:].strip()!r} (gnubg's .mat "
+                "export of a long name)", tok.line, tok.column + len(first) + 1 + len(middle) - len(rest) + digits))
         raw = (first.rstrip(" \t"), rest[digits:].strip(" \t"))
         starts = (0, len(first) + 1 + len(middle) - len(rest[digits:].lstrip(" \t")))
         names = []

@@ -233,7 +233,7 @@ def _decode(data: bytes) -> tuple[str, list[Normalisation]]:
     """The SGF text, decoded as its ``CA[]`` declares (UTF-8 when it declares none; UTF-16 with a byte
     order mark).  A byte the declared charset does not allow is read as U+FFFD and reported with its
     line and column; the rest of the file keeps its charset (never a silent Latin-1 reading of all)."""
-    from .._input import decode_bom
+    from .._input import decode_bom, text_codec
 
     notes: list[Normalisation] = []
     wide = decode_bom(data)  # UTF-16 or UTF-32
@@ -245,9 +245,7 @@ def _decode(data: bytes) -> tuple[str, list[Normalisation]]:
         data = data[3:]
     m = re.search(rb"CA\[([^\]]*)\]", data[:4096])
     charset = m.group(1).decode("ascii", "replace").strip() if m else "UTF-8"
-    try:
-        "".encode(charset)
-    except (LookupError, ValueError):  # ValueError: a name with a NUL character
+    if text_codec(charset) is None:  # (unknown, or no character set: punycode, base64 ...)
         notes.append(Normalisation(f"CA[{charset}] is not a character set this program knows: read as UTF-8", 1,
                                    None))
         charset = "UTF-8"

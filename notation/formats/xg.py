@@ -60,6 +60,7 @@ from dataclasses import fields
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
+from .._input import text_codec
 from ..analysis import Analysis, Candidate, CheckerAnalysis, CubeAnalysis, Probabilities, Rollout
 from ..errors import ParseError
 from ..losses import THUMBNAIL
@@ -321,7 +322,7 @@ class _Extras:
             self.notes.append(Normalisation("the archive has no readable registry: its comments and rollouts "
                                             "(temp.xgc, temp.xgr), if any, are not read"))
         xgc = _side_file(data, files, "temp.xgc", name, self.notes)
-        self.comments: list[str] = _comments(xgc) if xgc else []
+        self.comments: list[str] = _comments(xgc, self.notes) if xgc else []
         xgr = _side_file(data, files, "temp.xgr", name, self.notes)
         self.rollouts: list[bytes] = ([xgr[k:k + ROLLOUT_SIZE] for k in range(0, len(xgr) - ROLLOUT_SIZE + 1,
                                                                                ROLLOUT_SIZE)] if xgr else [])
@@ -352,10 +353,12 @@ _RTF_CHARS = {b"par": "\n", b"line": "\n", b"tab": "\t", b"emdash": "\u2014", b"
               b"bullet": "\u2022", b"emspace": " ", b"enspace": " ", b"qmspace": " "}
 
 
-def _comments(xgc: bytes) -> list[str]:
+def _comments(xgc: bytes, notes: list[Normalisation] | None = None) -> list[str]:
     """The comments of ``temp.xgc``: one RTF document each (XG writes its line breaks inside a document
-    as bytes 1 and 2, and a CR LF between documents), as plain text."""
+    as bytes 1 and 2, and a CR LF between documents), as plain text.  A document in a code page this
+    program does not know (``\\ansicpg0``) is read as Windows' usual (1252), and said in ``notes``."""
     docs: list[str] = []
+    unknown: list[int] = []
     text = xgc.replace(b"\x01\x02", b"\r\n")
     i = 0
     n = len(text)
@@ -363,13 +366,17 @@ def _comments(xgc: bytes) -> list[str]:
         j = text.find(b"{", i)
         if j < 0:
             break
-        end, body = _rtf_document(text, j)
+        end, body = _rtf_document(text, j, unknown)
         docs.append(body)
         i = end
+    if unknown and notes is not None:
+        pages = ", ".join(str(n) for n in sorted(set(unknown))[:5])
+        notes.append(Normalisation(f"comments in a code page this program does not know (\\ansicpg{pages}): "
+                                   "read as code page 1252"))
     return docs
 
 
-def _rtf_document(text: bytes, i: int) -> tuple[int, str]:
+def _rtf_document(text: bytes, i: int, unknown: list[int] | None = None) -> tuple[int, str]:
     """The RTF group that starts at ``text[i]`` (``{``): where it ends and its text (without its
     formatting; ``\\par`` a line break; ``\\'xx`` in the document's code page, ``\\uN`` as that
     character), stripped of blank lines at the ends."""
@@ -405,11 +412,9 @@ def _rtf_document(text: bytes, i: int) -> tuple[int, str]:
             continue
         if word is not None:
             if word == b"ansicpg" and num is not None and skip_at is None:
-                codepage = f"cp{int(num)}"
-                try:
-                    b"".decode(codepage)
-                except LookupError:
-                    codepage = "cp1252"
+                codepage = text_codec(f"cp{int(num)}") or "cp1252"  # (an unknown code page: Windows' usual)
+                if codepage == "cp1252" and int(num) != 1252 and unknown is not None:
+                    unknown.append(int(num))
             if word == b"uc" and num is not None:
                 uc[-1] = max(0, int(num))
             if skip_at is not None:
@@ -789,8 +794,11 @@ class _Reader:
 
     def _game_header(self, rec: bytes, i: int) -> None:
         s1, s2 = struct.unpack_from("<2i", rec, 12)
+        for value, off in ((s1, 12), (s2, 16)):  # (as a position file's: 2^31 - 1 made records no reader takes)
+            if not 0 <= value <= 1 << 16:
+                raise _rec_err(f"score {value} is out of range", self.name, i * RECORD_SIZE + off, i + 1)
         number = struct.unpack_from("<i", rec, 48)[0]
-        game = Game(number=number if number > 0 else len(self.match.games) + 1, score=(s1, s2),
+        game = Game(number=number if 0 < number <= 999_999_999 else len(self.match.games) + 1, score=(s1, s2),
                     names=self.match.names, span=Span(i + 1, 1))
         if self.match.length:
             game.crawford = bool(rec[20])
