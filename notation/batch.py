@@ -547,7 +547,8 @@ def decision_rows(path: str, variant: str | None = None, auto_doubles: int | Non
 
 def _decision_rows(path: str, variant: str | None, auto_doubles: int | None, result: dict[str, Any]
                    ) -> dict[str, Any]:
-    from .ids import match_id, ogid, position_id, xgid
+    from .formats.ogxm import game_ogids
+    from .ids import match_id, position_id, xgid
 
     cols = result["columns"]
     try:
@@ -585,7 +586,10 @@ def _decision_rows(path: str, variant: str | None, auto_doubles: int | None, res
             game = grep.game
             names = game.names or match.names
             steps = list(grep)
-            plays = 0  # (an OGID counts the plays made in the game)
+            # each action's OGID before it, as OGXM's reference codec gives it (state, cube action, move number);
+            # an action that is no OGXM ply (an acceptance, the result) the one after the ply before it
+            ogids = {id(st.action): (before, after) for st, before, after in game_ogids(grep) if st is not None}
+            last_ogid: str | None = None
             for si, step in enumerate(steps):
                 a = step.action
                 before = step.before
@@ -604,12 +608,10 @@ def _decision_rows(path: str, variant: str | None, auto_doubles: int | None, res
                     pid, mid = position_id(before), match_id(before)
                 except Exception:  # noqa: BLE001 - as above
                     pid = mid = None
-                try:
-                    og = ogid(before, move_id=plays)
-                except Exception:  # noqa: BLE001 - as above
-                    og = None
-                if a.kind == "move":
-                    plays += 1
+                og_pair = ogids.get(id(a))
+                og = last_ogid if og_pair is None else og_pair[0]
+                if og_pair is not None:
+                    last_ogid = og_pair[1]
                 eq_played = eq_best = loss = None
                 best = None
                 an = a.analysis

@@ -74,7 +74,36 @@ def _mat_losses(match: Match) -> list[str]:
     if setups:
         out.append(f"{setups} set-up positions are written as Snowie 'Illegal play' cells, which keep the board, "
                    f"cube and dice but not the player names")
+    levels = _mat_level_losses(match)
+    if levels:
+        out.append(f"the level of {levels} resignation{'s' if levels > 1 else ''} (single game, gammon or "
+                   "backgammon): .mat says a level only through the points of the 'Wins' line after it, which "
+                   "give another or none here")
     return out + _mat_rule_losses(match)
+
+
+def _mat_level_losses(match: Match) -> int:
+    """How many resignations of ``match`` a reader of the written ``.mat`` takes at another level than the
+    record's (or at none): it has only the written word and the points of the result that follows
+    (:func:`notation.formats.mat.resignation_levels`)."""
+    from dataclasses import replace
+
+    from .formats.mat import resign_word, resignation_levels
+
+    lost = 0
+    running = [0, 0]
+    for g in match.games:
+        known = [a for a in g.actions if a.kind == "resign" and a.value in (1, 2, 3)]
+        if known:
+            written = [replace(a, text=resign_word(a)) if a.kind == "resign" else a for a in g.actions]
+            score = g.score if g.score is not None else (running[0], running[1])
+            read = {id(a): level for a, level in
+                    resignation_levels(Game(g.number, score=score, actions=written), match.length)}
+            lost += sum(1 for a, w in zip(g.actions, written, strict=True)
+                        if a.kind == "resign" and a.value in (1, 2, 3) and read.get(id(w)) != a.value)
+        if g.result is not None and g.result[0] in (0, 1):
+            running[g.result[0]] += g.result[1]
+    return lost
 
 
 _RULE_WORDS = {"variant": "the variant", "crawford": "the Crawford rule", "jacoby": "the Jacoby rule",

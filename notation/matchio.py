@@ -174,7 +174,7 @@ def parse_match(text: str | bytes, *, name: str | None = None) -> Match:
     return _first(parse_any(text, name=name), name)
 
 
-RECORD_EXTENSIONS = (".mat", ".sgf", ".json", ".xg", ".xgp", ".gam")
+RECORD_EXTENSIONS = (".mat", ".sgf", ".json", ".xg", ".xgp", ".gam", ".ogxm", ".ogxms")
 """File name extensions that say a file is a match record: such a file found in a directory or by a
 pattern is always read (and reported, however damaged), whatever its content."""
 

@@ -58,12 +58,16 @@ def _initial(position: Position) -> bool:
             and position.boards == Position.initial(position.variant).boards)
 
 
-def ogid(position: Position, *, move_id: int = 0, state: str | None = None, cube_action: str | None = None) -> str:
-    """The OGID of ``position``.  ``move_id`` is the number of plays made in the game so far; ``state``
+def ogid(position: Position, *, move_id: int | None = None, state: str | None = None,
+         cube_action: str | None = None) -> str:
+    """The OGID of ``position``.  ``move_id`` is the number of plays made in the game so far (by default
+    the move number of the OGID the position was read from, :func:`parse_ogid`'s ``ogid_move``, else 0); ``state``
     and ``cube_action`` default to what the position says (``R`` rolled, ``C`` before the roll, ``D`` and
     ``O`` a pending double, ``G`` and ``P`` a dropped double, ``G`` / ``RG`` a game over, ``IB`` a game
     whose first roll is not played yet).  Raises :class:`InvalidPositionError` for a position no OGID
     holds (a variant's checkers waiting to enter, a point held by both sides)."""
+    if move_id is None:
+        move_id = int(next((v for k, v in position.extras if k == "ogid_move"), 0))
     b0, b1 = position.boards
     if position.waiting(0) > 0 or position.waiting(1) > 0:
         raise InvalidPositionError("an OGID has no place for checkers waiting to enter")

@@ -3,11 +3,11 @@
 A ``.mat`` transcript numbers its rows (``14) 52: 13/8 13/11   31: 8/5 6/5``): the left column is player 0's
 action, the right column player 1's.  ``gammon validate``, the page's ``#gGmM`` links, ``render --game
 --move`` and the dataset name an action by that number (``M-2`` for the second action of a row).  A
-``.mat`` file says its numbers; for the other formats (SGF, ``.xg``) the number is the row the ``.mat``
+``.mat`` file says its numbers; for the other formats (SGF, ``.xg``, OGXM) the number is the row the ``.mat``
 writer puts the action in: :func:`mat_rows` lays a game's actions out in rows exactly as
 :mod:`notation.formats.mat` writes them (the writer lays its rows out with it), and :func:`number_rows`
-sets each action's ``move_number`` from it.  So the same match read from a ``.mat``, an SGF or an ``.xg``
-file has the same position at the same game and move.
+sets each action's ``move_number`` from it.  So the same match read from a ``.mat``, an SGF, an ``.xg`` or
+an OGXM file has the same position at the same game and move.
 """
 
 from __future__ import annotations

@@ -131,6 +131,15 @@ def test_show_moves_and_render_read_an_ogid(tmp_path: Path) -> None:
     assert r.returncode == 0 and b"<svg" in svg.read_bytes()[:200]
 
 
+def test_show_keeps_an_ogids_move_number() -> None:
+    """An OGID's move number (its 10th field, plays made in the game) is shown as read: it came back as 0,
+    and the state it gives (``R``, not ``IB`` at move 0 on the opening board) with it."""
+    played = "11ccccchhhjjjjj:66666888dddddoo:N0N:46:W:R:0:0:7:15"
+    r = gammon("show", played)
+    assert r.returncode == 0 and f"OGID:        {played}".encode() in r.stdout, r.stdout
+    assert b"OGID:" not in r.stdout.split(b"Not held:")[-1]
+
+
 def test_the_dataset_has_an_ogid_column(tmp_path: Path) -> None:
     pq = pytest.importorskip("pyarrow.parquet")
     out = tmp_path / "ds"

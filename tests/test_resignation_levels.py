@@ -62,3 +62,38 @@ def test_sgf_keeps_the_levels_of_real_xg_files() -> None:
         m = notation.read_match(path)
         back, _ = _back(m, "sgf")
         assert _levels(back) == _levels(m), path.name
+
+
+def _said_levels(dropped: list[str]) -> int:
+    import re
+
+    said = [re.match(r"the level of (\d+) resignations? ", d) for d in dropped]
+    return sum(int(m.group(1)) for m in said if m)
+
+
+@pytest.mark.parametrize("path", [DATA / "xg_ronde3.xg", DATA / "xg_charlot1-charlot2_7p_2305.xg",
+                                  DATA / "gammonview_reconstructed.mat", DATA / "mat_xg_dialect.txt"],
+                         ids=lambda p: p.name)
+def test_mat_keeps_each_level_or_says_it(path: Path) -> None:
+    """The .mat writer wrote every resignation as 'Concedes', which says no level: read back, every level
+    was lost, and nothing said so.  Now the word is kept and a reader takes the level from the result
+    that follows; where that gives another level (a result cut to what the match needed), it is said."""
+    m = notation.read_match(path)
+    back, dropped = _back(m, "mat")
+    assert len(_levels(back)) == len(_levels(m))
+    lost = sum(1 for x, y in zip(_levels(m), _levels(back), strict=True) if x[2] is not None and x != y)
+    assert _said_levels(dropped) == lost, dropped
+    known = sum(1 for x in _levels(m) if x[2] is not None)
+    assert lost < known or known == 0  # most are kept
+
+
+def test_the_mat_writer_keeps_gammonview_s_resigns() -> None:
+    """Issue 35, item 11: GammonView's 'Resigns' was written 'Concedes' (and its level lost)."""
+    m = notation.read_match(DATA / "gammonview_reconstructed.mat")
+    text, _ = render_match(m, "mat")
+    assert isinstance(text, str)
+    words = [a.text.strip() for g in m.games for a in g.actions if a.kind == "resign"]
+    assert words and set(words) == {"Resigns"}
+    assert text.count(" Resigns") == len(words) and "Concedes" not in text
+    back = parse_any(text.encode("utf-8"), name="out.mat")[0]
+    assert _levels(back) == _levels(m)

@@ -55,11 +55,11 @@ ASPECTS: dict[str, tuple[str, ...]] = {
                 r"beaver|raccoon|\bwins?\b|\bresult",),
     "resign": (r"resign", r"concede"),
     "result": (r"result|\bwins?\b|points?\b",),
-    "numbering": (r"move numbers?|numbered|\brows?\b", r"rolls? after which"),
+    "numbering": (r"move numbers?|numbered|\brows?\b", r"rolls? after which", r"read back as a roll"),
     "analysis": (r"analysis", r"rollouts?\b", r"luck", r"cube decisions?"),
     "properties": (r"properties", r"property"),
     "thumbnail": (r"thumbnail",),
-    "findings": (r".",),  # a replay finding that changes is said in the words of what caused it
+    "findings": (r"\billegal\b", r"\berrors?\b", r"\breplay\b"),
 }
 """Every aspect compared (:func:`round_trip_facts.facts`), and the words of a ``dropped:`` line about it."""
 
@@ -209,8 +209,6 @@ def _in_text(aspect: str, m: notation.Match, text: str, page: bool) -> list[str]
 # --------------------------------------------------------------------------------------------- known places
 
 _I1 = "issue 35 item 1: a stream into a one-match format converts the first match, not said as a drop"
-_I3 = "issue 35 item 3: OGXM numbers moves by ply, not by .mat row"
-_I4 = "issue 35 item 4: the .mat writer drops the resignation level"
 _I7 = "issue 35 item 7: a roll then a resignation without moving becomes an empty move in OGXM, unsaid"
 _I11 = "issue 35 item 11: sgf->sgf replaces AP[...] (the producer) with ours, unsaid"
 _LOSSES = ("found by the matrix (issue 35): Galaxy's 'Losses N point' lines are not written to SGF or OGXM "
@@ -218,11 +216,8 @@ _LOSSES = ("found by the matrix (issue 35): Galaxy's 'Losses N point' lines are 
 KNOWN: dict[tuple[str, str, str], str] = {
     ("ogxms", "mat", "matches"): _I1, ("ogxms", "sgf", "matches"): _I1, ("ogxms", "json", "matches"): _I1,
     ("ogxms", "ogxm", "matches"): _I1,
-    **{(r, "ogxm", "numbering"): _I3 for r in ("xg", "mat", "sgf", "json")},
-    **{("ogxm" if r != "ogxms" else r, w, "numbering"): _I3 for r in ("ogxm", "ogxms") for w in ("mat", "sgf")},
-    ("sgf", "mat", "resign"): _I4, ("ogxm", "mat", "resign"): _I4, ("ogxms", "mat", "resign"): _I4,
     ("sgf", "ogxm", "dice"): _I7,
-    ("xg", "ogxm", "actions"): _I7, ("json", "ogxm", "actions"): _I7, ("sgf", "ogxm", "actions"): _I7,
+    ("sgf", "ogxm", "actions"): _I7,
     ("sgf", "ogxm", "plays"): _I7,
     ("sgf", "sgf", "properties"): _I11,
     ("mat", "sgf", "actions"): _LOSSES, ("mat", "ogxm", "actions"): _LOSSES,

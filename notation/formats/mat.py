@@ -1063,32 +1063,9 @@ class _Reader:
                         where.line if where else None, where.column if where else None))
 
     def _resignation_values(self, game: Game) -> None:
-        """GammonView's ``Resigns`` cell says no value: it is the points of the other player's ``Wins``
-        line that follows, over the cube (the value of the last double taken, beaver or raccoon), when
-        that is a single, gammon or backgammon, and the points are not exactly what the winner needed
-        to win the match (some producers cut them to that).  Otherwise it stays unknown, and the replay checks the
-        points against the cube as for any resignation."""
-        actions = game.actions
-        cube = 1
-        offered: int | None = None
-        for i, a in enumerate(actions):
-            kind = a.kind
-            if kind == "double":
-                offered = a.value
-            elif kind == "take":
-                cube, offered = offered or cube, None
-            elif kind in ("beaver", "raccoon"):
-                cube, offered = a.value or cube, None
-            elif kind == "drop":
-                offered = None
-            elif kind == "resign" and a.value is None and (a.text or "").lower() == "resigns":
-                win = next((b for b in actions[i + 1:] if b.kind == "win"), None)
-                if win is None or win.player == a.player or not win.value or win.value % cube:
-                    continue
-                if self.length > 0 and (game.score is None or game.score[win.player] + win.value == self.length):
-                    continue
-                if 1 <= win.value // cube <= 3:
-                    a.value = win.value // cube
+        """The level of each ``Resigns`` cell, which says none (:func:`resignation_levels`)."""
+        for a, level in resignation_levels(game, self.length):
+            a.value = level
 
     def _overflow_notes(self) -> None:
         if not self.right_columns:
@@ -1310,6 +1287,53 @@ def _points_word(n: int) -> str:
     return f"{n} point" if n == 1 else f"{n} points"
 
 
+LEVEL_WORDS = ("resigns",)
+"""The resignation cells whose level a reader takes from the result that follows (GammonView's ``Resigns``);
+XG's ``Concedes`` and GammonView's ``Forfeits`` say none."""
+
+
+def resignation_levels(game: Game, length: int) -> list[tuple[Action, int]]:
+    """The level a ``.mat`` reader gives each ``Resigns`` cell of ``game`` (it says none): the points of the
+    other player's ``Wins`` line that follows, over the cube (the value of the last double taken, beaver or
+    raccoon), when that is a single, gammon or backgammon, and the points are not exactly what the winner
+    needed to win the match (some producers cut them to that).  Otherwise
+    it stays unknown, and the replay checks the points against the cube as for any resignation.  The
+    ``.mat`` writer says a level this does not give back."""
+    actions = game.actions
+    out = []
+    cube = 1
+    offered: int | None = None
+    for i, a in enumerate(actions):
+        kind = a.kind
+        if kind == "double":
+            offered = a.value
+        elif kind == "take":
+            cube, offered = offered or cube, None
+        elif kind in ("beaver", "raccoon"):
+            cube, offered = a.value or cube, None
+        elif kind == "drop":
+            offered = None
+        elif kind == "resign" and (a.text or "").strip().lower() in LEVEL_WORDS:
+            win = next((b for b in actions[i + 1:] if b.kind == "win"), None)
+            if win is None or win.player == a.player or not win.value or win.value % cube:
+                continue
+            if length > 0 and (game.score is None or game.score[win.player] + win.value == length):
+                continue
+            if 1 <= win.value // cube <= 3:
+                out.append((a, win.value // cube))
+    return out
+
+
+def resign_word(a: Action) -> str:
+    """The word the ``.mat`` writer writes for a resignation: the cell's own (``Resigns``, ``Concedes``,
+    ``Forfeits``) when it was read from one; else ``Resigns`` for one of known level (a reader takes it from
+    the result that follows, :func:`resignation_levels`) and XG's ``Concedes`` for one of unknown level."""
+    word = (a.text or "").strip()
+    if word.lower() in ("resigns", "concedes", "forfeits"):
+        return word.capitalize()
+    return "Resigns" if a.value in (1, 2, 3) else "Concedes"
+
+
 class _Writer:
     def __init__(self, match: Match, bar: str, off: str, hit_marks: bool) -> None:
         self.m = match
@@ -1377,7 +1401,7 @@ class _Writer:
         if k == "drop":
             return " Drops"
         if k == "resign":
-            return " Concedes"
+            return f" {resign_word(a)}"
         if k == "accept":
             return " Accepts"
         if k == "reject":

@@ -47,9 +47,9 @@ from . import _ogxm_wire as W
 
 if TYPE_CHECKING:
     from ..record import Match
-    from ..replay import MatchReplay
+    from ..replay import GameReplay, MatchReplay, ReplayStep
 
-__all__ = ["MAGIC", "read_ogxm", "iter_ogxm", "is_stream", "write_ogxm", "write_ogxms"]
+__all__ = ["MAGIC", "read_ogxm", "iter_ogxm", "is_stream", "write_ogxm", "write_ogxms", "game_ogids"]
 
 MAGIC = W.MAGIC
 
@@ -127,3 +127,85 @@ def write_ogxms(matches: Sequence[Match]) -> tuple[bytes, list[str]]:
         parts.append(data)
         dropped += [f"member {k}: {d}" for d in lost]
     return b"".join(parts), dropped
+
+
+_NO_PLY = frozenset(("accept", "win", "loss", "reject"))
+"""Actions that are no OGXM ply (a resignation's acceptance, the result: the game's record holds them)."""
+_CUBE_STATES = {"double": ("D", "O"), "take": ("A", "T"), "beaver": ("A", "T"), "raccoon": ("A", "T"),
+                "drop": ("G", "P")}
+
+
+def _restated(oid: str | None, seat: int) -> tuple[str | None, str | None]:
+    """The OGIDs before and after a ply that restates the position ``oid`` (a resignation, the game-over
+    ply): the other player's, then the ply's seat's (0 White)."""
+    if oid is None:
+        return None, None
+    fields = oid.split(":")
+    fields[4] = "BW"[seat]
+    before = ":".join(fields)
+    fields[4] = "WB"[seat]
+    return before, ":".join(fields)
+
+
+def game_ogids(gr: GameReplay) -> list[tuple[ReplayStep | None, str | None, str | None]]:
+    """The OGIDs before and after each OGXM ply of a replayed game, as OGXM's reference codec gives them
+    (PyPI ``ogxm``, ``binary_to_json``), with the step of the ply's action: one for each action that is a
+    ply (every action but an acceptance and the result), then one (step None) for the game-over ply of a
+    game won without a resignation.
+
+    The state and move number follow the plies: ``IB`` until the first roll is played (and again after a
+    set-up position with no roll, which starts the count again and keeps the cube it had: a cube-set ply
+    follows it), ``R`` with the dice, ``C`` after a play (a roll not played, then resigned, passes the turn as a play
+    does), ``D``/``O`` a double offered, ``A``/``T`` a double just taken (the ``T`` stays on the next roll),
+    ``G``/``P`` dropped; the move number counts the plays; a resignation and the game-over ply (White's)
+    restate the position before them: the other player's before, their own after.  An illegal play and a
+    position set by hand after a roll (set-position plies with dice) are not counted.  None for a position
+    no OGID holds (a variant's checkers waiting to enter).  A game the replay cannot finish has the plies
+    of its steps only."""
+    from ..ogid import ogid
+
+    out: list[tuple[ReplayStep | None, str | None, str | None]] = []
+    move, state, action = 0, "IB", "N"
+    last: str | None = None
+    won = resigned = False
+    for st in gr.steps:
+        a = st.action
+        kind = a.kind
+        if kind in _NO_PLY:
+            won = won or kind == "win"
+            continue
+        if kind == "resign":
+            out.append((st, *_restated(last, a.player)))
+            resigned = True
+            continue
+        rolled = kind in ("move", "roll") or (kind == "setup" and a.dice is not None)
+        before = st.before
+        if rolled and before.dice is None and a.dice is not None:
+            before = before.replace(dice=a.dice)
+        after = st.after
+        if rolled and kind != "setup":
+            if after.turn == st.before.turn:  # a roll not played (then resigned): the turn passes
+                after = after.replace(turn=1 - after.turn, dice=None)
+            elif after.dice is not None:
+                after = after.replace(dice=None)
+        try:
+            first = ogid(before, move_id=move, state=("IB" if state == "IB" else "R") if rolled else state,
+                         cube_action=action)
+        except ValueError:
+            first = None
+        if rolled:  # (an illegal play, and a position set by hand after a roll, are set-position plies with
+            move += st.legal and kind != "setup"  # dice: not counted)
+            state, action = "C", "N"
+        elif kind == "setup":
+            state, move = "IB", 0
+            after = after.replace(cube=before.cube, cube_owner=before.cube_owner)
+        elif kind in _CUBE_STATES:
+            state, action = _CUBE_STATES[kind]
+        try:
+            last = ogid(after, move_id=move, state=state, cube_action=action)
+        except ValueError:
+            last = None
+        out.append((st, first, last))
+    if won and not resigned:  # the game-over ply (24, or 26 after the game that ends the match), White's seat
+        out.append((None, *_restated(last, 0)))
+    return out

@@ -1087,7 +1087,7 @@ class _Reader:
             max_cube=10 if m.rules.cube else 0)
         later = [False] * len(nodes)
         for i in range(len(nodes) - 2, -1, -1):
-            later[i] = later[i + 1] or nodes[i + 1].has("B", "W", *_SETUP)
+            later[i] = later[i + 1] or _plays_on(nodes[i + 1])
         for i, nd in enumerate(nodes):
             comment: str | None = None
             props: dict[str, list[str]] = {}
@@ -1277,6 +1277,17 @@ class _Reader:
             game.actions.append(Action("resign", 1 - winner, value=level, **common))
             game.actions.append(Action("accept", winner, **common))
         game.actions.append(Action("win", winner, value=points, **common))
+
+
+_RESIGN_NODE = re.compile(r"(resign|accept|reject)(?::\s*\d{1,9})?")
+"""Gibbon's resignation nodes (``B[resign:2]``, ``W[accept]``)."""
+
+
+def _plays_on(nd: _Node) -> bool:
+    """Whether the game goes on at node ``nd``: a move, a cube action or a set-up, not only a resignation
+    (a roll followed only by resignation nodes was not played)."""
+    return nd.has(*_SETUP) or any(p.name in ("B", "W") and not _RESIGN_NODE.fullmatch(p.value.strip().lower())
+                                  for p in nd.props)
 
 
 def resign_level(points: int | None, cube: int) -> int | None:
