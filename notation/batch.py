@@ -112,7 +112,7 @@ def validate_file(path: str, variant: str | None = None, auto_doubles: int | Non
             out["plays"] += plays
             found = [f.to_dict() for f in rep.findings]
             for n in match.normalisations:  # what the reader read in a dialect's way, said as notes
-                found.append(Finding("note", f"reading: {n.message}", path, n.line, n.column).to_dict())
+                found.append(Finding(n.severity, f"reading: {n.message}", path, n.line, n.column).to_dict())
             if members:  # an OGXM stream's member: said in each of its findings, which sort by member
                 k = matches.index(match) + 1
                 for f in found:
@@ -400,6 +400,13 @@ def _convert_match(match: Match, name: str, member: int, target: str, fmt: str, 
                 if member:
                     f.message = f"match {member}: {f.message}"
                 say(f.format())
+    doubts = [n for n in match.normalisations if n.severity != "note"]  # (an OGXM signature that does not verify)
+    for n in doubts:
+        if strict or not quiet:
+            say(f"{name}: {'error' if strict else n.severity}: reading: {n.message}")
+    if doubts and strict:
+        out["status"] = 1
+        return out
     if canonical:
         match, n = canonical_plays(match)
         if n and not quiet:

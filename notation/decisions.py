@@ -44,6 +44,7 @@ stored error and "counts as a decision" flag, where the record is an ``.xg``.
 
 from __future__ import annotations
 
+import functools
 import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -287,9 +288,14 @@ def _frame(met: Met, pos: Position, player: int, cube: int) -> tuple[float, floa
     length = pos.match_length
     if not length or max(pos.score) >= length:
         return None
-    score = (pos.score[0], pos.score[1])
-    return (_get_me(met, length, score, player, cube, player, pos.crawford),
-            _get_me(met, length, score, player, cube, 1 - player, pos.crawford))
+    return _anchors(met, length, pos.score[0], pos.score[1], player, cube, pos.crawford)
+
+
+@functools.lru_cache(maxsize=4096)
+def _anchors(met: Met, length: int, s0: int, s1: int, player: int, cube: int, crawford: bool) -> tuple[float, float]:
+    score = (s0, s1)
+    return (_get_me(met, length, score, player, cube, player, crawford),
+            _get_me(met, length, score, player, cube, 1 - player, crawford))
 
 
 def _eq2mwc(eq: float, f: tuple[float, float]) -> float:

@@ -72,7 +72,12 @@ def position_source(arg: str) -> PositionRecord:
     if arg == "-" or (len(arg) < 4096 and "\n" not in arg and os.path.exists(arg) and not os.path.isdir(arg)):
         return read_position(arg)
     refuse_missing_file(arg)
-    return parse_position_text(arg)
+    try:
+        return parse_position_text(arg)
+    except ParseError as e:
+        if e.message.startswith("Position ID") and not any(c in arg for c in ":=/\n ") and len(arg.strip()) != 14:
+            e.message = f"{arg[:40]!r} is no file here and no position ID ({e.message})"
+        raise
 
 
 def refuse_missing_file(arg: str) -> None:

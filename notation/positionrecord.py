@@ -26,6 +26,9 @@ class Normalisation:
     message: str
     line: int | None = None
     column: int | None = None
+    severity: str = "note"
+    """``note``; ``warning`` for what a reader could not vouch for (an OGXM signature that does not verify,
+    a checksum it cannot check): said as a warning by validate, refused by ``convert --strict``."""
 
 
 @dataclass(slots=True)

@@ -51,6 +51,9 @@ _LUCK_MARKS = ("very lucky", "lucky", "unmarked", "unlucky", "very unlucky")
 BOOTSTRAP_SEED = 20260312
 """The fixed seed of the PR interval's bootstrap (same input, same interval)."""
 BOOTSTRAP_SAMPLES = 1000
+BOOTSTRAP_MAX = 500
+"""Past this many decisions (a long session, a player's tournament) the interval is the normal one (mean
+± 1.96 standard errors), which the bootstrap's converges to, instead of 1,000 resamples of them all."""
 
 
 def rating(error_per_decision: float) -> str:
@@ -326,7 +329,8 @@ class XgFigures:
     error_emg: float | None
     """The error behind PR (a loss, >= 0)."""
     pr_low: float | None
-    """The 95% interval of PR, a bootstrap over the decisions (fixed seed)."""
+    """The 95% interval of PR: a bootstrap over the decisions (fixed seed); the normal interval past
+    :data:`BOOTSTRAP_MAX` decisions."""
     pr_high: float | None
     luck: float | None
     """Luck (EMG) as XG prints it, zero-sum: the luck of the player's rolls less the opponent's (each as
@@ -444,6 +448,11 @@ def _bootstrap(errors: list[float], seed: int) -> tuple[float | None, float | No
     n = len(errors)
     if n < 2:
         return None, None
+    if n > BOOTSTRAP_MAX:  # the bootstrap's interval is the normal one by then, and it would cost n x 1,000 draws
+        mean = sum(errors) / n
+        sd = math.sqrt(sum((e - mean) ** 2 for e in errors) / (n - 1))
+        half = 1.959964 * sd / math.sqrt(n)
+        return 500.0 * max(0.0, mean - half), 500.0 * (mean + half)
     nonzero = [e for e in errors if e > 0]
     m = len(nonzero)
     if m == 0:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TypeVar
 
 import pytest
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,9 +39,13 @@ atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)
 # Property tests run a fixed budget of examples each.  In CI (``CI`` set, as .ci/run sets it) the
 # examples are derandomized, the same on every run, so a red run is a reproducible regression; a
 # developer's run explores new examples (``pytest --hypothesis-seed=N`` repeats one).
-settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
-if os.environ.get("CI"):
-    settings.load_profile("ci")
+# Hypothesis's own clocks (a deadline per example, the "too slow" health check) are wall-clock
+# assertions: on a loaded machine they fail tests whose work is right.  Neither is used; the tests
+# bound their time with pytest-timeout instead.
+_NO_CLOCK = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True, **_NO_CLOCK)
+settings.register_profile("dev", **_NO_CLOCK)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
 FULL = bool(os.environ.get("GAMMON_FULL_CORPUS"))

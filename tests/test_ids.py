@@ -586,7 +586,7 @@ CARRIED: dict[str, tuple[Callable[[Position], str], Callable[..., Position], tup
 
 
 @pytest.mark.parametrize("fmt", sorted(CARRIED))
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(data=st.data())
 def test_round_trip(fmt: str, data: st.DataObject) -> None:
     variant = data.draw(st.sampled_from(["standard", "standard", "nackgammon", "hypergammon3"]))
@@ -610,7 +610,7 @@ def test_round_trip(fmt: str, data: st.DataObject) -> None:
         assert _keep(parse_ascii_board(drawing, variant=variant), *fields_drawn) == _keep(pos, *fields_drawn)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(pos=positions())
 def test_position_id_and_match_id_alone_round_trip(pos: Position) -> None:
     back = parse_position_id(position_id(pos), turn=pos.turn)
@@ -673,7 +673,7 @@ def _gnubg_board(pos: Position) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(pos.opponent[1:26]), tuple(pos.on_roll[1:26])
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(pos=positions(gnubg_safe=True))
 def test_position_id_agrees_with_gnubg(gnubg: Gnubg, pos: Position) -> None:
     pid = position_id(pos)
@@ -683,7 +683,7 @@ def test_position_id_agrees_with_gnubg(gnubg: Gnubg, pos: Position) -> None:
     assert (tuple(back.on_roll[1:26]), tuple(back.opponent[1:26])) == (tuple(on), tuple(off))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(pos=positions(gnubg_safe=True))
 def test_every_format_agrees_with_gnubg(gnubg: Gnubg, pos: Position, tmp_path_factory: pytest.TempPathFactory
                                         ) -> None:

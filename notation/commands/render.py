@@ -50,7 +50,11 @@ def _check_plays(position: Position, plays: tuple[str, ...], dice: tuple[int, in
 
 
 def _looks_like_file(source: str) -> bool:
-    return Path(source).is_file()
+    """An existing path that is no folder (a FIFO or a device too: read within the bound of a record, as
+    ``show`` reads them), not an ID: ``/dev/zero`` was read as a Position ID of 9 characters."""
+    import os
+
+    return len(source) < 4096 and "\n" not in source and os.path.exists(source) and not os.path.isdir(source)
 
 
 def _write(path: Path, data: bytes | str, force: bool = False, inputs: tuple[str, ...] = ()) -> None:

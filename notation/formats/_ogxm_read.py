@@ -125,8 +125,8 @@ class Reader:
     def fail(self, message: str, at: int) -> None:
         W.fail(message, at, self.name)
 
-    def note(self, message: str, line: int | None = None) -> None:
-        self.notes.append(Normalisation(message, line, 1 if line is not None else None))
+    def note(self, message: str, line: int | None = None, severity: str = "note") -> None:
+        self.notes.append(Normalisation(message, line, 1 if line is not None else None, severity))
 
     # ------------------------------------------------------------------ the file
 
@@ -137,7 +137,7 @@ class Reader:
         if c.checksum is None:
             self.note("the file has no checksum (CSUM)")
         elif c.checksum != "crc32":
-            self.note(f"the checksum ({c.checksum}) is not CRC-32: not verified")
+            self.note(f"the checksum ({c.checksum}) is not CRC-32: not verified", severity="warning")
         self.checksum = c.checksum
         secs = c.sections
         self.analysed = any(s.kind == b"ANAL" for s in secs)
@@ -586,7 +586,7 @@ class Reader:
                     Ed25519PublicKey.from_public_bytes(key).verify(signature, payload)
                 except (InvalidSignature, ValueError):
                     self.note(f"{what} is signed ({s.kind.decode()}), and the signature does NOT verify: the "
-                              "signed bytes changed since")
+                              "signed bytes changed since", severity="warning")
                 else:
                     self.note(f"{what} is signed ({s.kind.decode()}): the signature verifies with the key it "
                               f"carries ({key.hex()[:16]}...), which proves the bytes are intact, not who signed")
