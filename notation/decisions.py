@@ -56,8 +56,8 @@ from .position import Position
 from .record import Action, Match
 from .replay import MatchReplay, replay_match
 
-__all__ = ["Decision", "CubeEquities", "decisions", "has_analysis", "legal_choices", "SKILL_DOUBTFUL", "SKILL_BAD",
-           "SKILL_VERY_BAD", "CLOSE_CUBE", "mark"]
+__all__ = ["Decision", "CubeEquities", "CubeVerdict", "decisions", "has_analysis", "legal_choices", "SKILL_DOUBTFUL",
+           "SKILL_BAD", "SKILL_VERY_BAD", "CLOSE_CUBE", "mark"]
 
 SKILL_DOUBTFUL, SKILL_BAD, SKILL_VERY_BAD = 0.03, 0.06, 0.12
 """gnubg's default thresholds for marking an error (``arSkillLevel``, gnubg.c), in EMG."""
@@ -65,6 +65,8 @@ CLOSE_CUBE = 0.16
 """gnubg's threshold of a close cube decision (``isCloseCubedecision``, eval.c)."""
 
 Kind = Literal["checker", "cube"]
+DoublerAction = Literal["double", "no double", "too good"]
+Answer = Literal["take", "pass"]
 Mark = Literal["doubtful", "bad", "very bad"]
 CubeError = Literal["missed double below CP", "missed double above CP", "wrong double below DP",
                     "wrong double above TG", "wrong take", "wrong pass"]
@@ -113,13 +115,47 @@ class CubeEquities:
         return max(self.no_double, min(self.double_take, self.double_pass))
 
     @property
+    def verdict(self) -> CubeVerdict:
+        """The right actions, as gnubg's ``FindBestCubeDecision`` finds them (see :class:`CubeVerdict`)."""
+        nd, dt, dp = self.no_double, self.double_take, self.double_pass
+        answer: Answer = "take" if dt <= dp else "pass"
+        if not self.available:
+            return CubeVerdict("no double", answer)
+        if min(dt, dp) >= nd:
+            return CubeVerdict("double", answer)
+        if answer == "pass" and nd > dp:
+            return CubeVerdict("too good", answer)
+        return CubeVerdict("no double", answer)
+
+    @property
     def best(self) -> str:
         """The right actions in words: ``double, take``, ``no double, take``, ``too good, pass`` ..."""
-        nd, dt, dp = self.no_double, self.double_take, self.double_pass
-        answer = "take" if dt <= dp else "pass"
-        if not self.available or nd > min(dt, dp):
-            return ("too good, " if nd > dp and self.available else "no double, ") + answer
-        return "double, " + answer
+        return self.verdict.words
+
+
+@dataclass(frozen=True, slots=True)
+class CubeVerdict:
+    """What a cube decision's three equities say is right: the doubler's action and the answer.
+
+    The one rule (every caption, answer and report says it in its own words from this):
+
+    - the answer is ``take`` when double/take <= double/pass (from the doubler's side: taking costs the
+      opponent no more than passing; a tie is a take, as gnubg counts no wrong take there), else ``pass``;
+    - the doubler's action is ``double`` when min(double/take, double/pass) >= no double (a tie is a
+      double: gnubg's ``FindBestCubeDecision`` doubles when doubling loses nothing); ``too good`` when
+      he should not double, passing is right and no double beats double/pass (playing on for a gammon
+      is worth more than the cash, as eXtreme Gammon says "Too good to double / Pass"); ``no double``
+      otherwise (and always where he may not double).  A position where no double beats double/pass
+      but the opponent should take is ``no double, take``, never "too good, take".
+    """
+
+    action: DoublerAction
+    answer: Answer
+
+    @property
+    def words(self) -> str:
+        """The verdict in :mod:`notation`'s English words: ``double, take``, ``too good, pass`` ..."""
+        return f"{self.action}, {self.answer}"
 
 
 @dataclass(frozen=True, slots=True)

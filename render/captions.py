@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from notation.analysis import CubeAnalysis, cube_equities
+from notation.decisions import CubeEquities
 from notation.position import Position
 
 from ._font import default_font
@@ -102,6 +103,15 @@ WORDS: dict[str, str] = {
     "action_take": "take",
     "action_pass": "pass",
     "action_beaver": "beaver",
+    # a cube caption's verdict from the equities when the producer's words cannot be drawn (XG's English)
+    "verdict_double": "Double / {answer}",
+    "verdict_double_redouble": "Redouble / {answer}",
+    "verdict_no_double": "No double / {answer}",
+    "verdict_no_double_redouble": "No redouble / {answer}",
+    "verdict_too_good": "Too good to double / {answer}",
+    "verdict_too_good_redouble": "Too good to redouble / {answer}",
+    "verdict_take": "Take",
+    "verdict_pass": "Pass",
 }
 """The words of :func:`book_caption`, by key; ``{...}`` are filled in.  Change the values (all of them, as
 one table) to caption in another language."""
@@ -143,21 +153,17 @@ def latin_name(name: str) -> str:
 
 
 def english_verdict(cube: CubeAnalysis, position: Position | None = None) -> str | None:
-    """The verdict the three equities say, in the words eXtreme Gammon uses in English (``No double /
-    Take``, ``Double / Pass``, ``Too good to redouble / Pass`` ...), from the doubler's side: the
-    opponent takes when taking costs him less (double/take <= double/pass); the doubler doubles when
-    doubling gains (the lesser of the two beats no double).  ``Redouble`` when the doubler owns the
-    cube.  None when an equity is missing."""
+    """The verdict the three equities say (:attr:`notation.decisions.CubeEquities.verdict`, the one
+    rule, ties included), in the words eXtreme Gammon uses in English (``No double / Take``, ``Double /
+    Pass``, ``Too good to redouble / Pass`` ...): :data:`WORDS`' ``verdict_*``.  ``Redouble`` when the
+    doubler owns the cube.  None when an equity is missing."""
     nd, dt, dp = cube.no_double, cube.double_take, cube.double_pass
     if nd is None or dt is None or dp is None:
         return None
-    double = "redouble" if position is not None and position.cube_owner is not None else "double"
-    answer = "Take" if dt <= dp else "Pass"
-    if nd < min(dt, dp):
-        return f"{double.capitalize()} / {answer}"
-    if answer == "Pass" and nd > dp:
-        return f"Too good to {double} / Pass"
-    return f"No {double} / {answer}"
+    v = CubeEquities(nd, dt, dp).verdict
+    redouble = position is not None and position.cube_owner is not None
+    key = "verdict_" + v.action.replace(" ", "_") + ("_redouble" if redouble else "")
+    return WORDS[key].format(answer=WORDS["verdict_" + v.answer])
 
 
 def cube_caption(cube: CubeAnalysis, position: Position | None = None) -> str:

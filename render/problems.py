@@ -139,11 +139,12 @@ class Problem:
             played = d.played if d.played else WORDS["no_move"]
             return WORDS["answer_checker"].format(best=best or WORDS["no_move"], played=played, error=err)
         redouble = self.position.cube_owner is not None
-        best = d.best
-        if best and d.action in ("take", "pass", "beaver"):  # the doubled player's question: take or pass
-            best = best.split(", ")[-1]
-        return WORDS["answer_cube"].format(best=_cube_words(best, redouble) if best else "?",
-                                           played=_cube_words(d.action, redouble), error=err)
+        best = "?"
+        if d.equities is not None:
+            v = d.equities.verdict
+            # the doubled player's question is take or pass; the doubler's, both actions
+            best = _cube_words(v.answer if d.action in ("take", "pass", "beaver") else v.words, redouble)
+        return WORDS["answer_cube"].format(best=best, played=_cube_words(d.action, redouble), error=err)
 
     @property
     def table(self) -> tuple[tuple[str, ...], ...]:
