@@ -147,6 +147,8 @@ class Converted:
     """The facts of the written file read back (None for the text record and the page)."""
     text: str | None
     """The text record or the page."""
+    refused: bool = False
+    """Refused whole (issue 35 item 1: a stream of several matches into one file of a one-match format)."""
 
 
 def _page(match: notation.Match, rep: Any, written: Any) -> str:
@@ -166,6 +168,9 @@ def source_facts(src: Path) -> tuple[dict[str, Any], int, notation.Match]:
 def converted(src: Path, fmt: str) -> Converted:
     page: Callable[..., str] | None = _page if fmt == "html" else None
     r = convert_file(str(src), "-", fmt, page=page)
+    if r["status"] == 2 and source_facts(src)[1] > 1:  # a stream into one file of a one-match format: refused
+        assert any("holds" in line and "not converted" in line for line in r["messages"]), r["messages"]
+        return Converted([], None, None, refused=True)
     assert r["status"] == 0, r["messages"]
     drops = [m.split(": dropped: ", 1)[1] for m in r["messages"] if ": dropped: " in m]
     text = r["text"]
@@ -208,14 +213,11 @@ def _in_text(aspect: str, m: notation.Match, text: str, page: bool) -> list[str]
 
 # --------------------------------------------------------------------------------------------- known places
 
-_I1 = "issue 35 item 1: a stream into a one-match format converts the first match, not said as a drop"
 _I7 = "issue 35 item 7: a roll then a resignation without moving becomes an empty move in OGXM, unsaid"
 _I11 = "issue 35 item 11: sgf->sgf replaces AP[...] (the producer) with ours, unsaid"
 _LOSSES = ("found by the matrix (issue 35): Galaxy's 'Losses N point' lines are not written to SGF or OGXM "
            "and not said (the .mat writer says it)")
 KNOWN: dict[tuple[str, str, str], str] = {
-    ("ogxms", "mat", "matches"): _I1, ("ogxms", "sgf", "matches"): _I1, ("ogxms", "json", "matches"): _I1,
-    ("ogxms", "ogxm", "matches"): _I1,
     ("sgf", "ogxm", "dice"): _I7,
     ("sgf", "ogxm", "actions"): _I7,
     ("sgf", "ogxm", "plays"): _I7,
@@ -253,6 +255,8 @@ def test_every_difference_is_said(reader: str, writer: str, aspect: str) -> None
     for src in _sources(reader, writer):
         source, n_matches, m = source_facts(src)
         c = converted(src, writer)
+        if c.refused:
+            continue
         if c.back is not None:
             source = {**source, "matches": Counter([n_matches])}
             d = differences(source, c.back, [aspect])
@@ -273,7 +277,7 @@ def test_every_difference_is_said(reader: str, writer: str, aspect: str) -> None
 def test_strict_refuses_exactly_what_is_said(reader: str, writer: str) -> None:
     for src in _sources(reader, writer)[:1 if writer == "html" else None]:
         c = converted(src, writer)
-        assert strict_status(src, writer) == (1 if c.drops else 0), (src.name, c.drops)
+        assert strict_status(src, writer) == (2 if c.refused else 1 if c.drops else 0), (src.name, c.drops)
 
 
 def test_the_tiny_sources_are_always_here() -> None:
