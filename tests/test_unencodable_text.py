@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 from conftest import DATA, ROOT
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from xg_container import container, records
 
 from notation.formats.json_format import to_json
@@ -130,3 +132,44 @@ def test_the_terminal_and_json_lines_show_the_escape(files: dict[str, Path]) -> 
     proc = gammon("convert", f.name, "-", "--to", "txt", cwd=f.parent)
     _ok(proc)
     assert b"Ch\\ud800ief" in proc.stdout
+
+
+ANY_CHAR = st.one_of(st.characters(), st.integers(0xD800, 0xDFFF).map(chr), st.sampled_from("\x1b\x9b\u202e٣７"))
+"""Any character: lone surrogates, controls (ESC, CSI), a bidi override and digits of other scripts too."""
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(ANY_CHAR, min_size=1, max_size=24), st.sampled_from(["name", "comment", "tag"]))
+def test_any_text_in_a_record_is_written_by_every_writer(text: str, where: str) -> None:
+    """The probe's class as a property: whatever a string of the record holds, every writer writes it
+    (or refuses it in our words) and its output encodes."""
+    import copy
+
+    from notation._term import safe_line, utf8
+    from notation.convert import render_match
+    from notation.errors import NotationError
+    from notation.replay import replay_match
+    from render.html import match_page
+
+    m = copy.deepcopy(_BASE)
+    if where == "name":
+        m.names = (text, m.names[1])
+        for g in m.games:
+            g.names = (text, m.names[1])
+    elif where == "comment":
+        m.games[0].comments.append(text)
+    else:
+        m.tags.append(("Event", text))
+    for fmt in ("mat", "sgf", "json", "txt", "ogxm"):
+        try:
+            out, dropped = render_match(m, fmt)
+        except NotationError:
+            continue
+        if isinstance(out, str):
+            utf8(out).decode("utf-8")
+        for d in dropped:
+            safe_line(d).encode("utf-8")
+    utf8(match_page(m, replay_match(m))).decode("utf-8")
+
+
+_BASE = read_any(str(GOOD))[0]
