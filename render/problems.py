@@ -109,15 +109,11 @@ class Problem:
         move = f", {WORDS['move']} {d.move}" if d.move is not None else ""
         return f"{WORDS['game']} {d.game}{move}"
 
-    def _candidates(self) -> tuple[Any, ...]:
+    def _checker(self) -> Any:
+        """The record's checker-play analysis of this decision, or None."""
         a = self.decision.source
         an = a.analysis if a is not None else None
-        return an.checker.candidates if an is not None and an.checker is not None else ()
-
-    def _played_index(self) -> int | None:
-        a = self.decision.source
-        an = a.analysis if a is not None else None
-        return an.checker.played if an is not None and an.checker is not None else None
+        return an.checker if an is not None else None
 
     @property
     def best(self) -> str | None:
@@ -161,10 +157,11 @@ class Problem:
                     (WORDS["double_pass"], eq.double_pass))
             return tuple((label, "", f"{v:+.3f}", "" if abs(v - best) < 5e-7 else f"{v - best:+.3f}")
                          for label, v in rows)
-        cands = self._candidates()
+        checker = self._checker()
+        cands = checker.candidates if checker is not None else ()
         if not cands:
             return ()
-        played = self._played_index()
+        played = checker.played
         shown = [i for i in range(min(TOP, len(cands)))]
         if played is not None and played >= TOP and played < len(cands):
             shown.append(played)
