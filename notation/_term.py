@@ -63,8 +63,10 @@ def safe_line(text: str) -> str:
 
 
 def plural(n: int, word: str) -> str:
-    """``1 game``, ``2 games``, ``0 errors``."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    """``1 game``, ``2 games``, ``0 errors``, ``10 matches``."""
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {word}es" if word.endswith(("s", "x", "ch", "sh")) else f"{n} {word}s"
 
 
 def use_colour(choice: str, stream: IO[str]) -> bool:

@@ -87,6 +87,14 @@ def test_no_analysis_is_said_and_gives_no_figure() -> None:
     assert "note: the record holds no analysis" in out
 
 
+def test_the_count_of_records_without_analysis_is_good_english(tmp_path: Path) -> None:
+    for name in ("a.mat", "b.mat"):
+        (tmp_path / name).write_bytes(Path(PLAIN).read_bytes())
+    code, _, err = run(str(tmp_path))
+    assert code == 0
+    assert "note: 2 matches of 2 hold no analysis" in err  # it said "2 matchs"
+
+
 def test_an_unreadable_file_is_one_line_and_status_2(tmp_path: Path) -> None:
     bad = tmp_path / "bad.sgf"
     bad.write_text("(;FF[4]GM[6];B[", encoding="utf-8")
