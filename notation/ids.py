@@ -87,7 +87,7 @@ def _shape(grammar: str, rule: str = "start") -> re.Pattern[str]:
     if pattern is None:
         from ._grammar import regexes
 
-        pattern = _SHAPES[key] = re.compile(regexes(grammar, _STARTS.get(grammar, "start"))[rule])
+        pattern = _SHAPES[key] = re.compile(regexes(grammar)[rule])
     return pattern
 
 
