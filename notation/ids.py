@@ -17,8 +17,8 @@ are defined in :mod:`notation.position`, with the :class:`Position` that shows i
 importable from here with the rest.
 
 The syntax of each ID is defined once, in its lark grammar ``grammars/ids_*.lark``.  A reader matches the
-ID against the grammar's start rule made a regular expression (:func:`notation._grammar.regexes`, derived
-from the grammar and cached, so reading an ID never imports lark), splits it into its fields and gives
+ID against the grammar's start rule made a regular expression (:func:`notation._grammar.regexes`, generated
+from the grammar by scripts/generate.py, so reading an ID never imports lark), splits it into its fields and gives
 each field its meaning.  Bad text raises :class:`~notation.errors.ParseError` whose ``column`` is the 1-based column of
 the offending character and whose message names the field (``XGID field 5 (dice): '7x' at column 39
 is not a roll``).  A well-formed ID of a position that cannot exist raises
