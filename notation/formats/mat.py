@@ -110,10 +110,10 @@ _STARTS = ("start", "cells", "fast_row")
 
 def _terminals() -> dict[str, str]:
     """The regular expression of each terminal of ``grammars/mat.lark``, exactly as lark compiles it
-    (:func:`notation._grammar.regexes`: derived from the built parser, cached)."""
+    (:func:`notation._grammar.regexes`: generated from the grammar)."""
     from .._grammar import regexes
 
-    return regexes("mat", _STARTS, **_PARSER_OPTIONS)
+    return regexes("mat")
 
 
 def build_parsers() -> None:
