@@ -782,3 +782,30 @@ def test_normalisation_kinds_on_the_corpus() -> None:
                  "runs into the right column", "Game line without a leading space", "Galaxy # line",
                  "repeated", "not played"):
         assert kind in text, kind
+
+
+@pytest.mark.parametrize(("text", "fmt"), [
+    (b"\n\n 7 point match\n", "mat"), (b"  1234567890 POINT MATCH\n", "mat"), (b"Game 12 and more\n", "mat"),
+    (b"\t; [Site \"x\"]\n", "mat"), (b"#[x\n", "mat"), (b"x\n money game\n", None), (b"x\n Games 1\n", None),
+    (b"point match\n", None), (b"x 7 point match\n", None)])
+def test_what_a_transcript_looks_like(text: bytes, fmt: str | None) -> None:
+    """A file is taken for a .mat transcript by its content when a line starts as the grammar's MAT_HEAD
+    says: a match line, a Game line or a header tag, with any number of digits (the reader then says what is
+    wrong with them)."""
+    from notation.errors import ParseError
+    from notation.matchio import detect_format
+
+    if fmt is None:
+        with pytest.raises(ParseError, match="unrecognised format"):
+            detect_format(None, text)
+    else:
+        assert detect_format(None, text) == fmt
+
+
+def test_every_transcript_here_looks_like_one() -> None:
+    from notation.matchio import detect_format
+
+    files = sorted(DATA.glob("*.mat")) + [p for p in CORPUS_FILES if p.suffix == ".mat"]
+    assert files
+    for path in files:
+        assert detect_format(None, path.read_bytes()) == "mat", path
