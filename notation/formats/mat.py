@@ -64,7 +64,7 @@ from ..record import (
     cut_run,
     plain_run,
 )
-from ._mat_shared import RULE_TAGS, SNOWIE, resignation_levels, rule_tag
+from ._mat_shared import RULE_TAGS, resignation_levels, rule_tag, setup_position
 
 if TYPE_CHECKING:  # pragma: no cover
     from lark.exceptions import UnexpectedInput
@@ -140,40 +140,25 @@ def _cell_regex() -> re.Pattern[str]:
     return _cell_re
 
 
-_GLUED_ROW = "[^\n]*?\\b[1-6][1-6]:[ \t]+(?=(?i:Game)[ \t]+[0-9]{1,9}[ \t]*\n)"  # (as lark has the grammar's)
-"""The rest of a row's line that a Game line ends (the grammar's ``ROWS``): gnubg's own ``.mat`` export of a
-game that ends with a roll not played (no result) leaves the roll's cell open, and writes the next game's
-``Game N`` on the roll's row, ``27) 11:  Game 2``; read as the row, then the Game line."""
-
-_GAP = "(?:\n[ \t]*)+"
-"""How every line terminal ends: its line break, blank lines and the next line's indentation."""
-
-
 class _LineRegexes:
-    """The line terminals as :func:`_line_tree` runs them on one line (without the line break and
-    what follows, :data:`_GAP`): ``tag``, ``match``, ``game`` and ``score`` must match a whole line,
-    ``rows`` (the head of a ``ROWS`` line) its start; ``plain_cell`` is the grammar's ``PLAIN_CELL``."""
+    """The line terminals as :func:`_line_tree` runs them on one line, without the line break and what
+    follows (the grammar's ``_GAP``): ``tag``, ``match``, ``game`` and ``score`` (the grammar's ``_TAG``,
+    ``_MATCH``, ``_GAME`` and ``_SCORE``) must match a whole line, ``rows`` (``_ROW_HEAD``, the head of a
+    ``ROWS`` line) its start; ``glued`` (``_GLUED_ROW``) is the rest of a row's line that a Game line ends
+    (gnubg's own ``.mat`` export of a game that ends with a roll not played leaves the roll's cell open and
+    writes the next ``Game N`` on the roll's row, ``27) 11:  Game 2``: read as the row, then the Game
+    line); ``row_lines`` the lines of a lark ``ROWS`` token, each with its ``_GAP`` (none for the last when
+    a Game line ends it); ``plain_cell`` is the grammar's ``PLAIN_CELL``."""
 
     def __init__(self) -> None:
         terminals = _terminals()
-
-        def line(name: str) -> re.Pattern[str]:
-            pattern = terminals[name]
-            assert pattern.count(_GAP) == 1, name
-            return re.compile(pattern.replace(_GAP, ""))
-
-        self.tag = line("TAG")
-        self.match = line("MATCH_LINE")
-        self.game = line("GAME_LINE")
-        self.score = line("SCORE_LINE")
-        rows = line("ROWS")
-        # A ROWS line is one of its heads (a row number, a result or cube word) and the rest of the line:
-        # whether a line starts one needs only the head (the line's rest is never scanned), but for a row
-        # that a Game line ends (gnubg's export), the grammar's first way to end a row.
-        tail = "(?:" + _GLUED_ROW + "|[^\n]*))+"  # (a line break itself in the class, as the grammar writes it)
-        assert rows.pattern.startswith("(?:") and rows.pattern.endswith(tail), rows.pattern
-        self.rows = re.compile(rows.pattern[3:-len(tail)])
-        self.glued = re.compile(_GLUED_ROW)
+        self.tag = re.compile(terminals["_TAG"])
+        self.match = re.compile(terminals["_MATCH"])
+        self.game = re.compile(terminals["_GAME"])
+        self.score = re.compile(terminals["_SCORE"])
+        self.rows = re.compile(terminals["_ROW_HEAD"])
+        self.glued = re.compile(terminals["_GLUED_ROW"])
+        self.row_lines = re.compile(f"([^\n]+)({terminals['_GAP']}|$)")
         self.plain_cell = re.compile(terminals["PLAIN_CELL"])
 
 
@@ -186,10 +171,6 @@ def _line_regexes() -> _LineRegexes:
         _line_res = _LineRegexes()
     return _line_res
 
-
-_ROW_LINES = re.compile(r"([^\n]+)((?:\n[ \t]*)+|$)")
-"""The lines of a lark ``ROWS`` token, each with the line break, blank lines and indentation after it (the
-last one none when a Game line ends it, :data:`_GLUED_ROW`)."""
 
 _ROW_WORDS: set[str] = {f"{a}{b}:" for a in range(1, 7) for b in range(1, 7)}
 """The words of common rows known to be the dice of a roll (``52:``) or a plain move (those read by
@@ -371,7 +352,7 @@ class _Tok:
         self.column = column
         self.rows: list[tuple[int, int, str]] = []
         self.glued = False
-        """A ``GAME_LINE`` at the end of a row's line (:data:`_GLUED_ROW`)."""
+        """A ``GAME_LINE`` at the end of a row's line (the grammar's ``_GLUED_ROW``)."""
 
     @property
     def value(self) -> str:
@@ -472,7 +453,7 @@ def _rows_of(tok: Tokenlike) -> tuple[list[tuple[int, int, str]], int]:
     line, column = tok.line, tok.column
     rows = []
     breaks = 1
-    for r in _ROW_LINES.finditer(tok.value):
+    for r in _line_regexes().row_lines.finditer(tok.value):
         rows.append((line, column, r.group(1)))
         gap = r.group(2)
         breaks = gap.count("\n")
@@ -921,16 +902,17 @@ class _Reader:
 
     def _snowie(self, rest: str, cell: _Cell, offset: int) -> Position | None:
         """The position of ``Illegal play (<Snowie text>)``, with the players of the score line."""
-        s = SNOWIE.match(rest)
+        s = setup_position(rest)
         assert s is not None
+        at, snowie_text = s
         try:
             from ..ids import parse_snowie
         except ImportError:  # pragma: no cover - notation.ids not available
             return None
-        column = cell.column + offset + s.start("pos")
+        column = cell.column + offset + at
         try:
             # the position is read, not judged: the replay says whether it can exist
-            pos = parse_snowie(s.group("pos"), variant=self.variant, validate=False)
+            pos = parse_snowie(snowie_text, variant=self.variant, validate=False)
         except NotationError as e:
             raise ParseError(f"bad Snowie position in 'Illegal play': {e.message}", line=cell.line,
                              column=column + (e.column - 1 if e.column else 0), text=cell.text) from None
