@@ -143,16 +143,17 @@ def _cell_regex() -> re.Pattern[str]:
 class _LineRegexes:
     """The line terminals as :func:`_line_tree` runs them on one line, without the line break and what
     follows (the grammar's ``_GAP``): ``tag``, ``match``, ``game`` and ``score`` (the grammar's ``_TAG``,
-    ``_MATCH``, ``_GAME`` and ``_SCORE``) must match a whole line, ``rows`` (``_ROW_HEAD``, the head of a
-    ``ROWS`` line) its start; ``glued`` (``_GLUED_ROW``) is the rest of a row's line that a Game line ends
-    (gnubg's own ``.mat`` export of a game that ends with a roll not played leaves the roll's cell open and
-    writes the next ``Game N`` on the roll's row, ``27) 11:  Game 2``: read as the row, then the Game
-    line); ``row_lines`` the lines of a lark ``ROWS`` token, each with its ``_GAP`` (none for the last when
-    a Game line ends it); ``plain_cell`` is the grammar's ``PLAIN_CELL``."""
+    ``_MATCH``, ``_GAME`` and ``_SCORE``) must match a whole line, ``comment`` (``_COMMENT``) and ``rows``
+    (``_ROW_HEAD``, the head of a ``ROWS`` line) its start; ``glued`` (``_GLUED_ROW``) is the rest of a row's
+    line that a Game line ends (gnubg's own ``.mat`` export of a game that ends with a roll not played leaves
+    the roll's cell open and writes the next ``Game N`` on the roll's row, ``27) 11:  Game 2``: read as the
+    row, then the Game line); ``row_lines`` the lines of a lark ``ROWS`` token, each with its ``_GAP`` (none
+    for the last when a Game line ends it); ``plain_cell`` is the grammar's ``PLAIN_CELL``."""
 
     def __init__(self) -> None:
         terminals = _terminals()
         self.tag = re.compile(terminals["_TAG"])
+        self.comment = re.compile(terminals["_COMMENT"])
         self.match = re.compile(terminals["_MATCH"])
         self.game = re.compile(terminals["_GAME"])
         self.score = re.compile(terminals["_SCORE"])
@@ -375,8 +376,8 @@ def _line_tree(text: str) -> Tree | None:
     the parser would accept there matches, a tab or other blank before a line, a file that ends after a
     ``Game`` line): lark then reads the file, and says what is wrong."""
     res = _line_regexes()
-    tag, match_line, game_line, score_line, rows_start, glued_row = res.tag, res.match, res.game, res.score, \
-        res.rows, res.glued
+    tag, comment, match_line, game_line, score_line, rows_start, glued_row = res.tag, res.comment, res.match, \
+        res.game, res.score, res.rows, res.glued
     top: Tree = []
     match: Tree = top
     game: Tree = top
@@ -393,11 +394,12 @@ def _line_tree(text: str) -> Tree | None:
             if last is not None:
                 last.breaks += 1
             continue
-        c = s[0]
         column = len(line) - len(s) + 1
-        if state == _AT_GAME and (c in "0123456789" or c in "WLDBRTCAFwldbrtcaf") and rows_start.match(s):
-            glued = glued_row.match(s + "\n", rows_start.match(s).end()) \
-                if s[-1] in "0123456789" and ("g" in s or "G" in s) else None  # (a Game line has a g)
+        head = rows_start.match(s) if state == _AT_GAME else None
+        if head is not None:
+            # (a row a Game line ends ends in the Game line's number: only such a row is tried)
+            glued = glued_row.match(s + "\n", head.end()) if s[-1] in "0123456789" and ("g" in s or "G" in s) \
+                else None
             if rows is None:
                 rows = _Tok("ROWS", "", number, column)
                 game.append(rows)
@@ -414,7 +416,7 @@ def _line_tree(text: str) -> Tree | None:
                 state = _AT_SCORE
             continue
         rows = None
-        if c == ";" or c == "#":
+        if comment.match(s):
             if state == _AT_SCORE:
                 return None
             last = _Tok("TAG" if tag.fullmatch(s) else "COMMENT", s, number, column)
@@ -425,12 +427,12 @@ def _line_tree(text: str) -> Tree | None:
             last = _Tok("SCORE_LINE", s, number, column)
             game.append(last)
             state = _AT_GAME
-        elif (c in "0123456789" or c == "m" or c == "M") and match_line.fullmatch(s):
+        elif match_line.fullmatch(s):
             last = _Tok("MATCH_LINE", s, number, column)
             match = [last]
             top.append(match)
             state = _AT_MATCH
-        elif (c == "G" or c == "g") and state != _AT_PRE and game_line.fullmatch(s):
+        elif state != _AT_PRE and game_line.fullmatch(s):
             last = _Tok("GAME_LINE", s, number, column)
             game = [last]
             match.append(game)
