@@ -31,8 +31,20 @@ XG_MAGIC = b"RGMH"
 OGXM_MAGIC = b"OGXM"
 """The first bytes of an OGXM file (version 1 or 2) or stream."""
 
-_MAT_SIGNATURE = re.compile(rb"^[ \t]*\d+[ \t]+point[ \t]+match|^[ \t]*Game[ \t]+\d+|^[ \t]*[;#][ \t]*\[",
-                            re.I | re.M)
+_mat_head: re.Pattern[bytes] | None = None
+
+
+def _mat_signature() -> re.Pattern[bytes]:
+    """The start of a line that makes a file a ``.mat`` transcript: the terminal ``MAT_HEAD`` of
+    ``grammars/mat.lark`` (a match line, a Game line or a header tag) at the start of a line."""
+    global _mat_head
+    if _mat_head is None:
+        from ._grammar import regexes
+
+        _mat_head = re.compile(b"^" + regexes("mat")["MAT_HEAD"].encode(), re.M)
+    return _mat_head
+
+
 _TEXT_RECORD = re.compile(rb"(?:\A|\n)Game \d+\r?\nThe score \(after \d+ games?\) is: ")
 """A text record for people (gnubg's export, ours: its header tags and comments come first)."""
 _TEXT_BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
@@ -78,7 +90,7 @@ def detect_format(path: str | None, data: bytes | str | None = None) -> str:
         raise ParseError("a text record for people (gammon convert --to txt, gnubg's 'export match text'): it "
                          "is written to be read, not read back; convert from the original record", file=path,
                          line=1, column=1)
-    if _MAT_SIGNATURE.search(head):
+    if _mat_signature().search(head):
         return "mat"
     ext = os.path.splitext(path)[1].lower() if path else ""
     if ext in (".mat", ".txt", ".gam"):

@@ -1,4 +1,5 @@
-"""SGF writing: :func:`write_sgf`, the writer of :mod:`notation.formats.sgf` (which reads SGF).
+"""SGF writing: :func:`write_sgf`, the writer of :mod:`notation.formats.sgf` (which reads SGF); what the two
+share is in :mod:`notation.formats._sgf_shared`.
 
 Writing (:func:`write_sgf` returns ``(text, dropped)``) follows gnubg 1.07's ``save match`` byte for
 byte where the record came from gnubg (only ``AP`` differs):
@@ -39,21 +40,17 @@ from ..play import parse_play
 from ..position import Position
 from ..record import Action, Game, Match
 from ..rules import Step, get_rules
-from .sgf import (
-    _ANALYSIS_PROPS,
-    _COLOUR,
-    _LETTERS,
-    _SETUP,
-    _VARIANT_RULES,
-    GNUBG,
-    SGF_TAGS,
-    _analysis_props,
-    _escape,
-    _letter,
-    _read_analysis,
-    _State,
-    resign_level,
-)
+from ._sgf_shared import ANALYSIS_PROPS as _ANALYSIS_PROPS
+from ._sgf_shared import COLOURS as _COLOUR
+from ._sgf_shared import GNUBG, SGF_TAGS, resign_level
+from ._sgf_shared import LETTERS as _LETTERS
+from ._sgf_shared import SETUP_PROPS as _SETUP
+from ._sgf_shared import VARIANT_RULES as _VARIANT_RULES
+from ._sgf_shared import BoardState as _State
+from ._sgf_shared import analysis_props as _analysis_props
+from ._sgf_shared import escape as _escape
+from ._sgf_shared import letter as _letter
+from ._sgf_shared import read_analysis as _read_analysis
 
 if TYPE_CHECKING:
     from ..replay import MatchReplay, ReplayStep
