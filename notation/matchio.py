@@ -63,7 +63,7 @@ def detect_format(path: str | None, data: bytes | str | None = None) -> str:
         raise ParseError("unrecognised format: binary data, not a match record (.mat, SGF, JSON, .xg or OGXM)",
                          file=path, line=1, column=1)
     for f in sorted((f for f in FORMATS if f.signature is not None), key=lambda f: f.refused is None):
-        if f.signature is not None and f.signature.search(stripped):
+        if f.signature is not None and f.signature().search(head):
             if f.refused is not None:
                 raise ParseError(f.refused, file=path, line=1, column=1)
             return f.name

@@ -779,6 +779,19 @@ def test_the_scanner_reads_as_the_grammar() -> None:
         assert _scanned_main_lines(text) == _lark_main_lines(text)
 
 
+def test_the_scanner_reads_the_corpus_as_the_grammar(corpus: Path) -> None:
+    """And on every SGF file of the shared corpus (gnubg, GridGammon, analysed matches), as the reader gives
+    it to the scanner (decoded, text outside the game trees blanked)."""
+    from notation.formats.sgf import _blank_outside, _decode
+
+    files = sorted((corpus / "sgf").glob("*.sgf"))
+    assert len(files) >= 8
+    for f in files:
+        text = _blank_outside(_decode(f.read_bytes())[0], [])
+        scanned = _scanned_main_lines(text)
+        assert scanned != "error" and scanned == _lark_main_lines(text), f.name
+
+
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(SGF_TEXTS).flatmap(lambda t: st.tuples(
     st.just(t), st.lists(st.tuples(st.integers(0, len(t)), st.sampled_from("()[];\\ \nAbz]")), max_size=3))))

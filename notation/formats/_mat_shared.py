@@ -7,8 +7,23 @@ import re
 
 from ..record import Action, Game, MatchRules, rule_number
 
-SNOWIE = re.compile(r"Illegal[ \t]+play[ \t]*\((?P<pos>[^()\n]*)\)", re.I)
-"""Snowie's set-up cell: ``Illegal play (<position>)``."""
+_setup: re.Pattern[str] | None = None
+
+
+def setup_position(text: str, *, anywhere: bool = False) -> tuple[int, str] | None:
+    """The Snowie position of a set-up cell ``Illegal play (<position>)`` (the terminal ``SETUP`` of
+    ``grammars/mat.lark``) at the start of ``text`` (with ``anywhere``, the first in it): where it starts in
+    ``text``, and its text, what the parentheses hold.  None when there is none."""
+    global _setup
+    if _setup is None:
+        from .._grammar import regexes
+
+        _setup = re.compile(regexes("mat")["SETUP"])
+    m = _setup.search(text) if anywhere else _setup.match(text)
+    if m is None:
+        return None
+    start = text.index("(", m.start()) + 1
+    return start, text[start:m.end() - 1]
 
 
 RULE_TAGS = {"variation": "variant", "crawford": "crawford", "jacoby": "jacoby", "beaver": "beavers",

@@ -626,11 +626,12 @@ def _analysis_of(v: Any, path: str) -> Analysis:
     if d.get("cube") is not None:
         cp = f"{path}.cube"
         c = _obj(d["cube"], cp)
-        for key in ("no_double", "double_take", "double_pass", "cubeless_equity"):
+        for key in ("no_double", "double_take", "double_pass", "cubeless_equity", "double_cubeless_equity"):
             _get(c, key, cp, _opt(_number), None)
         for key in ("verdict", "level"):
             _get(c, key, cp, _opt(_str), None)
-        _get(c, "probabilities", cp, _opt(_probabilities), None)
+        for key in ("probabilities", "double_probabilities"):
+            _get(c, key, cp, _opt(_probabilities), None)
         _get(c, "rollout", cp, _opt(_rollout), None)
     _get(d, "luck", path, _opt(_number), None)
     for key in ("luck_rating", "producer"):

@@ -64,7 +64,7 @@ from ..record import (
     cut_run,
     plain_run,
 )
-from ._mat_shared import RULE_TAGS, SNOWIE, resignation_levels, rule_tag
+from ._mat_shared import RULE_TAGS, resignation_levels, rule_tag, setup_position
 
 if TYPE_CHECKING:  # pragma: no cover
     from lark.exceptions import UnexpectedInput
@@ -140,40 +140,26 @@ def _cell_regex() -> re.Pattern[str]:
     return _cell_re
 
 
-_GLUED_ROW = "[^\n]*?\\b[1-6][1-6]:[ \t]+(?=(?i:Game)[ \t]+[0-9]{1,9}[ \t]*\n)"  # (as lark has the grammar's)
-"""The rest of a row's line that a Game line ends (the grammar's ``ROWS``): gnubg's own ``.mat`` export of a
-game that ends with a roll not played (no result) leaves the roll's cell open, and writes the next game's
-``Game N`` on the roll's row, ``27) 11:  Game 2``; read as the row, then the Game line."""
-
-_GAP = "(?:\n[ \t]*)+"
-"""How every line terminal ends: its line break, blank lines and the next line's indentation."""
-
-
 class _LineRegexes:
-    """The line terminals as :func:`_line_tree` runs them on one line (without the line break and
-    what follows, :data:`_GAP`): ``tag``, ``match``, ``game`` and ``score`` must match a whole line,
-    ``rows`` (the head of a ``ROWS`` line) its start; ``plain_cell`` is the grammar's ``PLAIN_CELL``."""
+    """The line terminals as :func:`_line_tree` runs them on one line, without the line break and what
+    follows (the grammar's ``_GAP``): ``tag``, ``match``, ``game`` and ``score`` (the grammar's ``_TAG``,
+    ``_MATCH``, ``_GAME`` and ``_SCORE``) must match a whole line, ``comment`` (``_COMMENT``) and ``rows``
+    (``_ROW_HEAD``, the head of a ``ROWS`` line) its start; ``glued`` (``_GLUED_ROW``) is the rest of a row's
+    line that a Game line ends (gnubg's own ``.mat`` export of a game that ends with a roll not played leaves
+    the roll's cell open and writes the next ``Game N`` on the roll's row, ``27) 11:  Game 2``: read as the
+    row, then the Game line); ``row_lines`` the lines of a lark ``ROWS`` token, each with its ``_GAP`` (none
+    for the last when a Game line ends it); ``plain_cell`` is the grammar's ``PLAIN_CELL``."""
 
     def __init__(self) -> None:
         terminals = _terminals()
-
-        def line(name: str) -> re.Pattern[str]:
-            pattern = terminals[name]
-            assert pattern.count(_GAP) == 1, name
-            return re.compile(pattern.replace(_GAP, ""))
-
-        self.tag = line("TAG")
-        self.match = line("MATCH_LINE")
-        self.game = line("GAME_LINE")
-        self.score = line("SCORE_LINE")
-        rows = line("ROWS")
-        # A ROWS line is one of its heads (a row number, a result or cube word) and the rest of the line:
-        # whether a line starts one needs only the head (the line's rest is never scanned), but for a row
-        # that a Game line ends (gnubg's export), the grammar's first way to end a row.
-        tail = "(?:" + _GLUED_ROW + "|[^\n]*))+"  # (a line break itself in the class, as the grammar writes it)
-        assert rows.pattern.startswith("(?:") and rows.pattern.endswith(tail), rows.pattern
-        self.rows = re.compile(rows.pattern[3:-len(tail)])
-        self.glued = re.compile(_GLUED_ROW)
+        self.tag = re.compile(terminals["_TAG"])
+        self.comment = re.compile(terminals["_COMMENT"])
+        self.match = re.compile(terminals["_MATCH"])
+        self.game = re.compile(terminals["_GAME"])
+        self.score = re.compile(terminals["_SCORE"])
+        self.rows = re.compile(terminals["_ROW_HEAD"])
+        self.glued = re.compile(terminals["_GLUED_ROW"])
+        self.row_lines = re.compile(f"([^\n]+)({terminals['_GAP']}|$)")
         self.plain_cell = re.compile(terminals["PLAIN_CELL"])
 
 
@@ -186,10 +172,6 @@ def _line_regexes() -> _LineRegexes:
         _line_res = _LineRegexes()
     return _line_res
 
-
-_ROW_LINES = re.compile(r"([^\n]+)((?:\n[ \t]*)+|$)")
-"""The lines of a lark ``ROWS`` token, each with the line break, blank lines and indentation after it (the
-last one none when a Game line ends it, :data:`_GLUED_ROW`)."""
 
 _ROW_WORDS: set[str] = {f"{a}{b}:" for a in range(1, 7) for b in range(1, 7)}
 """The words of common rows known to be the dice of a roll (``52:``) or a plain move (those read by
@@ -376,7 +358,7 @@ class _Tok:
         self.column = column
         self.rows: list[tuple[int, int, str]] = []
         self.glued = False
-        """A ``GAME_LINE`` at the end of a row's line (:data:`_GLUED_ROW`)."""
+        """A ``GAME_LINE`` at the end of a row's line (the grammar's ``_GLUED_ROW``)."""
 
     @property
     def value(self) -> str:
@@ -399,8 +381,8 @@ def _line_tree(text: str) -> Tree | None:
     the parser would accept there matches, a tab or other blank before a line, a file that ends after a
     ``Game`` line): lark then reads the file, and says what is wrong."""
     res = _line_regexes()
-    tag, match_line, game_line, score_line, rows_start, glued_row = res.tag, res.match, res.game, res.score, \
-        res.rows, res.glued
+    tag, comment, match_line, game_line, score_line, rows_start, glued_row = res.tag, res.comment, res.match, \
+        res.game, res.score, res.rows, res.glued
     top: Tree = []
     match: Tree = top
     game: Tree = top
@@ -417,11 +399,12 @@ def _line_tree(text: str) -> Tree | None:
             if last is not None:
                 last.breaks += 1
             continue
-        c = s[0]
         column = len(line) - len(s) + 1
-        if state == _AT_GAME and (c in "0123456789" or c in "WLDBRTCAFwldbrtcaf") and rows_start.match(s):
-            glued = glued_row.match(s + "\n", rows_start.match(s).end()) \
-                if s[-1] in "0123456789" and ("g" in s or "G" in s) else None  # (a Game line has a g)
+        head = rows_start.match(s) if state == _AT_GAME else None
+        if head is not None:
+            # (a row a Game line ends ends in the Game line's number: only such a row is tried)
+            glued = glued_row.match(s + "\n", head.end()) if s[-1] in "0123456789" and ("g" in s or "G" in s) \
+                else None
             if rows is None:
                 rows = _Tok("ROWS", "", number, column)
                 game.append(rows)
@@ -438,7 +421,7 @@ def _line_tree(text: str) -> Tree | None:
                 state = _AT_SCORE
             continue
         rows = None
-        if c == ";" or c == "#":
+        if comment.match(s):
             if state == _AT_SCORE:
                 return None
             last = _Tok("TAG" if tag.fullmatch(s) else "COMMENT", s, number, column)
@@ -449,12 +432,12 @@ def _line_tree(text: str) -> Tree | None:
             last = _Tok("SCORE_LINE", s, number, column)
             game.append(last)
             state = _AT_GAME
-        elif (c in "0123456789" or c == "m" or c == "M") and match_line.fullmatch(s):
+        elif match_line.fullmatch(s):
             last = _Tok("MATCH_LINE", s, number, column)
             match = [last]
             top.append(match)
             state = _AT_MATCH
-        elif (c == "G" or c == "g") and state != _AT_PRE and game_line.fullmatch(s):
+        elif state != _AT_PRE and game_line.fullmatch(s):
             last = _Tok("GAME_LINE", s, number, column)
             game = [last]
             match.append(game)
@@ -477,7 +460,7 @@ def _rows_of(tok: Tokenlike) -> tuple[list[tuple[int, int, str]], int]:
     line, column = tok.line, tok.column
     rows = []
     breaks = 1
-    for r in _ROW_LINES.finditer(tok.value):
+    for r in _line_regexes().row_lines.finditer(tok.value):
         rows.append((line, column, r.group(1)))
         gap = r.group(2)
         breaks = gap.count("\n")
@@ -926,16 +909,17 @@ class _Reader:
 
     def _snowie(self, rest: str, cell: _Cell, offset: int) -> Position | None:
         """The position of ``Illegal play (<Snowie text>)``, with the players of the score line."""
-        s = SNOWIE.match(rest)
+        s = setup_position(rest)
         assert s is not None
+        at, snowie_text = s
         try:
             from ..ids import parse_snowie
         except ImportError:  # pragma: no cover - notation.ids not available
             return None
-        column = cell.column + offset + s.start("pos")
+        column = cell.column + offset + at
         try:
             # the position is read, not judged: the replay says whether it can exist
-            pos = parse_snowie(s.group("pos"), variant=self.variant, validate=False)
+            pos = parse_snowie(snowie_text, variant=self.variant, validate=False)
         except NotationError as e:
             raise ParseError(f"bad Snowie position in 'Illegal play': {e.message}", line=cell.line,
                              column=column + (e.column - 1 if e.column else 0), text=cell.text) from None

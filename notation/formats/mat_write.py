@@ -34,7 +34,7 @@ from ..errors import NotationError
 from ..losses import crawford_mark, dropped, names_loss
 from ..record import Action, Game, Match, MatchRules
 from ..rows import mat_rows
-from ._mat_shared import RULE_TAGS, SNOWIE, resignation_levels, rule_tag
+from ._mat_shared import RULE_TAGS, resignation_levels, rule_tag, setup_position
 from .registry import WriteResult
 
 if TYPE_CHECKING:
@@ -289,9 +289,9 @@ class _Writer:
     def _setup_cell(self, a: Action) -> str:
         d = a.dice
         head = f"{d[0]}{d[1]}: " if d else ""
-        s = SNOWIE.search(a.text or "")
+        s = setup_position(a.text or "", anywhere=True)
         if s is not None:
-            return f"{head}Illegal play ({s.group('pos')}) "
+            return f"{head}Illegal play ({s[1]}) "
         if a.setup is not None:
             from ..ids import snowie
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -60,8 +60,9 @@ class Format:
     """The first bytes of every file of the format (a binary format)."""
     starts: tuple[bytes, ...] = ()
     """What the text starts with, after a byte order mark and blanks."""
-    signature: re.Pattern[bytes] | None = None
-    """A pattern found in the first 4 KiB of the text (after the formats with ``magic`` and ``starts``)."""
+    signature: Callable[[], re.Pattern[bytes]] | None = None
+    """The pattern (made on first use) found in the first 4 KiB of the text that says the format (looked
+    for after ``magic`` and ``starts``)."""
     refused: str | None = None
     """Why a file that has the ``signature`` is not read (a record written for people), or None."""
     guess: tuple[str, ...] = ()
@@ -106,19 +107,32 @@ class Format:
         return reasons
 
 
-_MAT_SIGNATURE = re.compile(rb"^[ \t]*\d+[ \t]+point[ \t]+match|^[ \t]*Game[ \t]+\d+|^[ \t]*[;#][ \t]*\[",
-                            re.I | re.M)
-_TEXT_RECORD = re.compile(rb"(?:\A|\n)Game \d+\r?\nThe score \(after \d+ games?\) is: ")
+_mat_head: re.Pattern[bytes] | None = None
+
+
+def _mat_signature() -> re.Pattern[bytes]:
+    """The start of a line that makes a file a ``.mat`` transcript: the terminal ``MAT_HEAD`` of
+    ``grammars/mat.lark`` (a match line, a Game line or a header tag) at the start of a line."""
+    global _mat_head
+    if _mat_head is None:
+        from .._grammar import regexes
+
+        _mat_head = re.compile(b"^" + regexes("mat")["MAT_HEAD"].encode(), re.M)
+    return _mat_head
+
+
+_TEXT_RECORD = re.compile(rb"(?:\A[ \t\r\n]*|\n)Game \d+\r?\nThe score \(after \d+ games?\) is: ")
 """A text record for people (gnubg's export, ours: its header tags and comments come first)."""
 _WORDS = ("a text record for people (gammon convert --to txt, gnubg's 'export match text'): it is written to be "
           "read, not read back; convert from the original record")
 
 FORMATS: tuple[Format, ...] = (
-    Format("mat", (".mat", ".gam"), "mat", "mat_write", signature=_MAT_SIGNATURE, guess=(".mat", ".txt", ".gam"),
+    Format("mat", (".mat", ".gam"), "mat", "mat_write", signature=_mat_signature, guess=(".mat", ".txt", ".gam"),
            options=("bar", "off", "hit_marks"), streams=True),
     Format("sgf", (".sgf",), "sgf", "sgf_write", starts=(b"(",), replays=True, streams=True),
     Format("json", (".json",), "json_read", "json_format", starts=(b"{",), streams=True),
-    Format("txt", (".txt",), None, "text", signature=_TEXT_RECORD, refused=_WORDS, aliases=("text",), replays=True),
+    Format("txt", (".txt",), None, "text", signature=lambda: _TEXT_RECORD, refused=_WORDS, aliases=("text",),
+           replays=True),
     Format("xg", (".xg", ".xgp"), "xg", magic=b"RGMH"),
     Format("ogxm", (".ogxm",), "ogxm", "ogxm", magic=b"OGXM", replays=True, private=("ogxm.sections",)),
     Format("ogxms", (".ogxms",), "ogxm", "ogxm", replays=True, private=("ogxm.sections",)),
