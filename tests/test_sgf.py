@@ -845,12 +845,10 @@ def test_places_count_every_kind_of_line_end(eol: str) -> None:
 
 
 def test_validate_excerpts_of_a_file_with_cr_line_ends(tmp_path: Path) -> None:
-    import subprocess as sp
-    import sys
+    from conftest import gammon_in_process
 
     (tmp_path / "cr.sgf").write_bytes(b"(;FF[4]GM[6]CA[UTF-8]MI[length:1]PW[a]PB[b]\r;W[52abcd]\r;B[66zzzz])\r")
-    r = sp.run([sys.executable, "-m", "notation", "validate", "--excerpt", "cr.sgf"], capture_output=True,
-               text=True, cwd=tmp_path, timeout=120)
+    r = gammon_in_process("validate", "--excerpt", "cr.sgf", text=True, cwd=tmp_path)
     lines = r.stdout.splitlines()
     at = next(i for i, x in enumerate(lines) if ": error: " in x)
     assert lines[at].startswith("cr.sgf:2:1: error: game 1 move 1")

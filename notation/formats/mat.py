@@ -1040,11 +1040,20 @@ class _Reader:
             msg = f"expected a 'Game N' line, found {shown!r}"
         else:
             msg = f"unrecognised line {shown!r}"
-        if re.match(r"[0-9]{10,}[ \t]+point[ \t]+match", shown, re.I):
+        if _too_long_length(shown):
             msg = f"a match length of more than 9 digits: {cut_text(shown, 80)!r}"
         elif (why := foreign_digit(shown)) is not None:
             msg = f"{msg}: {why}"
         return ParseError(msg, line=line, column=column, text=text)
+
+
+def _too_long_length(line: str) -> bool:
+    """``line`` starts as an ``N point match`` line (the grammar's ``MAT_HEAD``, ending in ``match``) whose
+    number the grammar's ``_MATCH`` refuses: it has more than 9 digits."""
+    terminals = _terminals()
+    head = re.match(terminals["MAT_HEAD"], line)
+    return head is not None and head.group().lower().endswith("match") and \
+        re.fullmatch(terminals["_MATCH"], head.group().strip(" \t")) is None
 
 
 def _swap_players(pos: Position) -> Position:

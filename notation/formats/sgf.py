@@ -183,6 +183,20 @@ def _load(source: str | bytes | os.PathLike[str], name: str | None
     return source, name, []
 
 
+_ca: re.Pattern[bytes] | None = None
+
+
+def _charset_property() -> re.Pattern[bytes]:
+    """The ``CA`` property (the character set) in the bytes of a file not yet decoded: ``CA`` and a
+    ``VALUE`` of ``grammars/sgf.lark``."""
+    global _ca
+    if _ca is None:
+        from .._grammar import regexes
+
+        _ca = re.compile(b"CA" + regexes("sgf")["VALUE"].encode())
+    return _ca
+
+
 def _decode(data: bytes) -> tuple[str, list[Normalisation]]:
     """The SGF text, decoded as its ``CA[]`` declares (UTF-8 when it declares none; UTF-16 with a byte
     order mark).  A byte the declared charset does not allow is read as U+FFFD and reported with its
@@ -197,8 +211,8 @@ def _decode(data: bytes) -> tuple[str, list[Normalisation]]:
         return wide[0], notes
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-    m = re.search(rb"CA\[([^\]]*)\]", data[:4096])
-    charset = m.group(1).decode("ascii", "replace").strip() if m else "UTF-8"
+    m = _charset_property().search(data[:4096])
+    charset = m.group()[3:-1].decode("ascii", "replace").strip() if m else "UTF-8"
     if text_codec(charset) is None:  # (unknown, or no character set: punycode, base64 ...)
         notes.append(Normalisation(f"CA[{charset}] is not a character set this program knows: read as UTF-8", 1,
                                    None))
