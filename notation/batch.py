@@ -352,9 +352,14 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
         return failed(f"{name}: no match found")
     if not any(m.games for m in matches):
         return failed(f"{name}: {NO_GAMES}: nothing to convert")
-    if fmt not in ("ogxm", "ogxms"):  # an OGXM file's own bytes are for writing it back, not for other formats
-        for m in matches:
-            m.properties.pop("ogxm.sections", None)
+    from .formats.registry import FORMATS, by_name
+
+    keeps = () if fmt == "html" else by_name(fmt).private
+    for f in FORMATS:  # (an OGXM file's own bytes are for writing it back, not for other formats)
+        for p in f.private:
+            if p not in keeps:
+                for m in matches:
+                    m.properties.pop(p, None)
     targets = [target]
     if len(matches) > 1:
         if not per_match or target == "-":
@@ -377,6 +382,15 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
     return out
 
 
+PAGE_REASONS = {
+    "property": "the page does not show them (convert to json keeps them)",
+    "thumbnail": "the page does not show it",
+    "analysis": "the page does not show it",
+}
+"""Why the web page (``convert --to html``, made by the renderer) cannot hold what :func:`notation.losses.lost`
+says it lost (by kind)."""
+
+
 def _convert_match(match: Match, name: str, member: int, target: str, fmt: str, out: dict[str, Any],
                    say: Callable[[str], None], failed: Callable[[str], dict[str, Any]], *, force: bool,
                    strict: bool, quiet: bool, canonical: bool, inputs: Sequence[str],
@@ -385,7 +399,8 @@ def _convert_match(match: Match, name: str, member: int, target: str, fmt: str, 
     """One match of :func:`convert_file` written to ``target``; ``member`` is its number in a file of several
     (0 in a file of one), said in what is reported of it.  A refusal sets ``out``'s status, not lowered by
     the next match's."""
-    from .convert import atomic_write, canonical_plays, dropped_items, render_match, say_losses, write_error
+    from .convert import atomic_write, canonical_plays, say_losses, write_error
+    from .formats.registry import by_name
 
     match.source = name
     label = f"{name}: match {member}" if member else name
@@ -393,7 +408,7 @@ def _convert_match(match: Match, name: str, member: int, target: str, fmt: str, 
     if not quiet or fmt == "html":
         # the writers that use the replay's steps get the whole replay; for the others the findings-only
         # replay (a replay holds about twice the record's memory, and the steps take time to make)
-        rep = replay_match(match) if fmt in ("sgf", "txt", "html", "ogxm", "ogxms") else _findings(match)[0]
+        rep = replay_match(match) if fmt == "html" or by_name(fmt).replays else _findings(match)[0]
     if not quiet and rep is not None:
         for f in rep.findings:
             if f.severity != "note":
@@ -420,13 +435,15 @@ def _convert_match(match: Match, name: str, member: int, target: str, fmt: str, 
 
         shown: Counter[tuple[str, ...]] = Counter()
         text = page(match, None if canonical else rep, written=shown)
-        dropped = dropped_items(match, shown, "html")
+        from .losses import dropped as losses
+
+        dropped = losses(match, shown, PAGE_REASONS)
     else:
         # the writers that replay (SGF, text, OGXM) take the replay made above, unless --canonical made a new
         # match
         try:
-            text, dropped = render_match(match, fmt, rep=None if canonical else rep, notes=notes,
-                                         **(options or {}))
+            written = by_name(fmt).write(match, None if canonical else rep, **(options or {}))
+            text, dropped, notes = written.data, written.dropped, written.notes
         except NotationError as e:  # a record the target cannot hold at all (OGXM: a variant it has no number for)
             failed(f"{label}: not converted: {e.message}")
             return

@@ -13,37 +13,31 @@ from typing import TYPE_CHECKING, Any
 
 from ._term import utf8
 from .errors import message_line
+from .formats.registry import by_name, for_extension, writable, write
 from .record import Match
 
 if TYPE_CHECKING:
     from .replay import GameReplay, MatchReplay
 
-WRITABLE = ("mat", "sgf", "json", "txt", "ogxm", "ogxms")
-EXTENSIONS = {"mat": ".mat", "sgf": ".sgf", "json": ".json", "txt": ".txt", "ogxm": ".ogxm", "ogxms": ".ogxms"}
+WRITABLE = writable()
+"""The formats ``convert`` writes (:mod:`notation.formats.registry`)."""
+EXTENSIONS = {name: by_name(name).extensions[0] for name in WRITABLE}
+"""The extension of a file written in each format."""
 
 
 def format_for(path: str | None, to: str | None) -> str:
     """The target format from ``--to`` or the output file's extension."""
     if to:
-        t = to.lower().lstrip(".")
-        if t == "text":
-            t = "txt"
-        if t not in WRITABLE:
+        f = by_name(to)  # (ValueError: not a format)
+        if f.writer is None:
             raise ValueError(f"unknown format {to!r} (known: {', '.join(WRITABLE)})")
-        return t
+        return f.name
     if path and path != "-":
-        ext = Path(path).suffix.lower().lstrip(".")
-        if ext in WRITABLE:
-            return ext
+        found = for_extension(Path(path).suffix, writing=True) if Path(path).suffix else None
+        if found is not None:
+            return found.name
         raise ValueError(f"cannot tell the format of {path!r} from its extension; use --to")
     raise ValueError("writing to standard output needs --to FORMAT")
-
-
-def dropped_items(match: Match, written: Any, fmt: str) -> list[str]:
-    """:func:`notation.losses.dropped`, here for the callers that have a writer's tally."""
-    from .losses import dropped
-
-    return dropped(match, written, fmt)
 
 
 def reporters(out: dict[str, Any]) -> tuple[Callable[[str], None], Callable[[str], dict[str, Any]]]:
@@ -116,39 +110,17 @@ def render_match(match: Match, fmt: str, *, rep: MatchReplay | None = None, note
     """Write ``match`` as ``fmt``; return the text (bytes for OGXM) and what was dropped (human-readable,
     one item each): everything the written text does not hold of the record (:mod:`notation.losses`: the
     writer tallies what it wrote, and what the record holds beyond that is said), and what it writes
-    otherwise.
+    otherwise.  :func:`notation.formats.registry.write` gives the same as one
+    :class:`~notation.formats.registry.WriteResult`.
 
     ``rep``, when given, is ``replay_match(match)`` already made by the caller: the writers that replay the
     match (SGF, text) use it instead of replaying it again.  It must be the replay of ``match`` as it
     is now (not of a copy changed since).  ``notes``, when given, gets what the writer keeps in a form
     of its own (SGF's private properties, which gnubg does not read): not lost, but worth saying."""
-    if fmt == "mat":
-        from .formats.mat_write import write
-
-        return write(match, rep, bar=options.get("bar", "25"), off=options.get("off", "0"),
-                     hit_marks=options.get("hit_marks", True))
-    if fmt == "sgf":
-        from .formats.sgf_write import _Writer as _SgfWriter
-
-        sw = _SgfWriter(match, rep)
-        text, dropped = sw.write()  # with what it could not hold (notation.losses)
-        if notes is not None:
-            notes.extend(sw.notes)
-        return text, list(dropped)
-    if fmt == "json":
-        from .formats.json_format import to_json
-
-        return to_json(match, **options), []
-    if fmt == "txt":
-        from .formats.text import write_text_counted
-
-        text, written = write_text_counted(match, rep)
-        return text, dropped_items(match, written, fmt)
-    if fmt in ("ogxm", "ogxms"):  # (a stream of one match: one member)
-        from .formats.ogxm import write_ogxm
-
-        return write_ogxm(match, rep if rep is not None and rep.games else None)
-    raise ValueError(f"unknown format {fmt!r}")
+    result = write(match, fmt, rep, **options)
+    if notes is not None:
+        notes.extend(result.notes)
+    return result.data, result.dropped
 
 
 TMP_MARK = ".gammon-tmp-"

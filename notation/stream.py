@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, cast
 from ._term import utf8
 from .errors import NotationError
 from .formats.mat_write import writable_play
+from .formats.registry import FORMATS
 from .record import Action, Game, Match
 from .replay import GameReplay, MatchReplay, Replayer
 
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
 
 __all__ = ["STREAMED", "STREAM_FROM", "wants_stream", "convert_sgf", "stub_game"]
 
-STREAMED = frozenset({"sgf", "json", "mat"})
+STREAMED = frozenset(f.name for f in FORMATS if f.streams)
 """The targets an SGF collection is converted to one game at a time."""
 
 STREAM_FROM = 1 << 18
@@ -384,7 +385,7 @@ def _write_mat(header: Match, stubs: list[Game], pipeline: Iterator[tuple[Game, 
     sink.write(w.write())
     match = _with_games(header, written if canonical else stubs)
     return (mat.mat_losses(match) + marks + mat.rewrites(match, opts["bar"], opts["off"], opts["hit_marks"])
-            + mat.roll_losses(match) + dropped(match, w.written, "mat"))
+            + mat.roll_losses(match) + dropped(match, w.written, mat.REASONS))
 
 
 _JSON_END = '"games": []\n  }\n}\n'

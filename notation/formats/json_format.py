@@ -20,12 +20,13 @@ from ..analysis import Analysis, analysis_from_dict, analysis_to_dict
 from ..errors import ParseError
 from ..position import Position
 from ..record import Action, ActionKind, Game, Match, MatchRules, Normalisation, PlainRun, Span, unpacked
+from .registry import WriteResult
 
 if TYPE_CHECKING:
-    from ..replay import Finding
+    from ..replay import Finding, MatchReplay
 
 __all__ = ["FORMAT", "VERSION", "to_json", "from_json", "findings_from_json", "match_to_dict",
-           "match_from_dict"]
+           "match_from_dict", "write"]
 
 FORMAT = "gammon-notation"
 VERSION = 3
@@ -803,3 +804,8 @@ def findings_from_json(text: str) -> list[Finding]:
     except _Bad as e:
         raise ParseError(f"bad gammon-notation JSON: {e}", text=e.path) from None
     return out
+
+
+def write(match: Match, rep: MatchReplay | None = None) -> WriteResult:
+    """:func:`to_json`: the JSON text holds the whole record, and drops nothing."""
+    return WriteResult(to_json(match))

@@ -69,7 +69,7 @@ from ._mat_shared import RULE_TAGS, resignation_levels, rule_tag, setup_position
 if TYPE_CHECKING:  # pragma: no cover
     from lark.exceptions import UnexpectedInput
 
-__all__ = ["read_match", "read_matches", "parse_matches", "RULE_TAGS", "rule_tag", "resignation_levels"]
+__all__ = ["read_match", "read_matches", "parse_matches", "read", "RULE_TAGS", "rule_tag", "resignation_levels"]
 
 _WRITER_NAMES = frozenset({"write_match", "dump_match", "format_play_text", "header_tags", "mat_name", "mat_rating",
                            "one_line", "writable_play", "unwritable_plays", "resign_word", "LEVEL_WORDS"})
@@ -236,6 +236,11 @@ def parse_matches(data: str | bytes, *, name: str | None = None, packed: bool = 
         return _Reader(text, name, notes, packed).read()
     except NotationError as e:
         raise e.located(file=name) from None
+
+
+read = parse_matches
+"""Every reader's function (:mod:`notation.formats.registry`): the matches of a transcript given as text or
+bytes, each named ``name``."""
 
 
 # --------------------------------------------------------------------------- input

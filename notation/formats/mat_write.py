@@ -35,11 +35,21 @@ from ..losses import crawford_mark, dropped, names_loss
 from ..record import Action, Game, Match, MatchRules
 from ..rows import mat_rows
 from ._mat_shared import RULE_TAGS, resignation_levels, rule_tag, setup_position
+from .registry import WriteResult
 
 if TYPE_CHECKING:
     from ..replay import GameReplay, MatchReplay
 
-__all__ = ["write_match", "dump_match", "format_play_text", "write"]
+__all__ = ["write_match", "dump_match", "format_play_text", "write", "REASONS"]
+
+REASONS = {
+    "comment:action": "written as ';' lines after the last row of an unfinished game or after a result, "
+                      "where they are read back as comments of the game",
+    "analysis": "the .mat writer does not write it (convert to json keeps it)",
+    "property": ".mat has no place for them",
+    "thumbnail": ".mat has no place for it",
+}
+"""Why a ``.mat`` file cannot hold what :func:`notation.losses.lost` says it lost (by kind)."""
 
 
 _VARIATION_TAGS = {
@@ -550,12 +560,12 @@ def roll_losses(match: Match) -> list[str]:
 
 
 def write(match: Match, rep: MatchReplay | None = None, *, bar: str = "25", off: str = "0",
-          hit_marks: bool = True) -> tuple[str, list[str]]:
+          hit_marks: bool = True) -> WriteResult:
     """``match`` as a ``.mat`` transcript, and what the written text does not hold of it, one item each:
     what it writes otherwise (names, ratings, comments, rules, resignation levels, Crawford marks, plays),
     and what the record holds beyond what was written (:func:`notation.losses.dropped`).  ``rep``: the
     replay of ``match`` as it is, when the caller has it (for the Crawford marks)."""
     w = _Writer(match, bar, off, hit_marks)
     text = w.write()
-    return text, (mat_losses(match) + crawford_losses(match, rep) + rewrites(match, bar, off, hit_marks)
-                  + roll_losses(match) + dropped(match, w.written, "mat"))
+    return WriteResult(text, mat_losses(match) + crawford_losses(match, rep) + rewrites(match, bar, off, hit_marks)
+                       + roll_losses(match) + dropped(match, w.written, REASONS))

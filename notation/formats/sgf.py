@@ -71,7 +71,7 @@ from ._sgf_shared import own_point as _own_point
 from ._sgf_shared import read_analysis as _read_analysis
 from ._sgf_shared import white_point as _white_point
 
-__all__ = ["read_sgf", "iter_sgf", "SGF_TAGS"]
+__all__ = ["read_sgf", "iter_sgf", "SGF_TAGS", "read"]
 
 _DICE = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}
 """One tuple per roll, shared by every action read (a big file has hundreds of thousands)."""
@@ -919,6 +919,14 @@ def read_sgf(source: str | bytes | os.PathLike[str], *, name: str | None = None)
     """
     text, name, notes = _load(source, name)
     return _Reader(text, name, notes).read()
+
+
+def read(data: str | bytes, *, name: str | None = None, packed: bool = False) -> list[Match]:
+    """The match of an SGF collection given as text or bytes (:func:`read_sgf`), named ``name``, as a list
+    (every reader's shape, :mod:`notation.formats.registry`; ``packed`` changes nothing here)."""
+    m = read_sgf(data, name=name)
+    m.source = name
+    return [m]
 
 
 def iter_sgf(source: str | bytes | os.PathLike[str], *, name: str | None = None

@@ -50,11 +50,28 @@ from ._sgf_shared import analysis_props as _analysis_props
 from ._sgf_shared import escape as _escape
 from ._sgf_shared import letter as _letter
 from ._sgf_shared import read_analysis as _read_analysis
+from .registry import WriteResult
 
 if TYPE_CHECKING:
     from ..replay import MatchReplay, ReplayStep
 
-__all__ = ["write_sgf"]
+__all__ = ["write_sgf", "write", "REASONS"]
+
+REASONS = {
+    "comment:action": "on a result, which SGF writes as a property of the game's root (no node of its own), "
+                      "or on an action that could not be written",
+    "analysis:GNU Backgammon": "not written: it lacks figures gnubg's analysis properties need, or is on a "
+                               "result (no node of its own)",
+    "analysis": "gnubg's SGF analysis properties hold GNU Backgammon's own evaluations only; not written "
+                "(convert to json keeps it)",
+    "property:match": "written on the first game's root node where SGF can name them (read back as game "
+                      "properties), else not written",
+    "property:game": "not written: SGF names a property with one or two capitals, and the writer sets some "
+                     "itself",
+    "property": "not written: SGF names a property with one or two capitals, on a node the action has",
+    "thumbnail": "SGF has no place for it",
+}
+"""Why SGF cannot hold what :func:`notation.losses.lost` says it lost (by kind)."""
 
 _RULE_OF_VARIANT = {v: k for k, v in _VARIANT_RULES.items()}
 
@@ -166,7 +183,7 @@ class _Writer:
         if self.hit_marks:
             self.dropped.append(f"{self.hit_marks} play{'s' if self.hit_marks > 1 else ''}: the hit marks as "
                                 f"written (SGF keeps none; read back, every hit is marked and no other)")
-        return "".join(out), self.dropped + dropped(m, self.written, "sgf")
+        return "".join(out), self.dropped + dropped(m, self.written, REASONS)
 
     # ------------------------------------------------------------------ root
     def game(self, i: int, g: Game, crawford: bool | None) -> str:
@@ -704,3 +721,11 @@ def write_sgf(match: Match, rep: MatchReplay | None = None) -> tuple[str, list[s
     as it is now.
     """
     return _Writer(match, rep).write()
+
+
+def write(match: Match, rep: MatchReplay | None = None) -> WriteResult:
+    """:func:`write_sgf` as every writer returns it (:mod:`notation.formats.registry`): the text, what it
+    dropped, and the notes on what it keeps in SGF's private properties (which gnubg does not read)."""
+    w = _Writer(match, rep)
+    text, lost = w.write()
+    return WriteResult(text, list(lost), list(w.notes))

@@ -68,7 +68,7 @@ from ..position import Position
 from ..record import Action, Game, Match, MatchRules, Normalisation, PositionRecord, Span
 from ..rows import number_rows
 
-__all__ = ["MAGIC", "read_xg", "read_xg_match", "read_xgp"]
+__all__ = ["MAGIC", "read_xg", "read_xg_match", "read_xgp", "read"]
 
 T = TypeVar("T")
 
@@ -298,6 +298,15 @@ def _side_file(data: bytes, files: dict[str, tuple[int, int, int, bool]] | None,
 def read_xg(data: bytes, *, name: str | None = None) -> list[Match]:
     """The match in an ``.xg`` file's bytes (a list, as every reader of files returns)."""
     return [read_xg_match(data, name=name)]
+
+
+def read(data: str | bytes, *, name: str | None = None, packed: bool = False) -> list[Match]:
+    """:func:`read_xg` of the file's bytes, each match named ``name`` (``packed`` changes nothing here)."""
+    raw = data if isinstance(data, bytes) else data.encode("latin-1")
+    matches = list(read_xg(raw, name=name))
+    for m in matches:
+        m.source = name
+    return matches
 
 
 def read_xg_match(data: bytes, *, name: str | None = None) -> Match:
