@@ -63,6 +63,78 @@ def _point_value(tok: str) -> int:
     return int(t)
 
 
+Leg = tuple[int, int, bool]
+"""One move of a checker as written: (from, to, hit mark) in the mover's numbering, 25 the bar, 0 off."""
+
+_PLAIN_POINTS: dict[str, int] = {str(i): i for i in range(26)} | {"bar": 25, "Bar": 25, "off": 0, "Off": 0}
+_PLAIN_TOKENS: dict[str, Leg | None] = {}
+"""Tokens already read by :func:`plain_legs` (at most a few thousand distinct ones exist)."""
+
+
+def _plain_token(tok: str) -> Leg | None:
+    star = tok.endswith("*")
+    a, sep, b = (tok[:-1] if star else tok).partition("/")
+    s = _PLAIN_POINTS.get(a)
+    t = _PLAIN_POINTS.get(b)
+    leg = None if not sep or s is None or t is None or t >= s or s == 0 or t == 25 else (s, t, star)
+    if len(_PLAIN_TOKENS) < 4096:
+        _PLAIN_TOKENS[tok] = leg
+    return leg
+
+
+_PLAIN_TEXTS: dict[str, tuple[Leg, ...] | None] = {}
+"""Play texts already read by :func:`plain_legs` (with words), emptied when it reaches
+:data:`_PLAIN_TEXTS_MAX`: most files repeat a few thousand plays."""
+_PLAIN_TEXTS_MAX = 65_536
+
+
+def plain_legs(text: str, *, words: bool = True) -> tuple[Leg, ...] | None:
+    """The moves of a play written in the common shape, as :func:`parse_play` reads them: blank-separated
+    ``from/to`` moves, each perhaps marked ``*`` (``13/8 24/22``, ``25/20*``, ``6/0``; with ``words``
+    also ``bar/20``, ``6/off``), each moving down (from 25..1 to 24..0); ``""`` is no move.  None for
+    any other shape (chains, counts, commas, upward numbering, other words), which only
+    :func:`parse_play` reads.  Most plays of most files have this shape: each format's reader and writer
+    asks this first (it remembers the plays it has read)."""
+    if words:
+        legs = _PLAIN_TEXTS.get(text, False)
+        if legs is not False:
+            return legs  # type: ignore[return-value]
+    out: list[Leg] = []
+    known = _PLAIN_TOKENS
+    found: tuple[Leg, ...] | None = None
+    for tok in text.split():
+        leg = known[tok] if tok in known else _plain_token(tok)
+        if leg is None or (not words and not (tok[0].isdigit() and tok[-1 - leg[2]].isdigit())):
+            break
+        out.append(leg)
+    else:
+        found = tuple(out)
+    if words:
+        if len(_PLAIN_TEXTS) >= _PLAIN_TEXTS_MAX:
+            _PLAIN_TEXTS.clear()
+        _PLAIN_TEXTS[text] = found
+    return found
+
+
+def point_words(text: str) -> set[int]:
+    """The points ``text`` names by a word, as :func:`parse_play` reads its tokens: 25 for ``bar``
+    (``b``), 0 for ``off`` (``o``), in any case."""
+    if plain_legs(text, words=False) is not None:
+        return set()
+    out: set[int] = set()
+    token = _tokens().match
+    pos, n = 0, len(text)
+    while pos < n:
+        m = token(text, pos)
+        if m is None:
+            pos += 1
+            continue
+        if m.lastgroup == "point" and not m.group()[0].isdigit():
+            out.add(_point_value(m.group()))
+        pos = m.end()
+    return out
+
+
 def parse_play(text: str, *, column: int = 1) -> ParsedPlay:
     """Parse play notation without a position.  ``column`` is the column of ``text[0]`` for errors."""
     segments: list[Segment] = []

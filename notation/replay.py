@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .errors import AmbiguousPlayError, IllegalPlayError, ParseError
+from .play import plain_legs
 from .position import GAME_DROPPED, GAME_OVER, GAME_RESIGNED, Board, Position, play_result
 from .record import Action, Game, Match, PlainRun, cell_action, cut_run, rule_number
-from .rules import Play, Rules, Step, can_move, single_steps
+from .rules import _STEP, Play, Rules, Step, can_move, single_steps
 from .variants import ACEY_DOUBLE, scoring_rule
 
 Severity = Literal["error", "warning", "note"]
@@ -786,29 +787,6 @@ class _GameRunner:
         return written == min(full, need) or (written < full and written >= need)
 
 
-_FAST_POINTS = {str(i): i for i in range(26)} | {"bar": 25, "Bar": 25, "off": 0, "Off": 0}
-_FastToken = tuple[int, int, bool, int, int, Step, Step]
-_FAST_TOKENS: dict[str, _FastToken] = {}
-"""Move tokens already read by :func:`_fast_token` (at most a few thousand distinct ones exist)."""
-
-
-def _fast_token(tok: str) -> _FastToken | None:
-    """``13/8`` → (13, 8, False, ...), ``25/20*`` → (25, 20, True, ...): the points from and to, the hit
-    mark, then what :func:`_fast_play` uses of them: the die (from - to), the landing point on the
-    opponent's side (25 - to) and the step without and with a hit.  None for anything else (chains,
-    counts, upward moves, a checker moved to the bar or from off)."""
-    star = tok.endswith("*")
-    a, sep, b = (tok[:-1] if star else tok).partition("/")
-    s = _FAST_POINTS.get(a)
-    t = _FAST_POINTS.get(b)
-    if not sep or s is None or t is None or t >= s or s == 0 or t == 25:
-        return None
-    parsed = (s, t, star, s - t, 25 - t, (s, t, False), (s, t, True))
-    if len(_FAST_TOKENS) < 4096:
-        _FAST_TOKENS[tok] = parsed
-    return parsed
-
-
 def _land(theirs: list[int], t: int) -> bool | None:
     """A checker lands on the mover's point ``t``: None when the opponent holds it, else whether a blot
     was hit (it goes to the opponent's bar)."""
@@ -844,7 +822,9 @@ def _fast_result(mine: Board, opp: Board, rules: Rules, text: str, dice: tuple[i
     the generator's plays use as few and one of them leaves the same position.  (This runs once per
     play of every validated file: it is written for speed.)  Only for rules with no variant's own
     movement (no ``hit_needs_home_checker``, no ``checkers_start_off_board``): the callers check."""
-    tokens = text.split()
+    tokens = plain_legs(text)
+    if tokens is None:
+        return None
     d1, d2 = dice
     if d1 == d2:
         n = 4
@@ -858,12 +838,12 @@ def _fast_result(mine: Board, opp: Board, rules: Rules, text: str, dice: tuple[i
     theirs: Any = opp  # copied at the first hit
     outside = -1  # checkers outside the home board, counted at the first bear-off
     steps: list[Step] = []
-    known = _FAST_TOKENS
-    for tok in tokens:
-        parsed = known.get(tok) or _fast_token(tok)
-        if parsed is None:
-            return None
-        s, t, star, die, back, quiet, hit = parsed
+    steps_of = _STEP
+    for s, t, star in tokens:
+        die = s - t
+        back = 25 - t
+        quiet = steps_of[0][s][t]
+        hit = steps_of[1][s][t]
         if not m[s] or (m[25] and s != 25):
             return None
         if t:

@@ -29,14 +29,13 @@ from __future__ import annotations
 
 import copy
 import os
-import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, cast
 
 from ._term import utf8
 from .errors import NotationError
-from .formats.mat_write import writable_play
 from .formats.registry import FORMATS
+from .play import plain_legs
 from .record import Action, Game, Match
 from .replay import GameReplay, MatchReplay, Replayer
 
@@ -73,9 +72,11 @@ def wants_stream(src: str, target: str, fmt: str, stream: bool | None) -> bool:
 
 # ------------------------------------------------------------------------------------------ stubs
 
-_PLAIN_PLAY = re.compile(r"[0-9/() ]*")
-"""A play the whole-match questions never count: digits, slashes, brackets, blanks (no word for the
-bar or the tray, no hit mark)."""
+def _uncounted(play: str) -> bool:
+    """A play the whole-match questions never count: plain moves in digits (no word for the bar or the
+    tray, no hit mark: :func:`~notation.play.plain_legs`)."""
+    legs = plain_legs(play, words=False)
+    return legs is not None and not any(h for _s, _t, h in legs)
 
 _MARKERS: dict[tuple[object, ...], Analysis] = {}
 
@@ -104,7 +105,7 @@ def _marker(a: Analysis) -> Analysis:
 
 def _stub_action(a: Action) -> Action | None:
     if (a.kind == "move" and not a.properties and not a.comment and a.analysis is None and not a.no_move
-            and (not a.play or (_PLAIN_PLAY.fullmatch(a.play) and writable_play(a.play)))):
+            and (not a.play or _uncounted(a.play))):
         return None  # (a play that is no play, '13/7 (' say, is kept: the .mat report counts it)
     return Action(a.kind, a.player, dice=a.dice, play=a.play, no_move=a.no_move, value=a.value,
                   text=a.text if a.kind == "setup" else "", comment=a.comment, setup=a.setup,

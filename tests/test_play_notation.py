@@ -20,7 +20,9 @@ from notation.play import (
     format_play,
     format_steps_plain,
     parse_play,
+    plain_legs,
     play_result,
+    point_words,
     resolve_play,
 )
 from notation.position import Position, board_from_points
@@ -488,3 +490,42 @@ def test_parse_play_reads_the_corpus_plays_as_the_grammar(corpus: Path) -> None:
         except UnexpectedInput:
             theirs = False
         assert ours == theirs, text
+
+
+_POINT = st.sampled_from([*map(str, range(0, 27)), "bar", "Bar", "BAR", "off", "Off", "b", "o", "05", "-1"])
+_MOVE = st.builds(lambda a, b, star, sep: f"{a}{sep}{b}{'*' if star else ''}", _POINT, _POINT, st.booleans(),
+                  st.sampled_from(["/", "-", ""]))
+_ODD = st.sampled_from(["(2)", "*", "/", "13/8/5", "*13/10", ",", "13/8,", "bar/20(2)", "24/18*/13"])
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(_MOVE | _ODD, max_size=5), st.sampled_from([" ", "  ", "\t"]))
+def test_plain_legs_are_the_moves_parse_play_reads(tokens: list[str], sep: str) -> None:
+    """plain_legs reads the common shape only, and reads it as parse_play does (points, marks, order);
+    without ``words`` it takes digits only."""
+    text = sep.join(tokens)
+    legs = plain_legs(text)
+    if legs is None:
+        assert plain_legs(text, words=False) is None
+        return
+    parsed = parse_play(text)
+    assert tuple((s.points[0], s.points[1], s.marks[1]) for s in parsed.segments) == legs, text
+    assert all(len(s.points) == 2 and s.count == 1 and not s.marks[0] for s in parsed.segments)
+    digits = plain_legs(text, words=False)
+    assert (digits is not None) == (not any(c.isalpha() for c in text)), text
+    named = {25 if x.lower() == "bar" else 0 for tok in text.split() for x in tok.rstrip("*").split("/")
+             if x.isalpha()}
+    assert point_words(text) == named, text
+
+
+def test_plain_legs_and_point_words() -> None:
+    assert plain_legs("13/8 24/22*") == ((13, 8, False), (24, 22, True))
+    assert plain_legs("bar/20 6/off") == ((25, 20, False), (6, 0, False))
+    assert plain_legs("bar/20", words=False) is None
+    assert plain_legs("") == ()
+    for text in ("13/8(2)", "24/18/13", "1/7", "13-8", "13/8,", "0/5", "20/25"):
+        assert plain_legs(text) is None, text
+    assert point_words("Bar/24, 13/Off") == {25, 0}
+    assert point_words("b/20 6/o") == {25, 0}
+    assert point_words("25/20 13/8") == set()
+    assert point_words("24/18bar/20") == {25}

@@ -40,6 +40,7 @@ from ..analysis import Analysis, CheckerAnalysis, CubeAnalysis, Probabilities
 from ..errors import NotationError, cut_text
 from ..losses import THUMBNAIL, crawford_mark
 from ..met import KAZAROSS_XG2, Met, frame, met_named
+from ..play import plain_legs
 from ..position import GAME_RESIGNED, Position
 from ..record import Action, Game, Match
 from ..rules import boards_after, single_steps
@@ -96,7 +97,6 @@ _HOST = re.compile(r"[a-z0-9.\-]{1,253}")
 _MATCH_REF = re.compile(r"[A-Za-z0-9._\-]{1,64}")
 _COUNTRY = re.compile(r"[A-Z]{2}")
 _RATING_SYSTEM = re.compile(r"[a-z0-9\-]{1,32}")
-_TOKEN = re.compile(r"([0-9]{1,2}|bar)/([0-9]{1,2}|off)(\*?)")
 _DAY = 86_400_000
 PRODUCER_IDS = {v: k for k, v in PRODUCERS.items()}
 _DERIVED = object()
@@ -1138,8 +1138,9 @@ def hop_bytes(before: Position, mover: int, dice: tuple[int, int], text: str,
     placed."""
     mine, theirs = before.boards[mover], before.boards[1 - mover]
     dice_list = [dice[0], dice[1]] if dice[0] != dice[1] else [dice[0]] * 4
-    written = _tokens(text)
-    if written is not None:
+    legs = plain_legs(text)
+    if legs is not None:
+        written = [(f, t) for f, t, _h in legs]
         pips = _pips(mine, theirs, written, dice_list)
         if pips is not None and (steps is None or sorted(written) == sorted((f, t) for f, t, _h in steps)):
             return _bytes(written, pips, mover)
@@ -1161,21 +1162,6 @@ def hop_bytes(before: Position, mover: int, dice: tuple[int, int], text: str,
         if pips is not None:
             return _bytes(list(order), pips, mover)
     return None
-
-
-def _tokens(text: str) -> list[tuple[int, int]] | None:
-    """``24/18 18/13*`` as its single steps (mover's numbering, 25 the bar, 0 off), or None."""
-    out = []
-    for tok in text.split():
-        m = _TOKEN.fullmatch(tok.lower())
-        if m is None:
-            return None
-        f = 25 if m.group(1) == "bar" else int(m.group(1))
-        t = 0 if m.group(2) == "off" else int(m.group(2))
-        if not (1 <= f <= 25 and 0 <= t < f):
-            return None
-        out.append((f, t))
-    return out
 
 
 def _pips(mine: tuple[int, ...], theirs: tuple[int, ...], order: list[tuple[int, int]],

@@ -154,20 +154,13 @@ def _plain_moves(segments: Iterable[Any], *, bar: str, off: str, hit_marks: bool
     return out
 
 
-_PLAIN = re.compile(r"(?:2[0-5]|1\d|\d)/(?:2[0-4]|1\d|\d)\*?(?: (?:2[0-5]|1\d|\d)/(?:2[0-4]|1\d|\d)\*?)*", re.ASCII)
-
-
 def _plays_plain(play: str, bar: str, off: str, hit_marks: bool) -> list[str] | None:
     """The moves of ``play`` as the ``.mat`` writer writes them; None when ``play`` is no play (words,
     ``:``, ``=>``: a cell holding them would not read back, or would read as something else)."""
-    if bar == "25" and off == "0" and hit_marks and _PLAIN.fullmatch(play):
-        moves = play.split()  # already gnubg's form (most plays), unless FIBS numbering counts up
-        legs = [(int(a), int(b.rstrip("*"))) for a, b in (mv.split("/") for mv in moves)]
-        inner = [(a, b) for a, b in legs if a not in (0, 25) and b not in (0, 25)]
-        if not inner or not all(a < b for a, b in inner):
-            return moves
-    from ..play import parse_play
+    from ..play import parse_play, plain_legs
 
+    if bar == "25" and off == "0" and hit_marks and plain_legs(play, words=False) is not None:
+        return play.split()  # already gnubg's form (most plays)
     try:
         parsed = parse_play(play)
     except NotationError:
@@ -520,16 +513,16 @@ def crawford_loss(game: Game, gr: GameReplay | None) -> str | None:
 
 def rewrites(match: Match, bar: str = "25", off: str = "0", hit_marks: bool = True) -> list[str]:
     """How the .mat writer spells what the source spelled otherwise (never silently)."""
-    import re
+    from ..play import point_words
 
     out = []
     junk = unwritable_plays(match)
     unwritten = {id(a) for a in junk}
     moves = [a for g in match.games for a in g.actions if a.kind == "move" and id(a) not in unwritten]
-    words = {"bar": (bar, re.compile(r"\b(?:bar|b)\b", re.I)), "off": (off, re.compile(r"\b(?:off|o)\b", re.I))}
-    for name, (target, rx) in words.items():
-        if target == ("25" if name == "bar" else "0"):
-            n = sum(1 for a in moves if a.play and rx.search(a.play))
+    named = [point_words(a.play) for a in moves if a.play]
+    for name, point, target in (("bar", 25, bar), ("off", 0, off)):
+        if target == str(point):
+            n = sum(1 for words in named if point in words)
             if n:
                 out.append(f"{n} plays spell the {name} as a word: written {target!r} as gnubg writes it "
                            f"(--{name} {name} keeps the word)")

@@ -30,12 +30,12 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from ..errors import ParseError
 from ..losses import action_items, dropped, names_loss
-from ..play import parse_play
+from ..play import parse_play, plain_legs
 from ..position import Position
 from ..record import Action, Game, Match
 from ..rules import Step, get_rules
@@ -653,30 +653,14 @@ class _Writer:
                       f"writes a dance as the dice alone")
 
 
-_FAST_READER: tuple[dict[str, tuple[int, int, bool]], Callable[[str], tuple[int, int, bool] | None]] | None = None
-"""The replay's reader of plain move tokens (its cache and its function), imported on first use."""
-
-
 def _written_pairs(text: str) -> list[tuple[int, int]] | None:
     """The single-die steps written in ``text`` as (from, to), in the written order, as
-    :func:`~notation.play.parse_play` reads them; None when it cannot.  Plain tokens (``13/8``,
-    ``25/20*``, ``6/0``: what gnubg and most programs write) are read directly, as the replay's fast
-    path reads them (parse_play reads them the same way: a downward step is never mirrored); anything
-    else by parse_play.  (This runs once per written play: tests hold it equal to parse_play.)"""
-    global _FAST_READER
-    if _FAST_READER is None:
-        from ..replay import _FAST_TOKENS, _fast_token
-
-        _FAST_READER = (_FAST_TOKENS, _fast_token)
-    known, read = _FAST_READER
-    out: list[tuple[int, int]] = []
-    for tok in text.split():
-        p = known.get(tok) or read(tok)
-        if p is None:
-            break
-        out.append((p[0], p[1]))
-    else:
-        return out
+    :func:`~notation.play.parse_play` reads them; None when it cannot.  Plain moves (``13/8``,
+    ``25/20*``, ``6/0``: what gnubg and most programs write) by :func:`~notation.play.plain_legs`,
+    anything else by parse_play."""
+    legs = plain_legs(text)
+    if legs is not None:
+        return [(s, t) for s, t, _h in legs]
     try:
         parsed = parse_play(text)
     except ParseError:
