@@ -64,7 +64,7 @@ from ..rules import get_rules
 from ._sgf_shared import ANALYSIS_PROPS as _ANALYSIS_PROPS
 from ._sgf_shared import COLOURS as _COLOUR
 from ._sgf_shared import SETUP_PROPS as _SETUP
-from ._sgf_shared import SGF_TAGS, resign_level
+from ._sgf_shared import SGF_TAGS, original_producer, resign_level
 from ._sgf_shared import VARIANT_RULES as _VARIANT_RULES
 from ._sgf_shared import BoardState as _State
 from ._sgf_shared import own_point as _own_point
@@ -617,6 +617,8 @@ class _Reader:
                     if dm:
                         value = f"{int(dm.group(1)):04d}.{int(dm.group(2)):02d}.{int(dm.group(3)):02d}"
                 self._tag(tag, value)
+            elif n == "AP":  # ours names the original's producer: that is the record's
+                game.properties.setdefault(n, []).extend(original_producer(v) for v in p.values)
             else:
                 game.properties.setdefault(n, []).extend(p.values)
         if have_names:
