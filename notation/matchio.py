@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from . import _input
@@ -117,10 +118,8 @@ def parse_any(data: str | bytes, *, name: str | None = None, packed: bool = Fals
         raw = data if isinstance(data, bytes) else data.encode("latin-1")
         matches: list[Match] = list(xg.read_xg(raw, name=name))
     elif fmt == "ogxm":  # (a stream holds several: each member a match)
-        from .formats.ogxm import read_ogxm
-
         raw = data if isinstance(data, bytes) else data.encode("latin-1")
-        matches = read_ogxm(raw, name=name, keep=not packed)
+        return list(iter_matches(raw, name=name, packed=packed))
     elif fmt == "mat":
         from .formats.mat import parse_matches
 
@@ -147,6 +146,20 @@ def parse_any(data: str | bytes, *, name: str | None = None, packed: bool = Fals
             m.source = name
         bound_text(m)
     return matches
+
+
+def iter_matches(data: bytes, *, name: str | None = None, packed: bool = False) -> Iterator[Match]:
+    """:func:`parse_any`'s matches one at a time: an OGXM stream's members are read as they are taken (memory
+    is one member, whatever their number); a damaged member raises after the complete ones before it."""
+    if detect_format(name, data) != "ogxm":
+        yield from parse_any(data, name=name, packed=packed)
+        return
+    from .formats.ogxm import iter_ogxm
+
+    for m in iter_ogxm(data, name=name, keep=not packed):
+        m.source = name
+        bound_text(m)
+        yield m
 
 
 def read_any(path: str | os.PathLike[str]) -> list[Match]:
