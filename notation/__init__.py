@@ -9,7 +9,7 @@ circle forms, counting imports inside functions and under ``TYPE_CHECKING``
 of it and is imported only by the commands, when they draw, and by ``notebook.shown``, when a notebook shows
 an object::
 
-    errors, _term, _grammar, _version, _digits, parallel, _input, met, notebook  -- nothing of the package (but errors)
+    errors, _term, _grammar, _terminals, _version, _digits, parallel, _input, met, notebook  -- imports only errors
     playtext                                      -- a play as text: steps, the written play, gnubg's writer
     rules                                         -- every variant's legal plays, by name (get_rules)
     position                                      -- Position, its gnubg ID and text board

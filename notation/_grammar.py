@@ -1,5 +1,5 @@
 """The lark grammars shipped in ``notation/grammars`` (the repository's ``grammars/``): their parsers, and
-the regular expressions the readers run, both made from the grammar files at first use.
+the regular expressions the readers run.
 
 Every token and structure of the formats read here is defined once, in ``grammars/*.lark``.  Readers use
 a grammar in one of two ways:
@@ -8,13 +8,14 @@ a grammar in one of two ways:
   a malformed ID, to say where it goes wrong);
 * :func:`regexes`: the grammar's terminals, and each of its rules that does not recurse, as regular
   expressions exactly as lark compiles them from the grammar (the ``.mat`` rows and line terminals, the
-  IDs, SGF's tokens, play notation).  These are derived from the built parser, never copied by hand.
+  IDs, SGF's tokens, play notation).  These are generated from the grammars by ``scripts/generate.py``
+  into :mod:`notation._terminals` (``.ci/run`` and ``tests/test_generated.py`` check that it is current),
+  never copied by hand, so that reading well-formed input never imports lark.
 
 Building an LALR parser takes a few tens of milliseconds and importing lark about as long again, as much
-as a whole ``gammon validate`` of a match.  Both products are therefore kept in ``$XDG_CACHE_HOME/
+as a whole ``gammon validate`` of a match.  A built parser is therefore kept in ``$XDG_CACHE_HOME/
 gammon-notation`` (``~/.cache/gammon-notation``), one file per grammar, start symbols, options, Python and
-lark versions and grammar hash: the parser as lark saves it (``.lark-cache``), the regular expressions as
-text (``.lark-regexes``), so that reading well-formed input never imports lark.  A cached file is opened
+lark versions and grammar hash, as lark saves it (``.lark-cache``).  A cached file is opened
 only when its SHA-256 equals the one written apart from it (``<file>.sha256``) and both files and the
 directory belong to the user and nobody else can write them (a parser is a pickle); links and FIFOs are
 refused without blocking.  Files are written under a temporary name and renamed, so a process never reads
@@ -73,26 +74,17 @@ def cache_dir() -> str | None:
     return d if os.access(d, os.W_OK) else None
 
 
-_DERIVATION = "re3"
-"""The version of :func:`derive_regexes`' output, in the cache files' names: a cache made by an older
-derivation is rebuilt."""
-
 _DEFAULTS: dict[str, Any] = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": False}
 
 
-def _key(name: str, start: str | tuple[str, ...], options: dict[str, Any], *, pickled: bool = True
-         ) -> tuple[str, dict[str, Any], str]:
-    """(the grammar's text, lark's options, the cache files' name without extension) of a parser, or
-    (``pickled=False``) of the regular expressions, which depend on the grammar and on
-    :func:`derive_regexes`, not on which lark pickled a parser (finding lark's version costs every
-    start-up a few milliseconds)."""
+def _key(name: str, start: str | tuple[str, ...], options: dict[str, Any]) -> tuple[str, dict[str, Any], str]:
+    """(the grammar's text, lark's options, the cache files' name without extension) of a parser."""
     opts = dict(_DEFAULTS)
     opts.update(options)
     text = grammar_text(name)
     starts = start if isinstance(start, str) else "+".join(start)
     tag = "-".join([name, starts, *(f"{k}={v}" for k, v in sorted(options.items())),
-                    f"py{sys.version_info[0]}{sys.version_info[1]}",
-                    f"lark{_lark_version()}" if pickled else _DERIVATION])
+                    f"py{sys.version_info[0]}{sys.version_info[1]}", f"lark{_lark_version()}"])
     digest = sha256(f"{text}\n{sorted(opts.items())!r}".encode()).hexdigest()[:16]
     return text, opts, f"{tag}-{digest}"
 
@@ -146,41 +138,42 @@ def parser(name: str, start: str | tuple[str, ...] = "start", **options: Any) ->
     return built
 
 
+def grammar_digest(text: str) -> str:
+    """The short SHA-256 of a grammar's text that :mod:`notation._terminals` records for it."""
+    return sha256(text.encode()).hexdigest()[:16]
+
+
 @cache
-def regexes(name: str, start: str | tuple[str, ...] = "start", **options: Any) -> dict[str, str]:
-    """The regular expressions of ``grammars/<name>.lark`` (built with ``start`` and ``options``, as for
-    :func:`parser`): each terminal by its name, as lark compiles it (``TerminalDef.pattern.to_regexp()``,
-    flags included), and each rule that does not recurse by its name (lower case), as the concatenations
-    and alternatives lark's compiled rules make of those terminals (``[x]``, ``x?``, ``x~n`` included;
-    anonymous terminals such as ``":"`` as their literal; no ``%ignore`` terminal in between, so only for
-    grammars without one).  Kept in the cache directory beside the parser, as names and expressions
-    separated by NUL characters (no JSON to import): reading them never imports lark once they are
-    there."""
-    _text, _opts, stem = _key(name, start, options, pickled=False)
-    d = cache_dir()
-    path = os.path.join(d, stem + ".lark-regexes") if d is not None else None
-    if path is not None:
-        data = _read_verified(path)
-        if data is not None:
-            try:
-                parts = data.decode("utf-8").split("\0")
-            except UnicodeDecodeError:
-                parts = []
-            if parts and len(parts) % 2 == 0:
-                return dict(zip(parts[::2], parts[1::2], strict=True))
-    found = derive_regexes(parser(name, start, **options))
-    if d is not None and path is not None and not any("\0" in k + v for k, v in found.items()):
-        _save("\0".join(x for kv in sorted(found.items()) for x in kv).encode(), d, path, stem.rsplit("-", 1)[0],
-              ".lark-regexes")
-    return found
+def regexes(name: str) -> dict[str, str]:
+    """The regular expressions of ``grammars/<name>.lark``: each terminal by its name, as lark compiles it
+    (``TerminalDef.pattern.to_regexp()``, flags included; also the terminals that only other terminals
+    use, such as ``_PLAIN_POINT``), and each rule that does not recurse by its name (lower case), as the
+    concatenations and alternatives lark's compiled rules make of those terminals (``[x]``, ``x?``,
+    ``x~n`` included; anonymous terminals such as ``":"`` as their literal; no ``%ignore`` terminal in
+    between, so only for grammars without one).
+
+    They are generated from the grammars by ``scripts/generate.py`` into :mod:`notation._terminals`
+    (CI checks that it is current), so reading never imports lark.  That table is used only when it was
+    made from this very grammar text (its SHA-256): a grammar edited since is derived here, with lark."""
+    text = grammar_text(name)
+    from ._terminals import GRAMMARS
+
+    made = GRAMMARS.get(name)
+    if made is not None and made[0] == grammar_digest(text):
+        return made[1]
+    return derive_regexes(text)
 
 
-def derive_regexes(built: Lark) -> dict[str, str]:
-    """:func:`regexes` of a built parser."""
-    terms = {str(t.name): t.pattern.to_regexp() for t in built.terminals}
-    ignored = set(built.lexer_conf.ignore)
+def derive_regexes(text: str) -> dict[str, str]:
+    """:func:`regexes` of a grammar's text, with lark (every rule a start symbol, every terminal kept)."""
+    from lark.load_grammar import load_grammar
+
+    grammar, _files = load_grammar(text, "<grammar>", None, False)
+    built_terminals, built_rules, ignored_names = grammar.compile([n for n, *_ in grammar.rule_defs], "*")
+    terms = {str(t.name): t.pattern.to_regexp() for t in built_terminals}
+    ignored = set(ignored_names)
     alternatives: dict[str, list[list[tuple[bool, str]]]] = {}
-    for rule in built.rules:
+    for rule in built_rules:
         alternatives.setdefault(str(rule.origin.name), []).append(
             [(sym.is_term, str(sym.name)) for sym in rule.expansion])
     out: dict[str, str] = dict(terms)

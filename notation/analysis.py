@@ -116,8 +116,15 @@ class CubeAnalysis:
     probabilities: Probabilities | None = None
     level: str | None = None
     cubeless_equity: float | None = None
+    """The cubeless equity of the no-double line (eXtreme Gammon's ``Doubled.Eval[6]``, gnubg's ``DA``)."""
     rollout: Rollout | None = None
     """For a rolled-out cube decision: how it was rolled out."""
+    double_probabilities: Probabilities | None = None
+    """The outcome chances of the double/take line, where the producer evaluated it apart from the no-double
+    line (eXtreme Gammon's ``EvalDouble``: the same as ``probabilities`` at a low ply, different at a deeper
+    one or in a rollout, where the cube the games are played with changes them)."""
+    double_cubeless_equity: float | None = None
+    """The cubeless equity of the double/take line (eXtreme Gammon's ``EvalDouble[6]``)."""
 
 
 @dataclass(slots=True)
@@ -226,6 +233,10 @@ def analysis_to_dict(a: Analysis) -> dict[str, Any]:
                        "cubeless_equity": c.cubeless_equity}
         if c.rollout is not None:
             out["cube"]["rollout"] = rollout_to_dict(c.rollout)
+        if c.double_probabilities is not None:
+            out["cube"]["double_probabilities"] = _probs_to_dict(c.double_probabilities)
+        if c.double_cubeless_equity is not None:
+            out["cube"]["double_cubeless_equity"] = c.double_cubeless_equity
     if a.luck is not None:
         out["luck"] = a.luck
     if a.luck_rating is not None:
@@ -259,6 +270,8 @@ def analysis_from_dict(d: dict[str, Any]) -> Analysis:
                             double_pass=_opt_float(c.get("double_pass")), verdict=c.get("verdict"),
                             probabilities=_probs_from_dict(c.get("probabilities")), level=c.get("level"),
                             cubeless_equity=_opt_float(c.get("cubeless_equity")),
-                            rollout=None if c.get("rollout") is None else rollout_from_dict(c["rollout"]))
+                            rollout=None if c.get("rollout") is None else rollout_from_dict(c["rollout"]),
+                            double_probabilities=_probs_from_dict(c.get("double_probabilities")),
+                            double_cubeless_equity=_opt_float(c.get("double_cubeless_equity")))
     return Analysis(checker=checker, cube=cube, luck=_opt_float(d.get("luck")), luck_rating=d.get("luck_rating"),
                     producer=d.get("producer"), extra={str(k): str(v) for k, v in (d.get("extra") or {}).items()})

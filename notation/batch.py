@@ -373,7 +373,11 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
         return failed(f"{name}: {NO_GAMES}: nothing to convert")
     from pathlib import Path
 
-    first = Path(target)
+    from .formats.registry import FORMATS, by_name
+
+    keeps = () if fmt == "html" else by_name(fmt).private
+    drop = [p for f in FORMATS for p in f.private if p not in keeps]  # (an OGXM file's own bytes are for
+    first = Path(target)  # writing it back, not for other formats)
 
     def target_of(k: int) -> str:
         return target if k == 1 else str(first.with_name(f"{first.stem}.{k}{first.suffix}"))
@@ -395,8 +399,8 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
     # the files of several matches written as a batch (the folder read once, not once a file)
     with OutputBatch() if batch is None and count > 1 else nullcontext(batch) as files:
         for k, match in enumerate(matches, 1):  # (a stream's members read one at a time: see _Stream)
-            if fmt not in ("ogxm", "ogxms"):  # an OGXM file's own bytes are for writing it back, not others
-                match.properties.pop("ogxm.sections", None)
+            for p in drop:
+                match.properties.pop(p, None)
             _convert_match(match, name, k if count > 1 else 0, target_of(k), fmt, out, say, failed, force=force,
                            strict=strict, quiet=quiet, canonical=canonical, inputs=inputs or (src,),
                            options=options, page=page, batch=files)
@@ -437,6 +441,15 @@ class _Stream:
         return iter_matches(self.data, name=self.name, packed=self.packed)
 
 
+PAGE_REASONS = {
+    "property": "the page does not show them (convert to json keeps them)",
+    "thumbnail": "the page does not show it",
+    "analysis": "the page does not show it",
+}
+"""Why the web page (``convert --to html``, made by the renderer) cannot hold what :func:`notation.losses.lost`
+says it lost (by kind)."""
+
+
 def _convert_match(match: Match, name: str, member: int, target: str, fmt: str, out: dict[str, Any],
                    say: Callable[[str], None], failed: Callable[[str], dict[str, Any]], *, force: bool,
                    strict: bool, quiet: bool, canonical: bool, inputs: Sequence[str],
@@ -445,7 +458,8 @@ def _convert_match(match: Match, name: str, member: int, target: str, fmt: str, 
     """One match of :func:`convert_file` written to ``target``; ``member`` is its number in a file of several
     (0 in a file of one), said in what is reported of it.  A refusal sets ``out``'s status, not lowered by
     the next match's."""
-    from .convert import atomic_write, canonical_plays, dropped_items, render_match, say_losses, write_error
+    from .convert import atomic_write, canonical_plays, say_losses, write_error
+    from .formats.registry import by_name
 
     match.source = name
     label = f"{name}: match {member}" if member else name
@@ -453,7 +467,7 @@ def _convert_match(match: Match, name: str, member: int, target: str, fmt: str, 
     if not quiet or fmt == "html":
         # the writers that use the replay's steps get the whole replay; for the others the findings-only
         # replay (a replay holds about twice the record's memory, and the steps take time to make)
-        rep = replay_match(match) if fmt in ("sgf", "txt", "html", "ogxm", "ogxms") else _findings(match)[0]
+        rep = replay_match(match) if fmt == "html" or by_name(fmt).replays else _findings(match)[0]
     if not quiet and rep is not None:
         for f in rep.findings:
             if f.severity != "note":
@@ -480,13 +494,15 @@ def _convert_match(match: Match, name: str, member: int, target: str, fmt: str, 
 
         shown: Counter[tuple[str, ...]] = Counter()
         text = page(match, None if canonical else rep, written=shown)
-        dropped = dropped_items(match, shown, "html")
+        from .losses import dropped as losses
+
+        dropped = losses(match, shown, PAGE_REASONS)
     else:
         # the writers that replay (SGF, text, OGXM) take the replay made above, unless --canonical made a new
         # match
         try:
-            text, dropped = render_match(match, fmt, rep=None if canonical else rep, notes=notes,
-                                         **(options or {}))
+            written = by_name(fmt).write(match, None if canonical else rep, **(options or {}))
+            text, dropped, notes = written.data, written.dropped, written.notes
         except NotationError as e:  # a record the target cannot hold at all (OGXM: a variant it has no number for)
             failed(f"{label}: not converted: {e.message}")
             return

@@ -13,172 +13,31 @@ from typing import TYPE_CHECKING, Any
 
 from ._term import utf8
 from .errors import message_line
-from .losses import crawford_mark, names_loss
-from .record import Game, Match, MatchRules
+from .formats.registry import by_name, for_extension, writable, write
+from .record import Match
 
 if TYPE_CHECKING:
     from .replay import GameReplay, MatchReplay
 
-WRITABLE = ("mat", "sgf", "json", "txt", "ogxm", "ogxms")
-EXTENSIONS = {"mat": ".mat", "sgf": ".sgf", "json": ".json", "txt": ".txt", "ogxm": ".ogxm", "ogxms": ".ogxms"}
+WRITABLE = writable()
+"""The formats ``convert`` writes (:mod:`notation.formats.registry`)."""
+EXTENSIONS = {name: by_name(name).extensions[0] for name in WRITABLE}
+"""The extension of a file written in each format."""
 
 
 def format_for(path: str | None, to: str | None) -> str:
     """The target format from ``--to`` or the output file's extension."""
     if to:
-        t = to.lower().lstrip(".")
-        if t == "text":
-            t = "txt"
-        if t not in WRITABLE:
+        f = by_name(to)  # (ValueError: not a format)
+        if f.writer is None:
             raise ValueError(f"unknown format {to!r} (known: {', '.join(WRITABLE)})")
-        return t
+        return f.name
     if path and path != "-":
-        ext = Path(path).suffix.lower().lstrip(".")
-        if ext in WRITABLE:
-            return ext
+        found = for_extension(Path(path).suffix, writing=True) if Path(path).suffix else None
+        if found is not None:
+            return found.name
         raise ValueError(f"cannot tell the format of {path!r} from its extension; use --to")
     raise ValueError("writing to standard output needs --to FORMAT")
-
-
-def _mat_losses(match: Match) -> list[str]:
-    """What the ``.mat`` writer writes otherwise than the record says it (the items it cannot hold at
-    all are said by :func:`notation.losses.lost`)."""
-    from .formats.mat import mat_name, mat_rating, one_line
-
-    out: list[str] = []
-    broken = [f"tag {k}" for k, v in match.tags if one_line(v) != v]
-    if broken:
-        out.append(f"line breaks or control characters in {', '.join(broken)}: written as spaces")
-    lost_names = names_loss(match, ".mat")
-    if lost_names:
-        out.append(lost_names)
-    names = {n for g in match.games for n in (g.names or ())} | set(match.names)
-    for n in sorted(names):
-        if mat_name(n) != n:
-            out.append(f"the name {n!r} is written {mat_name(n)!r} (a .mat score line holds one line, no ':', "
-                       "no blanks around a name, and no empty name)")
-    odd = sorted({r for g in match.games for r in (g.ratings or ()) if r and mat_rating(r) is None})
-    if odd:
-        out.append(f"ratings that are not numbers ({', '.join(repr(r) for r in odd[:3])}"
-                   f"{', ...' if len(odd) > 3 else ''}): .mat holds a rating as a number after the name")
-    multi = sum(1 for c in [*match.comments, *(c for g in match.games for c in g.comments)] if "\n" in c.strip())
-    if multi:
-        out.append(f"{multi} comment{'s' if multi > 1 else ''} of several lines: written as one ';' line a line, "
-                   "read back as separate comments")
-    losses = sum(1 for g in match.games for a in g.actions if a.kind == "loss")
-    if losses:
-        out.append(f"{losses} 'Losses N points' result{'s' if losses > 1 else ''} (Galaxy): not written; .mat "
-                   f"says a result only as the winner's 'Wins' line")
-    setups = sum(1 for g in match.games for a in g.actions if a.kind == "setup") + sum(
-        1 for g in match.games if g.start is not None)
-    if setups:
-        out.append(f"{setups} set-up positions are written as Snowie 'Illegal play' cells, which keep the board, "
-                   f"cube and dice but not the player names")
-    levels = _mat_level_losses(match)
-    if levels:
-        out.append(f"the level of {levels} resignation{'s' if levels > 1 else ''} (single game, gammon or "
-                   "backgammon): .mat says a level only through the points of the 'Wins' line after it, which "
-                   "give another or none here")
-    return out + _mat_rule_losses(match)
-
-
-def _mat_level_losses(match: Match) -> int:
-    """How many resignations of ``match`` a reader of the written ``.mat`` takes at another level than the
-    record's (or at none): it has only the written word and the points of the result that follows
-    (:func:`notation.formats.mat.resignation_levels`)."""
-    from dataclasses import replace
-
-    from .formats.mat import resign_word, resignation_levels
-
-    lost = 0
-    running = [0, 0]
-    for g in match.games:
-        known = [a for a in g.actions if a.kind == "resign" and a.value in (1, 2, 3)]
-        if known:
-            written = [replace(a, text=resign_word(a)) if a.kind == "resign" else a for a in g.actions]
-            score = g.score if g.score is not None else (running[0], running[1])
-            read = {id(a): level for a, level in
-                    resignation_levels(Game(g.number, score=score, actions=written), match.length)}
-            lost += sum(1 for a, w in zip(g.actions, written, strict=True)
-                        if a.kind == "resign" and a.value in (1, 2, 3) and read.get(id(w)) != a.value)
-        if g.result is not None and g.result[0] in (0, 1):
-            running[g.result[0]] += g.result[1]
-    return lost
-
-
-_RULE_WORDS = {"variant": "the variant", "crawford": "the Crawford rule", "jacoby": "the Jacoby rule",
-               "beavers": "beavers", "raccoons": "raccoons", "auto_doubles": "automatic doubles",
-               "cube": "the cube"}
-def _mat_rule_losses(match: Match) -> list[str]:
-    """The rules a reader of the written ``.mat`` takes otherwise than the record's: its header tags say the
-    rules (the writer adds one for each rule no tag says), so a tag of the record that says a rule otherwise
-    hides the record's rule."""
-    from .formats.mat import RULE_TAGS, header_tags, rule_tag
-
-    read = MatchRules()
-    said: dict[str, tuple[str, str]] = {}
-    for k, v in header_tags(match):
-        rule = RULE_TAGS.get(k.lower().replace(" ", ""))
-        try:
-            if rule_tag(read, k, v) is None and rule is not None:
-                said[rule] = (k, v)
-        except ValueError:  # an unknown variation (the reader refuses the file)
-            said["variant"] = (k, v)
-    mine, theirs = _rule_values(match.rules, match.length), _rule_values(read, match.length)
-    out = []
-    for name, value in mine.items():
-        if theirs[name] != value:
-            tag = said.get(name)
-            shown = f'the header tag [{tag[0]} "{tag[1]}"] says' if tag else "no header tag can say it, read back as"
-            out.append(f"the rules: {_RULE_WORDS[name]} {_rule_text(value)}: {shown} {_rule_text(theirs[name])}, "
-                       "which a reader of the .mat takes")
-    return out
-
-
-def _rule_values(r: MatchRules, length: int) -> dict[str, object]:
-    """The rules as a ``.mat`` can say them: the Crawford rule only in a match, a cube limit of 1 as no cube."""
-    out: dict[str, object] = {"variant": r.variant}
-    if length > 0:
-        out["crawford"] = r.crawford
-    nocube = not r.cube or (r.cube_limit is not None and r.cube_limit <= 1)
-    out.update(jacoby=r.jacoby, beavers=r.beavers, raccoons=r.raccoons, auto_doubles=r.auto_doubles,
-               cube="none" if nocube else f"limit {r.cube_limit}" if r.cube_limit is not None else "no limit")
-    return out
-
-
-def _rule_text(v: object) -> str:
-    return ("on" if v else "off") if isinstance(v, bool) else str(v)
-
-
-def _crawford_losses(match: Match, rep: MatchReplay | None) -> list[str]:
-    """The Crawford marks a ``.mat`` file cannot say: it marks no game, and a reader finds the Crawford game
-    from the score, so a mark is lost where the score does not make the game so (the replay's error)."""
-    if match.length <= 0 or all(g.crawford is None for g in match.games):
-        return []
-    if rep is None or len(rep.crawford) != len(match.games):
-        from .replay import Replayer
-
-        r = Replayer(match, keep=False, steps=False)  # (the findings-only replay: what the score makes)
-        for game in match.games:
-            r.feed(game)
-        rep = r.rep
-    return [x for x in (crawford_mark(g, c, _MAT_CRAWFORD) for g, c in zip(match.games, rep.crawford, strict=True))
-            if x]
-
-
-_MAT_CRAWFORD = ".mat marks none (a reader finds the Crawford game from the score)"
-
-
-def crawford_loss(game: Game, gr: GameReplay | None) -> str | None:
-    """What :func:`_crawford_losses` says of one game (``gr``: its replay), or None."""
-    return None if gr is None else crawford_mark(game, gr.crawford, _MAT_CRAWFORD)
-
-
-def dropped_items(match: Match, written: Any, fmt: str) -> list[str]:
-    """:func:`notation.losses.dropped`, here for the callers that have a writer's tally."""
-    from .losses import dropped
-
-    return dropped(match, written, fmt)
 
 
 def reporters(out: dict[str, Any]) -> tuple[Callable[[str], None], Callable[[str], dict[str, Any]]]:
@@ -246,88 +105,22 @@ def canonical_game_plays(gr: GameReplay) -> int:
     return changed
 
 
-def _mat_rewrites(match: Match, bar: str = "25", off: str = "0", hit_marks: bool = True) -> list[str]:
-    """How the .mat writer spells what the source spelled otherwise (never silently)."""
-    import re
-
-    from .formats.mat import unwritable_plays
-
-    out = []
-    junk = unwritable_plays(match)
-    unwritten = {id(a) for a in junk}
-    moves = [a for g in match.games for a in g.actions if a.kind == "move" and id(a) not in unwritten]
-    words = {"bar": (bar, re.compile(r"\b(?:bar|b)\b", re.I)), "off": (off, re.compile(r"\b(?:off|o)\b", re.I))}
-    for name, (target, rx) in words.items():
-        if target == ("25" if name == "bar" else "0"):
-            n = sum(1 for a in moves if a.play and rx.search(a.play))
-            if n:
-                out.append(f"{n} plays spell the {name} as a word: written {target!r} as gnubg writes it "
-                           f"(--{name} {name} keeps the word)")
-    if junk:
-        from ._term import safe_line
-
-        first = safe_line(junk[0].play or "")
-        first = first if len(first) <= 40 else first[:39] + "…"
-        out.append(f"{len(junk)} play{'s' if len(junk) > 1 else ''} that {'are' if len(junk) > 1 else 'is'} no "
-                   f"play ('{first}'{', ...' if len(junk) > 1 else ''}): written as the dice alone (no move), "
-                   ".mat holds no other text in a move")
-    cannot = sum(1 for a in moves if (a.no_move or "").strip().lower() == "cannot move")
-    if cannot:
-        out.append(f"{cannot} 'Cannot Move' cells: written empty, as gnubg writes a roll with no move")
-    if not hit_marks:
-        n = sum(1 for a in moves if a.play and "*" in a.play)
-        if n:
-            out.append(f"the hit marks of {n} plays (--no-hit-marks)")
-    return out
-
-
-def _roll_losses(match: Match, fmt: str) -> list[str]:
-    n = sum(1 for g in match.games for a in g.actions if a.kind == "roll")
-    if not n or fmt != "mat":
-        return []
-    return [f"{n} rolls after which the player resigned without moving: .mat writes each as an empty move"]
-
-
 def render_match(match: Match, fmt: str, *, rep: MatchReplay | None = None, notes: list[str] | None = None,
                  **options: Any) -> tuple[str | bytes, list[str]]:
     """Write ``match`` as ``fmt``; return the text (bytes for OGXM) and what was dropped (human-readable,
     one item each): everything the written text does not hold of the record (:mod:`notation.losses`: the
     writer tallies what it wrote, and what the record holds beyond that is said), and what it writes
-    otherwise.
+    otherwise.  :func:`notation.formats.registry.write` gives the same as one
+    :class:`~notation.formats.registry.WriteResult`.
 
     ``rep``, when given, is ``replay_match(match)`` already made by the caller: the writers that replay the
     match (SGF, text) use it instead of replaying it again.  It must be the replay of ``match`` as it
     is now (not of a copy changed since).  ``notes``, when given, gets what the writer keeps in a form
     of its own (SGF's private properties, which gnubg does not read): not lost, but worth saying."""
-    if fmt == "mat":
-        from .formats.mat import _Writer
-
-        w = _Writer(match, options.get("bar", "25"), options.get("off", "0"), options.get("hit_marks", True))
-        text = w.write()
-        return text, (_mat_losses(match) + _crawford_losses(match, rep) + _mat_rewrites(match, **options)
-                      + _roll_losses(match, fmt) + dropped_items(match, w.written, fmt))
-    if fmt == "sgf":
-        from .formats.sgf_write import _Writer as _SgfWriter
-
-        sw = _SgfWriter(match, rep)
-        text, dropped = sw.write()  # with what it could not hold (notation.losses)
-        if notes is not None:
-            notes.extend(sw.notes)
-        return text, list(dropped)
-    if fmt == "json":
-        from .formats.json_format import to_json
-
-        return to_json(match, **options), []
-    if fmt == "txt":
-        from .formats.text import write_text_counted
-
-        text, written = write_text_counted(match, rep)
-        return text, dropped_items(match, written, fmt)
-    if fmt in ("ogxm", "ogxms"):  # (a stream of one match: one member)
-        from .formats.ogxm import write_ogxm
-
-        return write_ogxm(match, rep if rep is not None and rep.games else None)
-    raise ValueError(f"unknown format {fmt!r}")
+    result = write(match, fmt, rep, **options)
+    if notes is not None:
+        notes.extend(result.notes)
+    return result.data, result.dropped
 
 
 TMP_MARK = ".gammon-tmp-"

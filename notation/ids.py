@@ -17,8 +17,8 @@ are defined in :mod:`notation.position`, with the :class:`Position` that shows i
 importable from here with the rest.
 
 The syntax of each ID is defined once, in its lark grammar ``grammars/ids_*.lark``.  A reader matches the
-ID against the grammar's start rule made a regular expression (:func:`notation._grammar.regexes`, derived
-from the grammar and cached, so reading an ID never imports lark), splits it into its fields and gives
+ID against the grammar's start rule made a regular expression (:func:`notation._grammar.regexes`, generated
+from the grammar by scripts/generate.py, so reading an ID never imports lark), splits it into its fields and gives
 each field its meaning.  Bad text raises :class:`~notation.errors.ParseError` whose ``column`` is the 1-based column of
 the offending character and whose message names the field (``XGID field 5 (dice): '7x' at column 39
 is not a roll``).  A well-formed ID of a position that cannot exist raises
@@ -87,7 +87,7 @@ def _shape(grammar: str, rule: str = "start") -> re.Pattern[str]:
     if pattern is None:
         from ._grammar import regexes
 
-        pattern = _SHAPES[key] = re.compile(regexes(grammar, _STARTS.get(grammar, "start"))[rule])
+        pattern = _SHAPES[key] = re.compile(regexes(grammar)[rule])
     return pattern
 
 
@@ -519,7 +519,8 @@ def _xgid_tokens(line: str, start: int, column: int, fields: _Fields) -> tuple[l
 def parse_xgid(text: str, *, variant: str = "standard", validate: bool = True) -> Position:
     """An XGID, with or without ``XGID=`` (anything after the first line is ignored, as gnubg does)."""
     line, column = _one_line(text, "XGID")
-    start = 5 if line[:5].lower() == "xgid=" else 0
+    prefix = _shape("ids_xgid", "PREFIX").match(line)
+    start = 0 if prefix is None else prefix.end()
     fields = _Fields("XGID", ":", _XGID_NAMES, _XGID_DESCS, _XGID_CHARS, line, start, column)
     slots, toks = _xgid_tokens(line, start, column, fields)
     cube_t, owner_t, turn_t, dice_t, s1_t, s2_t, rules_t, len_t, max_t = toks
@@ -942,8 +943,21 @@ snowie_id = snowie
 
 # =========================================================================== ASCII board ("show board")
 
-_ID_LINE = re.compile(r"Position[- ]ID\s*:\s*(?P<pid>[A-Za-z0-9+/]{14})\b")
-_MATCH_LINE = re.compile(r"Match[- ]ID\s*:\s*(?P<mid>[A-Za-z0-9+/]{12})\b")
+_ID_LINES: dict[str, re.Pattern[str]] = {}
+
+
+def _id_line(rule: str) -> re.Pattern[str]:
+    """A board's ``Position ID: <id>`` (``rule`` ``position_id``, group ``pid``) or ``Match ID: <id>`` line
+    (``match_id``, group ``mid``; BGBlitz writes ``Position-ID:``): the label, and the ID as the rule of
+    ``grammars/ids_gnubg.lark`` says."""
+    pattern = _ID_LINES.get(rule)
+    if pattern is None:
+        label, group = {"position_id": ("Position", "pid"), "match_id": ("Match", "mid")}[rule]
+        pattern = _ID_LINES[rule] = re.compile(
+            rf"{label}[- ]ID\s*:\s*(?P<{group}>{_shape('ids_gnubg', rule).pattern})\b")
+    return pattern
+
+
 _NAME_LINE = re.compile(r"\s(?P<who>[OX]): (?P<name>.*?)(?: \(Cube: (?P<cube>[0-9]+)\))?\s*$")
 
 
@@ -955,8 +969,8 @@ def parse_ascii_board(text: str, *, variant: str = "standard", validate: bool = 
     (checkers, bar, borne-off, side on roll, dice, cube and score from the annotations).
     """
     lines = text.splitlines()
-    pid = next((m for m in (_ID_LINE.search(s) for s in lines) if m), None)
-    mid = next((m for m in (_MATCH_LINE.search(s) for s in lines) if m), None)
+    pid = next((m for m in (_id_line("position_id").search(s) for s in lines) if m), None)
+    mid = next((m for m in (_id_line("match_id").search(s) for s in lines) if m), None)
     names = ["", ""]
     for s in lines:
         m = _NAME_LINE.search(s)
@@ -1078,7 +1092,8 @@ FORMATS: dict[str, tuple[Callable[..., Position], Callable[[Position], str]]] = 
 """Format name → (reader, writer)."""
 
 _XGID_SHAPE = re.compile(r"^[-A-Za-z]{20,32}:")
-_B64_ONLY = re.compile(r"^[A-Za-z0-9+/]+$")
+"""What looks like an XGID without its ``XGID=``: wider than the grammar's 26 ``SLOT``s, so that a broken one
+is read as an XGID and its error says where it breaks."""
 
 
 def detect_format(text: str) -> str:
@@ -1089,13 +1104,13 @@ def detect_format(text: str) -> str:
     s = text.strip()
     if not s:
         raise ParseError("empty position", column=1, text=text)
-    if "\n" in s and ("|BAR|" in s or _ID_LINE.search(s)):
+    if "\n" in s and ("|BAR|" in s or _id_line("position_id").search(s)):
         return "ascii"
     first = s.split("\n", 1)[0].strip()
-    low = first.lower()
-    if low.startswith("board:"):
+    keyword = _shape("ids_fibs", "KEYWORD").match(first)
+    if keyword is not None and first[keyword.end():keyword.end() + 1] == ":":
         return "fibs"
-    if low.startswith("xgid="):
+    if _shape("ids_xgid", "PREFIX").match(first):
         return "xgid"
     if is_ogid(first):
         return "ogid"
@@ -1105,9 +1120,9 @@ def detect_format(text: str) -> str:
         return "xgid"
     if ":" in first:
         return "gnubg"
-    if _B64_ONLY.match(first) and len(first) == 12:
+    if _shape("ids_gnubg", "match_id").fullmatch(first):
         return "match_id"
-    if _ID_LINE.search(s):
+    if _id_line("position_id").search(s):
         return "ascii"
     if len(first) <= 16 and not any(c.isspace() for c in first):
         return "position_id"

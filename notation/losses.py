@@ -18,7 +18,7 @@ from collections.abc import Mapping
 
 from .record import Action, Game, Match, unpacked
 
-__all__ = ["THUMBNAIL", "Key", "REASONS", "holdings", "action_items", "lost", "dropped", "crawford_mark", "names_loss"]
+__all__ = ["THUMBNAIL", "Key", "holdings", "action_items", "lost", "dropped", "crawford_mark", "names_loss"]
 
 THUMBNAIL = "xg:thumbnail"
 """The match property that keeps XG's thumbnail (the JPEG of the board it shows), in Base64."""
@@ -134,46 +134,10 @@ def thumbnail_size(match: Match) -> int | None:
     return len(text) * 3 // 4 - text.count("=", -2)
 
 
-REASONS: dict[str, dict[str, str]] = {
-    "mat": {
-        "comment:action": "written as ';' lines after the last row of an unfinished game or after a result, "
-                          "where they are read back as comments of the game",
-        "analysis": "the .mat writer does not write it (convert to json keeps it)",
-        "property": ".mat has no place for them",
-        "thumbnail": ".mat has no place for it",
-    },
-    "txt": {
-        "analysis": "the text record does not show it (convert to json keeps it)",
-        "property": "the text record has no place for them",
-        "thumbnail": "the text record has no place for it",
-    },
-    "html": {
-        "property": "the page does not show them (convert to json keeps them)",
-        "thumbnail": "the page does not show it",
-        "analysis": "the page does not show it",
-    },
-    "sgf": {
-        "comment:action": "on a result, which SGF writes as a property of the game's root (no node of its own), "
-                          "or on an action that could not be written",
-        "analysis:GNU Backgammon": "not written: it lacks figures gnubg's analysis properties need, or is on a "
-                                   "result (no node of its own)",
-        "analysis": "gnubg's SGF analysis properties hold GNU Backgammon's own evaluations only; not written "
-                    "(convert to json keeps it)",
-        "property:match": "written on the first game's root node where SGF can name them (read back as game "
-                          "properties), else not written",
-        "property:game": "not written: SGF names a property with one or two capitals, and the writer sets some "
-                         "itself",
-        "property": "not written: SGF names a property with one or two capitals, on a node the action has",
-        "thumbnail": "SGF has no place for it",
-    },
-}
-"""Why each writer cannot hold what :func:`notation.losses.lost` says it lost (by kind)."""
-
-
-def dropped(match: Match, written: Counter[Key], fmt: str) -> list[str]:
-    """:func:`lost`: what of ``match`` a ``fmt`` writer did not write (``written``, its tally), with its
-    reasons (:data:`REASONS`)."""
-    return lost(holdings(match), written, REASONS.get(fmt, {}), thumbnail_size=thumbnail_size(match))
+def dropped(match: Match, written: Counter[Key], reasons: Mapping[str, str]) -> list[str]:
+    """:func:`lost`: what of ``match`` a writer did not write (``written``, its tally), with its ``reasons``
+    (the writer's ``REASONS``, :mod:`notation.formats.registry`)."""
+    return lost(holdings(match), written, reasons, thumbnail_size=thumbnail_size(match))
 
 
 def crawford_mark(game: Game, crawford: bool, why: str) -> str | None:

@@ -16,27 +16,14 @@ is "empty file"; binary data or text in no known format is "unrecognised format"
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
 from . import _input
 from ._input import MAX_RECORD_BYTES
 from .errors import ParseError
+from .formats.registry import FORMATS, by_name, for_extension, record_extensions
 from .record import Match, bound_text
-
-FORMATS = ("mat", "sgf", "json", "txt")
-
-XG_MAGIC = b"RGMH"
-"""The first bytes of an eXtreme Gammon ``.xg``/``.xgp`` file (RichGameFormat)."""
-OGXM_MAGIC = b"OGXM"
-"""The first bytes of an OGXM file (version 1 or 2) or stream."""
-
-_MAT_SIGNATURE = re.compile(rb"^[ \t]*\d+[ \t]+point[ \t]+match|^[ \t]*Game[ \t]+\d+|^[ \t]*[;#][ \t]*\[",
-                            re.I | re.M)
-_TEXT_RECORD = re.compile(rb"(?:\A|\n)Game \d+\r?\nThe score \(after \d+ games?\) is: ")
-"""A text record for people (gnubg's export, ours: its header tags and comments come first)."""
-_TEXT_BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 
 
 def read_bytes(path: str | os.PathLike[str], *, limit: int = MAX_RECORD_BYTES) -> bytes:
@@ -47,19 +34,21 @@ def read_bytes(path: str | os.PathLike[str], *, limit: int = MAX_RECORD_BYTES) -
 
 
 def detect_format(path: str | None, data: bytes | str | None = None) -> str:
-    """``mat``, ``sgf``, ``json``, ``xg`` or ``ogxm``: from the content where it is given, else from the file
-    name.
+    """The name of the format (:data:`notation.formats.registry.FORMATS`) of a record: ``mat``, ``sgf``,
+    ``json``, ``xg`` or ``ogxm``, from the content where it is given (each format's magic bytes, the start
+    of its text, its signature), else from the file name.
 
-    Raises :class:`ParseError` for an empty file and for content in no known format.
+    Raises :class:`ParseError` for an empty file, for content in no known format and for a record that is
+    not read back (a text record for people).
     """
     if data is None:
-        ext = os.path.splitext(path)[1].lower().lstrip(".") if path else ""
-        return "ogxm" if ext == "ogxms" else ext if ext in ("sgf", "json", "xg", "xgp", "ogxm") else "mat"
+        ext = os.path.splitext(path)[1] if path else ""
+        found = for_extension(ext) if ext else None
+        return found.name if found is not None else "mat"
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
-    if raw[:4] == XG_MAGIC:
-        return "xg"
-    if raw[:4] == OGXM_MAGIC:
-        return "ogxm"
+    for f in FORMATS:
+        if f.magic and raw.startswith(f.magic):
+            return f.name
     head = raw[:4096]
     bom = _input.byte_order_mark(head)
     if bom is not None:  # UTF-16 or UTF-32: look at the text itself
@@ -68,82 +57,31 @@ def detect_format(path: str | None, data: bytes | str | None = None) -> str:
     stripped = head.lstrip(b" \t\r\n\x00")
     if not stripped and not raw[4096:].strip():
         raise ParseError("empty file", file=path, line=1, column=1)
-    if stripped.startswith(b"(;") or stripped.startswith(b"("):
-        return "sgf"
-    if stripped.startswith(b"{"):
-        return "json"
+    for f in FORMATS:
+        if f.starts and stripped.startswith(f.starts):
+            return f.name
     if b"\x00" in head or head.startswith(b"\x89PNG") or head.startswith(b"%PDF") or head.startswith(b"PK\x03\x04"):
         raise ParseError("unrecognised format: binary data, not a match record (.mat, SGF, JSON, .xg or OGXM)",
                          file=path, line=1, column=1)
-    if _TEXT_RECORD.search(stripped):
-        raise ParseError("a text record for people (gammon convert --to txt, gnubg's 'export match text'): it "
-                         "is written to be read, not read back; convert from the original record", file=path,
-                         line=1, column=1)
-    if _MAT_SIGNATURE.search(head):
-        return "mat"
+    for f in sorted((f for f in FORMATS if f.signature is not None), key=lambda f: f.refused is None):
+        if f.signature is not None and f.signature().search(head):
+            if f.refused is not None:
+                raise ParseError(f.refused, file=path, line=1, column=1)
+            return f.name
     ext = os.path.splitext(path)[1].lower() if path else ""
-    if ext in (".mat", ".txt", ".gam"):
-        return "mat"  # the .mat reader says exactly what is wrong, and where
+    for f in FORMATS:
+        if ext and ext in f.guess:
+            return f.name  # its reader says exactly what is wrong, and where
     raise ParseError("unrecognised format: not a .mat transcript, SGF or JSON record", file=path, line=1,
                      column=1)
 
 
-def _decode(data: bytes, name: str | None = None) -> str:
-    """A JSON document's text: UTF-8 (as JSON requires; a UTF-8 BOM is skipped), or UTF-16 / UTF-32
-    with a byte order mark.  A byte that is not UTF-8 is an error naming its line, column and byte
-    offset, never a silent Latin-1 reading of the whole file."""
-    bom = _input.byte_order_mark(data)
-    enc, n = bom if bom is not None else ("UTF-8", 0)
-    try:
-        return data[n:].decode(enc)
-    except UnicodeDecodeError as e:
-        at = n + e.start
-        line = data.count(b"\n", 0, at) + 1
-        col = at - (data.rfind(b"\n", 0, at) + 1) + 1
-        raise ParseError(f"byte 0x{data[at]:02x} (offset {at}) is not {enc[:6]}: a JSON document is UTF-8",
-                         file=name, line=line, column=col) from None
-
-
 def parse_any(data: str | bytes, *, name: str | None = None, packed: bool = False) -> list[Match]:
-    """Every match in a record given as text or bytes (format recognised by content).  ``packed``: for a
-    findings-only replay and the JSON writer, nothing else (``.mat`` plain plays as
-    :class:`~notation.record.PlainRun`)."""
-    fmt = detect_format(name, data)
-    if fmt in ("xg", "xgp"):
-        try:
-            from .formats import xg  # type: ignore[attr-defined]
-        except ImportError:
-            raise ParseError("an eXtreme Gammon file (.xg/.xgp): not readable by this version", file=name,
-                             line=1, column=1) from None
-        raw = data if isinstance(data, bytes) else data.encode("latin-1")
-        matches: list[Match] = list(xg.read_xg(raw, name=name))
-    elif fmt == "ogxm":  # (a stream holds several: each member a match)
-        raw = data if isinstance(data, bytes) else data.encode("latin-1")
-        return list(iter_matches(raw, name=name, packed=packed))
-    elif fmt == "mat":
-        from .formats.mat import parse_matches
-
-        matches = parse_matches(data, name=name, packed=packed)
-    elif fmt == "sgf":  # decoded as its CA[] says, by the SGF reader
-        from .formats.sgf import read_sgf
-
-        matches = [read_sgf(data, name=name)]
-    else:
-        text = _decode(data, name) if isinstance(data, bytes) else data
-        from .chouette import is_chouette_json, read_chouette_json
-
-        if is_chouette_json(text):  # a chouette: replayed by notation.chouette
-            matches = [read_chouette_json(text, source=name)]
-        else:
-            from .formats.json_format import from_json
-
-            try:
-                matches = [from_json(text)]
-            except ParseError as e:
-                raise e.located(file=name) from None
+    """Every match in a record given as text or bytes (format recognised by content, read by its reader:
+    :mod:`notation.formats.registry`).  ``packed``: for a findings-only replay and the JSON writer, nothing
+    else (``.mat`` plain plays as :class:`~notation.record.PlainRun`)."""
+    matches = by_name(detect_format(name, data)).read(data, name=name, packed=packed)
     for m in matches:
-        if fmt != "mat":  # (the .mat reader names its matches itself)
-            m.source = name
         bound_text(m)
     return matches
 
@@ -151,7 +89,7 @@ def parse_any(data: str | bytes, *, name: str | None = None, packed: bool = Fals
 def iter_matches(data: bytes, *, name: str | None = None, packed: bool = False) -> Iterator[Match]:
     """:func:`parse_any`'s matches one at a time: an OGXM stream's members are read as they are taken (memory
     is one member, whatever their number); a damaged member raises after the complete ones before it."""
-    if detect_format(name, data) != "ogxm":
+    if detect_format(name, data) not in ("ogxm", "ogxms"):
         yield from parse_any(data, name=name, packed=packed)
         return
     from .formats.ogxm import iter_ogxm
@@ -187,7 +125,7 @@ def parse_match(text: str | bytes, *, name: str | None = None) -> Match:
     return _first(parse_any(text, name=name), name)
 
 
-RECORD_EXTENSIONS = (".mat", ".sgf", ".json", ".xg", ".xgp", ".gam", ".ogxm", ".ogxms")
+RECORD_EXTENSIONS = record_extensions()
 """File name extensions that say a file is a match record: such a file found in a directory or by a
 pattern is always read (and reported, however damaged), whatever its content."""
 

@@ -25,31 +25,50 @@ the score, the match length, the Crawford game and whether the game is over.  It
 Jacoby or beaver rule, no cube limit and no resignation offered; :func:`parse_ogid` gives those their
 defaults, and keeps the state and move number it read in :attr:`Position.extras` (``ogid_state``,
 ``ogid_move``, and ``ogid_games`` for ``G<n>``).
+
+The syntax is ``grammars/ogid.lark``: :func:`parse_ogid` checks each field with the grammar's rule for it,
+made a regular expression (:func:`notation._grammar.regexes`), so that an error names the field.
 """
 
 from __future__ import annotations
 
 import re
 
-from ._digits import ascii_digits
 from .errors import InvalidPositionError, ParseError
 from .position import GAME_DROPPED, GAME_OVER, GAME_PLAYING, GAME_RESIGNED, Board, Position
 
 __all__ = ["ogid", "parse_ogid", "is_ogid"]
 
 _CHARS = "0123456789abcdefghijklmnop"
+"""The character of each absolute point 0..25 (base 26)."""
 _VALUE = {c: i for i, c in enumerate(_CHARS)}
-_SHAPE = re.compile(r"[0-9a-p]*:[0-9a-p]*:[NWBD?][0-9]{1,2}[NOTP]:(?:[1-6]{2})?:[WB]:")
-_LENGTH = re.compile(r"([0-9]{1,4})([CLG]?)([0-9]*)")
-_STATES = frozenset(("IW", "IB", "R", "C", "D", "A", "P", "G", "RG", "RM", "M", "T"))
+
+_FIELDS = ("white", "black", "cube", "dice", "player", "state", "score", "score", "length", "moveid", "checkers")
+"""The rule of ``grammars/ogid.lark`` of each field, in order."""
+_shapes: dict[str, re.Pattern[str]] = {}
+
+
+def _shape(rule: str) -> re.Pattern[str]:
+    """The rule (or terminal) ``rule`` of ``grammars/ogid.lark`` as a compiled regular expression
+    (:func:`notation._grammar.regexes`, generated from the grammar)."""
+    pattern = _shapes.get(rule)
+    if pattern is None:
+        from ._grammar import regexes
+
+        pattern = _shapes[rule] = re.compile(regexes("ogid")[rule])
+    return pattern
+
+
+def _without_prefix(text: str) -> str:
+    """``text`` without the ``OGID=`` before it (the grammar's ``PREFIX``), if it has one."""
+    m = _shape("PREFIX").match(text)
+    return text if m is None else text[m.end():]
 
 
 def is_ogid(text: str) -> bool:
-    """``text`` has an OGID's shape (its first five fields), which no other ID has."""
-    t = text.strip()
-    if t[:5].lower() == "ogid=":
-        t = t[5:]
-    return _SHAPE.match(t) is not None
+    """``text`` has an OGID's shape (its first five fields and the ':' after them, the grammar's ``head``),
+    which no other ID has."""
+    return _shape("head").match(_without_prefix(text.strip())) is not None
 
 
 def _initial(position: Position) -> bool:
@@ -121,11 +140,9 @@ def parse_ogid(text: str, *, variant: str | None = None, validate: bool = True) 
     under; by default backgammon, or hypergammon when the string says 3 checkers.  Raises
     :class:`ParseError` naming the field and its column, and :class:`InvalidPositionError` for a
     well-formed string of a position that cannot exist (``validate=False`` gives it anyway)."""
-    line = text.strip()
-    offset = len(text) - len(text.lstrip())
-    if line[:5].lower() == "ogid=":
-        line = line[5:]
-        offset += 5
+    stripped = text.strip()
+    line = _without_prefix(stripped)
+    offset = len(text) - len(text.lstrip()) + len(stripped) - len(line)
     parts = line.split(":")
     cols = []
     col = offset + 1
@@ -134,6 +151,7 @@ def parse_ogid(text: str, *, variant: str | None = None, validate: bool = True) 
         col += len(p) + 1
 
     def bad(i: int, what: str) -> ParseError:
+        """Field ``i`` (0-based) is not what it should be."""
         return ParseError(f"OGID field {i + 1} ({what}): {parts[i]!r} at column {cols[i]} is not valid",
                           column=cols[i], text=text)
 
@@ -144,17 +162,17 @@ def parse_ogid(text: str, *, variant: str | None = None, validate: bool = True) 
         raise ParseError(f"an OGID has at most 11 fields, this has {len(parts)}", column=cols[11], text=text)
     checkers = 15
     if len(parts) == 11:
-        if not ascii_digits(parts[10], 2) or not 1 <= int(parts[10]) <= 15:
+        if not _shape("checkers").fullmatch(parts[10]) or not 1 <= int(parts[10]) <= 15:
             raise bad(10, "checkers")
         checkers = int(parts[10])
     if variant is None:
         variant = {3: "hypergammon3", 2: "hypergammon2", 1: "hypergammon1"}.get(checkers, "standard")
     boards: list[list[int]] = [[0] * 26, [0] * 26]
     for i in (0, 1):
+        if not _shape(_FIELDS[i]).fullmatch(parts[i]):
+            raise bad(i, "White's checkers" if i == 0 else "Black's checkers")
         for ch in parts[i]:
-            v = _VALUE.get(ch)
-            if v is None:
-                raise bad(i, "White's checkers" if i == 0 else "Black's checkers")
+            v = _VALUE[ch]
             if i == 0:
                 if v == 25:
                     raise ParseError(f"OGID field 1: a White checker on point 25 (Black's bar) at column {cols[0]}",
@@ -171,38 +189,39 @@ def parse_ogid(text: str, *, variant: str | None = None, validate: bool = True) 
             raise InvalidPositionError(f"{'White' if i == 0 else 'Black'} has {on} checkers on the board (at most "
                                        f"{checkers})", column=cols[i], text=text)
         boards[i][0] = checkers - on
-    m = re.fullmatch(r"([NWBD?])([0-9]{1,2})([NOTP])", parts[2])
-    if m is None or int(m.group(2)) > 30:
+    cube_text = parts[2]  # the grammar's OWNER, CUBE_LOG (one or two digits) and CUBE_ACTION
+    if not _shape("cube").fullmatch(cube_text) or int(cube_text[1:-1]) > 30:
         raise bad(2, "cube")
-    cube = 1 << int(m.group(2))
-    owner = {"W": 0, "B": 1}.get(m.group(1))
-    action = m.group(3)
+    cube = 1 << int(cube_text[1:-1])
+    owner = {"W": 0, "B": 1}.get(cube_text[0])
+    action = cube_text[-1]
     dice_text = parts[3]
-    dice: tuple[int, int] | None = None
-    if dice_text:
-        if not re.fullmatch(r"[1-6][1-6]", dice_text):
-            raise bad(3, "dice")
-        dice = (int(dice_text[0]), int(dice_text[1]))
-    if parts[4] not in ("W", "B"):
+    if not _shape("dice").fullmatch(dice_text):
+        raise bad(3, "dice")
+    dice = (int(dice_text[0]), int(dice_text[1])) if dice_text else None
+    if not _shape("player").fullmatch(parts[4]):
         raise bad(4, "player")
     reached = 0 if parts[4] == "W" else 1
     state = parts[5]
-    if state not in _STATES:
+    if not _shape("state").fullmatch(state):
         raise bad(5, "state")
     scores = []
     for i in (6, 7):
-        if not ascii_digits(parts[i], 5):
+        if not _shape("score").fullmatch(parts[i]):
             raise bad(i, "score")
         scores.append(int(parts[i]))
-    lm = _LENGTH.fullmatch(parts[8])
-    if lm is None or (lm.group(2) == "G") != bool(lm.group(3)):
+    length_text = parts[8]
+    if not _shape("length").fullmatch(length_text):
         raise bad(8, "match length")
-    length = int(lm.group(1))
+    digits = _shape("LENGTH").match(length_text)
+    assert digits is not None  # (the field starts with it)
+    length = int(digits.group())
+    suffix = length_text[digits.end():]  # the grammar's CRAWFORD or GAMES, or nothing
     extras: list[tuple[str, str]] = [("ogid_state", state)]
-    if lm.group(2) == "G":
-        extras.append(("ogid_games", lm.group(3)))
+    if suffix[:1] == "G":
+        extras.append(("ogid_games", suffix[1:]))
     if len(parts) > 9:
-        if not ascii_digits(parts[9], 6):
+        if not _shape("moveid").fullmatch(parts[9]):
             raise bad(9, "move number")
         extras.append(("ogid_move", parts[9]))
     offered = action == "O"
@@ -216,7 +235,7 @@ def parse_ogid(text: str, *, variant: str | None = None, validate: bool = True) 
         game_state = GAME_OVER
     b: tuple[Board, Board] = (tuple(boards[0]), tuple(boards[1]))
     pos = Position(boards=b, turn=turn, dice=dice, cube=cube, cube_owner=owner, double_offered=offered,
-                   match_length=length, score=(scores[0], scores[1]), crawford=lm.group(2) == "C" and length > 1,
+                   match_length=length, score=(scores[0], scores[1]), crawford=suffix == "C" and length > 1,
                    game_state=game_state, variant=variant, extras=tuple(extras))
     if validate:
         problems = pos.problems()

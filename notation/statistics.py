@@ -21,7 +21,7 @@ import math
 import operator
 import random
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -328,10 +328,6 @@ class XgFigures:
     cube_decisions: int
     error_emg: float | None
     """The error behind PR (a loss, >= 0)."""
-    pr_low: float | None
-    """The 95% interval of PR: a bootstrap over the decisions (fixed seed); the normal interval past
-    :data:`BOOTSTRAP_MAX` decisions."""
-    pr_high: float | None
     luck: float | None
     """Luck (EMG) as XG prints it, zero-sum: the luck of the player's rolls less the opponent's (each as
     the producer rated it)."""
@@ -342,9 +338,36 @@ class XgFigures:
     cube equities; ``mixed``; ``none``."""
     uncounted: int
     """Decisions a PR could not count: not analysed, or the played move missing from the ranked plays."""
+    errors: tuple[float, ...] = field(default=(), repr=False, compare=False)
+    """The errors behind PR, one a decision (what :attr:`pr_low` and :attr:`pr_high` resample)."""
+    seed: int = field(default=0, repr=False, compare=False)
+    _interval: tuple[float | None, float | None] | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def pr_low(self) -> float | None:
+        """The 95% interval of PR: a bootstrap over the decisions (fixed seed); the normal interval past
+        :data:`BOOTSTRAP_MAX` decisions.  Computed when first asked for (a folder's players' table asks
+        only for the players' intervals, never a match's or a game's)."""
+        return self.interval[0]
+
+    @property
+    def pr_high(self) -> float | None:
+        return self.interval[1]
+
+    @property
+    def interval(self) -> tuple[float | None, float | None]:
+        """(:attr:`pr_low`, :attr:`pr_high`)."""
+        if self._interval is None:
+            self._interval = _bootstrap(self.errors, self.seed)
+        return self._interval
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in self.__slots__}  # type: ignore[attr-defined]
+        return {k: getattr(self, k) for k in _XG_KEYS}
+
+
+_XG_KEYS = ("pr", "checker_pr", "cube_pr", "decisions", "checker_decisions", "cube_decisions", "error_emg", "pr_low",
+            "pr_high", "luck", "luck_per_roll", "source", "uncounted")
+"""The keys of :meth:`XgFigures.to_dict`, in the order ``gammon stats --json`` writes them."""
 
 
 @dataclass(slots=True)
@@ -438,7 +461,7 @@ def _draws(rng: random.Random, values: list[float], k: int) -> tuple[float, ...]
     return operator.itemgetter(*index)(values)  # type: ignore[no-any-return]
 
 
-def _bootstrap(errors: list[float], seed: int) -> tuple[float | None, float | None]:
+def _bootstrap(errors: Sequence[float], seed: int) -> tuple[float | None, float | None]:
     """The 2.5% and 97.5% quantiles of PR over :data:`BOOTSTRAP_SAMPLES` resamples of the decisions (with
     replacement, as many as there are), drawn with a fixed seed.
 
@@ -482,15 +505,14 @@ def _bootstrap(errors: list[float], seed: int) -> tuple[float | None, float | No
 
 def _xg_figures(acc: _XgAcc, opp: _XgAcc, seed: int) -> XgFigures:
     errors = acc.checker + acc.cube
-    low, high = _bootstrap(errors, seed)
     source = "none" if not errors else "stored" if not acc.ranked else "ranked" if not acc.stored else "mixed"
     rolls = acc.rolls + opp.rolls
     luck = acc.luck - opp.luck if rolls else None  # zero-sum, as XG prints it
     return XgFigures(
         pr=_pr(errors), checker_pr=_pr(acc.checker), cube_pr=_pr(acc.cube), decisions=len(errors),
         checker_decisions=len(acc.checker), cube_decisions=len(acc.cube), error_emg=sum(errors) if errors else None,
-        pr_low=low, pr_high=high, luck=luck, luck_per_roll=luck / rolls if luck is not None else None,
-        source=source, uncounted=acc.uncounted)
+        luck=luck, luck_per_roll=luck / rolls if luck is not None else None,
+        source=source, uncounted=acc.uncounted, errors=tuple(errors), seed=seed)
 
 
 # --------------------------------------------------------------------------- the whole

@@ -35,7 +35,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ._term import utf8
 from .errors import NotationError
-from .formats.mat import writable_play
+from .formats.mat_write import writable_play
+from .formats.registry import FORMATS
 from .record import Action, Game, Match
 from .replay import GameReplay, MatchReplay, Replayer
 
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
 
 __all__ = ["STREAMED", "STREAM_FROM", "wants_stream", "convert_sgf", "stub_game"]
 
-STREAMED = frozenset({"sgf", "json", "mat"})
+STREAMED = frozenset(f.name for f in FORMATS if f.streams)
 """The targets an SGF collection is converted to one game at a time."""
 
 STREAM_FROM = 1 << 18
@@ -112,7 +113,7 @@ def _stub_action(a: Action) -> Action | None:
 
 def stub_game(g: Game) -> Game:
     """What the writers' whole-match questions read of ``g`` (see the module's docstring): the game
-    without its plain moves, its analysis replaced by a marker.  ``convert._mat_losses`` and the other
+    without its plain moves, its analysis replaced by a marker.  ``mat_write.mat_losses`` and the other
     reports, ``sgf_write._crawford_games`` and the SGF writer's ``private``/``losses`` give for a match of
     stubs what they give for the match (``tests/test_streaming.py``)."""
     acts = [s for s in map(_stub_action, g.actions) if s is not None]
@@ -359,8 +360,8 @@ def _write_sgf(header: Match, stubs: list[Game], pipeline: Iterator[tuple[Game, 
 
 def _write_mat(header: Match, stubs: list[Game], pipeline: Iterator[tuple[Game, GameReplay | None]],
                sink: _Sink, options: dict[str, Any], canonical: bool) -> list[str]:
-    from .convert import _mat_losses, _mat_rewrites, _roll_losses, crawford_loss, dropped_items
-    from .formats import mat
+    from .formats import mat_write as mat
+    from .losses import dropped
 
     opts: dict[str, Any] = {"bar": "25", "off": "0", "hit_marks": True, **options}
     w = mat._Writer(_with_games(header, stubs), opts["bar"], opts["off"], opts["hit_marks"])
@@ -371,7 +372,7 @@ def _write_mat(header: Match, stubs: list[Game], pipeline: Iterator[tuple[Game, 
 
     def game(stub: Game, running: list[int]) -> None:
         g, gr = next(pipeline)
-        mark = crawford_loss(g, gr) if header.length > 0 else None
+        mark = mat.crawford_loss(g, gr) if header.length > 0 else None
         if mark:
             marks.append(mark)
         write_game(g, running)
@@ -383,8 +384,8 @@ def _write_mat(header: Match, stubs: list[Game], pipeline: Iterator[tuple[Game, 
     w._game = game  # type: ignore[method-assign]
     sink.write(w.write())
     match = _with_games(header, written if canonical else stubs)
-    return (_mat_losses(match) + marks + _mat_rewrites(match, **options) + _roll_losses(match, "mat")
-            + dropped_items(match, w.written, "mat"))
+    return (mat.mat_losses(match) + marks + mat.rewrites(match, opts["bar"], opts["off"], opts["hit_marks"])
+            + mat.roll_losses(match) + dropped(match, w.written, mat.REASONS))
 
 
 _JSON_END = '"games": []\n  }\n}\n'

@@ -226,28 +226,8 @@ class Font:
                     r = data[p]
                     p += 1
                     flags.extend([f] * r)
-            xs: list[int] = []
-            v = 0
-            for f in flags:
-                if f & 2:
-                    d = data[p]
-                    p += 1
-                    v += d if f & 16 else -d
-                elif not f & 16:
-                    v += struct.unpack_from(">h", data, p)[0]
-                    p += 2
-                xs.append(v)
-            ys: list[int] = []
-            v = 0
-            for f in flags:
-                if f & 4:
-                    d = data[p]
-                    p += 1
-                    v += d if f & 32 else -d
-                elif not f & 32:
-                    v += struct.unpack_from(">h", data, p)[0]
-                    p += 2
-                ys.append(v)
+            xs, p = _coordinates(data, p, flags, 2, 16)
+            ys, p = _coordinates(data, p, flags, 4, 32)
             contours: list[list[tuple[float, float, bool]]] = []
             s = 0
             for e in ends:
@@ -292,6 +272,24 @@ class Font:
                 a = adv[ch] = self.glyph(ch).advance
             total += a
         return float(total)
+
+
+def _coordinates(data: bytes, p: int, flags: list[int], short: int, same: int) -> tuple[list[int], int]:
+    """One axis of a simple glyph's points (TrueType ``glyf``): each a delta from the one before, a byte
+    (flag ``short``; ``same`` gives its sign) or a signed 16-bit word (unless ``same`` says "unchanged").
+    The coordinates, and the offset after them."""
+    out: list[int] = []
+    v = 0
+    for f in flags:
+        if f & short:
+            d = data[p]
+            p += 1
+            v += d if f & same else -d
+        elif not f & same:
+            v += struct.unpack_from(">h", data, p)[0]
+            p += 2
+        out.append(v)
+    return out, p
 
 
 def _contour_segments(pts: list[tuple[float, float, bool]]

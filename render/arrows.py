@@ -13,6 +13,7 @@ import heapq
 import itertools
 import math
 from collections.abc import Callable, Iterator, Sequence
+from math import hypot
 from typing import Protocol
 
 from notation.position import Position
@@ -32,12 +33,18 @@ slab in the tray), ``gap`` (beyond a full stack) or ``over`` (on a full stack's 
 the checkers on the point after the play, for the last two."""
 _Sim = tuple[list[_Shaft], list[_Ghost], list[Point]]
 """Arrows, ghosts, hit blots."""
-_Column = tuple[float, float | None, float | None]
-"""A column with checkers: centre x, where the top stack ends or None, where the bottom stack starts or None."""
+_Column = tuple[float, float, float]
+"""A column with checkers: centre x, where the top stack ends (-inf: no top stack), where the bottom stack
+starts (inf: no bottom stack)."""
 _Obstacles = tuple[list[tuple[float, float, list[_Column]]], list[Box]]
 """What an arrow should not run over (:meth:`Arrows.obstacles`): the columns with checkers binned by x (for
 each width u of the board from its left edge: the lowest top stack's end and the highest bottom stack's
 start of the columns near it, and those columns); boxes, grown by half the shaft (:data:`_HW`)."""
+_ALL_SAMPLES = range(17)
+"""The samples of a shaft :meth:`Arrows._over` tests (:meth:`Arrows._span`)."""
+_SOME_SAMPLES = (2, 6, 10, 14)
+"""The samples that bound a candidate curve's cost from below before all are tested (:meth:`Arrows._refiner`)."""
+_OTHER_SAMPLES = tuple(k for k in _ALL_SAMPLES if k not in _SOME_SAMPLES)
 _HW = 0.12
 """Half an arrow's shaft with its halo, and a little air, in u."""
 
@@ -321,8 +328,8 @@ class Arrows:
             boxes.append(box)
         # The columns with checkers, each with where its stacks end, left to right; for each width u of
         # the board from its left edge, the columns a sample there may be within reach of (a few more).
-        cols = [(g.col_x(col), g.fy0 + top[col] * u if top[col] else None,
-                 g.fy1 - bottom[col] * u if bottom[col] else None) if top[col] or bottom[col] else None
+        cols = [(g.col_x(col), g.fy0 + top[col] * u if top[col] else -math.inf,
+                 g.fy1 - bottom[col] * u if bottom[col] else math.inf) if top[col] or bottom[col] else None
                 for col in range(12)]
         bins = []
         made: dict[tuple[int, ...], tuple[float, float, list[_Column]]] = {}
@@ -330,8 +337,8 @@ class Arrows:
             b = made.get(near)
             if b is None:
                 near_cols = [c for c in (cols[k] for k in near) if c is not None]
-                b = made[near] = (max([c[1] for c in near_cols if c[1] is not None], default=-math.inf),
-                                  min([c[2] for c in near_cols if c[2] is not None], default=math.inf), near_cols)
+                b = made[near] = (max([c[1] for c in near_cols], default=-math.inf),
+                                  min([c[2] for c in near_cols], default=math.inf), near_cols)
             bins.append(b)
         hw = _HW * u
         return bins, [(x0 - hw, y0 - hw, x1 + hw, y1 + hw) for x0, y0, x1, y1 in boxes]
@@ -363,8 +370,7 @@ class Arrows:
             options = self._candidates(a, c, b)
             cands.append(options)
             ranked.append(_Ranking([cost0] + [dev for _cc, dev in options[1:]],
-                                   lambda k, a=a, b=b, options=options, stop=sh[3], ob=ob:  # type: ignore[misc]
-                                   2.0 * self._over(a, options[k][0], b, stop, ob) + options[k][1]))
+                                   self._refiner(a, b, options, sh[3], ob)))
         u = self.u
         current = [0] * len(arcs)  # the plain arc is the first candidate
         flats: dict[tuple[int, int], tuple[list[Point], list[Point], tuple[float, float, float, float]]] = {}
@@ -419,6 +425,29 @@ class Arrows:
         return [(a, cands[i][current[i]][0], b, stop, scale)
                 for i, (a, _c, b, stop, scale) in enumerate(shafts)]
 
+    def _refiner(self, a: Point, b: Point, options: list[tuple[Point, float]], stop: float, ob: _Obstacles
+                 ) -> Callable[[int], tuple[float, bool]]:
+        """For :class:`_Ranking`: a candidate's cost (twice the length it runs over obstacles, as
+        :meth:`_over` measures it, and its penalty), in two steps: a lower bound from a few of its samples
+        (:data:`_SOME_SAMPLES`), then, if the order reaches that, the cost, from the other samples."""
+        partial: dict[int, tuple[tuple[float, float, float], int]] = {}
+
+        def refine(k: int) -> tuple[float, bool]:
+            cc, penalty = options[k]
+            known = partial.get(k)
+            if known is None:
+                span = self._span(a, cc, b, stop)
+                if span is None:
+                    return 2.0 * 0.0 + penalty, True
+                hits = self._hits(a, cc, b, span, _SOME_SAMPLES, ob)
+                partial[k] = span, hits
+                return 2.0 * (hits * span[2]) + penalty, False
+            span, hits = known
+            hits += self._hits(a, cc, b, span, _OTHER_SAMPLES, ob)
+            return 2.0 * (hits * span[2]) + penalty, True
+
+        return refine
+
     def _alongside(self, arcs: Sequence[tuple[Point, Point, Point]]) -> bool:
         """Whether an arrow runs closer than 0.4 u to another one for part of its length."""
         flats = [_flat(p, q, r, _INNER) for p, q, r in arcs]
@@ -462,25 +491,46 @@ class Arrows:
 
     def _over(self, a: Point, c: Point, b: Point, stop: float, obst: _Obstacles) -> float:
         """How long (in u) the shaft from a to b (control c) runs over obstacles or out of the board."""
-        g, u = self.g, self.u
-        bins, boxes = obst
-        length = _curve_length(a, c, b)
-        if length <= 0:
+        span = self._span(a, c, b, stop)
+        if span is None:
             return 0.0
-        hw = _HW * u
-        t0 = min(0.45 * u / length, 0.4)
-        t1 = 1.0 - min((stop + 0.25 * u) / length, 0.4)
-        n = 16
-        step = length * (t1 - t0) / n / u
-        hits = 0
-        reach = hw + u / 2
-        # A sample within reach of a column's centre and inside one of its stacks runs over it.
-        bx0, bx1, ylo, yhi = g.bx0, g.bx1, g.fy0 - 0.1 * u, g.fy1 + 0.1 * u
+        return self._hits(a, c, b, span, _ALL_SAMPLES, obst) * span[2]
+
+    def _span(self, a: Point, c: Point, b: Point, stop: float) -> tuple[float, float, float] | None:
+        """Where :meth:`_over` samples the shaft from a to b (control c), whose tip stops ``stop`` short of
+        b: the first sample's t, the t from one sample to the last, and the length (in u) a sample stands
+        for; None for a curve of no length."""
+        u = self.u
         ax, ay = a
         qx, qy = c
         ex, ey = b
-        for k in range(n + 1):
-            t = t0 + (t1 - t0) * k / n
+        # the curve's length (:func:`_curve_length`, the same numbers, inline)
+        xs = [ka * ax + kc * qx + kb * ex for ka, kc, kb in _EIGHTHS_W]
+        ys = [ka * ay + kc * qy + kb * ey for ka, kc, kb in _EIGHTHS_W]
+        length = sum([hypot(xs[k + 1] - xs[k], ys[k + 1] - ys[k]) for k in range(8)])
+        if length <= 0:
+            return None
+        t0 = min(0.45 * u / length, 0.4)
+        dt = 1.0 - min((stop + 0.25 * u) / length, 0.4) - t0
+        return t0, dt, length * dt / 16 / u
+
+    def _hits(self, a: Point, c: Point, b: Point, span: tuple[float, float, float], ks: Sequence[int],
+              obst: _Obstacles) -> int:
+        """How many of the samples ``ks`` (of 0-16, :meth:`_span`) of the curve from a to b (control c) run
+        over an obstacle (one each) or out of the board (two each)."""
+        g, u = self.g, self.u
+        bins, boxes = obst
+        ax, ay = a
+        qx, qy = c
+        ex, ey = b
+        t0, dt, _step = span
+        hits = 0
+        hw = _HW * u
+        reach = hw + u / 2
+        # A sample within reach of a column's centre and inside one of its stacks runs over it.
+        bx0, bx1, ylo, yhi = g.bx0, g.bx1, g.fy0 - 0.1 * u, g.fy1 + 0.1 * u
+        for k in ks:
+            t = t0 + dt * k / 16
             s = 1 - t
             x = s * s * ax + 2 * s * t * qx + t * t * ex  # _quad(a, c, b, t)
             y = s * s * ay + 2 * s * t * qy + t * t * ey
@@ -488,23 +538,22 @@ class Arrows:
                 hits += 2
                 continue
             lowest, highest, near_cols = bins[int((x - bx0) / u)]
-            if lowest <= y - hw and y + hw <= highest:
-                near_cols = []  # clear of every stack near: only the boxes can be in the way
-            for cx, top_end, bottom_end in near_cols:
-                if abs(x - cx) > reach:
-                    continue
-                if top_end is not None and y - hw < top_end:
-                    hits += 1
-                    break
-                if bottom_end is not None and y + hw > bottom_end:
-                    hits += 1
-                    break
-            else:
-                for x0, y0, x1, y1 in boxes:
-                    if x0 < x < x1 and y0 < y < y1:
-                        hits += 1
+            y0 = y - hw
+            y1 = y + hw
+            if not (lowest <= y0 and y1 <= highest):  # not clear of every stack near
+                over = False
+                for cx, top_end, bottom_end in near_cols:
+                    if (y0 < top_end or y1 > bottom_end) and abs(x - cx) <= reach:
+                        over = True
                         break
-        return hits * step
+                if over:
+                    hits += 1
+                    continue
+            for x0, by0, x1, by1 in boxes:
+                if x0 < x < x1 and by0 < y < by1:
+                    hits += 1
+                    break
+        return hits
 
     def arc(self, a: Point, b: Point, to_tray: bool) -> tuple[Point, Point, Point]:
         """A quadratic arc from a to b bowing towards the middle of the board."""
@@ -584,13 +633,14 @@ class _Ranking:
     """An arrow's candidate curves in order of their cost (and of their number, between equal costs), each
     cost computed only when the order reaches it: the search stops at the first candidate that costs more
     than the best so far, and most candidates are never reached.  A candidate's known part of the cost
-    (its penalty for leaving the plain arc) is a lower bound of its cost, so the order is the one sorting
-    all the costs would give."""
+    (its penalty for leaving the plain arc) is a lower bound of its cost, and ``refine`` gives a closer
+    bound or the cost itself (with True) for a candidate whose bound the order reaches; as every bound is
+    at most the cost, the order is the one sorting all the costs would give."""
 
-    def __init__(self, bounds: list[float], exact: Callable[[int], float] | None) -> None:
+    def __init__(self, bounds: list[float], refine: Callable[[int], tuple[float, bool]] | None) -> None:
         self.cost: dict[int, float] = {0: bounds[0]}
         """The costs computed: candidate 0 (the plain arc) is known."""
-        self._exact = exact
+        self._refine = refine
         self._order: list[int] = []
         self._heap = [(bounds[0], 0, True)] + [(v, k, False) for k, v in enumerate(bounds[1:], 1)]
         heapq.heapify(self._heap)
@@ -608,9 +658,11 @@ class _Ranking:
             if exact:
                 self._order.append(k)
             else:
-                assert self._exact is not None
-                cost = self.cost[k] = self._exact(k)
-                heapq.heappush(self._heap, (cost, k, True))
+                assert self._refine is not None
+                v, exact = self._refine(k)
+                if exact:
+                    self.cost[k] = v
+                heapq.heappush(self._heap, (v, k, exact))
 
 
 _Arc = tuple[Point, Point, Point]
@@ -735,6 +787,9 @@ def _flat(a: Point, c: Point, b: Point, ts: Sequence[float]) -> list[Point]:
 
 _EIGHTHS = tuple(k / 8 for k in range(9))
 """A curve flattened to 8 pieces (crossings, length)."""
+_EIGHTHS_W = tuple(((1 - t) * (1 - t), 2 * (1 - t) * t, t * t) for t in _EIGHTHS)
+"""The weights of a curve's three points at each of :data:`_EIGHTHS` as :func:`_flat` computes them (the
+same numbers: ``s * s * ax`` is ``(s * s) * ax``)."""
 _INNER = tuple(0.1 + 0.8 * k / 10 for k in range(11))
 """Samples of a curve's middle 80% (running alongside another)."""
 

@@ -34,7 +34,7 @@ from collections.abc import Iterable, Sequence
 from html import escape
 from typing import Any
 
-from notation.analysis import Rollout
+from notation.analysis import Probabilities, Rollout
 from notation.errors import InvalidPositionError
 from notation.ids import xgid
 from notation.losses import action_items
@@ -385,6 +385,18 @@ def _analysis_html(step: ReplayStep) -> str:
                 out.append(f"<tr><td>{label}</td><td>{_fmt_eq(v)}</td></tr>")
         if c.verdict:
             out.append(f"<tr><td>Verdict</td><td>{_e(c.verdict)}</td></tr>")
+        double = c.double_probabilities, c.double_cubeless_equity
+        if double == (c.probabilities, c.cubeless_equity):  # the producer's two lines are one evaluation
+            lines = [("No double, double/take", c.probabilities, c.cubeless_equity)]
+        else:
+            lines = [("No double", c.probabilities, c.cubeless_equity)]
+            if double != (None, None):
+                lines.append(("Double/take", *double))
+        for label, p, cubeless in lines:
+            if p is not None:
+                out.append(f"<tr><td>{label}: win (gammon, backgammon) / loss, %</td><td>{_chances(p)}</td></tr>")
+            if cubeless is not None:
+                out.append(f"<tr><td>{label}: cubeless equity</td><td>{_fmt_eq(cubeless)}</td></tr>")
         if c.level:
             out.append(f"<tr><td>Level</td><td>{_e(c.level)}</td></tr>")
         if c.rollout is not None:
@@ -396,6 +408,13 @@ def _analysis_html(step: ReplayStep) -> str:
     for k, v in a.extra.items():
         out.append(f"<p class=extra>{_e(k)}: {_e(v)}</p>")
     return "".join(out)
+
+
+def _chances(p: Probabilities) -> str:
+    """A player's chances as the cube table shows them: ``53.5 (15.0, 0.7) / 46.5 (11.4, 0.5)``, the player
+    who may double first."""
+    return (f"{100 * p.win:.1f} ({100 * p.win_gammon:.1f}, {100 * p.win_backgammon:.1f}) / "
+            f"{100 * p.lose:.1f} ({100 * p.lose_gammon:.1f}, {100 * p.lose_backgammon:.1f})")
 
 
 def _result_text(rep: MatchReplay, names: Sequence[str]) -> str:

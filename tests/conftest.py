@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import atexit
+import contextlib
 import fcntl
 import functools
 import hashlib
+import io
+import locale
 import os
 import shutil
+import signal
 import subprocess
+import sys
 import tempfile
+import warnings
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -157,3 +164,42 @@ def generate_gnubg_corpus(tmp_path_factory: pytest.TempPathFactory, name: str, d
 def gnubg_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Matches played and written by gnubg; GAMMON_GNUBG_COUNT sets how many (12)."""
     return generate_gnubg_corpus(tmp_path_factory, "gnubg", 12)
+
+
+def gammon_in_process(*args: str | os.PathLike[str], input: str | bytes | None = None,
+                      cwd: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None,
+                      text: bool = False, **_: object) -> subprocess.CompletedProcess[Any]:
+    """``gammon ARGS`` as :func:`subprocess.run` with ``capture_output=True`` gives it, run in this process:
+    the command's own entry point (:func:`notation.cli.run`, with its exit statuses: 2 for bad input, 70
+    and one line for a bug, 130 for Ctrl-C) on click's test streams, in ``cwd``, with ``env`` as the whole
+    environment.  For a test of what a command does; a test of the process itself (its start, signals,
+    closed or failing standard streams, the locale's encoding) starts a real one.  Saves the third of a
+    second of CPU a new interpreter takes to import the package.  (Other keywords, such as ``timeout``,
+    are taken and ignored: pytest-timeout bounds the test.)"""
+    from click.testing import CliRunner
+
+    from notation.cli import run
+
+    changes: dict[str, str | None] = {}
+    if env is not None:
+        changes = {k: None for k in os.environ if k not in env}
+        changes.update({k: v for k, v in env.items() if os.environ.get(k) != v})
+    term, shown = signal.getsignal(signal.SIGTERM), warnings.showwarning
+    with CliRunner().isolation(input=input, env=changes) as (out, err, _), contextlib.chdir(cwd or os.getcwd()):
+        try:
+            run([os.fspath(a) for a in args])
+            code: int = 0
+        except SystemExit as e:
+            code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+        finally:
+            signal.signal(signal.SIGTERM, term)
+            warnings.showwarning = shown
+            sys.stdout.flush()
+            sys.stderr.flush()
+        stdout, stderr = out.getvalue(), err.getvalue()
+    argv = ["gammon", *map(os.fspath, args)]
+    if text:  # as subprocess decodes: the locale's encoding, universal newlines
+        enc = locale.getpreferredencoding(False)
+        return subprocess.CompletedProcess(argv, code, io.TextIOWrapper(io.BytesIO(stdout), enc).read(),
+                                           io.TextIOWrapper(io.BytesIO(stderr), enc).read())
+    return subprocess.CompletedProcess(argv, code, stdout, stderr)

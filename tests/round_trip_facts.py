@@ -80,6 +80,10 @@ def facts(m: notation.Match, rep: notation.MatchReplay | None = None) -> dict[st
                 add("numbering", (gi, a.player, a.move_number))
             for pk, pv in a.properties.items():
                 add("properties", ("action", gi, pk, tuple(pv)))
+            cube = a.analysis.cube if a.analysis is not None else None
+            if cube is not None:  # the figures of a cube decision that a writer may not hold (issue 35 item 2)
+                by = a.analysis.producer if a.analysis is not None else None
+                add("cube_figures", *((name, by) for name in CUBE_FIGURES if getattr(cube, name) is not None))
     for key, n in holdings(m).items():
         if key[0] == "analysis":
             add("analysis", *([key] * n))
@@ -104,6 +108,9 @@ def facts(m: notation.Match, rep: notation.MatchReplay | None = None) -> dict[st
             add("findings", (f.game, _finding_text(f.message)))
     return out
 
+
+CUBE_FIGURES = ("cubeless_equity", "double_probabilities", "double_cubeless_equity")
+"""The figures of a cube decision counted apart (the ``holdings`` count the decision as one item)."""
 
 _DATE = re.compile(r"(\d{4})(?:[.-](\d{1,2})(?:[.-](\d{1,2}))?)?")
 _TIME = re.compile(r"(\d{1,2})[.:](\d{2})(?:[.:](\d{2}))?")

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import gammon_in_process
 
 from notation.formats.ogxm import read_ogxm
 from notation.matchio import read_match
@@ -20,8 +20,8 @@ OGID = "11ccccchhhjjjjj:66666888dddddoo:N0N:46:W:IB:0:0:7:0"
 
 
 def gammon(*args: str | Path, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([sys.executable, "-m", "notation", *map(str, args)], input=stdin, capture_output=True,
-                          timeout=300, cwd=ROOT)
+    """The command, run in this process (its exit statuses and streams as a process gives them)."""
+    return gammon_in_process(*args, input=stdin, cwd=ROOT)
 
 
 def test_convert_to_ogxm_and_back(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from html import escape
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS, DATA
+from conftest import CORPUS, DATA, sampled_per_kind
 
 import notation
 from notation.convert import render_match
@@ -53,8 +53,8 @@ def _sources() -> list[Path]:
            DATA / "mat_galaxy_dialect.txt", DATA / "mat_dailygammon_dialect.txt"]
     if (CORPUS / "mat").is_dir():
         out += sorted((CORPUS / "mat" / "xg").glob("*.txt"))[:3] + sorted((CORPUS / "mat" / "gammonsite").glob("*"))[:1]
-    if (CORPUS / "sgf").is_dir():
-        out += sorted((CORPUS / "sgf").glob("*.sgf"))
+    if (CORPUS / "sgf").is_dir():  # half of each kind (every program that wrote them; all with GAMMON_FULL_CORPUS=1)
+        out += sampled_per_kind(sorted((CORPUS / "sgf").glob("*.sgf")), 2)
     return out
 
 

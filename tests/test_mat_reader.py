@@ -430,18 +430,24 @@ def test_fast_rows_read_like_the_general_path() -> None:
 
 
 def test_terminals_are_the_grammars() -> None:
-    """The reader runs the grammar's terminals itself, derived from the parser lark builds of
-    grammars/mat.lark (and cached): each is exactly the regular expression lark compiles."""
+    """The reader runs the grammar's terminals itself, generated from grammars/mat.lark: each is exactly the
+    regular expression lark compiles, and the line reader's pieces (a line without its _GAP, a ROWS line's
+    head and its glued Game line) are the pieces lark joins into the line terminals."""
     from notation.formats import mat as mat_module
 
     p = mat_module._file_parser()
     derived = mat_module._terminals()
     assert {n: derived[n] for n in mat_module._CELL_TERMINALS} == {
         n: p.get_terminal(n).pattern.to_regexp() for n in mat_module._CELL_TERMINALS}
-    line_terminals = {t.name for t in p.terminals if mat_module._GAP in t.pattern.to_regexp()}
+    gap = derived["_GAP"]
+    line_terminals = {t.name for t in p.terminals if gap in t.pattern.to_regexp()}
     assert line_terminals == {"TAG", "COMMENT", "MATCH_LINE", "GAME_LINE", "SCORE_LINE", "ROWS"}
-    for name in (*line_terminals, "PLAIN_CELL"):
+    for name in (*line_terminals, "PLAIN_CELL", "SETUP"):
         assert derived[name] == p.get_terminal(name).pattern.to_regexp(), name
+    for piece, name in (("_TAG", "TAG"), ("_COMMENT", "COMMENT"), ("_MATCH", "MATCH_LINE"), ("_GAME", "GAME_LINE"),
+                        ("_SCORE", "SCORE_LINE")):
+        assert derived[name] == derived[piece] + gap, name
+    assert derived["ROWS"] == f"(?:{derived['_ROW_HEAD']}(?:{derived['_GLUED_ROW']}|{derived['_ROW_REST']}))+"
 
 
 def _flat(tree: list, depth: int = 0) -> list:  # type: ignore[type-arg]
@@ -776,3 +782,30 @@ def test_normalisation_kinds_on_the_corpus() -> None:
                  "runs into the right column", "Game line without a leading space", "Galaxy # line",
                  "repeated", "not played"):
         assert kind in text, kind
+
+
+@pytest.mark.parametrize(("text", "fmt"), [
+    (b"\n\n 7 point match\n", "mat"), (b"  1234567890 POINT MATCH\n", "mat"), (b"Game 12 and more\n", "mat"),
+    (b"\t; [Site \"x\"]\n", "mat"), (b"#[x\n", "mat"), (b"x\n money game\n", None), (b"x\n Games 1\n", None),
+    (b"point match\n", None), (b"x 7 point match\n", None)])
+def test_what_a_transcript_looks_like(text: bytes, fmt: str | None) -> None:
+    """A file is taken for a .mat transcript by its content when a line starts as the grammar's MAT_HEAD
+    says: a match line, a Game line or a header tag, with any number of digits (the reader then says what is
+    wrong with them)."""
+    from notation.errors import ParseError
+    from notation.matchio import detect_format
+
+    if fmt is None:
+        with pytest.raises(ParseError, match="unrecognised format"):
+            detect_format(None, text)
+    else:
+        assert detect_format(None, text) == fmt
+
+
+def test_every_transcript_here_looks_like_one() -> None:
+    from notation.matchio import detect_format
+
+    files = sorted(DATA.glob("*.mat")) + [p for p in CORPUS_FILES if p.suffix == ".mat"]
+    assert files
+    for path in files:
+        assert detect_format(None, path.read_bytes()) == "mat", path

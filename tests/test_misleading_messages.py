@@ -6,18 +6,17 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import gammon_in_process
 
 from notation.errors import NotationError
 from notation.matchio import parse_any
 
 
 def gammon(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "notation", *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=120, stdin=subprocess.DEVNULL)
+    return gammon_in_process(*args, cwd=cwd, text=True)  # (the command in this process: what it does, not its start)
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")

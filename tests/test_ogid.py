@@ -3,14 +3,17 @@ corpus.  That our OGIDs are the reference codec's, ply for ply, is in test_ogxm_
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from conftest import FULL, kind_of, sampled_per_kind
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
+from lark.exceptions import UnexpectedInput
 
-from notation.errors import InvalidPositionError, ParseError
+from notation._grammar import parser, regexes
+from notation.errors import InvalidPositionError, NotationError, ParseError
 from notation.ogid import is_ogid, ogid, parse_ogid
 from notation.position import GAME_DROPPED, GAME_RESIGNED, Position
 from notation.record import Match
@@ -137,3 +140,46 @@ def test_random_boards_round_trip(w: list[int], b: list[int], turn: int, dice: t
     text = ogid(pos)
     assert held(parse_ogid(text, validate=False)) == held(pos)
     assert ogid(parse_ogid(text, validate=False)) == text
+
+
+OGIDS = ["11ccccchhhjjjjj:66666888dddddoo:N0N:46:W:IB:0:0:7:0", "OGID=kklllmnnoo:1233:W1N:36:W:R:0:0:7:44",
+         "llm:2356:W1O::W:D:0:2:7G12", "123:mno:N0N:21:B:R:0:0:0:3:3",
+         "11ccccchhhjjjjj:66666888dddddoo:N0N:24:W:R:5:6:7C:1"]
+OGID_CHARS = "0129acpqxNWBDOTP?:CLGIRAMog=-"
+
+
+def _edited(base: str, ops: list[tuple[int, int, str]]) -> str:
+    """``base`` with a field replaced (kind 3: field ``at`` becomes ``text``), or characters replaced,
+    inserted or deleted (kinds 0, 1, 2: ``text[0]`` at ``at``)."""
+    s = base
+    for kind, at, text in ops:
+        if kind == 3:
+            parts = s.split(":")
+            parts[at % len(parts)] = text
+            s = ":".join(parts)
+            continue
+        i = at % (len(s) + 1)
+        ch = text[:1]
+        s = s[:i] + ch + s[i + 1:] if kind == 0 else s[:i] + ch + s[i:] if kind == 1 else s[:i] + s[i + 1:]
+    return s
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.sampled_from(OGIDS), st.lists(st.tuples(st.integers(0, 3), st.integers(0, 60),
+                                                  st.text(OGID_CHARS, min_size=1, max_size=3)), max_size=3))
+def test_the_reader_follows_the_grammar(base: str, ops: list[tuple[int, int, str]]) -> None:
+    """grammars/ogid.lark is the syntax: its start rule made a regular expression accepts exactly what lark's
+    parser of it reads, and parse_ogid refuses whatever the grammar refuses (and reads every sample)."""
+    text = _edited(base, ops)
+    try:
+        parser("ogid").parse(text)
+        lark_reads = True
+    except UnexpectedInput:
+        lark_reads = False
+    assert bool(re.fullmatch(regexes("ogid")["start"], text)) == lark_reads, text
+    if not lark_reads:
+        with pytest.raises(NotationError):
+            parse_ogid(text, validate=False)
+    if not ops:
+        parse_ogid(text, validate=False)
+        assert is_ogid(text)

@@ -161,16 +161,14 @@ def test_an_annotation_key_whose_number_is_not_one_int_reads_is_read_as_it_is(su
 def test_a_damaged_ogxm_in_a_directory_walk_is_reported(tmp_path: Path) -> None:
     """A file named as an OGXM record is always read and reported (issue 38): one whose bytes did not
     look like OGXM was skipped in a walk as "not a match record", with exit status 0."""
-    import subprocess
-    import sys
+    from conftest import gammon_in_process
 
     good = (DATA / "ogxm_gammonview_charlot_7p.ogxm").read_bytes()
     (tmp_path / "good.ogxm").write_bytes(good)
     (tmp_path / "garbage.ogxm").write_bytes(bytes(range(256)) * 2)
     (tmp_path / "text.ogxms").write_text("hello")
     (tmp_path / "empty.ogxm").write_bytes(b"")
-    proc = subprocess.run([sys.executable, "-m", "notation", "validate", "-q", "."], capture_output=True,
-                          text=True, cwd=tmp_path, timeout=120, stdin=subprocess.DEVNULL)
+    proc = gammon_in_process("validate", "-q", ".", text=True, cwd=tmp_path)
     assert proc.returncode == 2, proc.stdout + proc.stderr
     for name in ("garbage.ogxm", "text.ogxms", "empty.ogxm"):
         assert f"./{name}: cannot be read or parsed" in proc.stdout

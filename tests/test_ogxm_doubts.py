@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import base64
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import gammon_in_process
 
 from notation.batch import validate_file
 from notation.formats.ogxm import read_ogxm, write_ogxm
@@ -48,8 +48,7 @@ def test_a_signature_that_does_not_verify_is_a_warning(badly_signed: Path) -> No
 
 def test_convert_says_it_and_strict_refuses(badly_signed: Path, tmp_path: Path) -> None:
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "notation", "convert", *args], capture_output=True,
-                              text=True, cwd=tmp_path, timeout=120, stdin=subprocess.DEVNULL)
+        return gammon_in_process("convert", *args, text=True, cwd=tmp_path)
 
     proc = run(str(badly_signed), "out.json")
     assert proc.returncode == 0 and "warning: reading:" in proc.stderr and "does NOT verify" in proc.stderr

@@ -15,10 +15,10 @@ from __future__ import annotations
 import os
 import stat
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import gammon_in_process
 
 from notation.convert import InputSet, check_target
 
@@ -30,8 +30,7 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here
 
 
 def gammon(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "notation", *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=120, stdin=subprocess.DEVNULL)
+    return gammon_in_process(*args, cwd=cwd, text=True)  # (the command in this process: what it does, not its start)
 
 
 def _is_fifo(path: Path) -> bool:

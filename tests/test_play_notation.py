@@ -8,6 +8,8 @@ a test says otherwise.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -455,3 +457,34 @@ def test_parse_play_reads_what_the_grammar_reads_exhaustively() -> None:
             assert ours == theirs, (kinds, text)
             checked += 1
     assert checked > 50_000
+
+
+def test_parse_play_reads_the_corpus_plays_as_the_grammar(corpus: Path) -> None:
+    """Every play written in the shared corpus's .mat files (many programs' dialects): :func:`parse_play`
+    reads it exactly when lark's parser of ``grammars/play.lark`` does."""
+    from lark.exceptions import UnexpectedInput
+
+    from notation._grammar import parser
+    from notation.formats.mat import read_matches
+
+    grammar = parser("play")
+    plays: set[str] = set()
+    for path in sorted((corpus / "mat").rglob("*.mat")):
+        try:
+            matches = read_matches(path)
+        except NotationError:
+            continue
+        plays.update(a.play for m in matches for g in m.games for a in g.actions if a.kind == "move" and a.play)
+    assert len(plays) > 1000
+    for text in sorted(plays):
+        try:
+            parse_play(text)
+            ours = True
+        except ParseError:
+            ours = False
+        try:
+            grammar.parse(text)
+            theirs = True
+        except UnexpectedInput:
+            theirs = False
+        assert ours == theirs, text

@@ -205,30 +205,22 @@ def test_render_all_refuses_files_and_overwrites_only_with_force(tmp_path: Path)
 
 
 def test_render_to_standard_output_and_capped_sizes() -> None:
-    import subprocess
-    import sys
+    from conftest import gammon_in_process
 
-    r = subprocess.run([sys.executable, "-m", "notation", "render",
-                        "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10", "-o", "-"], capture_output=True,
-                       timeout=120)
+    r = gammon_in_process("render", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10", "-o", "-")
     assert r.returncode == 0 and r.stdout[:4] == b"\x89PNG"
-    r = subprocess.run([sys.executable, "-m", "notation", "render",
-                        "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10", "--dpi", "4800", "-o", "-"],
-                       capture_output=True, timeout=120)
+    r = gammon_in_process("render", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10", "--dpi", "4800", "-o", "-")
     assert r.returncode == 2 and b"1200" in r.stderr and not r.stdout
 
 
 def test_render_reads_standard_input() -> None:
-    import subprocess
-    import sys
+    from conftest import gammon_in_process
 
     xgid = b"XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10\n"
-    r = subprocess.run([sys.executable, "-m", "notation", "render", "-", "-o", "-"], input=xgid,
-                       capture_output=True, timeout=120)
+    r = gammon_in_process("render", "-", "-o", "-", input=xgid)
     assert r.returncode == 0 and r.stdout[:4] == b"\x89PNG"
     match = (ROOT / "samples" / "illegal_plays.mat").read_bytes()
-    r = subprocess.run([sys.executable, "-m", "notation", "render", "-", "--game", "1", "--move", "44", "-o", "-"],
-                       input=match, capture_output=True, timeout=120)
+    r = gammon_in_process("render", "-", "--game", "1", "--move", "44", "-o", "-", input=match)
     assert r.returncode == 0 and r.stdout[:4] == b"\x89PNG"
 
 

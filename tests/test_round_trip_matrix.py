@@ -57,6 +57,7 @@ ASPECTS: dict[str, tuple[str, ...]] = {
     "result": (r"result|\bwins?\b|points?\b",),
     "numbering": (r"move numbers?|numbered|\brows?\b", r"rolls? after which", r"read back as a roll"),
     "analysis": (r"analysis", r"rollouts?\b", r"luck", r"cube decisions?"),
+    "cube_figures": (r"cubeless", r"double/take-line", r"\d+ cube (decisions?|analys[ie]s)\b"),
     "properties": (r"properties", r"property"),
     "thumbnail": (r"thumbnail",),
     "findings": (r"\billegal\b", r"\berrors?\b", r"\breplay\b"),

@@ -779,6 +779,19 @@ def test_the_scanner_reads_as_the_grammar() -> None:
         assert _scanned_main_lines(text) == _lark_main_lines(text)
 
 
+def test_the_scanner_reads_the_corpus_as_the_grammar(corpus: Path) -> None:
+    """And on every SGF file of the shared corpus (gnubg, GridGammon, analysed matches), as the reader gives
+    it to the scanner (decoded, text outside the game trees blanked)."""
+    from notation.formats.sgf import _blank_outside, _decode
+
+    files = sorted((corpus / "sgf").glob("*.sgf"))
+    assert len(files) >= 8
+    for f in files:
+        text = _blank_outside(_decode(f.read_bytes())[0], [])
+        scanned = _scanned_main_lines(text)
+        assert scanned != "error" and scanned == _lark_main_lines(text), f.name
+
+
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(SGF_TEXTS).flatmap(lambda t: st.tuples(
     st.just(t), st.lists(st.tuples(st.integers(0, len(t)), st.sampled_from("()[];\\ \nAbz]")), max_size=3))))
@@ -832,12 +845,10 @@ def test_places_count_every_kind_of_line_end(eol: str) -> None:
 
 
 def test_validate_excerpts_of_a_file_with_cr_line_ends(tmp_path: Path) -> None:
-    import subprocess as sp
-    import sys
+    from conftest import gammon_in_process
 
     (tmp_path / "cr.sgf").write_bytes(b"(;FF[4]GM[6]CA[UTF-8]MI[length:1]PW[a]PB[b]\r;W[52abcd]\r;B[66zzzz])\r")
-    r = sp.run([sys.executable, "-m", "notation", "validate", "--excerpt", "cr.sgf"], capture_output=True,
-               text=True, cwd=tmp_path, timeout=120)
+    r = gammon_in_process("validate", "--excerpt", "cr.sgf", text=True, cwd=tmp_path)
     lines = r.stdout.splitlines()
     at = next(i for i, x in enumerate(lines) if ": error: " in x)
     assert lines[at].startswith("cr.sgf:2:1: error: game 1 move 1")

@@ -256,7 +256,9 @@ def test_convert_streamed_keeps_what_only_later_games_say(tmp_path: Path, fmt: s
 
 def test_stubs_answer_the_whole_match_questions() -> None:
     """The writers' whole-match questions give the same answers for a match of stubs."""
-    from notation.convert import _mat_losses, _mat_rewrites, _roll_losses
+    from notation.formats.mat_write import mat_losses as _mat_losses
+    from notation.formats.mat_write import rewrites as _mat_rewrites
+    from notation.formats.mat_write import roll_losses as _roll_losses
     from notation.formats.sgf_write import _crawford_games
     from notation.losses import holdings
     from notation.stream import stub_game
@@ -266,7 +268,7 @@ def test_stubs_answer_the_whole_match_questions() -> None:
             stubbed = m
             stubs = type(m)(**{f: getattr(m, f) for f in m.__slots__ if f != "games"},  # type: ignore[attr-defined]
                             games=[stub_game(g) for g in m.games])
-            for fn in (_mat_losses, _mat_rewrites, lambda x: _roll_losses(x, "mat"),
+            for fn in (_mat_losses, _mat_rewrites, _roll_losses,
                        holdings, _crawford_games,
                        lambda x: _mat_rewrites(x, bar="bar", off="off", hit_marks=False)):
                 assert fn(stubs) == fn(stubbed), path
@@ -276,7 +278,7 @@ def test_stubs_keep_a_play_that_is_no_play() -> None:
     """A move whose play is made of a plain play's characters but is no play ('13/7 (', '99/1') is kept
     in the stubs: the .mat writer writes it as the dice alone and the report must count it, streamed or
     not (issue 26)."""
-    from notation.convert import _mat_rewrites
+    from notation.formats.mat_write import rewrites as _mat_rewrites
     from notation.stream import stub_game
 
     m = read_any(DATA / "gnubg_7p_crawford.mat")[0]

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import gammon_in_process
 
 ROOT = Path(__file__).resolve().parents[1]
 MATCH = ROOT / "tests" / "data" / "gnubg_7p_crawford.mat"
@@ -27,9 +28,8 @@ RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u
 """What must never be written raw (tab and line feed aside)."""
 
 
-def gammon(*args: str, cwd: Path, **kw: object) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([sys.executable, "-m", "notation", *args], capture_output=True, cwd=cwd, timeout=120,
-                          stdin=subprocess.DEVNULL, **kw)  # type: ignore[call-overload]
+def gammon(*args: str, cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    return gammon_in_process(*args, cwd=cwd)  # (the command in this process: the bytes it writes, not its start)
 
 
 def assert_clean(data: bytes, what: str) -> None:

@@ -7,12 +7,12 @@ import json
 import random
 import struct
 import subprocess
-import sys
 import zlib
 from dataclasses import fields
 from pathlib import Path
 
 import pytest
+from conftest import gammon_in_process
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -84,8 +84,7 @@ def test_recognised_by_content_not_extension(tmp_path: Path) -> None:
     disguised = tmp_path / "match.mat"
     disguised.write_bytes(DATA_XG.read_bytes())
     assert len(notation.read_match(disguised).games) == 4
-    r = subprocess.run([sys.executable, "-m", "notation", "validate", str(disguised)], capture_output=True, text=True,
-                       timeout=120)
+    r = gammon_in_process("validate", disguised, text=True)
     assert r.returncode == 0 and "4 games, 180 plays, 0 errors" in r.stdout
 
 
@@ -190,8 +189,7 @@ def _net(view: list[list[tuple]]) -> list[list[tuple]]:
 def _cli(data: bytes, tmp_path: Path, name: str = "bad.xg") -> subprocess.CompletedProcess[str]:
     p = tmp_path / name
     p.write_bytes(data)
-    return subprocess.run([sys.executable, "-m", "notation", "validate", str(p)], capture_output=True, text=True,
-                          timeout=60)
+    return gammon_in_process("validate", p, text=True)  # (the command in this process: what it does)
 
 
 def test_bad_containers_get_one_line_with_the_byte_offset(tmp_path: Path) -> None:

@@ -145,3 +145,51 @@ def test_the_corpus_is_compared() -> None:
     if not (CORPUS / "xg").is_dir():
         pytest.skip("../shared/corpus/xg is not available (a fresh clone has only tests/data)")
     assert len(FILES) == 8
+
+
+def _cube_figures_xgdatatools(path: Path) -> list[tuple[float, ...]]:
+    """Every analysed cube record's figures as xgdatatools reads them (``Doubled``: ``equB``, ``equDouble``,
+    ``equDrop``, ``Eval`` and ``EvalDouble``, each 7 figures, the last the cubeless equity), in file order."""
+    try:
+        from ankigammon.thirdparty.xgdatatools import xgimport, xgstruct
+    except ImportError:
+        pytest.skip("the oracle xgdatatools (pip install --no-deps ankigammon) is not installed")
+    out: list[tuple[float, ...]] = []
+    for seg in xgimport.Import(str(path)).getfilesegment():
+        if seg.type != xgimport.Import.Segment.XG_GAMEFILE:
+            continue
+        seg.fd.seek(0)
+        version = -1
+        while (r := xgstruct.GameFileRecord(version=version).fromstream(seg.fd)) is not None:
+            if isinstance(r, xgstruct.HeaderMatchEntry):
+                version = r.Version
+            elif isinstance(r, xgstruct.CubeEntry) and r.AnalyzeC >= 0:
+                d = r.Doubled
+                out.append((d.equB, d.equDouble, d.equDrop, *d.Eval, *d.EvalDouble))
+    return out
+
+
+def _figures(p: Any) -> tuple[float, ...]:
+    """Probabilities as XG's seven figures' first six (lose backgammon, lose gammon, lose, win, win gammon,
+    win backgammon)."""
+    return (p.lose_backgammon, p.lose_gammon, 1 - p.win, p.win, p.win_gammon, p.win_backgammon)
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_cube_analysis_equal_to_xgdatatools(path: Path) -> None:
+    """Issue 35 item 2: every analysed cube decision keeps XG's three equities, the no-double line's chances
+    and cubeless equity (``Eval``) and the double/take line's (``EvalDouble``), as xgdatatools reads them."""
+    ours_: list[tuple[float, ...]] = []
+    for g in notation.read_match(path).games:
+        for a in g.actions:
+            c = a.analysis.cube if a.analysis is not None else None
+            if c is None:
+                continue
+            assert c.probabilities is not None and c.double_probabilities is not None
+            assert c.cubeless_equity is not None and c.double_cubeless_equity is not None
+            ours_.append((c.no_double, c.double_take, c.double_pass, *_figures(c.probabilities), c.cubeless_equity,
+                          *_figures(c.double_probabilities), c.double_cubeless_equity))
+    theirs = _cube_figures_xgdatatools(path)
+    assert len(ours_) == len(theirs) > 0, path.name
+    for k, (x, y) in enumerate(zip(ours_, theirs, strict=True)):
+        assert x == pytest.approx(y, abs=2e-6), f"{path.name}: cube decision {k + 1}"

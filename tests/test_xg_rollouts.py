@@ -172,14 +172,12 @@ def test_the_rollouts_drop_line_is_printed_whole(tmp_path: Path) -> None:
     """The drop line of rolled-out figures written to OGXM quotes nothing: its apostrophes ('rollouts'',
     'OGXM's') are no quotation marks, and the message is not cut between them (it was printed as "their
     f...led out is not (OGXM' (117 characters)s rollout level")."""
-    import subprocess
-    import sys
+    from conftest import gammon_in_process
 
     data, _, _ = rolled_out_file()
     src = tmp_path / "rolled.xg"
     src.write_bytes(data)
-    r = subprocess.run([sys.executable, "-m", "notation", "convert", str(src), str(tmp_path / "rolled.ogxm")],
-                       capture_output=True, text=True, timeout=300)
+    r = gammon_in_process("convert", src, tmp_path / "rolled.ogxm", text=True)
     assert r.returncode == 0, r.stderr
     line = next(x for x in r.stderr.splitlines() if "dropped: 2 rollouts" in x)
     assert "characters)" not in line and "..." not in line, line

@@ -11,12 +11,12 @@ import json
 import random
 import struct
 import subprocess
-import sys
 import zlib
 from pathlib import Path
 
 import pytest
 from conftest import CORPUS as SHARED_CORPUS
+from conftest import gammon_in_process
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from xg_container import archive, container, records, xgp_from_xg
@@ -125,7 +125,7 @@ def _xgp(kind: int = MOVE) -> bytes:
 
 
 def _run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([sys.executable, "-m", "notation", *args], capture_output=True, input=stdin, timeout=120)
+    return gammon_in_process(*args, input=stdin)  # (the command in this process: what it does, not its start)
 
 
 def test_show_moves_and_render_take_a_position_file(tmp_path: Path) -> None:

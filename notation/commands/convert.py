@@ -15,13 +15,15 @@ import click
 from .._term import fail, safe_line
 from ..batch import BATCH, convert_file, convert_files
 from ..convert import EXTENSIONS, InputSet, check_target, format_for
+from ..formats.registry import FORMATS, by_name
 from ..matchio import find_inputs, skipped_summary
 from ..parallel import auto_jobs, collect_if_piled, collector_paused, map_batches, map_files
 
 __all__ = ["command", "TARGETS"]
 
-TARGETS = ("mat", "sgf", "json", "txt", "text", "html", "parquet", "ogxm", "ogxms")
-"""What --to takes (``text`` is ``txt``)."""
+TARGETS = (*(n for f in FORMATS if f.writer is not None for n in (f.name, *f.aliases)), "html", "parquet")
+"""What --to takes: every format written (:mod:`notation.formats.registry`; ``text`` is ``txt``), the web page
+and the decision dataset."""
 
 HTML_EXTENSIONS = (".html", ".htm")
 
@@ -133,7 +135,8 @@ def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, q
             fail(f"{out}: cannot make the folder: {e.strerror or e}")
         if not quiet:
             click.echo(f"gammon: made the folder {safe_line(out)}", err=True)
-    options = {"bar": bar, "off": off, "hit_marks": hit_marks} if fmt == "mat" else {}
+    given = {"bar": bar, "off": off, "hit_marks": hit_marks}
+    options = {} if fmt == "html" else {k: v for k, v in given.items() if k in by_name(fmt).options}
     page: Callable[..., str] | None = None
     if fmt == "html":  # the page writer (render/ imports notation/; only the command joins the two)
         from render.html import match_page

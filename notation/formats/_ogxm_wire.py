@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import struct
 import zlib
-from typing import Any, NoReturn
+from collections.abc import Callable
+from typing import Any, NamedTuple, NoReturn
 
 from .._term import utf8
 from ..errors import ParseError
@@ -421,6 +422,150 @@ def assemble(sections: list[bytes], minor: int = 0, need_minor: int = 0) -> byte
     return out
 
 
+# --------------------------------------------------------------------------- records as tables
+
+
+class Field(NamedTuple):
+    """One optional field of a record: its key in the record's ``dict``, how it is read, and how it is
+    written (None: the field is left out, as a flag that is not set)."""
+
+    key: str
+    read: Callable[[In], Any]
+    write: Callable[[Any], bytes | None]
+
+
+Schema = dict[int, Field]
+"""A record's optional fields by bit, in ascending order (the order they follow one another)."""
+
+
+def _schema(fields: dict[int, Field]) -> Schema:
+    return dict(sorted(fields.items()))
+
+
+def read_fields(body: In, mask: int, schema: Schema, known: int, out: dict[str, Any]) -> dict[str, Any]:
+    """Read into ``out`` the fields of ``schema`` that ``mask`` announces; the fields past bit ``known - 1``
+    are kept whole (``"_more"``)."""
+    for bit, f in schema.items():
+        if mask >> bit & 1:
+            out[f.key] = f.read(body)
+    more = body.more(mask, known)
+    if more:
+        out["_more"] = more
+    return out
+
+
+def write_record(mandatory: bytes, d: dict[str, Any], schema: Schema, known: int) -> bytes:
+    """The record of ``d``: ``mandatory``, the fields of ``schema`` that ``d`` holds, then ``d``'s
+    ``"_more"`` (see :func:`read_fields`)."""
+    fields: dict[int, bytes] = {}
+    for bit, f in schema.items():
+        if f.key in d:
+            raw = f.write(d[f.key])
+            if raw is not None:
+                fields[bit] = raw
+    return record(mandatory, fields, d.get("_more"), known)
+
+
+Codec = tuple[Callable[[In], Any], Callable[[Any], "bytes | None"]]
+
+
+def _set(cur: In) -> bool:
+    return True
+
+
+def _flag(v: Any) -> bytes | None:
+    return b"" if v else None
+
+
+def _u16(v: int) -> bytes:
+    return struct.pack("<H", v)
+
+
+def _u64(v: int) -> bytes:
+    return struct.pack("<Q", v)
+
+
+def _same(v: bytes) -> bytes:
+    return v
+
+
+def _long(cur: In) -> int:
+    return cur.varint(64)
+
+
+def _raw(n: int) -> Codec:
+    """``n`` bytes kept as they are (digests, identifiers)."""
+    return (lambda cur: cur.take(n)), _same
+
+
+def _pair_read(cur: In) -> tuple[int, int]:
+    return cur.varint(), cur.varint()
+
+
+def _pair_write(v: tuple[int, int]) -> bytes:
+    return varint(v[0]) + varint(v[1])
+
+
+FLAG: Codec = (_set, _flag)
+VARINT: Codec = (In.varint, varint)
+LONG: Codec = (_long, varint)
+STRING: Codec = (In.string, string)
+EQUITY: Codec = (In.equity, i32)
+LOSS: Codec = (In.u32, u32)
+U16: Codec = (In.u16, _u16)
+U64: Codec = (In.u64, _u64)
+PROBS: Codec = (In.probs, probs)
+BOARD: Codec = (In.board, board)
+PAIR: Codec = (_pair_read, _pair_write)
+
+
+def _table(fields: dict[int, tuple[str, Codec]]) -> Schema:
+    return _schema({bit: Field(key, *codec) for bit, (key, codec) in fields.items()})
+
+
+def _sub(schema: Schema, known: int) -> Codec:
+    """A record inside a record, with no mandatory fields."""
+
+    def read(cur: In) -> dict[str, Any]:
+        body, mask = cur.record()
+        return read_fields(body, mask, schema, known, {})
+
+    def write(v: dict[str, Any]) -> bytes:
+        return write_record(b"", v, schema, known)
+
+    return read, write
+
+
+def _count(cur: In, size: int) -> int:
+    """A list's length, refused when its items could not fit in what is left."""
+    at = cur.pos
+    n = cur.varint()
+    if n * size > cur.end - cur.pos:
+        cur.fail(f"a list of {n} items cannot fit in the {cur.end - cur.pos} bytes left", at)
+    return n
+
+
+def _list(size: int, item: Codec) -> Codec:
+    """A list: its length, then its items (each at least ``size`` bytes), as a tuple."""
+    read_item, write_item = item
+
+    def read(cur: In) -> tuple[Any, ...]:
+        return tuple(read_item(cur) for _ in range(_count(cur, size)))
+
+    def write(v: Any) -> bytes:
+        return varint(len(v)) + b"".join(write_item(x) or b"" for x in v)
+
+    return read, write
+
+
+def _steps(cur: In, n: int) -> tuple[int, ...]:
+    raw = cur.take(n)
+    for i, b in enumerate(raw):
+        if not _STEP_OK[b]:
+            cur.fail(f"step byte 0x{b:02x} is not a move", cur.pos - n + i)
+    return tuple(raw)
+
+
 # --------------------------------------------------------------------------- MTCH
 
 _MTCH_STRINGS = {0: "white_name", 1: "black_name", 12: "event", 15: "stage", 17: "table", 18: "city",
@@ -436,63 +581,20 @@ MTCH_FIELDS: dict[int, str] = {**_MTCH_STRINGS, **_MTCH_INTS, **_MTCH_LONGS, **_
 """MTCH's optional fields by bit."""
 MTCH_BITS = {v: k for k, v in MTCH_FIELDS.items()}
 PROFILE_FIELDS = {0: "user_id", 1: "rating", 2: "rating_system", 3: "country", 4: "kind"}
+_PROFILE = _table({bit: (key, VARINT if bit in (1, 4) else STRING) for bit, key in PROFILE_FIELDS.items()})
+_MTCH_CODECS: list[tuple[dict[int, str], Codec]] = [
+    (_MTCH_STRINGS, STRING), (_MTCH_INTS, VARINT), (_MTCH_LONGS, LONG), (_MTCH_FLAGS, FLAG), (_MTCH_PAIRS, PAIR),
+    (_MTCH_PROFILES, _sub(_PROFILE, 5))]
+_MTCH = _table({bit: (key, codec) for keys, codec in _MTCH_CODECS for bit, key in keys.items()})
 
 
 def decode_mtch(payload: bytes, at: int, name: str | None) -> dict[str, Any]:
     body, mask = _whole(payload, at, name)
-    m: dict[str, Any] = {"match_length": body.varint(), "variant": body.varint()}
-    for bit in range(26):
-        if not mask >> bit & 1:
-            continue
-        key = MTCH_FIELDS[bit]
-        if bit in _MTCH_STRINGS:
-            m[key] = body.string()
-        elif bit in _MTCH_INTS:
-            m[key] = body.varint()
-        elif bit in _MTCH_LONGS:
-            m[key] = body.varint(64)
-        elif bit in _MTCH_FLAGS:
-            m[key] = True
-        elif bit in _MTCH_PAIRS:
-            m[key] = (body.varint(), body.varint())
-        else:
-            pb, pmask = body.record()
-            pr: dict[str, Any] = {}
-            for b2, k2 in PROFILE_FIELDS.items():
-                if pmask >> b2 & 1:
-                    pr[k2] = pb.varint() if b2 in (1, 4) else pb.string()
-            more = pb.more(pmask, 5)
-            if more:
-                pr["_more"] = more
-            m[key] = pr
-    more = body.more(mask, 26)
-    if more:
-        m["_more"] = more
-    return m
+    return read_fields(body, mask, _MTCH, 26, {"match_length": body.varint(), "variant": body.varint()})
 
 
 def encode_mtch(m: dict[str, Any]) -> bytes:
-    fields: dict[int, bytes] = {}
-    for key, value in m.items():
-        bit = MTCH_BITS.get(key)
-        if bit is None:
-            continue
-        if bit in _MTCH_STRINGS:
-            fields[bit] = string(value)
-        elif bit in _MTCH_INTS or bit in _MTCH_LONGS:
-            fields[bit] = varint(value)
-        elif bit in _MTCH_FLAGS:
-            if value:
-                fields[bit] = b""
-        elif bit in _MTCH_PAIRS:
-            fields[bit] = varint(value[0]) + varint(value[1])
-        else:
-            pf: dict[int, bytes] = {}
-            for b2, k2 in PROFILE_FIELDS.items():
-                if k2 in value:
-                    pf[b2] = varint(value[k2]) if b2 in (1, 4) else string(value[k2])
-            fields[bit] = record(b"", pf, value.get("_more"), 5)
-    return record(varint(m["match_length"]) + varint(m["variant"]), fields, m.get("_more"), 26)
+    return write_record(varint(m["match_length"]) + varint(m["variant"]), m, _MTCH, 26)
 
 
 def cursor(payload: bytes, at: int, name: str | None) -> In:
@@ -505,28 +607,36 @@ def cursor(payload: bytes, at: int, name: str | None) -> In:
 _EXTRAS_KNOWN = 9
 GAME_FIELDS = {0: "winner", 1: "points_won", 2: "is_last_game", 3: "initial_board", 4: "initial_cube_value",
                5: "initial_cube_owner", 6: "auto_doubles", 7: "termination"}
+_GAME = _table({bit: (key, FLAG if bit == 2 else BOARD if bit == 3 else VARINT) for bit, key in GAME_FIELDS.items()})
 _STEP_OK = bytes(1 if (b & 0x1F) <= 25 and 1 <= b >> 5 <= 6 else 0 for b in range(256))
 """Which step bytes are a move: from 0-25, 1-6 pips (v2 refuses 0 and 7 pips and a start past 25)."""
 _MOVE_BYTES = tuple(4 if a == b else 2 for a, b in DICE)
 
 
+def _dice_read(cur: In) -> tuple[int, int]:
+    d1, d2 = cur.u8(), cur.u8()
+    if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+        cur.fail(f"dice {d1}-{d2} are not a roll", cur.pos - 2)
+    return d1, d2
+
+
+def _steps_read(cur: In) -> tuple[int, ...]:
+    return _steps(cur, cur.varint())
+
+
+def _steps_write(v: tuple[int, ...]) -> bytes:
+    return varint(len(v)) + bytes(v)
+
+
+_EXTRAS = _table({0: ("dice", (_dice_read, bytes)), 1: ("resign_value", VARINT), 2: ("cube_value", VARINT),
+                  3: ("illegal", FLAG), 4: ("settle_value", EQUITY), 5: ("steps", (_steps_read, _steps_write)),
+                  6: ("board", BOARD), 7: ("action_ext", VARINT), 8: ("cube_owner", VARINT)})
+
+
 def decode_game(payload: bytes, at: int, name: str | None) -> tuple[dict[str, Any], list[Ply]]:
     cur = cursor(payload, at, name)
     body, mask = cur.record()
-    g: dict[str, Any] = {}
-    for bit in range(8):
-        if not mask >> bit & 1:
-            continue
-        key = GAME_FIELDS[bit]
-        if bit == 2:
-            g[key] = True
-        elif bit == 3:
-            g[key] = body.board()
-        else:
-            g[key] = body.varint()
-    more = body.more(mask, 8)
-    if more:
-        g["_more"] = more
+    g = read_fields(body, mask, _GAME, 8, {})
     plies: list[Ply] = []
     data, end = payload, len(payload)
     pos = cur.pos
@@ -573,56 +683,13 @@ def decode_game(payload: bytes, at: int, name: str | None) -> tuple[dict[str, An
 def _decode_extras(cur: In, action: int) -> dict[str, Any]:
     first = cur.pos
     body, mask = cur.record()
-    x: dict[str, Any] = {}
     if 38 <= action <= 62:  # an action nobody here assigns: its extras are its producer's, kept whole
-        x["_raw"] = cur.data[first:cur.pos]
-        return x
-    if mask & 1:
-        d1, d2 = body.u8(), body.u8()
-        if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
-            body.fail(f"dice {d1}-{d2} are not a roll", body.pos - 2)
-        x["dice"] = (d1, d2)
-    if mask >> 1 & 1:
-        x["resign_value"] = body.varint()
-    if mask >> 2 & 1:
-        x["cube_value"] = body.varint()
-    if mask >> 3 & 1:
-        x["illegal"] = True
-    if mask >> 4 & 1:
-        x["settle_value"] = body.equity()
-    if mask >> 5 & 1:
-        n = body.varint()
-        raw = body.take(n)
-        for i, b in enumerate(raw):
-            if not _STEP_OK[b]:
-                body.fail(f"step byte 0x{b:02x} is not a move", body.pos - n + i)
-        x["steps"] = tuple(raw)
-    if mask >> 6 & 1:
-        x["board"] = body.board()
-    if mask >> 7 & 1:
-        x["action_ext"] = body.varint()
-    if mask >> 8 & 1:
-        x["cube_owner"] = body.varint()
-    more = body.more(mask, _EXTRAS_KNOWN)
-    if more:
-        x["_more"] = more
-    return x
+        return {"_raw": cur.data[first:cur.pos]}
+    return read_fields(body, mask, _EXTRAS, _EXTRAS_KNOWN, {})
 
 
 def encode_game(g: dict[str, Any], plies: list[Any]) -> bytes:
-    fields: dict[int, bytes] = {}
-    for bit, key in GAME_FIELDS.items():
-        if key not in g:
-            continue
-        v = g[key]
-        if bit == 2:
-            if v:
-                fields[bit] = b""
-        elif bit == 3:
-            fields[bit] = board(v)
-        else:
-            fields[bit] = varint(v)
-    out = [record(b"", fields, g.get("_more"), 8)]
+    out = [write_record(b"", g, _GAME, 8)]
     for ply in plies:  # a ply (action, seat, steps, extras), or its bytes
         out.append(ply if isinstance(ply, bytes) else encode_ply(ply[0], ply[1], ply[2], ply[3]))
     return b"".join(out)
@@ -643,77 +710,19 @@ def encode_ply(action: int, seat: int, steps: tuple[int, ...], extras: dict[str,
 def encode_extras(x: dict[str, Any]) -> bytes:
     if "_raw" in x:
         return x["_raw"]  # type: ignore[no-any-return]
-    f: dict[int, bytes] = {}
-    if "dice" in x:
-        f[0] = bytes(x["dice"])
-    if "resign_value" in x:
-        f[1] = varint(x["resign_value"])
-    if "cube_value" in x:
-        f[2] = varint(x["cube_value"])
-    if x.get("illegal"):
-        f[3] = b""
-    if "settle_value" in x:
-        f[4] = i32(x["settle_value"])
-    if "steps" in x:
-        f[5] = varint(len(x["steps"])) + bytes(x["steps"])
-    if "board" in x:
-        f[6] = board(x["board"])
-    if "action_ext" in x:
-        f[7] = varint(x["action_ext"])
-    if "cube_owner" in x:
-        f[8] = varint(x["cube_owner"])
-    return record(b"", f, x.get("_more"), _EXTRAS_KNOWN)
+    return write_record(b"", x, _EXTRAS, _EXTRAS_KNOWN)
 
 
 # --------------------------------------------------------------------------- levels
 
 _ROLLOUT = {0: "trials", 1: "truncation_depth", 2: "move_ply", 3: "variance_reduction", 4: "seed", 5: "budget_ms",
             6: "match_policy"}
-
-
-def decode_level(cur: In) -> dict[str, Any]:
-    body, mask = cur.record()
-    lv: dict[str, Any] = {}
-    if mask & 1:
-        lv["preset"] = body.string()
-    if mask >> 1 & 1:
-        lv["checker_ply"] = body.varint()
-    if mask >> 2 & 1:
-        lv["cube_ply"] = body.varint()
-    if mask >> 3 & 1:
-        rb, rmask = body.record()
-        r: dict[str, Any] = {}
-        for bit, key in _ROLLOUT.items():
-            if rmask >> bit & 1:
-                r[key] = rb.u64() if bit == 4 else rb.varint()
-        more = rb.more(rmask, 7)
-        if more:
-            r["_more"] = more
-        lv["rollout"] = r
-    if mask >> 4 & 1:
-        lv["no_rollout"] = True
-    more = body.more(mask, 5)
-    if more:
-        lv["_more"] = more
-    return lv
-
-
-def encode_level(lv: dict[str, Any]) -> bytes:
-    f: dict[int, bytes] = {}
-    if "preset" in lv:
-        f[0] = string(lv["preset"])
-    if "checker_ply" in lv:
-        f[1] = varint(lv["checker_ply"])
-    if "cube_ply" in lv:
-        f[2] = varint(lv["cube_ply"])
-    if "rollout" in lv:
-        r = lv["rollout"]
-        rf = {bit: (struct.pack("<Q", r[key]) if bit == 4 else varint(r[key]))
-              for bit, key in _ROLLOUT.items() if key in r}
-        f[3] = record(b"", rf, r.get("_more"), 7)
-    if lv.get("no_rollout"):
-        f[4] = b""
-    return record(b"", f, lv.get("_more"), 5)
+_LEVEL = _table({0: ("preset", STRING), 1: ("checker_ply", VARINT), 2: ("cube_ply", VARINT),
+                 3: ("rollout", _sub(_table({bit: (key, U64 if bit == 4 else VARINT) for bit, key in _ROLLOUT.items()}),
+                                     7)),
+                 4: ("no_rollout", FLAG)})
+LEVEL = _sub(_LEVEL, 5)
+decode_level, encode_level = LEVEL
 
 
 # --------------------------------------------------------------------------- ANAL
@@ -727,86 +736,30 @@ _DIALS = {0: "jacoby_resolved", 1: "jacoby_mode", 2: "cube_limit_resolved", 3: "
 _DIAL_FLAGS = (0, 4, 5, 6, 8)
 
 
+def _unless_false(codec: Codec) -> Codec:
+    """A dial is left out when it is ``False`` (whatever its kind), and written otherwise."""
+    read, write = codec
+    return read, lambda v: None if v is False else write(v)
+
+
+_DIAL_TABLE = _table({bit: (key, _unless_false((_set, lambda v: b"") if bit in _DIAL_FLAGS else
+                                               (In.u32, u32) if bit == 7 else VARINT))
+                      for bit, key in _DIALS.items()})
+_ANAL = _table({0: ("match_digest", _raw(32)), 2: ("level", LEVEL), 3: ("complete", FLAG),
+                4: ("coverage", _list(1, VARINT)), 7: ("model_digest", _raw(32)), 10: ("cube_efficiency", U16),
+                13: ("dials", _sub(_DIAL_TABLE, 12)), 17: ("sources", _list(16, _raw(16))),
+                **{bit: (key, STRING) for bit, key in _ANAL_STRINGS.items()},
+                **{bit: (key, VARINT) for bit, key in _ANAL_INTS.items()},
+                **{bit: (key, LONG) for bit, key in _ANAL_LONGS.items()}})
+
+
 def decode_anal(payload: bytes, at: int, name: str | None) -> dict[str, Any]:
     body, mask = _whole(payload, at, name)
-    a: dict[str, Any] = {"analysis_id": body.take(16)}
-    for bit in range(18):
-        if not mask >> bit & 1:
-            continue
-        if bit == 0:
-            a["match_digest"] = body.take(32)
-        elif bit == 2:
-            a["level"] = decode_level(body)
-        elif bit == 3:
-            a["complete"] = True
-        elif bit == 4:
-            a["coverage"] = tuple(body.varint() for _ in range(_count(body, 1)))
-        elif bit == 7:
-            a["model_digest"] = body.take(32)
-        elif bit == 10:
-            a["cube_efficiency"] = body.u16()
-        elif bit == 13:
-            db, dmask = body.record()
-            d: dict[str, Any] = {}
-            for b2, k2 in _DIALS.items():
-                if dmask >> b2 & 1:
-                    d[k2] = True if b2 in _DIAL_FLAGS else (db.u32() if b2 == 7 else db.varint())
-            more = db.more(dmask, 12)
-            if more:
-                d["_more"] = more
-            a["dials"] = d
-        elif bit == 17:
-            a["sources"] = tuple(body.take(16) for _ in range(_count(body, 16)))
-        elif bit in _ANAL_STRINGS:
-            a[_ANAL_STRINGS[bit]] = body.string()
-        elif bit in _ANAL_INTS:
-            a[_ANAL_INTS[bit]] = body.varint()
-        else:
-            a[_ANAL_LONGS[bit]] = body.varint(64)
-    more = body.more(mask, 18)
-    if more:
-        a["_more"] = more
-    return a
-
-
-def _count(cur: In, size: int) -> int:
-    """A list's length, refused when its items could not fit in what is left."""
-    at = cur.pos
-    n = cur.varint()
-    if n * size > cur.end - cur.pos:
-        cur.fail(f"a list of {n} items cannot fit in the {cur.end - cur.pos} bytes left", at)
-    return n
+    return read_fields(body, mask, _ANAL, 18, {"analysis_id": body.take(16)})
 
 
 def encode_anal(a: dict[str, Any]) -> bytes:
-    f: dict[int, bytes] = {}
-    for bit in range(18):
-        if bit == 0 and "match_digest" in a:
-            f[0] = a["match_digest"]
-        elif bit == 2 and "level" in a:
-            f[2] = encode_level(a["level"])
-        elif bit == 3 and a.get("complete"):
-            f[3] = b""
-        elif bit == 4 and "coverage" in a:
-            f[4] = varint(len(a["coverage"])) + b"".join(varint(v) for v in a["coverage"])
-        elif bit == 7 and "model_digest" in a:
-            f[7] = a["model_digest"]
-        elif bit == 10 and "cube_efficiency" in a:
-            f[10] = struct.pack("<H", a["cube_efficiency"])
-        elif bit == 13 and "dials" in a:
-            d = a["dials"]
-            df = {b2: (b"" if b2 in _DIAL_FLAGS else (u32(d[k2]) if b2 == 7 else varint(d[k2])))
-                  for b2, k2 in _DIALS.items() if k2 in d and (d[k2] is not False)}
-            f[13] = record(b"", df, d.get("_more"), 12)
-        elif bit == 17 and "sources" in a:
-            f[17] = varint(len(a["sources"])) + b"".join(a["sources"])
-        elif bit in _ANAL_STRINGS and _ANAL_STRINGS[bit] in a:
-            f[bit] = string(a[_ANAL_STRINGS[bit]])
-        elif bit in _ANAL_INTS and _ANAL_INTS[bit] in a:
-            f[bit] = varint(a[_ANAL_INTS[bit]])
-        elif bit in _ANAL_LONGS and _ANAL_LONGS[bit] in a:
-            f[bit] = varint(a[_ANAL_LONGS[bit]])
-    return record(a["analysis_id"], f, a.get("_more"), 18)
+    return write_record(a["analysis_id"], a, _ANAL, 18)
 
 
 def _whole(payload: bytes, at: int, name: str | None) -> tuple[In, int]:
@@ -819,93 +772,8 @@ def _whole(payload: bytes, at: int, name: str | None) -> tuple[In, int]:
 
 # --------------------------------------------------------------------------- DECS
 
-_CHECKER_INTS = {1: "alternatives_total", 5: "rollouts_done", 6: "deep_searched", 7: "position_tags",
-                 8: "producer_ref", 9: "source_band"}
-_CUBE_EQ = {0: "no_double", 1: "double_take", 2: "double_pass", 10: "cubeful_take_value"}
-_CUBE_FLAGS = {6: "window_searched", 8: "is_optional", 9: "is_free_cube"}
-
-
-def decode_decs(payload: bytes, at: int, name: str | None) -> list[dict[str, Any]]:
-    """The decision records of a DECS section, in file order; each keeps its offset (``_at``)."""
-    cur = cursor(payload, at, name)
-    out: list[dict[str, Any]] = []
-    while cur.pos < cur.end:
-        start = cur.pos
-        body, mask = cur.record()
-        d: dict[str, Any] = {"ply_ref": body.varint(), "kind": body.varint(), "_at": at + start}
-        kind = d["kind"]
-        if kind == KIND_CHECKER:
-            if mask & 1:
-                d["alternatives"] = _decode_alternatives(body)
-            for bit in range(1, 10):
-                if not mask >> bit & 1:
-                    continue
-                if bit == 2:
-                    d["best_equity"] = body.equity()
-                elif bit == 3:
-                    d["equity_loss"] = body.u32()
-                elif bit == 4:
-                    d["level"] = decode_level(body)
-                else:
-                    d[_CHECKER_INTS[bit]] = body.varint()
-            known = 10
-        elif kind == KIND_CUBE:
-            d["verdict"] = body.varint()
-            for bit in range(13):
-                if not mask >> bit & 1:
-                    continue
-                if bit in _CUBE_EQ:
-                    d[_CUBE_EQ[bit]] = body.equity()
-                elif bit == 3:
-                    d["probs"] = body.probs()
-                elif bit == 4:
-                    d["equity_loss"] = body.u32()
-                elif bit == 5:
-                    d["take_point"] = body.u16()
-                elif bit == 7:
-                    d["level"] = decode_level(body)
-                elif bit in _CUBE_FLAGS:
-                    d[_CUBE_FLAGS[bit]] = True
-                elif bit == 11:
-                    d["currency"] = body.varint()
-                else:
-                    d["producer_ref"] = body.varint()
-            known = 13
-        elif kind == KIND_RESIGN:
-            for bit in range(7):
-                if not mask >> bit & 1:
-                    continue
-                if bit == 0:
-                    d["correct_value"] = body.varint()
-                elif bit == 1:
-                    d["resign_error"] = body.equity()
-                elif bit == 2:
-                    d["take_resign_error"] = body.equity()
-                elif bit == 3:
-                    d["probs"] = body.probs()
-                elif bit == 4:
-                    d["equity_loss"] = body.u32()
-                elif bit == 5:
-                    d["level"] = decode_level(body)
-                else:
-                    d["producer_ref"] = body.varint()
-            known = 7
-        elif kind == KIND_ROLL:
-            d["luck"] = body.equity()
-            if mask & 1:
-                d["level"] = decode_level(body)
-            if mask >> 1 & 1:
-                d["producer_ref"] = body.varint()
-            known = 2
-        else:  # a kind nobody here knows: kept whole
-            d["_raw"] = cur.data[start:cur.pos]
-            out.append(d)
-            continue
-        more = body.more(mask, known)
-        if more:
-            d["_more"] = more
-        out.append(d)
-    return out
+_ALTERNATIVE = _table({0: ("probs", PROBS), 1: ("level", LEVEL), 2: ("is_played", FLAG), 3: ("rollout_se", EQUITY),
+                       4: ("cubeless_equity", EQUITY)})
 
 
 def _decode_alternatives(body: In) -> list[dict[str, Any]]:
@@ -919,43 +787,60 @@ def _decode_alternatives(body: In) -> list[dict[str, Any]]:
         k = ab.varint()
         if k > 8:
             ab.fail(f"an alternative of {k} steps")
-        raw = ab.take(k)
-        for i, b in enumerate(raw):
-            if not _STEP_OK[b]:
-                ab.fail(f"step byte 0x{b:02x} is not a move", ab.pos - k + i)
-        alt: dict[str, Any] = {"steps": tuple(raw), "equity": ab.equity()}
-        if amask:
-            if amask & 1:
-                alt["probs"] = ab.probs()
-            if amask >> 1 & 1:
-                alt["level"] = decode_level(ab)
-            if amask >> 2 & 1:
-                alt["is_played"] = True
-            if amask >> 3 & 1:
-                alt["rollout_se"] = ab.equity()
-            if amask >> 4 & 1:
-                alt["cubeless_equity"] = ab.equity()
-        more = ab.more(amask, 5)
-        if more:
-            alt["_more"] = more
-        alts.append(alt)
+        steps = _steps(ab, k)
+        alts.append(read_fields(ab, amask, _ALTERNATIVE, 5, {"steps": steps, "equity": ab.equity()}))
     return alts
 
 
 def encode_alternative(alt: dict[str, Any]) -> bytes:
-    f: dict[int, bytes] = {}
-    if "probs" in alt:
-        f[0] = probs(alt["probs"])
-    if "level" in alt:
-        f[1] = encode_level(alt["level"])
-    if alt.get("is_played"):
-        f[2] = b""
-    if "rollout_se" in alt:
-        f[3] = i32(alt["rollout_se"])
-    if "cubeless_equity" in alt:
-        f[4] = i32(alt["cubeless_equity"])
     steps = alt["steps"]
-    return record(varint(len(steps)) + bytes(steps) + i32(alt["equity"]), f, alt.get("_more"), 5)
+    return write_record(varint(len(steps)) + bytes(steps) + i32(alt["equity"]), alt, _ALTERNATIVE, 5)
+
+
+def _alternatives_write(alts: list[dict[str, Any]]) -> bytes:
+    return varint(len(alts)) + b"".join(encode_alternative(a) for a in alts)
+
+
+_CHECKER_INTS = {1: "alternatives_total", 5: "rollouts_done", 6: "deep_searched", 7: "position_tags",
+                 8: "producer_ref", 9: "source_band"}
+_CUBE_EQ = {0: "no_double", 1: "double_take", 2: "double_pass", 10: "cubeful_take_value"}
+_CUBE_FLAGS = {6: "window_searched", 8: "is_optional", 9: "is_free_cube"}
+_DECISIONS: dict[int, tuple[Schema, int]] = {
+    KIND_CHECKER: (_table({0: ("alternatives", (_decode_alternatives, _alternatives_write)),
+                           2: ("best_equity", EQUITY), 3: ("equity_loss", LOSS), 4: ("level", LEVEL),
+                           **{bit: (key, VARINT) for bit, key in _CHECKER_INTS.items()}}), 10),
+    KIND_CUBE: (_table({3: ("probs", PROBS), 4: ("equity_loss", LOSS), 5: ("take_point", U16), 7: ("level", LEVEL),
+                        11: ("currency", VARINT), 12: ("producer_ref", VARINT),
+                        **{bit: (key, EQUITY) for bit, key in _CUBE_EQ.items()},
+                        **{bit: (key, FLAG) for bit, key in _CUBE_FLAGS.items()}}), 13),
+    KIND_RESIGN: (_table({0: ("correct_value", VARINT), 1: ("resign_error", EQUITY), 2: ("take_resign_error", EQUITY),
+                          3: ("probs", PROBS), 4: ("equity_loss", LOSS), 5: ("level", LEVEL),
+                          6: ("producer_ref", VARINT)}), 7),
+    KIND_ROLL: (_table({0: ("level", LEVEL), 1: ("producer_ref", VARINT)}), 2),
+}
+"""Each decision kind's optional fields, and how many bits are known."""
+
+
+def decode_decs(payload: bytes, at: int, name: str | None) -> list[dict[str, Any]]:
+    """The decision records of a DECS section, in file order; each keeps its offset (``_at``)."""
+    cur = cursor(payload, at, name)
+    out: list[dict[str, Any]] = []
+    while cur.pos < cur.end:
+        start = cur.pos
+        body, mask = cur.record()
+        d: dict[str, Any] = {"ply_ref": body.varint(), "kind": body.varint(), "_at": at + start}
+        kind = d["kind"]
+        spec = _DECISIONS.get(kind)
+        if spec is None:  # a kind nobody here knows: kept whole
+            d["_raw"] = cur.data[start:cur.pos]
+            out.append(d)
+            continue
+        if kind == KIND_CUBE:
+            d["verdict"] = body.varint()
+        elif kind == KIND_ROLL:
+            d["luck"] = body.equity()
+        out.append(read_fields(body, mask, spec[0], spec[1], d))
+    return out
 
 
 def encode_decision(d: dict[str, Any]) -> bytes:
@@ -963,68 +848,38 @@ def encode_decision(d: dict[str, Any]) -> bytes:
         return d["_raw"]  # type: ignore[no-any-return]
     kind = d["kind"]
     head = varint(d["ply_ref"]) + varint(kind)
-    f: dict[int, bytes] = {}
-    if kind == KIND_CHECKER:
-        if "alternatives" in d:
-            alts = d["alternatives"]
-            f[0] = varint(len(alts)) + b"".join(encode_alternative(a) for a in alts)
-        for bit, key in _CHECKER_INTS.items():
-            if key in d:
-                f[bit] = varint(d[key])
-        if "best_equity" in d:
-            f[2] = i32(d["best_equity"])
-        if "equity_loss" in d:
-            f[3] = u32(d["equity_loss"])
-        if "level" in d:
-            f[4] = encode_level(d["level"])
-        return record(head, f, d.get("_more"), 10)
     if kind == KIND_CUBE:
-        for bit, key in _CUBE_EQ.items():
-            if key in d:
-                f[bit] = i32(d[key])
-        if "probs" in d:
-            f[3] = probs(d["probs"])
-        if "equity_loss" in d:
-            f[4] = u32(d["equity_loss"])
-        if "take_point" in d:
-            f[5] = struct.pack("<H", d["take_point"])
-        if "level" in d:
-            f[7] = encode_level(d["level"])
-        for bit, key in _CUBE_FLAGS.items():
-            if d.get(key):
-                f[bit] = b""
-        if "currency" in d:
-            f[11] = varint(d["currency"])
-        if "producer_ref" in d:
-            f[12] = varint(d["producer_ref"])
-        return record(head + varint(d["verdict"]), f, d.get("_more"), 13)
-    if kind == KIND_RESIGN:
-        if "correct_value" in d:
-            f[0] = varint(d["correct_value"])
-        if "resign_error" in d:
-            f[1] = i32(d["resign_error"])
-        if "take_resign_error" in d:
-            f[2] = i32(d["take_resign_error"])
-        if "probs" in d:
-            f[3] = probs(d["probs"])
-        if "equity_loss" in d:
-            f[4] = u32(d["equity_loss"])
-        if "level" in d:
-            f[5] = encode_level(d["level"])
-        if "producer_ref" in d:
-            f[6] = varint(d["producer_ref"])
-        return record(head, f, d.get("_more"), 7)
-    if "level" in d:
-        f[0] = encode_level(d["level"])
-    if "producer_ref" in d:
-        f[1] = varint(d["producer_ref"])
-    return record(head + i32(d["luck"]), f, d.get("_more"), 2)
+        head += varint(d["verdict"])
+    elif kind not in (KIND_CHECKER, KIND_RESIGN):
+        kind = KIND_ROLL
+        head += i32(d["luck"])
+    schema, known = _DECISIONS[kind]
+    return write_record(head, d, schema, known)
 
 
 # --------------------------------------------------------------------------- ANNO
 
 SCOPE_MATCH, SCOPE_GAME, SCOPE_PLY, SCOPE_DECISION, SCOPE_ALTERNATIVE = range(5)
 _ANNO_STRINGS = {0: "key", 3: "lang", 4: "author"}
+_DRAWING = _table({0: ("to", (In.u8, lambda v: bytes((v,)))), 1: ("color", VARINT)})
+
+
+def _drawing_read(cur: In) -> dict[str, Any]:
+    body, mask = cur.record()
+    return read_fields(body, mask, _DRAWING, 2, {"shape": body.varint(), "at": body.u8()})
+
+
+def _drawing_write(d: dict[str, Any]) -> bytes:
+    return write_record(varint(d["shape"]) + bytes((d["at"],)), d, _DRAWING, 2)
+
+
+def _drawings_read(cur: In) -> list[dict[str, Any]]:
+    return list(_list(3, (_drawing_read, _drawing_write))[0](cur))
+
+
+_ANNO = _table({1: ("kind", VARINT), 2: ("alt_index", VARINT), 5: ("at", LONG),
+                6: ("drawings", (_drawings_read, _list(3, (_drawing_read, _drawing_write))[1])),
+                7: ("analysis", _raw(16)), **{bit: (key, STRING) for bit, key in _ANNO_STRINGS.items()}})
 
 
 def decode_anno(payload: bytes, at: int, name: str | None) -> list[dict[str, Any]]:
@@ -1037,59 +892,9 @@ def decode_anno(payload: bytes, at: int, name: str | None) -> list[dict[str, Any
         body, mask = cur.record()
         r: dict[str, Any] = {"scope": body.varint(), "ref": body.varint(), "value": body.string(),
                              "_at": at + start}
-        for bit in range(8):
-            if not mask >> bit & 1:
-                continue
-            if bit in _ANNO_STRINGS:
-                r[_ANNO_STRINGS[bit]] = body.string()
-            elif bit in (1, 2):
-                r["kind" if bit == 1 else "alt_index"] = body.varint()
-            elif bit == 5:
-                r["at"] = body.varint(64)
-            elif bit == 6:
-                drawings = []
-                for _ in range(_count(body, 3)):
-                    db, dmask = body.record()
-                    dr: dict[str, Any] = {"shape": db.varint(), "at": db.u8()}
-                    if dmask & 1:
-                        dr["to"] = db.u8()
-                    if dmask >> 1 & 1:
-                        dr["color"] = db.varint()
-                    more = db.more(dmask, 2)
-                    if more:
-                        dr["_more"] = more
-                    drawings.append(dr)
-                r["drawings"] = drawings
-            else:
-                r["analysis"] = body.take(16)
-        more = body.more(mask, 8)
-        if more:
-            r["_more"] = more
-        out.append(r)
+        out.append(read_fields(body, mask, _ANNO, 8, r))
     return out
 
 
 def encode_anno(r: dict[str, Any]) -> bytes:
-    f: dict[int, bytes] = {}
-    for bit, key in _ANNO_STRINGS.items():
-        if key in r:
-            f[bit] = string(r[key])
-    if "kind" in r:
-        f[1] = varint(r["kind"])
-    if "alt_index" in r:
-        f[2] = varint(r["alt_index"])
-    if "at" in r:
-        f[5] = varint(r["at"])
-    if "drawings" in r:
-        parts = [varint(len(r["drawings"]))]
-        for d in r["drawings"]:
-            df: dict[int, bytes] = {}
-            if "to" in d:
-                df[0] = bytes((d["to"],))
-            if "color" in d:
-                df[1] = varint(d["color"])
-            parts.append(record(varint(d["shape"]) + bytes((d["at"],)), df, d.get("_more"), 2))
-        f[6] = b"".join(parts)
-    if "analysis" in r:
-        f[7] = r["analysis"]
-    return record(varint(r["scope"]) + varint(r["ref"]) + string(r["value"]), f, r.get("_more"), 8)
+    return write_record(varint(r["scope"]) + varint(r["ref"]) + string(r["value"]), r, _ANNO, 8)

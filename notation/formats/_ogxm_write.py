@@ -1045,6 +1045,9 @@ class Writer:
             d["cubeful_take_value"] = conv.eq(take)
         if cube.cubeless_equity is not None:
             self.counts["cubeless equit[y|ies] of cube decisions (OGXM has no field for them)"] += 1
+        if cube.double_probabilities is not None or cube.double_cubeless_equity is not None:
+            self.counts["double/take-line evaluation[|s] of cube decisions (chances and cubeless equity: OGXM "
+                        "holds one evaluation of a cube decision, the no-double line's)"] += 1
         return d
 
     # ------------------------------------------------------------------ what the file held besides

@@ -20,12 +20,13 @@ from ..analysis import Analysis, analysis_from_dict, analysis_to_dict
 from ..errors import ParseError
 from ..position import Position
 from ..record import Action, ActionKind, Game, Match, MatchRules, Normalisation, PlainRun, Span, unpacked
+from .registry import WriteResult
 
 if TYPE_CHECKING:
-    from ..replay import Finding
+    from ..replay import Finding, MatchReplay
 
 __all__ = ["FORMAT", "VERSION", "to_json", "from_json", "findings_from_json", "match_to_dict",
-           "match_from_dict"]
+           "match_from_dict", "write"]
 
 FORMAT = "gammon-notation"
 VERSION = 3
@@ -625,11 +626,12 @@ def _analysis_of(v: Any, path: str) -> Analysis:
     if d.get("cube") is not None:
         cp = f"{path}.cube"
         c = _obj(d["cube"], cp)
-        for key in ("no_double", "double_take", "double_pass", "cubeless_equity"):
+        for key in ("no_double", "double_take", "double_pass", "cubeless_equity", "double_cubeless_equity"):
             _get(c, key, cp, _opt(_number), None)
         for key in ("verdict", "level"):
             _get(c, key, cp, _opt(_str), None)
-        _get(c, "probabilities", cp, _opt(_probabilities), None)
+        for key in ("probabilities", "double_probabilities"):
+            _get(c, key, cp, _opt(_probabilities), None)
         _get(c, "rollout", cp, _opt(_rollout), None)
     _get(d, "luck", path, _opt(_number), None)
     for key in ("luck_rating", "producer"):
@@ -802,3 +804,8 @@ def findings_from_json(text: str) -> list[Finding]:
     except _Bad as e:
         raise ParseError(f"bad gammon-notation JSON: {e}", text=e.path) from None
     return out
+
+
+def write(match: Match, rep: MatchReplay | None = None) -> WriteResult:
+    """:func:`to_json`: the JSON text holds the whole record, and drops nothing."""
+    return WriteResult(to_json(match))

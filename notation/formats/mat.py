@@ -1,5 +1,5 @@
-"""Jellyfish ``.mat`` match transcripts: a reader for every dialect seen in the wild, and a writer
-of GNU Backgammon's canonical layout.
+"""Jellyfish ``.mat`` match transcripts: a reader for every dialect seen in the wild (the writer of GNU
+Backgammon's canonical layout is :mod:`notation.formats.mat_write`).
 
 Reading
 =======
@@ -37,28 +37,7 @@ pushes it right; Galaxy repeats the row number before the right cell; result lin
 Everything read in a non-canonical way is listed in :attr:`Match.normalisations` with its line and
 column.  A syntax error raises :class:`~notation.errors.ParseError` with the exact line and column.
 
-Writing
-=======
-
-:func:`write_match` writes the layout GNU Backgammon 1.07 writes (``export match mat``) byte for byte:
-``%3d) %-27s `` rows, move cells ``NN: a/b c/d `` (a space after each move but the fourth), cube
-cells indented by one space, ``Wins N point(s)`` 6 spaces in for the left player and 34 for the
-right (or in the right cell after a left ``Drops``), tags first, a blank line, the ``N point
-match`` line, a blank line after every game.  It avoids gnubg's bugs: a roll that was not played
-gets its own cell (gnubg glues the next cell to it); ``"`` and ``\\`` in tag values are escaped
-(``\\"``, ``\\\\``; the reader undoes it); a first ``name : score`` of 31 characters or more keeps a
-space before the second name; the last row of a game without a result ends with a line break.
-Rules not said by a tag are added as tags (``Variation``, ``Crawford "Off"``, ``Jacoby``,
-``Beaver``, ``Raccoon``, ``CubeLimit``, ``AutoDoubles``; a tag that says a rule otherwise than the
-record's rules is kept, and :func:`notation.convert.render_match` reports the rule it hides).  Written
-as gnubg would: ``Cannot Move`` as an empty cell; not written: Galaxy's ``Losses`` (the ``Wins`` says
-it); kept although gnubg never writes them: ratings after the names (``zoonk,1666``), ``???`` rolls,
-``Concedes``/``Accepts``/``Rejects``, Snowie set-ups.
-
-Plays are re-written from their text with :func:`notation.play.parse_play`: ``bar``/``off`` as
-chosen, repeat counts and chains expanded into single moves (``13/11(2)`` → ``13/11 13/11``,
-``24/18/13`` → ``24/18 18/13``).  Splitting a compressed move (``24/15`` for 63) or adding a
-missing hit mark needs the position: that is the replay's job.
+The writer is :mod:`notation.formats.mat_write` (its names are also reachable from here).
 """
 
 from __future__ import annotations
@@ -66,7 +45,6 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -85,14 +63,30 @@ from ..record import (
     Span,
     cut_run,
     plain_run,
-    rule_number,
 )
-from ..rows import mat_rows
+from ._mat_shared import RULE_TAGS, resignation_levels, rule_tag, setup_position
 
 if TYPE_CHECKING:  # pragma: no cover
     from lark.exceptions import UnexpectedInput
 
-__all__ = ["read_match", "read_matches", "write_match", "dump_match", "format_play_text"]
+__all__ = ["read_match", "read_matches", "parse_matches", "read", "RULE_TAGS", "rule_tag", "resignation_levels"]
+
+_WRITER_NAMES = frozenset({"write_match", "dump_match", "format_play_text", "header_tags", "mat_name", "mat_rating",
+                           "one_line", "writable_play", "unwritable_plays", "resign_word", "LEVEL_WORDS"})
+
+
+def __getattr__(name: str) -> Any:
+    """The writer's names (:mod:`notation.formats.mat_write`), as they were reachable from this module,
+    imported on first use: reading a ``.mat`` file never loads the writer."""
+    if name in _WRITER_NAMES:
+        if name == "LEVEL_WORDS":
+            from . import _mat_shared
+
+            return _mat_shared.LEVEL_WORDS
+        from . import mat_write
+
+        return getattr(mat_write, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 Source = str | bytes | os.PathLike[str]
 
@@ -116,10 +110,10 @@ _STARTS = ("start", "cells", "fast_row")
 
 def _terminals() -> dict[str, str]:
     """The regular expression of each terminal of ``grammars/mat.lark``, exactly as lark compiles it
-    (:func:`notation._grammar.regexes`: derived from the built parser, cached)."""
+    (:func:`notation._grammar.regexes`: generated from the grammar)."""
     from .._grammar import regexes
 
-    return regexes("mat", _STARTS, **_PARSER_OPTIONS)
+    return regexes("mat")
 
 
 def build_parsers() -> None:
@@ -146,40 +140,26 @@ def _cell_regex() -> re.Pattern[str]:
     return _cell_re
 
 
-_GLUED_ROW = "[^\n]*?\\b[1-6][1-6]:[ \t]+(?=(?i:Game)[ \t]+[0-9]{1,9}[ \t]*\n)"  # (as lark has the grammar's)
-"""The rest of a row's line that a Game line ends (the grammar's ``ROWS``): gnubg's own ``.mat`` export of a
-game that ends with a roll not played (no result) leaves the roll's cell open, and writes the next game's
-``Game N`` on the roll's row, ``27) 11:  Game 2``; read as the row, then the Game line."""
-
-_GAP = "(?:\n[ \t]*)+"
-"""How every line terminal ends: its line break, blank lines and the next line's indentation."""
-
-
 class _LineRegexes:
-    """The line terminals as :func:`_line_tree` runs them on one line (without the line break and
-    what follows, :data:`_GAP`): ``tag``, ``match``, ``game`` and ``score`` must match a whole line,
-    ``rows`` (the head of a ``ROWS`` line) its start; ``plain_cell`` is the grammar's ``PLAIN_CELL``."""
+    """The line terminals as :func:`_line_tree` runs them on one line, without the line break and what
+    follows (the grammar's ``_GAP``): ``tag``, ``match``, ``game`` and ``score`` (the grammar's ``_TAG``,
+    ``_MATCH``, ``_GAME`` and ``_SCORE``) must match a whole line, ``comment`` (``_COMMENT``) and ``rows``
+    (``_ROW_HEAD``, the head of a ``ROWS`` line) its start; ``glued`` (``_GLUED_ROW``) is the rest of a row's
+    line that a Game line ends (gnubg's own ``.mat`` export of a game that ends with a roll not played leaves
+    the roll's cell open and writes the next ``Game N`` on the roll's row, ``27) 11:  Game 2``: read as the
+    row, then the Game line); ``row_lines`` the lines of a lark ``ROWS`` token, each with its ``_GAP`` (none
+    for the last when a Game line ends it); ``plain_cell`` is the grammar's ``PLAIN_CELL``."""
 
     def __init__(self) -> None:
         terminals = _terminals()
-
-        def line(name: str) -> re.Pattern[str]:
-            pattern = terminals[name]
-            assert pattern.count(_GAP) == 1, name
-            return re.compile(pattern.replace(_GAP, ""))
-
-        self.tag = line("TAG")
-        self.match = line("MATCH_LINE")
-        self.game = line("GAME_LINE")
-        self.score = line("SCORE_LINE")
-        rows = line("ROWS")
-        # A ROWS line is one of its heads (a row number, a result or cube word) and the rest of the line:
-        # whether a line starts one needs only the head (the line's rest is never scanned), but for a row
-        # that a Game line ends (gnubg's export), the grammar's first way to end a row.
-        tail = "(?:" + _GLUED_ROW + "|[^\n]*))+"  # (a line break itself in the class, as the grammar writes it)
-        assert rows.pattern.startswith("(?:") and rows.pattern.endswith(tail), rows.pattern
-        self.rows = re.compile(rows.pattern[3:-len(tail)])
-        self.glued = re.compile(_GLUED_ROW)
+        self.tag = re.compile(terminals["_TAG"])
+        self.comment = re.compile(terminals["_COMMENT"])
+        self.match = re.compile(terminals["_MATCH"])
+        self.game = re.compile(terminals["_GAME"])
+        self.score = re.compile(terminals["_SCORE"])
+        self.rows = re.compile(terminals["_ROW_HEAD"])
+        self.glued = re.compile(terminals["_GLUED_ROW"])
+        self.row_lines = re.compile(f"([^\n]+)({terminals['_GAP']}|$)")
         self.plain_cell = re.compile(terminals["PLAIN_CELL"])
 
 
@@ -192,10 +172,6 @@ def _line_regexes() -> _LineRegexes:
         _line_res = _LineRegexes()
     return _line_res
 
-
-_ROW_LINES = re.compile(r"([^\n]+)((?:\n[ \t]*)+|$)")
-"""The lines of a lark ``ROWS`` token, each with the line break, blank lines and indentation after it (the
-last one none when a Game line ends it, :data:`_GLUED_ROW`)."""
 
 _ROW_WORDS: set[str] = {f"{a}{b}:" for a in range(1, 7) for b in range(1, 7)}
 """The words of common rows known to be the dice of a roll (``52:``) or a plain move (those read by
@@ -226,7 +202,6 @@ _NUMBER = re.compile(r"[0-9]{1,9}")
 _RATING = re.compile(r",[ \t]*([0-9]{1,9}(?:[.,][0-9]+)?)$")
 """A rating after a name (``zoonk,1666``): the first comma that the rating follows to the end."""
 _UNESCAPE = re.compile(r'\\([\\"])')
-_SNOWIE = re.compile(r"Illegal[ \t]+play[ \t]*\((?P<pos>[^()\n]*)\)", re.I)
 
 
 # --------------------------------------------------------------------------- public API
@@ -263,10 +238,9 @@ def parse_matches(data: str | bytes, *, name: str | None = None, packed: bool = 
         raise e.located(file=name) from None
 
 
-def dump_match(match: Match, path: str | os.PathLike[str], **options: Any) -> None:
-    """Write ``match`` to ``path`` (UTF-8) as :func:`write_match` formats it."""
-    with open(path, "w", encoding="utf-8", newline="") as f:
-        f.write(write_match(match, **options))
+read = parse_matches
+"""Every reader's function (:mod:`notation.formats.registry`): the matches of a transcript given as text or
+bytes, each named ``name``."""
 
 
 # --------------------------------------------------------------------------- input
@@ -384,7 +358,7 @@ class _Tok:
         self.column = column
         self.rows: list[tuple[int, int, str]] = []
         self.glued = False
-        """A ``GAME_LINE`` at the end of a row's line (:data:`_GLUED_ROW`)."""
+        """A ``GAME_LINE`` at the end of a row's line (the grammar's ``_GLUED_ROW``)."""
 
     @property
     def value(self) -> str:
@@ -407,8 +381,8 @@ def _line_tree(text: str) -> Tree | None:
     the parser would accept there matches, a tab or other blank before a line, a file that ends after a
     ``Game`` line): lark then reads the file, and says what is wrong."""
     res = _line_regexes()
-    tag, match_line, game_line, score_line, rows_start, glued_row = res.tag, res.match, res.game, res.score, \
-        res.rows, res.glued
+    tag, comment, match_line, game_line, score_line, rows_start, glued_row = res.tag, res.comment, res.match, \
+        res.game, res.score, res.rows, res.glued
     top: Tree = []
     match: Tree = top
     game: Tree = top
@@ -425,11 +399,12 @@ def _line_tree(text: str) -> Tree | None:
             if last is not None:
                 last.breaks += 1
             continue
-        c = s[0]
         column = len(line) - len(s) + 1
-        if state == _AT_GAME and (c in "0123456789" or c in "WLDBRTCAFwldbrtcaf") and rows_start.match(s):
-            glued = glued_row.match(s + "\n", rows_start.match(s).end()) \
-                if s[-1] in "0123456789" and ("g" in s or "G" in s) else None  # (a Game line has a g)
+        head = rows_start.match(s) if state == _AT_GAME else None
+        if head is not None:
+            # (a row a Game line ends ends in the Game line's number: only such a row is tried)
+            glued = glued_row.match(s + "\n", head.end()) if s[-1] in "0123456789" and ("g" in s or "G" in s) \
+                else None
             if rows is None:
                 rows = _Tok("ROWS", "", number, column)
                 game.append(rows)
@@ -446,7 +421,7 @@ def _line_tree(text: str) -> Tree | None:
                 state = _AT_SCORE
             continue
         rows = None
-        if c == ";" or c == "#":
+        if comment.match(s):
             if state == _AT_SCORE:
                 return None
             last = _Tok("TAG" if tag.fullmatch(s) else "COMMENT", s, number, column)
@@ -457,12 +432,12 @@ def _line_tree(text: str) -> Tree | None:
             last = _Tok("SCORE_LINE", s, number, column)
             game.append(last)
             state = _AT_GAME
-        elif (c in "0123456789" or c == "m" or c == "M") and match_line.fullmatch(s):
+        elif match_line.fullmatch(s):
             last = _Tok("MATCH_LINE", s, number, column)
             match = [last]
             top.append(match)
             state = _AT_MATCH
-        elif (c == "G" or c == "g") and state != _AT_PRE and game_line.fullmatch(s):
+        elif state != _AT_PRE and game_line.fullmatch(s):
             last = _Tok("GAME_LINE", s, number, column)
             game = [last]
             match.append(game)
@@ -485,7 +460,7 @@ def _rows_of(tok: Tokenlike) -> tuple[list[tuple[int, int, str]], int]:
     line, column = tok.line, tok.column
     rows = []
     breaks = 1
-    for r in _ROW_LINES.finditer(tok.value):
+    for r in _line_regexes().row_lines.finditer(tok.value):
         rows.append((line, column, r.group(1)))
         gap = r.group(2)
         breaks = gap.count("\n")
@@ -499,56 +474,6 @@ def _line_of(tok: Tokenlike) -> str:
     v = tok.value
     i = v.find("\n")
     return (v if i < 0 else v[:i]).rstrip()
-
-
-RULE_TAGS = {"variation": "variant", "crawford": "crawford", "jacoby": "jacoby", "beaver": "beavers",
-             "beavers": "beavers", "raccoon": "raccoons", "raccoons": "raccoons", "cubelimit": "cube",
-             "autodoubles": "auto_doubles", "automaticdoubles": "auto_doubles"}
-"""The header tags that set a rule (their names lowercased, without blanks), and the rule each sets
-(:func:`rule_tag`; ``cube``: the cube limit, 1 or less meaning no cube)."""
-
-
-def rule_tag(r: MatchRules, key: str, value: str) -> str | None:
-    """Set the rule header tag ``key`` says (Variation, Crawford, Jacoby, Beaver, Raccoon, CubeLimit,
-    AutoDoubles; any other tag sets none) in ``r``.  Returns what was not taken (a normalisation), or None;
-    raises ValueError for a variation that is not known."""
-    rule = RULE_TAGS.get(key.lower().replace(" ", ""))
-    if rule == "variant":
-        v = value.strip()
-        if v.lower() in ("backgammon", "standard", ""):
-            r.variant = "standard"
-            return None
-        from ..rules import get_rules
-
-        try:
-            r.variant = get_rules(v).name
-        except ValueError:
-            raise ValueError(f"unknown variation {value!r} in the [Variation] tag") from None
-    elif rule in ("crawford", "jacoby", "beavers", "raccoons"):
-        on = _on_off(value)
-        if on is None:
-            return f"[{key} {value!r}] is neither On nor Off; ignored"
-        setattr(r, rule, on)
-    elif rule in ("cube", "auto_doubles"):
-        if not rule_number(value):
-            shown = value if len(value) <= 40 else f"{value[:20]}...({len(value)} characters)"
-            return f"[{key} {shown!r}] is not a number of at most 9 digits; ignored"
-        if rule == "cube":
-            r.cube_limit = int(value)
-            if r.cube_limit <= 1:
-                r.cube = False
-        else:
-            r.auto_doubles = int(value)
-    return None
-
-
-def _on_off(value: str) -> bool | None:
-    v = value.strip().lower()
-    if v in ("on", "yes", "true", "1"):
-        return True
-    if v in ("off", "no", "false", "0"):
-        return False
-    return None
 
 
 @dataclass(slots=True)
@@ -984,16 +909,17 @@ class _Reader:
 
     def _snowie(self, rest: str, cell: _Cell, offset: int) -> Position | None:
         """The position of ``Illegal play (<Snowie text>)``, with the players of the score line."""
-        s = _SNOWIE.match(rest)
+        s = setup_position(rest)
         assert s is not None
+        at, snowie_text = s
         try:
             from ..ids import parse_snowie
         except ImportError:  # pragma: no cover - notation.ids not available
             return None
-        column = cell.column + offset + s.start("pos")
+        column = cell.column + offset + at
         try:
             # the position is read, not judged: the replay says whether it can exist
-            pos = parse_snowie(s.group("pos"), variant=self.variant, validate=False)
+            pos = parse_snowie(snowie_text, variant=self.variant, validate=False)
         except NotationError as e:
             raise ParseError(f"bad Snowie position in 'Illegal play': {e.message}", line=cell.line,
                              column=column + (e.column - 1 if e.column else 0), text=cell.text) from None
@@ -1114,11 +1040,20 @@ class _Reader:
             msg = f"expected a 'Game N' line, found {shown!r}"
         else:
             msg = f"unrecognised line {shown!r}"
-        if re.match(r"[0-9]{10,}[ \t]+point[ \t]+match", shown, re.I):
+        if _too_long_length(shown):
             msg = f"a match length of more than 9 digits: {cut_text(shown, 80)!r}"
         elif (why := foreign_digit(shown)) is not None:
             msg = f"{msg}: {why}"
         return ParseError(msg, line=line, column=column, text=text)
+
+
+def _too_long_length(line: str) -> bool:
+    """``line`` starts as an ``N point match`` line (the grammar's ``MAT_HEAD``, ending in ``match``) whose
+    number the grammar's ``_MATCH`` refuses: it has more than 9 digits."""
+    terminals = _terminals()
+    head = re.match(terminals["MAT_HEAD"], line)
+    return head is not None and head.group().lower().endswith("match") and \
+        re.fullmatch(terminals["_MATCH"], head.group().strip(" \t")) is None
 
 
 def _swap_players(pos: Position) -> Position:
@@ -1136,370 +1071,3 @@ def _comment_text(line: str) -> str:
     body = line[1:]
     return body[1:] if body.startswith(" ") else body
 
-
-# --------------------------------------------------------------------------- writing
-
-_VARIATION_TAGS = {
-    "nackgammon": "NackGammon",
-    "hypergammon1": "HyperGammon (1)",
-    "hypergammon2": "HyperGammon (2)",
-    "hypergammon3": "HyperGammon (3)",
-    "dutch": "Dutch",
-}
-
-
-_BREAKS = re.compile(r"[\x00-\x08\x0a-\x1f\x7f\u2028\u2029\x85]")
-"""Line breaks and control characters: record text never becomes a line (a row, a game) of its own."""
-
-
-def one_line(value: str) -> str:
-    """``value`` with line breaks and control characters made spaces (a tag value or a name is one line
-    of a ``.mat`` file; :func:`notation.convert.render_match` reports each such change)."""
-    return _BREAKS.sub(" ", value) if _BREAKS.search(value) else value
-
-
-def header_tags(m: Match) -> list[tuple[str, str]]:
-    """The header tags the writer writes: the record's, and a tag for each rule none of them says."""
-    tags = list(m.tags)
-    have = {k.lower().replace(" ", "") for k, _ in tags}
-    r = m.rules
-    if r.variant != "standard" and "variation" not in have:
-        value = _VARIATION_TAGS.get(r.variant, r.variant)
-        at = len(tags)
-        for i, (k, _) in enumerate(tags):
-            if k.lower() == "transcriber":
-                at = i
-                break
-        tags.insert(at, ("Variation", value))
-    if m.length > 0 and not r.crawford and "crawford" not in have:
-        tags.append(("Crawford", "Off"))
-    if r.jacoby and "jacoby" not in have:
-        tags.append(("Jacoby", "On"))
-    if r.beavers and not have & {"beaver", "beavers"}:
-        tags.append(("Beaver", "On"))
-    if r.raccoons and not have & {"raccoon", "raccoons"}:
-        tags.append(("Raccoon", "On"))
-    if r.auto_doubles and not have & {"autodoubles", "automaticdoubles"}:
-        tags.append(("AutoDoubles", str(r.auto_doubles)))
-    if "cubelimit" not in have:
-        if not r.cube:
-            tags.append(("CubeLimit", "1"))
-        elif r.cube_limit is not None:
-            tags.append(("CubeLimit", str(r.cube_limit)))
-    return tags
-
-
-def mat_name(name: str) -> str:
-    """A player's name as a score line can hold it: one line, no ``:`` (it separates name and score),
-    no blanks around it, never empty (``-``).  :func:`notation.convert.render_match` reports each
-    change."""
-    n = one_line(name).replace(":", ";").strip()
-    return n or "-"
-
-
-def mat_rating(rating: str | None) -> str | None:
-    """A player's rating as a score line can hold it after the name (``1650`` or ``1650.5``: what the
-    reader splits off a name), or None: anything else is not written (:func:`notation.convert.render_match`
-    reports it)."""
-    return rating if rating and re.fullmatch(r"[0-9]{1,9}(?:[.,][0-9]+)?", rating) else None
-
-
-def _escape(value: str) -> str:
-    return one_line(value).replace("\\", "\\\\").replace('"', '\\"')
-
-
-def format_play_text(play: str, *, bar: str = "25", off: str = "0", hit_marks: bool = True) -> str:
-    """A written play re-written as gnubg's ``.mat`` moves, from the text alone: one ``from/to`` per
-    checker step as written, ``bar``/``off`` as chosen, repeat counts and chains expanded.  Moves
-    that skip points (``24/15`` for 63) are kept: splitting them needs the position.  Text that is
-    not a play is returned unchanged."""
-    from ..play import parse_play
-
-    try:
-        parsed = parse_play(play)
-    except NotationError:
-        return play
-    return " ".join(_plain_moves(parsed.segments, bar=bar, off=off, hit_marks=hit_marks))
-
-
-def _point(p: int, bar: str, off: str) -> str:
-    if p == 25:
-        return bar
-    if p <= 0:
-        return off
-    return str(p)
-
-
-def _plain_moves(segments: Iterable[Any], *, bar: str, off: str, hit_marks: bool) -> list[str]:
-    out: list[str] = []
-    for seg in segments:
-        pts, marks = seg.points, seg.marks
-        for copy in range(seg.count):
-            for k in range(1, len(pts)):
-                star = "*" if hit_marks and marks[k] and copy == 0 else ""
-                out.append(f"{_point(pts[k - 1], bar, off)}/{_point(pts[k], bar, off)}{star}")
-    return out
-
-
-_PLAIN = re.compile(r"(?:2[0-5]|1\d|\d)/(?:2[0-4]|1\d|\d)\*?(?: (?:2[0-5]|1\d|\d)/(?:2[0-4]|1\d|\d)\*?)*", re.ASCII)
-
-
-def _plays_plain(play: str, bar: str, off: str, hit_marks: bool) -> list[str] | None:
-    """The moves of ``play`` as the ``.mat`` writer writes them; None when ``play`` is no play (words,
-    ``:``, ``=>``: a cell holding them would not read back, or would read as something else)."""
-    if bar == "25" and off == "0" and hit_marks and _PLAIN.fullmatch(play):
-        moves = play.split()  # already gnubg's form (most plays), unless FIBS numbering counts up
-        legs = [(int(a), int(b.rstrip("*"))) for a, b in (mv.split("/") for mv in moves)]
-        inner = [(a, b) for a, b in legs if a not in (0, 25) and b not in (0, 25)]
-        if not inner or not all(a < b for a, b in inner):
-            return moves
-    from ..play import parse_play
-
-    try:
-        parsed = parse_play(play)
-    except NotationError:
-        return None
-    return _plain_moves(parsed.segments, bar=bar, off=off, hit_marks=hit_marks)
-
-
-def writable_play(play: str) -> bool:
-    """Whether the ``.mat`` writer writes ``play`` as moves (it is a play), not as the dice alone."""
-    return _plays_plain(play, "25", "0", True) is not None
-
-
-def unwritable_plays(match: Match) -> list[Action]:
-    """The moves of ``match`` whose play text is no play (:func:`writable_play`): the ``.mat`` writer
-    writes each of their cells as the dice alone, and the conversion says so."""
-    return [a for g in match.games for a in g.actions if a.kind == "move" and a.play and not writable_play(a.play)]
-
-
-def _comment_line(text: str) -> str:
-    """A comment as ``;`` lines, one for each of its lines (trailing blanks are not kept: the reader
-    drops them): no line of a comment can become a row."""
-    out = []
-    for line in re.split(r"\r\n|[\r\n\u2028\u2029\x85]", text.rstrip()):
-        line = one_line(line).rstrip()
-        out.append(f"; {line}\n" if line else ";\n")
-    return "".join(out)
-
-
-def _points_word(n: int) -> str:
-    return f"{n} point" if n == 1 else f"{n} points"
-
-
-LEVEL_WORDS = ("resigns",)
-"""The resignation cells whose level a reader takes from the result that follows (GammonView's ``Resigns``);
-XG's ``Concedes`` and GammonView's ``Forfeits`` say none."""
-
-
-def resignation_levels(game: Game, length: int) -> list[tuple[Action, int]]:
-    """The level a ``.mat`` reader gives each ``Resigns`` cell of ``game`` (it says none): the points of the
-    other player's ``Wins`` line that follows, over the cube (the value of the last double taken, beaver or
-    raccoon), when that is a single, gammon or backgammon, and the points are not exactly what the winner
-    needed to win the match (some producers cut them to that).  Otherwise
-    it stays unknown, and the replay checks the points against the cube as for any resignation.  The
-    ``.mat`` writer says a level this does not give back."""
-    actions = game.actions
-    out = []
-    cube = 1
-    offered: int | None = None
-    for i, a in enumerate(actions):
-        kind = a.kind
-        if kind == "double":
-            offered = a.value
-        elif kind == "take":
-            cube, offered = offered or cube, None
-        elif kind in ("beaver", "raccoon"):
-            cube, offered = a.value or cube, None
-        elif kind == "drop":
-            offered = None
-        elif kind == "resign" and (a.text or "").strip().lower() in LEVEL_WORDS:
-            win = next((b for b in actions[i + 1:] if b.kind == "win"), None)
-            if win is None or win.player == a.player or not win.value or win.value % cube:
-                continue
-            if length > 0 and (game.score is None or game.score[win.player] + win.value == length):
-                continue
-            if 1 <= win.value // cube <= 3:
-                out.append((a, win.value // cube))
-    return out
-
-
-def resign_word(a: Action) -> str:
-    """The word the ``.mat`` writer writes for a resignation: the cell's own (``Resigns``, ``Concedes``,
-    ``Forfeits``) when it was read from one; else ``Resigns`` for one of known level (a reader takes it from
-    the result that follows, :func:`resignation_levels`) and XG's ``Concedes`` for one of unknown level."""
-    word = (a.text or "").strip()
-    if word.lower() in ("resigns", "concedes", "forfeits"):
-        return word.capitalize()
-    return "Resigns" if a.value in (1, 2, 3) else "Concedes"
-
-
-class _Writer:
-    def __init__(self, match: Match, bar: str, off: str, hit_marks: bool) -> None:
-        self.m = match
-        self.bar, self.off, self.hit_marks = bar, off, hit_marks
-        self.out: list[str] = []
-        self.written: Counter[tuple[str, ...]] = Counter()
-        """What was written of what :func:`notation.losses.holdings` counts (its keys)."""
-
-    def write(self) -> str:
-        m, out = self.m, self.out
-        for k, v in self._tags():
-            out.append(f'; [{k} "{_escape(v)}"]\n')
-        for k, _ in m.tags:
-            self.written["tag", k] += 1
-        if m.comments:
-            out.append("\n")
-            for c in m.comments:
-                out.append(_comment_line(c))
-                self.written["comment", "match"] += 1 if c else 0
-        else:
-            out.append("\n")
-        out.append(f" {m.length} point match\n\n")
-        score = [0, 0]
-        for game in m.games:
-            self._game(game, score)
-            res = game.result
-            if res is not None:
-                score[res[0]] += res[1]
-        return "".join(out)
-
-    def _tags(self) -> list[tuple[str, str]]:
-        return header_tags(self.m)
-
-    def _names(self, game: Game) -> tuple[str, str]:
-        names = game.names or self.m.names
-        out = []
-        for i in (0, 1):
-            n = mat_name(names[i])
-            r = mat_rating(game.ratings[i]) if game.ratings else None
-            out.append(f"{n},{r}" if r else n)
-        return out[0], out[1]
-
-    def _cell(self, a: Action) -> str:
-        k = a.kind
-        if k in ("move", "roll"):
-            d = a.dice
-            head = f"{d[0]}{d[1]}: " if d else ""
-            if k == "roll":
-                # "???" is kept (gnubg reads it); an empty cell would read back as a dance unless a
-                # result follows.
-                q = a.no_move if a.no_move and a.no_move.startswith("?") else ""
-                return f"{head}{q}" if head else (q or "????")
-            moves = _plays_plain(a.play, self.bar, self.off, self.hit_marks) if a.play else []
-            if not moves:  # (no play, or text that is no play: the dice alone, said by unwritable_plays)
-                return head
-            return head + " ".join(moves) + (" " if len(moves) < 4 else "")
-        if k == "double":
-            return f" Doubles => {a.value}"
-        if k == "beaver":
-            return f" Beavers => {a.value}"
-        if k == "raccoon":
-            return f" Raccoons => {a.value}"
-        if k == "take":
-            return " Takes"
-        if k == "drop":
-            return " Drops"
-        if k == "resign":
-            return f" {resign_word(a)}"
-        if k == "accept":
-            return " Accepts"
-        if k == "reject":
-            return " Rejects"
-        if k == "setup":
-            return self._setup_cell(a)
-        raise ValueError(f"cannot write a {k!r} action in a .mat row")
-
-    def _setup_cell(self, a: Action) -> str:
-        d = a.dice
-        head = f"{d[0]}{d[1]}: " if d else ""
-        s = _SNOWIE.search(a.text or "")
-        if s is not None:
-            return f"{head}Illegal play ({s.group('pos')}) "
-        if a.setup is not None:
-            from ..ids import snowie
-
-            return f"{head}Illegal play ({snowie(a.setup)}) "
-        raise ValueError("a set-up position without a Snowie text cannot be written to .mat")
-
-    def _game(self, game: Game, running: list[int]) -> None:
-        out = self.out
-        out.append(f" Game {game.number}\n")
-        n0, n1 = self._names(game)
-        sc = game.score if game.score is not None else (running[0], running[1])
-        if sc[0] < 0 or sc[1] < 0:  # (an .xg record can say so; a .mat score line has digits only)
-            raise NotationError(f"game {game.number}: the score {sc[0]}-{sc[1]} is negative: a .mat score line "
-                                "cannot say it")
-        first = f"{n0} : {sc[0]}"
-        # gnubg pads to 31 characters and glues a longer first part to the second name: keep a space.
-        out.append(f" {first:<31}{'' if len(first) < 31 else ' '}{n1} : {sc[1]}\n")
-        start = next((a.move_number for a in game.actions if a.move_number is not None), None) or 1
-        actions = game.actions
-        if game.start is not None:   # a set-up starting position: a Snowie "Illegal play" cell
-            actions = [Action(kind="setup", player=game.start.turn, dice=game.start.dice,
-                              setup=game.start), *actions]
-        rows = mat_rows(actions, start)
-        for r, (number, left, right, win) in enumerate(rows):
-            lcell = "" if left is None else self._cell(left)
-            followed = r + 1 < len(rows)
-            if number is None:  # a result on its own line
-                assert win is not None
-                pts = _points_word(win.value or 0)
-                out.append(f"      Wins {pts}\n" if win.player == 0 else f"{' ' * 34}Wins {pts}\n")
-            elif win is not None:
-                pts = _points_word(win.value or 0)
-                if win.player == 1 and left is not None and left.comment:
-                    # the left cell's comment between its row and the result, on its own line
-                    out.append(f"{number:3d}) {lcell:<27} \n")
-                    self._comment(left, True)
-                    out.append(f"{' ' * 34}Wins {pts}\n")
-                elif win.player == 1:
-                    if lcell == " Drops":
-                        out.append(f"{number:3d})  Drops{' ' * 23}Wins {pts} \n")
-                    elif left is not None and left.kind == "roll" and lcell.endswith(": "):
-                        # gnubg: the roll is not padded, then 24 spaces
-                        out.append(f"{number:3d}) {lcell}{' ' * 24}Wins {pts}\n")
-                    else:
-                        out.append(f"{number:3d}) {lcell:<27}  Wins {pts}\n")
-                else:  # the row, its action's comment, then the result on its own line
-                    out.append(f"{number:3d}) {lcell:<27} \n")
-                    self._comment(left, True)
-                    out.append(f"      Wins {pts}\n")
-            elif right is not None:
-                if left is not None and left.comment:
-                    # the left cell's comment after it, then the right cell in a row of the same number
-                    # (gnubg and the reader read the two rows as one)
-                    out.append(f"{number:3d}) {lcell:<27} \n")
-                    self._comment(left, True)
-                    lcell = ""
-                out.append(f"{number:3d}) {lcell:<27} {self._cell(right)}\n")
-                self._comment(right, followed)
-            else:
-                out.append(f"{number:3d}) {lcell:<27} \n")
-                self._comment(left, followed)
-            if win is not None:
-                self._comment(win, False)  # after the result: read back as the game's
-        for c in game.comments:
-            out.append(_comment_line(c))
-            self.written["comment", "game"] += 1 if c else 0
-        out.append("\n")
-
-    def _comment(self, a: Action | None, followed: bool) -> None:
-        """An action's comment as ``;`` lines after its cell's row.  The reader gives comment lines
-        between two lines of a game to the action before them: it is kept when another line of the game
-        follows (a next row, or the result on its own line); otherwise (the last row of an unfinished
-        game, a result's comment) it is written all the same and counted as lost (read back, the game's)."""
-        if a is None or not a.comment:
-            return
-        self.out.append(_comment_line(a.comment))
-        if followed:
-            self.written["comment", "action"] += 1
-
-
-def write_match(match: Match, *, bar: str = "25", off: str = "0", hit_marks: bool = True) -> str:
-    """``match`` as a ``.mat`` transcript in GNU Backgammon's layout (see the module docstring).
-
-    ``bar`` / ``off`` name the bar and the tray in moves (gnubg: ``25`` and ``0``; BG Studio:
-    ``bar``/``off``); ``hit_marks=False`` drops the ``*`` marks.  Galaxy's ``Losses`` cells are not
-    written (the ``Wins`` line says the same)."""
-    return _Writer(match, bar, off, hit_marks).write()

@@ -44,12 +44,13 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from . import _ogxm_wire as W
+from .registry import WriteResult
 
 if TYPE_CHECKING:
     from ..record import Match
     from ..replay import GameReplay, MatchReplay, ReplayStep
 
-__all__ = ["MAGIC", "read_ogxm", "iter_ogxm", "is_stream", "write_ogxm", "write_ogxms", "game_ogids"]
+__all__ = ["MAGIC", "read_ogxm", "iter_ogxm", "is_stream", "write_ogxm", "write_ogxms", "game_ogids", "read", "write"]
 
 MAGIC = W.MAGIC
 
@@ -113,6 +114,23 @@ def write_ogxm(match: Match, rep: MatchReplay | None = None) -> tuple[bytes, lis
     from ._ogxm_write import Writer
 
     return Writer(match, rep).write()
+
+
+def read(data: str | bytes, *, name: str | None = None, packed: bool = False) -> list[Match]:
+    """Every match of an OGXM file or stream (:func:`read_ogxm`; ``packed``: the bytes of the file's sections
+    are not kept for writing it back), each named ``name``."""
+    raw = data if isinstance(data, bytes) else data.encode("latin-1")
+    matches = read_ogxm(raw, name=name, keep=not packed)
+    for m in matches:
+        m.source = name
+    return matches
+
+
+def write(match: Match, rep: MatchReplay | None = None) -> WriteResult:
+    """:func:`write_ogxm` as every writer returns it (:mod:`notation.formats.registry`); an ``.ogxms``
+    stream of one match is the same bytes."""
+    data, dropped = write_ogxm(match, rep if rep is not None and rep.games else None)
+    return WriteResult(data, list(dropped))
 
 
 def write_ogxms(matches: Sequence[Match]) -> tuple[bytes, list[str]]:

@@ -1,4 +1,5 @@
-"""SGF writing: :func:`write_sgf`, the writer of :mod:`notation.formats.sgf` (which reads SGF).
+"""SGF writing: :func:`write_sgf`, the writer of :mod:`notation.formats.sgf` (which reads SGF); what the two
+share is in :mod:`notation.formats._sgf_shared`.
 
 Writing (:func:`write_sgf` returns ``(text, dropped)``) follows gnubg 1.07's ``save match`` byte for
 byte where the record came from gnubg (only ``AP`` differs):
@@ -39,26 +40,39 @@ from ..play import parse_play
 from ..position import Position
 from ..record import Action, Game, Match
 from ..rules import Step, get_rules
-from .sgf import (
-    _ANALYSIS_PROPS,
-    _COLOUR,
-    _LETTERS,
-    _SETUP,
-    _VARIANT_RULES,
-    GNUBG,
-    SGF_TAGS,
-    _analysis_props,
-    _escape,
-    _letter,
-    _read_analysis,
-    _State,
-    resign_level,
-)
+from ._sgf_shared import ANALYSIS_PROPS as _ANALYSIS_PROPS
+from ._sgf_shared import COLOURS as _COLOUR
+from ._sgf_shared import GNUBG, SGF_TAGS, resign_level
+from ._sgf_shared import LETTERS as _LETTERS
+from ._sgf_shared import SETUP_PROPS as _SETUP
+from ._sgf_shared import VARIANT_RULES as _VARIANT_RULES
+from ._sgf_shared import BoardState as _State
+from ._sgf_shared import analysis_props as _analysis_props
+from ._sgf_shared import escape as _escape
+from ._sgf_shared import letter as _letter
+from ._sgf_shared import read_analysis as _read_analysis
+from .registry import WriteResult
 
 if TYPE_CHECKING:
     from ..replay import MatchReplay, ReplayStep
 
-__all__ = ["write_sgf"]
+__all__ = ["write_sgf", "write", "REASONS"]
+
+REASONS = {
+    "comment:action": "on a result, which SGF writes as a property of the game's root (no node of its own), "
+                      "or on an action that could not be written",
+    "analysis:GNU Backgammon": "not written: it lacks figures gnubg's analysis properties need, or is on a "
+                               "result (no node of its own)",
+    "analysis": "gnubg's SGF analysis properties hold GNU Backgammon's own evaluations only; not written "
+                "(convert to json keeps it)",
+    "property:match": "written on the first game's root node where SGF can name them (read back as game "
+                      "properties), else not written",
+    "property:game": "not written: SGF names a property with one or two capitals, and the writer sets some "
+                     "itself",
+    "property": "not written: SGF names a property with one or two capitals, on a node the action has",
+    "thumbnail": "SGF has no place for it",
+}
+"""Why SGF cannot hold what :func:`notation.losses.lost` says it lost (by kind)."""
 
 _RULE_OF_VARIANT = {v: k for k, v in _VARIANT_RULES.items()}
 
@@ -170,7 +184,7 @@ class _Writer:
         if self.hit_marks:
             self.dropped.append(f"{self.hit_marks} play{'s' if self.hit_marks > 1 else ''}: the hit marks as "
                                 f"written (SGF keeps none; read back, every hit is marked and no other)")
-        return "".join(out), self.dropped + dropped(m, self.written, "sgf")
+        return "".join(out), self.dropped + dropped(m, self.written, REASONS)
 
     # ------------------------------------------------------------------ root
     def game(self, i: int, g: Game, crawford: bool | None) -> str:
@@ -702,3 +716,11 @@ def write_sgf(match: Match, rep: MatchReplay | None = None) -> tuple[str, list[s
     as it is now.
     """
     return _Writer(match, rep).write()
+
+
+def write(match: Match, rep: MatchReplay | None = None) -> WriteResult:
+    """:func:`write_sgf` as every writer returns it (:mod:`notation.formats.registry`): the text, what it
+    dropped, and the notes on what it keeps in SGF's private properties (which gnubg does not read)."""
+    w = _Writer(match, rep)
+    text, lost = w.write()
+    return WriteResult(text, list(lost), list(w.notes))

@@ -9,8 +9,17 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..losses import dropped
 from ..record import Match
 from ..replay import MatchReplay, replay_match
+from .registry import WriteResult
+
+REASONS = {
+    "analysis": "the text record does not show it (convert to json keeps it)",
+    "property": "the text record has no place for them",
+    "thumbnail": "the text record has no place for it",
+}
+"""Why the text record cannot hold what :func:`notation.losses.lost` says it lost (by kind)."""
 
 
 def _score_line(match: Match, names: tuple[str, str], score: tuple[int, int], games: int,
@@ -106,3 +115,10 @@ def write_text_counted(match: Match, rep: MatchReplay | None = None) -> tuple[st
             out.append("")
         out.append("")
     return "\n".join(out).rstrip("\n") + "\n", written
+
+
+def write(match: Match, rep: MatchReplay | None = None) -> WriteResult:
+    """:func:`write_text`, and what the text record does not hold of the record (every writer's result,
+    :mod:`notation.formats.registry`)."""
+    text, written = write_text_counted(match, rep)
+    return WriteResult(text, dropped(match, written, REASONS))

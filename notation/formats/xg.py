@@ -68,7 +68,7 @@ from ..position import Position
 from ..record import Action, Game, Match, MatchRules, Normalisation, PositionRecord, Span
 from ..rows import number_rows
 
-__all__ = ["MAGIC", "read_xg", "read_xg_match", "read_xgp"]
+__all__ = ["MAGIC", "read_xg", "read_xg_match", "read_xgp", "read"]
 
 T = TypeVar("T")
 
@@ -298,6 +298,15 @@ def _side_file(data: bytes, files: dict[str, tuple[int, int, int, bool]] | None,
 def read_xg(data: bytes, *, name: str | None = None) -> list[Match]:
     """The match in an ``.xg`` file's bytes (a list, as every reader of files returns)."""
     return [read_xg_match(data, name=name)]
+
+
+def read(data: str | bytes, *, name: str | None = None, packed: bool = False) -> list[Match]:
+    """:func:`read_xg` of the file's bytes, each match named ``name`` (``packed`` changes nothing here)."""
+    raw = data if isinstance(data, bytes) else data.encode("latin-1")
+    matches = list(read_xg(raw, name=name))
+    for m in matches:
+        m.source = name
+    return matches
 
 
 def read_xg_match(data: bytes, *, name: str | None = None) -> Match:
@@ -1151,16 +1160,27 @@ def _cube_analysis(rec: bytes, extras: _Extras | None = None) -> CubeAnalysis | 
         return None
     rollout = None if extras is None else extras.rollout(struct.unpack_from("<i", rec, _CUBE_ROLLOUT)[0], cube=True)
     if rollout is not None:
-        return CubeAnalysis(*_decode_cube(rec)[:-1], rollout)  # type: ignore[arg-type]
+        figures = _decode_cube(rec)
+        return CubeAnalysis(*figures[:7], rollout, *figures[8:])  # type: ignore[arg-type]
     return _RecordCubeAnalysis(rec)
 
 
+def _cubeless(ev: tuple[float, ...]) -> float | None:
+    """The cubeless equity of an XG evaluation (its seventh figure), or None where it is not one."""
+    return round(ev[6], 6) if math.isfinite(ev[6]) and abs(ev[6]) <= 100 else None
+
+
 def _decode_cube(rec: bytes) -> tuple[object, ...]:
+    """The fields of a cube record's :class:`CubeAnalysis` (XG's ``Doubled``, an ``EngineStructDoubleAction``
+    at byte 64): ``equB``, ``equDouble``, ``equDrop`` (the three equities), ``Level``, ``Eval`` (the no-double
+    line: chances and cubeless equity) and ``EvalDouble`` (the double/take line's)."""
     base = 64
     level = struct.unpack_from("<i", rec, base + 28)[0]
     nd, dt, dp = struct.unpack_from("<3f", rec, base + 88)
     ev = struct.unpack_from("<7f", rec, base + 60)
-    return (round(nd, 6), round(dt, 6), round(dp, 6), None, _probs(ev), _level(level), None, None)
+    ev_double = struct.unpack_from("<7f", rec, base + 104)
+    return (round(nd, 6), round(dt, 6), round(dp, 6), None, _probs(ev), _level(level), _cubeless(ev), None,
+            _probs(ev_double), _cubeless(ev_double))
 
 
 _RecordCubeAnalysis = _lazy(CubeAnalysis, _decode_cube)

@@ -28,8 +28,19 @@ from ..positionrecord import Normalisation, PositionRecord
 __all__ = ["looks_like_export", "parse_export"]
 
 _XGID = re.compile(r"XGID=[^\s]+")
-_POSID = re.compile(r"Position-ID:\s*([A-Za-z0-9+/]{14})")
-_MATCHID = re.compile(r"Match-ID:\s*([A-Za-z0-9+/]{12})")
+_ids: tuple[re.Pattern[str], re.Pattern[str]] | None = None
+
+
+def _id_lines() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """XG's ``Position-ID: <id>`` and ``Match-ID: <id>`` (the ID the first group), each ID as the rules
+    ``position_id`` and ``match_id`` of ``grammars/ids_gnubg.lark`` say."""
+    global _ids
+    if _ids is None:
+        from .._grammar import regexes
+
+        t = regexes("ids_gnubg")
+        _ids = (re.compile(rf"Position-ID:\s*({t['position_id']})"), re.compile(rf"Match-ID:\s*({t['match_id']})"))
+    return _ids
 _NUM = r"[+-]?[0-9]+(?:[.,][0-9]+)?"
 _WORDS = r"\S(?:\s*+\S)*"
 """Words and the blanks between them, never ending in a blank: a run of blanks is taken at once (a lazy
@@ -96,7 +107,7 @@ _BOARD_FRAME = re.compile(r"\+(?:13-14-15|24-23-22|12-11-10|1--2--3)")
 def looks_like_export(text: str) -> bool:
     """True for text holding an ``XGID=`` line or a BGBlitz ``Position-ID:`` and a drawn board (a list
     of IDs, one a line, is not an export)."""
-    return bool((_XGID.search(text) or _POSID.search(text)) and _BOARD_FRAME.search(text))
+    return bool((_XGID.search(text) or _id_lines()[0].search(text)) and _BOARD_FRAME.search(text))
 
 
 def _f(s: str) -> float:
@@ -115,7 +126,7 @@ def parse_export(text: str, *, name: str | None = None) -> PositionRecord:
     lines = text.split("\n")
     notes: list[Normalisation] = []
     m = _XGID.search(text)
-    bgblitz = bool(_POSID.search(text)) or " mwp " in text
+    bgblitz = bool(_id_lines()[0].search(text)) or " mwp " in text
     producer = "BGBlitz" if bgblitz else "eXtreme Gammon"
     pos = None
     if m:
@@ -124,7 +135,7 @@ def parse_export(text: str, *, name: str | None = None) -> PositionRecord:
             pos = parse_xgid(m.group())
         except ParseError as e:
             raise e.located(file=name, line=line_no) from None
-    pid, mid = _POSID.search(text), _MATCHID.search(text)
+    pid, mid = (p.search(text) for p in _id_lines())
     if pid:
         gnubg_text = pid.group(1) + (":" + mid.group(1) if mid else "")
         try:

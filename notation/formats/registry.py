@@ -1,0 +1,184 @@
+"""The record formats: one :class:`Format` line each, which reading (:mod:`notation.matchio`), conversion
+(:mod:`notation.convert`, :mod:`notation.batch`, :mod:`notation.stream`) and the commands consult.
+
+A format is a module of :mod:`notation.formats` and one line of :data:`FORMATS`:
+
+* its reader module has ``read(data, *, name=None, packed=False) -> list[Match]`` (text or bytes; the matches
+  named ``name`` in their ``source``);
+* its writer module has ``write(match, rep=None, **options) -> WriteResult`` (``rep``: the match's replay
+  when the caller has made it) and ``REASONS``, why the target cannot hold each kind of item
+  :func:`notation.losses.lost` says it lost;
+* the line says its extensions (the first is the one written), how its content is recognised (``magic``
+  bytes, what the text ``starts`` with, a ``signature`` found near the top, or ``guess``: extensions read
+  as it when the content says nothing) and what the conversion must know of its writer.
+
+Adding a format is adding its module and its line: nothing else names it (``docs/architecture.md``).
+This module imports no format: each is imported when it is first used to read or write.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..record import Match
+    from ..replay import MatchReplay
+
+__all__ = ["Format", "FORMATS", "WriteResult", "by_name", "readable", "writable", "for_extension",
+           "record_extensions", "write"]
+
+
+@dataclass(slots=True)
+class WriteResult:
+    """What every writer returns: the written ``data`` (text, or bytes for a binary format), what the
+    target could not hold of the record (``dropped``: one line each, said as ``dropped:``, refused by
+    ``--strict``), and ``notes`` on what it kept in a form of its own (not lost, but worth saying)."""
+
+    data: str | bytes
+    dropped: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Format:
+    """One record format (see the module docstring)."""
+
+    name: str
+    """What ``--to`` and :func:`notation.matchio.detect_format` call it."""
+    extensions: tuple[str, ...]
+    """Its file name extensions, lowercase with the dot; the first is the one a written file gets."""
+    reader: str | None = None
+    """The module of :mod:`notation.formats` that reads it (``read``), or None."""
+    writer: str | None = None
+    """The module of :mod:`notation.formats` that writes it (``write`` and ``REASONS``), or None."""
+    magic: bytes = b""
+    """The first bytes of every file of the format (a binary format)."""
+    starts: tuple[bytes, ...] = ()
+    """What the text starts with, after a byte order mark and blanks."""
+    signature: Callable[[], re.Pattern[bytes]] | None = None
+    """The pattern (made on first use) found in the first 4 KiB of the text that says the format (looked
+    for after ``magic`` and ``starts``)."""
+    refused: str | None = None
+    """Why a file that has the ``signature`` is not read (a record written for people), or None."""
+    guess: tuple[str, ...] = ()
+    """Extensions of files read as this format when their content is in no known format (its reader
+    then says exactly what is wrong, and where)."""
+    aliases: tuple[str, ...] = ()
+    """Other names ``--to`` takes for it."""
+    options: tuple[str, ...] = ()
+    """The keyword options its ``write`` takes (from the command line)."""
+    replays: bool = False
+    """Its writer uses the whole replay's steps (the others are given the findings-only replay)."""
+    streams: bool = False
+    """An SGF collection is converted to it one game at a time (:mod:`notation.stream`)."""
+    private: tuple[str, ...] = ()
+    """Match properties only this format writes back (the conversion to another format removes them
+    before writing: no other target holds them, and none says so)."""
+
+    def module(self, role: str) -> ModuleType:
+        """Its ``reader`` or ``writer`` module, imported on first use."""
+        mod = self.reader if role == "reader" else self.writer
+        if mod is None:
+            raise ValueError(f"{self.name}: {'not readable' if role == 'reader' else 'not writable'}")
+        return importlib.import_module(f"{__package__}.{mod}")
+
+    def read(self, data: str | bytes, *, name: str | None = None, packed: bool = False) -> list[Match]:
+        """Every match in ``data``, read by the format's reader."""
+        read = self.module("reader").read
+        matches: list[Match] = read(data, name=name, packed=True) if packed else read(data, name=name)
+        return matches
+
+    def write(self, match: Match, rep: MatchReplay | None = None, **options: Any) -> WriteResult:
+        """``match`` written by the format's writer (only the ``options`` it takes are passed)."""
+        given = {k: v for k, v in options.items() if k in self.options}
+        result: WriteResult = self.module("writer").write(match, rep, **given)
+        return result
+
+    @property
+    def reasons(self) -> Mapping[str, str]:
+        """Why the format cannot hold each kind of item (its writer's ``REASONS``; none for a writer that
+        holds everything)."""
+        reasons: Mapping[str, str] = getattr(self.module("writer"), "REASONS", {})
+        return reasons
+
+
+_mat_head: re.Pattern[bytes] | None = None
+
+
+def _mat_signature() -> re.Pattern[bytes]:
+    """The start of a line that makes a file a ``.mat`` transcript: the terminal ``MAT_HEAD`` of
+    ``grammars/mat.lark`` (a match line, a Game line or a header tag) at the start of a line."""
+    global _mat_head
+    if _mat_head is None:
+        from .._grammar import regexes
+
+        _mat_head = re.compile(b"^" + regexes("mat")["MAT_HEAD"].encode(), re.M)
+    return _mat_head
+
+
+_TEXT_RECORD = re.compile(rb"(?:\A[ \t\r\n]*|\n)Game \d+\r?\nThe score \(after \d+ games?\) is: ")
+"""A text record for people (gnubg's export, ours: its header tags and comments come first)."""
+_WORDS = ("a text record for people (gammon convert --to txt, gnubg's 'export match text'): it is written to be "
+          "read, not read back; convert from the original record")
+
+FORMATS: tuple[Format, ...] = (
+    Format("mat", (".mat", ".gam"), "mat", "mat_write", signature=_mat_signature, guess=(".mat", ".txt", ".gam"),
+           options=("bar", "off", "hit_marks"), streams=True),
+    Format("sgf", (".sgf",), "sgf", "sgf_write", starts=(b"(",), replays=True, streams=True),
+    Format("json", (".json",), "json_read", "json_format", starts=(b"{",), streams=True),
+    Format("txt", (".txt",), None, "text", signature=lambda: _TEXT_RECORD, refused=_WORDS, aliases=("text",),
+           replays=True),
+    Format("xg", (".xg", ".xgp"), "xg", magic=b"RGMH"),
+    Format("ogxm", (".ogxm",), "ogxm", "ogxm", magic=b"OGXM", replays=True, private=("ogxm.sections",)),
+    Format("ogxms", (".ogxms",), "ogxm", "ogxm", replays=True, private=("ogxm.sections",)),
+)
+"""Every format, one line each.  The order is the order of the lists shown to people, and of recognition:
+magic bytes, then the start of the text, then the signatures (the refused ones first)."""
+
+_BY_NAME = {f.name: f for f in FORMATS}
+
+
+def by_name(name: str) -> Format:
+    """The format called ``name`` (or one of its aliases), any case, with or without a dot; raises
+    :class:`ValueError`, naming the writable formats, when there is none."""
+    n = name.lower().lstrip(".")
+    f = _BY_NAME.get(n) or next((f for f in FORMATS if n in f.aliases), None)
+    if f is None:
+        raise ValueError(f"unknown format {name!r} (known: {', '.join(writable())})")
+    return f
+
+
+def writable() -> tuple[str, ...]:
+    """The names of the formats that can be written, in :data:`FORMATS` order."""
+    return tuple(f.name for f in FORMATS if f.writer is not None)
+
+
+def readable() -> tuple[Format, ...]:
+    """The formats that can be read."""
+    return tuple(f for f in FORMATS if f.reader is not None)
+
+
+def for_extension(ext: str, *, writing: bool = False) -> Format | None:
+    """The format a file named ``*ext`` is in, or None: among those read, the first with the extension;
+    ``writing``: among those written, the one whose written extension (its first) it is."""
+    e = ext.lower()
+    if not e.startswith("."):
+        e = "." + e
+    if writing:
+        return next((f for f in FORMATS if f.writer is not None and f.extensions[:1] == (e,)), None)
+    return next((f for f in FORMATS if f.reader is not None and e in f.extensions), None)
+
+
+def record_extensions() -> tuple[str, ...]:
+    """The extensions that say a file is a match record (of a format that is read)."""
+    return tuple(dict.fromkeys(e for f in FORMATS if f.reader is not None for e in f.extensions))
+
+
+def write(match: Match, fmt: str, rep: MatchReplay | None = None, **options: Any) -> WriteResult:
+    """``match`` written as the format ``fmt``: :meth:`Format.write`."""
+    return by_name(fmt).write(match, rep, **options)
