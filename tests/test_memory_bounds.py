@@ -127,3 +127,28 @@ def test_a_streams_memory_does_not_grow_with_its_member_count(tmp_path: Path) ->
     extra = (large - small) * len(members(1))
     for what, (a, b) in peaks.items():
         assert b - a < 10 * extra, (what, a, b, extra)
+
+
+def test_a_long_comment_is_cut_and_said(tmp_path: Path) -> None:
+    """A comment was not cut: 5 MB of it went whole into every output and page.  It is cut, generously
+    (:data:`~notation.record.COMMENT_BOUND`, as much as OGXM writes of a file's annotations), and said."""
+    from notation.record import COMMENT_BOUND
+
+    (m,) = read_any(ROOT / "samples" / "gnubg_selfplay_7p.mat")
+    m.games[0].actions[0].comment = "c" * 5_000_000
+    m.games[1].comments.append("g" * (COMMENT_BOUND + 1))
+    m.comments.append("h" * 300_000)
+    m.games[0].actions[1].properties["XX"] = ["p" * 400_000]
+    p = tmp_path / "comment.json"
+    p.write_text(to_json(m), encoding="utf-8")
+    (back,) = read_any(p)
+    assert len(back.games[0].actions[0].comment or "") == COMMENT_BOUND
+    assert [len(c) for c in back.games[1].comments] == [COMMENT_BOUND]
+    assert [len(c) for c in back.comments] == [COMMENT_BOUND]
+    assert [len(v) for v in back.games[0].actions[1].properties["XX"]] == [COMMENT_BOUND]
+    (note,) = [n for n in back.normalisations if f"cut to its first {COMMENT_BOUND:,}" in n.message]
+    assert "5,000,000 characters" in note.message and "and 1 more" in note.message
+    for to in ("html", "txt"):
+        proc = limited("convert", str(p), str(tmp_path / f"out.{to}"), cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        assert (tmp_path / f"out.{to}").stat().st_size < 2 * p.stat().st_size / 5
