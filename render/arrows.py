@@ -14,7 +14,7 @@ import itertools
 import math
 from collections.abc import Callable, Iterator, Sequence
 from math import hypot
-from typing import Protocol
+from typing import Any, Protocol
 
 from notation.position import Position
 
@@ -58,6 +58,14 @@ class Text(Protocol):
                bold: float = 0.0) -> Glyphs: ...
 
 
+class Parts(Protocol):
+    """What the boards drawn with one geometry, theme and text share (:class:`render.layout._Parts`)."""
+
+    units: dict[tuple[Any, ...], Part]
+
+    def keep(self, key: tuple[Any, ...], part: Part) -> Part: ...
+
+
 class Board(Protocol):
     """What the arrows need of the board they are drawn on (:class:`render.layout._Board`)."""
 
@@ -68,6 +76,7 @@ class Board(Protocol):
     u: float
     lw: float
     items: list[Part]
+    parts: Parts
 
     def side(self, player: int) -> bool: ...
 
@@ -97,6 +106,7 @@ class Arrows:
         self.checker = board.checker
         self.count = board.count
         self.dice_box = board.dice_box
+        self.parts = board.parts
         self.counted: set[Point] = set()
         """Checkers with a count on them that an arrow leaves from."""
         self.chained: set[Point] = set()
@@ -157,15 +167,23 @@ class Arrows:
         for k, (x, y) in enumerate(hits if show_hits else ()):
             out.insert(checkers_at + k, self.hit_mark(x, y))
         # Each arrow with its own halo: where two cross, the one drawn later cuts a clean gap in the other.
+        # An arrow depends on its curve and colours only: made once for the boards sharing ``parts``.
+        units = self.parts.units
         for p0, c, p1, stop, scale in shafts:
-            if p0 in self.counted:  # start at the checker's rim, leaving its count readable
-                t = 1.0 - _param_at_distance(p1, c, p0, 1.0, 0.36 * u)
-                p0, c = _quad(p0, c, p1, t), (c[0] + (p1[0] - c[0]) * t, c[1] + (p1[1] - c[1]) * t)
-            line, curve, head = self.arrow_shape(p0, c, p1, stop, scale)
-            out.append(Group(0.0, 0.0, (Polyline(line, th.arrow_halo, lw + 2 * halo, curve=curve),
-                                        Polygon(head, th.arrow_halo, th.arrow_halo, 2 * halo),
-                                        Polyline(line, th.arrow, lw, curve=curve),
-                                        Polygon(head, th.arrow, th.arrow, lw * 0.5))))
+            counted = p0 in self.counted
+            key = ("arrow", p0, c, p1, stop, scale, counted, th.arrow, th.arrow_halo)
+            arrow = units.get(key)
+            if arrow is None:
+                if counted:  # start at the checker's rim, leaving its count readable
+                    t = 1.0 - _param_at_distance(p1, c, p0, 1.0, 0.36 * u)
+                    p0, c = _quad(p0, c, p1, t), (c[0] + (p1[0] - c[0]) * t, c[1] + (p1[1] - c[1]) * t)
+                line, curve, head = self.arrow_shape(p0, c, p1, stop, scale)
+                arrow = self.parts.keep(key, Group(0.0, 0.0, (
+                    Polyline(line, th.arrow_halo, lw + 2 * halo, curve=curve),
+                    Polygon(head, th.arrow_halo, th.arrow_halo, 2 * halo),
+                    Polyline(line, th.arrow, lw, curve=curve),
+                    Polygon(head, th.arrow, th.arrow, lw * 0.5))))
+            out.append(arrow)
 
     def ghost(self, out: list[Part], kind: str, x: float, y: float, label: str, w: float, slab: float) -> None:
         """Where a moved checker lands (see :data:`_Ghost`); ``w``, ``slab``: a tray slab's size."""
@@ -388,16 +406,16 @@ class Arrows:
                 o = as_other[key] = (f, _bbox(f), _segments(f), near, _near_boxes([near], 0.4 * u)[0])
             return o
 
+        # Whether two candidates of two arrows cross (the same either way round), and which samples of
+        # one's middle run close to the other's: asked again in later rounds and for other orders.
+        crossed: dict[tuple[int, int, int, int], bool] = {}
+        close: dict[tuple[int, int, int, int], int] = {}
+        d2 = (0.4 * u) * (0.4 * u)
         for _round in range(3):
             changed = False
             for i in range(len(arcs)):
                 a, _c, b = arcs[i]
-                curves = [other(j) for j in range(len(arcs)) if j != i]
-                flat_others = [o[0] for o in curves]
-                boxes_others = [o[1] for o in curves]
-                segs_others = [o[2] for o in curves]
-                near_others = [o[3] for o in curves]
-                near_boxes = [o[4] for o in curves]
+                others = [(j, current[j], other(j)) for j in range(len(arcs)) if j != i]
                 best_k, best_cost = current[i], math.inf
                 rank = ranked[i]
                 for k in rank:
@@ -410,12 +428,25 @@ class Arrows:
                         flat = _flat(a, cc, b, _EIGHTHS)
                         flats[key] = (flat, _flat(a, cc, b, _INNER), _bbox(flat))
                     mine, mine_near, mine_box = flats[key]
-                    cost += 3.0 * sum(1 for f, fb, fs in zip(flat_others, boxes_others, segs_others, strict=True)
-                                      if _polylines_cross(mine, f, mine_box, fb, fs))
+                    n = 0
+                    for j, m, (f, fb, fs, _near, _nb) in others:
+                        pair = (i, k, j, m) if i < j else (j, m, i, k)
+                        x = crossed.get(pair)
+                        if x is None:
+                            x = crossed[pair] = _polylines_cross(mine, f, mine_box, fb, fs)
+                        n += x
+                    cost += 3.0 * n
                     if cost >= best_cost:
                         continue
                     # running alongside another arrow (closer than 0.4 u) reads as one thick arrow
-                    cost += 0.15 * _close_samples(mine_near, near_others, 0.4 * u, near_boxes)
+                    bits = 0
+                    for j, m, (_f, _fb, _fs, near, nb) in others:
+                        pair = (i, k, j, m)
+                        mask = close.get(pair)
+                        if mask is None:
+                            mask = close[pair] = _close_mask(mine_near, near, nb, d2)
+                        bits |= mask
+                    cost += 0.15 * bits.bit_count()
                     if cost < best_cost - 1e-9:
                         best_k, best_cost = k, cost
                 if best_k != current[i]:
@@ -761,6 +792,18 @@ def _close_samples(pts: Sequence[Point], others: Sequence[Sequence[Point]], dist
                 n += 1
                 break
     return n
+
+
+def _close_mask(pts: Sequence[Point], other: Sequence[Point], box: tuple[float, float, float, float],
+                d2: float) -> int:
+    """Which of ``pts`` (bit k: ``pts[k]``) are closer than the square root of ``d2`` to a point of ``other``
+    (``box``: its :func:`_near_boxes`): the samples :func:`_close_samples` counts, for one other curve."""
+    x0, y0, x1, y1 = box
+    mask = 0
+    for k, (x, y) in enumerate(pts):
+        if x0 <= x <= x1 and y0 <= y <= y1 and any((x - qx) ** 2 + (y - qy) ** 2 < d2 for qx, qy in other):
+            mask |= 1 << k
+    return mask
 
 
 def _curve_length(a: Point, c: Point, b: Point) -> float:

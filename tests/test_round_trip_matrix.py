@@ -215,15 +215,10 @@ def _in_text(aspect: str, m: notation.Match, text: str, page: bool) -> list[str]
 # --------------------------------------------------------------------------------------------- known places
 
 _I7 = "issue 35 item 7: a roll then a resignation without moving becomes an empty move in OGXM, unsaid"
-_I11 = "issue 35 item 11: sgf->sgf replaces AP[...] (the producer) with ours, unsaid"
-_LOSSES = ("found by the matrix (issue 35): Galaxy's 'Losses N point' lines are not written to SGF or OGXM "
-           "and not said (the .mat writer says it)")
 KNOWN: dict[tuple[str, str, str], str] = {
     ("sgf", "ogxm", "dice"): _I7,
     ("sgf", "ogxm", "actions"): _I7,
     ("sgf", "ogxm", "plays"): _I7,
-    ("sgf", "sgf", "properties"): _I11,
-    ("mat", "sgf", "actions"): _LOSSES, ("mat", "ogxm", "actions"): _LOSSES,
 }
 """(reader, writer, aspect): the issue item that still fails there (xfail, strict)."""
 

@@ -193,3 +193,33 @@ def test_cube_analysis_equal_to_xgdatatools(path: Path) -> None:
     assert len(ours_) == len(theirs) > 0, path.name
     for k, (x, y) in enumerate(zip(ours_, theirs, strict=True)):
         assert x == pytest.approx(y, abs=2e-6), f"{path.name}: cube decision {k + 1}"
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_header_fields_equal_to_xgdatatools(path: Path) -> None:
+    """Issue 35 item 10: the match header's fields XG's export has no tag for are kept as match properties
+    (``Imported``, ``SiteId``, ``GameMode``, ``Entered``, ``Currency``) as xgdatatools reads them, and the date
+    to the second (xgdatatools cuts the fraction of a second off; Delphi, and we, round it: a stored
+    ``00:40:53.9999995`` is 00:40:54)."""
+    from datetime import datetime, timedelta
+
+    try:
+        from ankigammon.thirdparty.xgdatatools import xgimport, xgstruct
+    except ImportError:
+        pytest.skip("the oracle xgdatatools (pip install --no-deps ankigammon) is not installed")
+    header = None
+    for seg in xgimport.Import(str(path)).getfilesegment():
+        if seg.type == xgimport.Import.Segment.XG_GAMEFILE:
+            seg.fd.seek(0)
+            header = xgstruct.GameFileRecord(version=-1).fromstream(seg.fd)
+    assert isinstance(header, xgstruct.HeaderMatchEntry)
+    props = notation.read_match(path).properties
+    assert {k: v for k, v in props.items() if k not in ("xg:thumbnail", "xg:date")} == {
+        "xg:imported": [str(int(header.Imported))], "xg:site_id": [str(header.SiteId)],
+        "xg:game_mode": [str(header.GameMode)], "xg:entered": [str(int(header.Entered))],
+        "xg:currency": [str(header.Currency)]}
+    cut = datetime.fromisoformat(header.Date)
+    ours_date = datetime.fromisoformat(props["xg:date"][0])
+    assert timedelta(0) <= ours_date - cut <= timedelta(seconds=1)
+    assert ours_date.strftime("%Y.%m.%d %H.%M") == " ".join(
+        dict(notation.read_match(path).tags)[k] for k in ("EventDate", "EventTime"))

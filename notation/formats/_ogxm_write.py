@@ -523,6 +523,10 @@ class Writer:
                 n = self._kept_count(vals[0])
                 if n is not None:
                     rec[key] = n
+        losses = sum(1 for a in game.actions if a.kind == "loss")
+        if losses:
+            self.counts["Galaxy 'Losses N points' result[|s]: not written (OGXM holds a result as the winner's)"] += \
+                losses
         winner, points = gr.winner, gr.points
         if winner is not None:
             rec["winner"] = winner

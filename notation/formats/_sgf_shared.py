@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from .._version import __version__
 from ..analysis import Analysis, Candidate, CheckerAnalysis, CubeAnalysis, Probabilities
 from ..errors import ParseError
 from ..play import format_steps_plain, parse_play
@@ -148,6 +149,27 @@ class BoardState:
 
     def same_board(self, pos: Position) -> bool:
         return (tuple(self.boards[0]), tuple(self.boards[1])) == pos.boards
+
+
+# --------------------------------------------------------------------------- the producer (AP)
+
+_FROM = ", from "
+
+
+def producer_of(original: list[str] | None) -> str:
+    """The ``AP`` value the writer writes: ours, and the program that wrote the original when the record
+    names one (its ``AP``): ``gammon-notation:0.1.0, from GNU Backgammon:1.07.001``; :func:`original_producer`
+    reads it back."""
+    ours = f"gammon-notation:{__version__}"
+    first = (original or [""])[0]
+    return f"{ours}{_FROM}{first}" if first and first != ours else ours
+
+
+def original_producer(value: str) -> str:
+    """The program an ``AP`` value names as the original's (what :func:`producer_of` wrote after ``, from``),
+    else the value itself."""
+    head, sep, rest = value.partition(_FROM)
+    return rest if sep and head.startswith("gammon-notation:") else value
 
 
 # --------------------------------------------------------------------------- gnubg analysis

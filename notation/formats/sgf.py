@@ -64,7 +64,7 @@ from ..rules import get_rules
 from ._sgf_shared import ANALYSIS_PROPS as _ANALYSIS_PROPS
 from ._sgf_shared import COLOURS as _COLOUR
 from ._sgf_shared import SETUP_PROPS as _SETUP
-from ._sgf_shared import SGF_TAGS, resign_level
+from ._sgf_shared import SGF_TAGS, original_producer, resign_level
 from ._sgf_shared import VARIANT_RULES as _VARIANT_RULES
 from ._sgf_shared import BoardState as _State
 from ._sgf_shared import own_point as _own_point
@@ -96,11 +96,15 @@ def _unescape(raw: str) -> str:
 
 
 _OTHER_SPACE = re.compile(r"[\t\v\f]")
+_LINE_BREAK = re.compile(r"\r\n|\n\r|\r")
+"""A line break of SGF text (FF[4]: CR LF, LF CR, CR or LF), found from the left: CR LF CR is two."""
 
 
 def _text(raw: str) -> str:
     """An SGF ``Text`` value: unescaped, line breaks as LF, other white space as spaces."""
-    v = _unescape(raw).replace("\r\n", "\n").replace("\n\r", "\n").replace("\r", "\n")
+    v = _unescape(raw)
+    if "\r" in v:
+        v = _LINE_BREAK.sub("\n", v)
     return _OTHER_SPACE.sub(" ", v)
 
 
@@ -617,6 +621,8 @@ class _Reader:
                     if dm:
                         value = f"{int(dm.group(1)):04d}.{int(dm.group(2)):02d}.{int(dm.group(3)):02d}"
                 self._tag(tag, value)
+            elif n == "AP":  # ours names the original's producer: that is the record's
+                game.properties.setdefault(n, []).extend(original_producer(v) for v in p.values)
             else:
                 game.properties.setdefault(n, []).extend(p.values)
         if have_names:

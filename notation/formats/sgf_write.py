@@ -33,7 +33,6 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from .._version import __version__
 from ..errors import ParseError
 from ..losses import action_items, dropped, names_loss
 from ..play import parse_play
@@ -42,7 +41,7 @@ from ..record import Action, Game, Match
 from ..rules import Step, get_rules
 from ._sgf_shared import ANALYSIS_PROPS as _ANALYSIS_PROPS
 from ._sgf_shared import COLOURS as _COLOUR
-from ._sgf_shared import GNUBG, SGF_TAGS, resign_level
+from ._sgf_shared import GNUBG, SGF_TAGS, producer_of, resign_level
 from ._sgf_shared import LETTERS as _LETTERS
 from ._sgf_shared import SETUP_PROPS as _SETUP
 from ._sgf_shared import VARIANT_RULES as _VARIANT_RULES
@@ -191,7 +190,7 @@ class _Writer:
         m = self.m
         rules = m.rules
         where = f"game {g.number}"
-        root = [f"(;FF[4]GM[6]CA[UTF-8]AP[gammon-notation:{__version__}]"]
+        root = [f"(;FF[4]GM[6]CA[UTF-8]AP[{_escape(producer_of(g.properties.get('AP')))}]"]
         score = g.score
         if score is None:
             if self.rep is not None and i < len(self.rep.games):
@@ -247,8 +246,11 @@ class _Writer:
         result = self.result(g, where, state)
         root.append(result)
         for k, vals in g.properties.items():
-            if k == "AP":  # the program that wrote the original: this file is written by us
-                self.written["property", "game", k] += 1  # (an AP is written: not reported as lost)
+            if k == "AP":  # the program that wrote the original: in our AP (producer_of), read back as its AP
+                self.written["property", "game", k] += 1
+                if len(vals) > 1:
+                    self.drop(f"{where}: the property AP[{']['.join(vals)}] (the programs that wrote the original): "
+                              "AP names one program; the first is kept in ours")
                 continue
             if k == "RE" and not result:
                 written = self.prop(k, vals)  # a result the reader kept as written
@@ -349,6 +351,9 @@ class _Writer:
             return ""
         if win is not None:
             winner, points = win.player, win.value
+            if loss is not None:
+                self.drop(f"{where}: the loss ('{loss.text or 'loss'}', Galaxy's 'Losses' line) is not written: SGF "
+                          "says a result only as the winner's (RE)")
         else:
             assert loss is not None
             winner, points = 1 - loss.player, loss.value

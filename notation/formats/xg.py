@@ -665,6 +665,13 @@ def _boards(pos: tuple[int, ...], variant: str, name: str | None, offset: int,
 
 # Where the fields this reader takes are in the records (XG's published layout; xgdatatools names them)
 _GAME_ID, _INVERT, _UNRATED, _MATCH_COMMENTS = 268, 548, 574, 576
+_HEADER_FIELDS = (("xg:imported", 416, "<B"), ("xg:site_id", 608, "<i"), ("xg:game_mode", 412, "<i"),
+                  ("xg:entered", 572, "<B"), ("xg:currency", 596, "<i"))
+"""The match header's fields kept as match properties, as XG stores them (its names: ``Imported``, 1 where
+the match was imported from a site's file; ``SiteId``, the site in its siteinfo.ini, -1 none; ``GameMode``;
+``Entered``, 1 where the match was entered in the player's profile; ``Currency``, a code of its
+Currency.ini), and ``xg:date``: the match's date and time to the second (``2024-10-24 00:40:53``), of which
+the ``EventDate`` and ``EventTime`` tags (XG's export's) hold the minutes."""
 _ELO, _EXP, _DATE = 104, 120, 128
 _CUBE_LIMIT, _AUTO_DOUBLE_MAX, _VERSION = 612, 616, 552
 _EVENT_U, _PLAYER1_U, _PLAYER2_U, _LOCATION_U, _ROUND_U, _TRANSCRIBER_U = 622, 880, 1138, 1396, 1654, 1960
@@ -800,6 +807,12 @@ class _Reader:
             tags.append(("CubeLimit", str(1 << limit)))
         tags.append(("Transcriber", transcriber))
         m.tags.extend((k, v) for k, v in tags if v)
+        # The header's fields XG's export has no tag for, kept as match properties (HEADER_PROPERTIES).
+        for key, at, fmt in _HEADER_FIELDS:
+            m.properties[key] = [str(struct.unpack_from(fmt, rec, at)[0])]
+        if when is not None:  # the date to the second (EventTime has the minutes)
+            m.properties["xg:date"] = [when.isoformat(sep=" ", timespec="milliseconds" if when.microsecond
+                                                      else "seconds")]
 
     def _game_header(self, rec: bytes, i: int) -> None:
         s1, s2 = struct.unpack_from("<2i", rec, 12)
@@ -964,9 +977,10 @@ def _elo(elo: float, games: int) -> str | None:
 
 
 def _datetime(value: float) -> datetime | None:
+    """A Delphi TDateTime (days since 1899-12-30), to the millisecond."""
     if not value or value != value or not 0 < value < 2_958_466:  # Delphi TDateTime, up to 9999-12-31
         return None
-    return datetime(1899, 12, 30) + timedelta(days=value)
+    return datetime(1899, 12, 30) + timedelta(milliseconds=round(value * 86_400_000))
 
 
 _MOVE_UNUSED, _MOVE_ERROR, _CUBE_ERROR, _TAKE_ERROR = 2304, 2312, 200, 216
