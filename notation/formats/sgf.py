@@ -605,8 +605,8 @@ class _Reader:
                 elif lines != m.comments:
                     game.comments.append("\n".join(lines))
                     self.note("a second game comment (GC) was kept as a comment of this game", p.span)
-            elif n == "C":
-                game.comments.append(_text(p.raw[0]))
+            elif n == "C":  # (our writer gives each of a game's comments a value of its own)
+                game.comments.extend(_text(raw) for raw in p.raw)
             elif n == "XT":
                 for raw in p.raw:
                     k, v = _split_compose(raw)
