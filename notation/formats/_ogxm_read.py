@@ -386,6 +386,8 @@ class Reader:
                 a = Action("accept", 1 - seat, text="Accepts", span=span)
                 ended = "resign"
             elif action in W.MARKERS or action == W.FORFEIT:
+                if action == W.FORFEIT and actions and self.plies and self.plies[-1].action is actions[-1]:
+                    self._rolled_then_resigned(actions[-1], seat)  # (a forfeit after a roll: the roll not played)
                 self.plies.append(_Ply(None, seat, cube, gi, None, None, seat))
                 if action == W.NULL:
                     self._odd_ply(game, W.encode_ply(action, seat, (), extras), line)
