@@ -19,7 +19,6 @@ holds is 10x.
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import sys
 import tempfile
@@ -34,24 +33,29 @@ TINY = (" 1 point match\n\n Game 1\n Alice : 0                          Bob : 0\
         "  1) 31: 8/5 6/5                    Doubles => 2\n  2)  Drops                          Wins 1 point\n")
 
 
+_LAUNCH = """
+import os, subprocess, sys
+p = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+_, status, usage = os.wait4(p.pid, 0)
+print(os.waitstatus_to_exitcode(status), usage.ru_maxrss)
+"""
+"""Runs the command from a small fresh process: a child forked from this one (which made the inputs) would
+count this process's memory in its peak until it executes the command."""
+
+
 def _peak(args: list[str], cwd: Path, timeout: float = 900) -> tuple[int, float, int, str]:
     """(exit status, seconds, peak resident KB, last line of standard error) of ``gammon ARGS`` run in a
     process of its own (its own ``ru_maxrss``, from ``wait4``)."""
-    import threading
-
     t = time.perf_counter()
-    with tempfile.TemporaryFile() as err:
-        p = subprocess.Popen([sys.executable, "-m", "notation", *args], cwd=cwd, stdin=subprocess.DEVNULL,
-                             stdout=subprocess.DEVNULL, stderr=err)
-        timer = threading.Timer(timeout, p.kill)
-        timer.start()
-        _, status, usage = os.wait4(p.pid, 0)
-        timer.cancel()
-        p.returncode = os.waitstatus_to_exitcode(status)
-        took = time.perf_counter() - t
-        err.seek(0)
-        lines = err.read().decode("utf-8", "replace").strip().splitlines()
-    return p.returncode, took, usage.ru_maxrss, lines[-1][:160] if lines else ""
+    try:
+        p = subprocess.run([sys.executable, "-c", _LAUNCH, sys.executable, "-m", "notation", *args], cwd=cwd,
+                           capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return -1, time.perf_counter() - t, 0, "timed out"
+    took = time.perf_counter() - t
+    status, rss = (int(x) for x in p.stdout.split())
+    lines = p.stderr.strip().splitlines()
+    return status, took, rss, lines[-1][:160] if lines else ""
 
 
 def make_inputs(folder: Path, quick: bool) -> dict[str, Path]:

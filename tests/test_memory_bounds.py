@@ -152,3 +152,26 @@ def test_a_long_comment_is_cut_and_said(tmp_path: Path) -> None:
         proc = limited("convert", str(p), str(tmp_path / f"out.{to}"), cwd=tmp_path)
         assert proc.returncode == 0, proc.stderr
         assert (tmp_path / f"out.{to}").stat().st_size < 2 * p.stat().st_size / 5
+
+
+@pytest.mark.parametrize("ext", ["sgf", "mat"])
+def test_a_five_megabyte_comment_in_sgf_and_mat_within_the_limit(ext: str, tmp_path: Path) -> None:
+    """The probe's 5 MB comment as each text reader meets it (an SGF ``C[]``, a ``.mat`` header comment
+    line): read, cut, said, and written as a page and a text record within the address-space limit."""
+    from notation.formats.sgf_write import write_sgf
+
+    big = "c" * 5_000_000
+    mat = (ROOT / "samples" / "gnubg_selfplay_7p.mat").read_text(encoding="utf-8")
+    if ext == "sgf":
+        (m,) = parse_any(mat.encode(), name="x.mat")
+        text = write_sgf(m)[0].replace(";W[", f";C[{big}]W[", 1)
+    else:
+        text = f"; {big}\n" + mat
+    p = tmp_path / f"comment.{ext}"
+    p.write_text(text, encoding="utf-8")
+    (m,) = read_any(p)
+    assert any("5,000,000 characters" in n.message and "262,144" in n.message for n in m.normalisations)
+    for to in ("html", "txt"):
+        proc = limited("convert", str(p), str(tmp_path / f"out.{to}"), cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        assert (tmp_path / f"out.{to}").stat().st_size < p.stat().st_size / 2
