@@ -45,6 +45,19 @@ in 30 files, 6,307 had distinct inputs (the play's steps and the stacks near its
 left: routing is about half of a page (``Arrows._over`` its largest part), the page's SVG units
 (``render.html._shapes``) about a fifth.
 
+Measured 2026-12-02 05:40-06:05 UTC (load average 8-14 on the 2 cores), issue 37's page budget: the
+routing search bounds a candidate curve's cost from 4 of its 17 samples before testing the rest (a third
+of the candidates reached stop there), asks whether two candidates cross and which samples of one run
+close to the other once per pair (later rounds asked again), and makes an arrow's unit once per board
+geometry (a quarter of a match's arrows recur).  Routing alone, the 570 routes of the 17-point match
+replayed in one process, old and new code in turn, each route's answer compared: 1.34 s to 1.05 s (best
+of 5).  ``gammon convert`` as a whole process, user+sys CPU, the code before and after in turn, 5 rounds,
+medians: the 17-point page 3.20 s to 3.05 s, the 25-point page 4.66 s to 4.60 s; the pages byte for
+byte, and those of 10 other corpus records (Galaxy, Studio, gnubg, DailyGammon, XG text, gnubg SGF, XG
+binary).  Target (under 2 s) **not met**: a page without arrows costs 0.46 s, so the arrows (routing,
+their shapes, their SVG) are still about three quarters of the page; routing the same (position, play)
+once does not pay inside a page either (561 distinct of 570 routes in the 17-point match).
+
 ``--floor [DIR]`` lays out every page position of the archive's first 30 records in this process, as the
 page does, three ways: arrows routed (what pages do), each arrow its plain arc, no arrows; and, with the
 archive's count of page positions and plain ``validate``'s time, the least ``--html`` could take if a page

@@ -17,11 +17,11 @@ Nothing here computes an evaluation.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 __all__ = ["Probabilities", "Rollout", "Candidate", "CheckerAnalysis", "CubeAnalysis", "Analysis",
-           "analysis_to_dict", "analysis_from_dict", "cube_equities"]
+           "analysis_to_dict", "analysis_from_dict", "cube_equities", "EQUITY_BOUND", "drop_out_of_range"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,3 +275,67 @@ def analysis_from_dict(d: dict[str, Any]) -> Analysis:
                             double_cubeless_equity=_opt_float(c.get("double_cubeless_equity")))
     return Analysis(checker=checker, cube=cube, luck=_opt_float(d.get("luck")), luck_rating=d.get("luck_rating"),
                     producer=d.get("producer"), extra={str(k): str(v) for k, v in (d.get("extra") or {}).items()})
+
+
+EQUITY_BOUND = 6.0
+"""The largest equity (and luck) a figure may hold, either sign: a normalised equity is at most 3 (a
+backgammon), a difference of two (an error, the luck of a roll) at most 6.  Beyond it a figure is no
+producer's (a damaged or made-up file: ``1e300``, ``.xg``'s float ``3.4e38``)."""
+PROBABILITY_SLACK = 1e-3
+"""How far a probability may lie outside 0..1 (the producer's rounding of a figure it printed)."""
+
+
+def _equity_ok(v: float | None) -> bool:
+    return v is None or -EQUITY_BOUND <= v <= EQUITY_BOUND  # (NaN is not)
+
+
+def _probs_ok(p: Probabilities | None) -> bool:
+    return p is None or all(-PROBABILITY_SLACK <= x <= 1 + PROBABILITY_SLACK
+                            for x in (p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon))
+
+
+def _probs_text(p: Probabilities) -> str:
+    return "/".join(f"{x:g}" for x in (p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon))
+
+
+def drop_out_of_range(a: Analysis) -> list[str]:
+    """Drop from ``a`` every figure out of range (an equity or the luck beyond :data:`EQUITY_BOUND`, a
+    probability outside 0..1, a NaN): the one range check of every reader (through
+    :func:`notation.record.bound_text`).  Returns what was dropped, one item each (empty: all in range)."""
+    bad: list[str] = []
+
+    def eq(v: float | None, what: str) -> float | None:
+        if _equity_ok(v):
+            return v
+        bad.append(f"{what} {v:g}")
+        return None
+
+    def pr(p: Probabilities | None, what: str) -> Probabilities | None:
+        if _probs_ok(p):
+            return p
+        assert p is not None
+        bad.append(f"{what} {_probs_text(p)}")
+        return None
+
+    # (an analysis decoded when first read, as .xg's and gnubg's ranked plays are, is not decoded here)
+    ch = a.checker
+    if ch is not None and type(ch) is CheckerAnalysis and not all(
+            _equity_ok(c.equity) and _equity_ok(c.cubeless_equity) and _probs_ok(c.probabilities)
+            for c in ch.candidates):
+        a.checker = CheckerAnalysis(tuple(
+            Candidate(c.play, eq(c.equity, f"the equity of {c.play or 'no move'!r}"),
+                      pr(c.probabilities, f"the probabilities of {c.play or 'no move'!r}"), c.level,
+                      eq(c.cubeless_equity, f"the cubeless equity of {c.play or 'no move'!r}"), c.rollout)
+            for c in ch.candidates), ch.played)
+    cu = a.cube
+    if cu is not None and type(cu) is CubeAnalysis and not (
+            all(_equity_ok(v) for v in (cu.no_double, cu.double_take, cu.double_pass, cu.cubeless_equity))
+            and _probs_ok(cu.probabilities)):
+        a.cube = replace(cu, no_double=eq(cu.no_double, "the no-double equity"),
+                         double_take=eq(cu.double_take, "the double/take equity"),
+                         double_pass=eq(cu.double_pass, "the double/pass equity"),
+                         cubeless_equity=eq(cu.cubeless_equity, "the cube decision's cubeless equity"),
+                         probabilities=pr(cu.probabilities, "the cube decision's probabilities"))
+    if not _equity_ok(a.luck):
+        a.luck = eq(a.luck, "the luck")
+    return bad

@@ -76,8 +76,9 @@ def validate_file(path: str, variant: str | None = None, auto_doubles: int | Non
         return out
 
     stream = None
-    tail: NotationError | None = None
+    stream_of: _Members | None = None
     members = False
+    matches: list[Match] | _Members
     try:
         data, name = source_bytes(path)
         is_json = _is_json(data)
@@ -86,11 +87,11 @@ def validate_file(path: str, variant: str | None = None, auto_doubles: int | Non
 
             stream = iter_sgf(data, name=name)
             matches = [stream[0]]
-        elif data[:4] == b"OGXM":  # a stream's members are matches; a damaged one ends it after the others
-            matches, tail = _ogxm_members(data, name)
-            from .formats.ogxm import is_stream
+        elif data[:4] == b"OGXM":  # a stream's members are matches, read and replayed one at a time (memory is
+            from .formats.ogxm import is_stream  # one member, whatever their number); a damaged one ends it
 
             members = is_stream(data)
+            matches = stream_of = _Members(data, name)
         else:
             from .matchio import parse_any
 
@@ -98,10 +99,10 @@ def validate_file(path: str, variant: str | None = None, auto_doubles: int | Non
         del data
     except BaseException as e:  # noqa: BLE001 - sorted out by _unreadable
         return unreadable(_unreadable(e, path, "reading"))
-    if not matches:
+    if stream_of is None and not matches:
         return unreadable(Finding("error", "no match in this file", path))
     try:
-        for match in matches:
+        for k, match in enumerate(matches, 1):
             if stream is not None:
                 rep, games, plays = _replay_stream(match, stream[1], path, variant, auto_doubles)
             else:
@@ -114,7 +115,6 @@ def validate_file(path: str, variant: str | None = None, auto_doubles: int | Non
             for n in match.normalisations:  # what the reader read in a dialect's way, said as notes
                 found.append(Finding(n.severity, f"reading: {n.message}", path, n.line, n.column).to_dict())
             if members:  # an OGXM stream's member: said in each of its findings, which sort by member
-                k = matches.index(match) + 1
                 for f in found:
                     f["member"] = k
                     f["message"] = f"stream member {k}: {f['message']}"
@@ -125,13 +125,13 @@ def validate_file(path: str, variant: str | None = None, auto_doubles: int | Non
         return unreadable(_unreadable(e, path, "replaying"))
     if not out["games"]:  # a header alone (a truncated file, "games": []) is not a clean record
         out["findings"].append(Finding("error", NO_GAMES, path).to_dict())
-    if tail is not None:  # after the stream's complete members, what ended it: the file is damaged (exit 2)
-        f = _unreadable(tail, path, "reading").to_dict()
-        f["member"] = len(matches) + 1
+    if stream_of is not None and stream_of.tail is not None:  # after the stream's complete members, what ended
+        f = _unreadable(stream_of.tail, path, "reading").to_dict()  # it: the file is damaged (exit 2)
+        f["member"] = stream_of.count + 1
         out["findings"].append(f)
         out["unreadable"] = True
     out["findings"].sort(key=_order)
-    if path != "-" and not _is_url(path) and is_json:
+    if path != "-" and not _is_url(path) and is_json and isinstance(matches, list):
         _json_pointers(matches, out["findings"])
     for f in out["findings"]:
         out[f["severity"] + "s"] += 1
@@ -142,19 +142,34 @@ NO_GAMES = "the record holds no games"
 """The finding of a record with a header and no game (``validate``), and ``convert``'s refusal of it."""
 
 
-def _ogxm_members(data: bytes, name: str) -> tuple[list[Match], NotationError | None]:
-    """The matches of an OGXM file or stream, and the error of a damaged member after complete ones."""
-    from .formats.ogxm import iter_ogxm
+class _Members:
+    """The matches of an OGXM file or stream, read one at a time as they are iterated (none is kept); the
+    error of a damaged member after complete ones ends the iteration and is kept as :attr:`tail`.  Any other
+    reading error is raised as a :class:`_ReadError`."""
 
-    matches: list[Match] = []
-    try:
-        for m in iter_ogxm(data, name=name, keep=False):
-            matches.append(m)
-    except NotationError as e:
-        if not matches:
-            raise
-        return matches, e
-    return matches, None
+    def __init__(self, data: bytes, name: str) -> None:
+        from .matchio import iter_matches
+
+        self._it = iter_matches(data, name=name, packed=True)
+        self.count = 0
+        self.tail: NotationError | None = None
+
+    def __iter__(self) -> Iterator[Match]:
+        while True:
+            try:
+                m = next(self._it)
+            except StopIteration:
+                return
+            except NotationError as e:
+                if not self.count:
+                    raise _ReadError(e) from e
+                self.tail = e
+                return
+            except (Exception, MemoryError, RecursionError) as e:
+                raise _ReadError(e) from e
+            self.count += 1
+            yield m
+            del m
 
 
 class _ReadError(Exception):
@@ -339,7 +354,10 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
         # To JSON, a .mat file's runs of plain plays are read as runs (PlainRun), as validate reads them:
         # its findings-only replay and the JSON writer take them as they are (tests/test_convert_packed.py)
         packed = fmt == "json" and not canonical
-        matches = read_source(src, packed=packed) if data is None else _parse(data, name, packed=packed)
+        if data is None:
+            data = source_bytes(src)[0]
+        matches: list[Match] | _Stream = (_Stream(data, name, packed) if _is_ogxm_stream(data)
+                                          else _parse(data, name, packed=packed))
         del data
     except OSError as e:
         return failed(f"{name}: cannot read: {e.strerror or e}")
@@ -348,38 +366,79 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
         return failed(str(e))
     except (RecursionError, MemoryError):
         return failed(f"{name}: the record is too large or nested too deeply to read")
-    if not matches:
+    count = len(matches)
+    if not count:
         return failed(f"{name}: no match found")
-    if not any(m.games for m in matches):
+    if not (matches.games if isinstance(matches, _Stream) else any(m.games for m in matches)):
         return failed(f"{name}: {NO_GAMES}: nothing to convert")
+    from pathlib import Path
+
     from .formats.registry import FORMATS, by_name
 
     keeps = () if fmt == "html" else by_name(fmt).private
-    for f in FORMATS:  # (an OGXM file's own bytes are for writing it back, not for other formats)
-        for p in f.private:
-            if p not in keeps:
-                for m in matches:
-                    m.properties.pop(p, None)
-    targets = [target]
-    if len(matches) > 1:
+    drop = [p for f in FORMATS for p in f.private if p not in keeps]  # (an OGXM file's own bytes are for
+    first = Path(target)  # writing it back, not for other formats)
+
+    def target_of(k: int) -> str:
+        return target if k == 1 else str(first.with_name(f"{first.stem}.{k}{first.suffix}"))
+
+    if count > 1:
         if not per_match or target == "-":
             where = "standard output" if target == "-" else target
-            return failed(f"{name}: holds {len(matches)} matches, and {where} one: not converted (convert into a "
+            return failed(f"{name}: holds {count} matches, and {where} one: not converted (convert into a "
                           "directory, a file for each match, or to .ogxms, a stream of them)")
-        from pathlib import Path
-
-        first = Path(target)
-        targets += [str(first.with_name(f"{first.stem}.{k}{first.suffix}")) for k in range(2, len(matches) + 1)]
-        for t in targets[1:]:
+        for k in range(2, count + 1):
             try:
-                check_target(t, force=force, inputs=inputs or (src,))
+                check_target(target_of(k), force=force, inputs=inputs or (src,))
             except (FileExistsError, OSError) as e:
                 return failed(str(e))
-    for k, (match, t) in enumerate(zip(matches, targets, strict=True)):
-        _convert_match(match, name, k + 1 if len(matches) > 1 else 0, t, fmt, out, say, failed, force=force,
-                       strict=strict, quiet=quiet, canonical=canonical, inputs=inputs or (src,), options=options,
-                       page=page, batch=batch)
+    from contextlib import nullcontext
+
+    from .convert import OutputBatch
+
+    # the files of several matches written as a batch (the folder read once, not once a file)
+    with OutputBatch() if batch is None and count > 1 else nullcontext(batch) as files:
+        for k, match in enumerate(matches, 1):  # (a stream's members read one at a time: see _Stream)
+            for p in drop:
+                match.properties.pop(p, None)
+            _convert_match(match, name, k if count > 1 else 0, target_of(k), fmt, out, say, failed, force=force,
+                           strict=strict, quiet=quiet, canonical=canonical, inputs=inputs or (src,),
+                           options=options, page=page, batch=files)
+            del match
+        if files is not None and files is not batch:
+            files.finish()
     return out
+
+
+def _is_ogxm_stream(data: bytes) -> bool:
+    from .formats.ogxm import is_stream
+
+    return data[:4] == b"OGXM" and is_stream(data)
+
+
+class _Stream:
+    """The matches of an OGXM stream for :func:`convert_file`, one at a time: made with a first reading of
+    every member (which raises as reading the whole stream does, before anything is written, and counts
+    them), each read again as it is iterated; memory is one member, whatever their number."""
+
+    def __init__(self, data: bytes, name: str, packed: bool) -> None:
+        from .matchio import iter_matches
+
+        self.data, self.name, self.packed = data, name, packed
+        self.count = 0
+        self.games = False
+        for m in iter_matches(data, name=name, packed=True):
+            self.count += 1
+            self.games = self.games or bool(m.games)
+            del m
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Iterator[Match]:
+        from .matchio import iter_matches
+
+        return iter_matches(self.data, name=self.name, packed=self.packed)
 
 
 PAGE_REASONS = {

@@ -399,6 +399,9 @@ def open_pending(path: str | Path, *, force: bool, inputs: Sequence[str | Path],
 
 SYNC_THREADS = 4
 """How many threads of an :class:`OutputBatch` sync its files at once."""
+MAX_PENDING = 64
+"""How many files an :class:`OutputBatch` holds open at most: the next one finishes those first (an OGXM
+stream of 10,000 members into a folder ran out of file descriptors)."""
 
 
 class OutputBatch:
@@ -407,7 +410,8 @@ class OutputBatch:
     :meth:`add` checks a target and writes its temporary file, which a few threads sync while the
     caller goes on (the next file's work overlaps this one's wait, and syncs made together share the
     file system's journal commits); :meth:`finish` waits for the syncs and then renames each temporary
-    file over its target, in the order added.  Until then no target is touched; a target that appeared
+    file over its target, in the order added.  Until then (or until :data:`MAX_PENDING` files wait) no
+    target is touched; a target that appeared
     in the meantime is refused unless ``force`` was given.  Used as a context manager, whatever is
     not finished (an error, an interruption) is removed.
 
@@ -446,7 +450,9 @@ class OutputBatch:
 
     def adopt(self, pending: _Pending, *, force: bool = False, on_error: Any = None) -> None:
         """:meth:`add` of a temporary file already written (:func:`open_pending`): synced with the
-        others, put in place by :meth:`finish`."""
+        others, put in place by :meth:`finish` (or when :data:`MAX_PENDING` wait)."""
+        if len(self._items) >= MAX_PENDING:
+            self.finish()
         self._items.append((pending, force, on_error))
         self._queue.put(pending.fd)
         if len(self._threads) < SYNC_THREADS:

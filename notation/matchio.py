@@ -16,6 +16,7 @@ is "empty file"; binary data or text in no known format is "unrecognised format"
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from . import _input
@@ -83,6 +84,20 @@ def parse_any(data: str | bytes, *, name: str | None = None, packed: bool = Fals
     for m in matches:
         bound_text(m)
     return matches
+
+
+def iter_matches(data: bytes, *, name: str | None = None, packed: bool = False) -> Iterator[Match]:
+    """:func:`parse_any`'s matches one at a time: an OGXM stream's members are read as they are taken (memory
+    is one member, whatever their number); a damaged member raises after the complete ones before it."""
+    if detect_format(name, data) not in ("ogxm", "ogxms"):
+        yield from parse_any(data, name=name, packed=packed)
+        return
+    from .formats.ogxm import iter_ogxm
+
+    for m in iter_ogxm(data, name=name, keep=not packed):
+        m.source = name
+        bound_text(m)
+        yield m
 
 
 def read_any(path: str | os.PathLike[str]) -> list[Match]:

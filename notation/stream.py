@@ -36,7 +36,7 @@ from ._term import utf8
 from .errors import NotationError
 from .formats.registry import FORMATS
 from .play import plain_legs
-from .record import Action, Game, Match
+from .record import Action, Game, Match, bound_text
 from .replay import GameReplay, MatchReplay, Replayer
 
 if TYPE_CHECKING:
@@ -218,6 +218,9 @@ def _convert(data: bytes, src: str, target: str, fmt: str, *, force: bool, stric
         header, games = iter_sgf(data, name=name)
         stubs = [stub_game(g) for g in games]
         del games
+        header.games = stubs  # (what a whole reading cuts and says: record.bound_text, on the stubs that keep it)
+        bound_text(header)
+        header.games = []
     except NotationError as e:
         e.located(file=name)
         return failed(str(e))
@@ -305,6 +308,7 @@ def _pass2(data: bytes, name: str, header: Match, stubs: list[Game], fmt: str, s
 
     def each() -> Iterator[tuple[Game, GameReplay | None]]:
         for g in games:
+            g = _bounded(g)
             gr = findings.feed(g) if findings is not None else None
             if making is not None:
                 g = copy.deepcopy(g)
@@ -326,6 +330,13 @@ def _pass2(data: bytes, name: str, header: Match, stubs: list[Game], fmt: str, s
     if next(pipeline, None) is not None:
         raise RuntimeError("the writer did not write every game")
     return (findings.finish().findings if findings is not None else []), count[0], dropped, notes
+
+
+def _bounded(g: Game) -> Game:
+    """``g`` with its names, comments and properties cut as :func:`~notation.record.bound_text` cuts them
+    (said once, for the header, by the first pass)."""
+    bound_text(Match(games=[g]))
+    return g
 
 
 def _with_games(header: Match, games: list[Game]) -> Match:

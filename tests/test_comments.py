@@ -178,3 +178,17 @@ def test_sgf_comments_of_gnubg_files_survive_json_and_mat() -> None:
     assert from_json(render_match(m, "json")[0]) == m
     back = notation.parse_match(render_match(m, "mat")[0])
     assert _action_comments(back) == _action_comments(m)
+
+
+def test_sgf_keeps_a_games_comments_apart() -> None:
+    """Issue 35 item 11: a game's two comments were written as one C (joined by a line break) and read back as
+    one; each is a value of the root's C now, read back as its own comment (gnubg reads no root C at all:
+    ``load match`` then ``save match`` drops it, one value or several)."""
+    from notation.formats.sgf import read_sgf
+    from notation.formats.sgf_write import write_sgf
+
+    m = notation.read_match(Path(__file__).parent / "data" / "mat_galaxy_dialect.txt")
+    m.games[0].comments = ["one\nline two", "three"]
+    text, dropped = write_sgf(m)
+    assert read_sgf(text).games[0].comments == ["one\nline two", "three"]
+    assert not [d for d in dropped if "comment" in d]

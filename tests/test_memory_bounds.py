@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import ROOT
@@ -63,3 +66,112 @@ def test_a_long_name_is_cut_and_said() -> None:
     (m,) = parse_any(text.replace("gnubg :", "x" * 10_000 + " :").encode("utf-8"), name="x.mat")
     assert all(len(g.names[0]) == TEXT_BOUND for g in m.games if g.names)
     assert any("cut to its first" in n.message for n in m.normalisations)
+
+
+# ------------------------------------------------------------------ an OGXM stream of many tiny members
+
+TINY = (" 1 point match\n\n Game 1\n Alice : 0                          Bob : 0\n"
+        "  1) 31: 8/5 6/5                    Doubles => 2\n  2)  Drops                          Wins 1 point\n")
+"""A match of one game (a double, dropped): an OGXM member of 80 bytes."""
+
+
+def members(n: int) -> bytes:
+    from notation.formats.ogxm import write_ogxm
+
+    (m,) = parse_any(TINY.encode(), name="tiny.mat")
+    return write_ogxm(m)[0] * n
+
+
+def traced_peak(job: Callable[..., Any], *args: Any, **kw: Any) -> tuple[int, Any]:
+    """The peak of Python's allocations while ``job(*args, **kw)`` runs, and its result."""
+    tracemalloc.start()
+    try:
+        result = job(*args, **kw)
+        return tracemalloc.get_traced_memory()[1], result
+    finally:
+        tracemalloc.stop()
+
+
+def cli(*args: str) -> int:
+    from notation.cli import run
+
+    with pytest.raises(SystemExit) as e:
+        run(list(args))
+    return int(e.value.code or 0)
+
+
+def test_a_streams_memory_does_not_grow_with_its_member_count(tmp_path: Path) -> None:
+    """An ``.ogxms`` of 290,000 tiny members died of MemoryError at 4 GB: validate and convert held every
+    member's match (and validate found each one's number by searching that list).  Each member is read,
+    checked and written alone now: four times the members take the memory of their bytes alone."""
+    from notation.batch import convert_file, validate_file
+
+    peaks: dict[str, list[int]] = {"validate": [], "convert": [], "folder": []}
+    small, large = 500, 2_000
+    for n in (small, large):
+        src = tmp_path / f"s{n}.ogxms"
+        src.write_bytes(members(n))
+        folder = tmp_path / f"out{n}"
+        folder.mkdir()
+        peak, out = traced_peak(validate_file, str(src))
+        peaks["validate"].append(peak)
+        assert (out["games"], out["errors"], out["notes"]) == (n, 0, 1)  # (no lines: said once, not n times)
+        peak, status = traced_peak(cli, "convert", "-q", str(src), str(tmp_path / "o.ogxms"), "--force")
+        peaks["convert"].append(peak)
+        assert status == 0 and (tmp_path / "o.ogxms").read_bytes() == src.read_bytes()
+        peak, out = traced_peak(convert_file, str(src), str(folder / "m.json"), "json", per_match=True)
+        peaks["folder"].append(peak)
+        assert out["status"] == 0 and len(list(folder.iterdir())) == n
+    # the larger stream's more bytes, read whole, and what the collector has not yet freed of the members
+    # written (their replays hold cycles): about 6 bytes a byte of input; a match held for each member is 40
+    extra = (large - small) * len(members(1))
+    for what, (a, b) in peaks.items():
+        assert b - a < 10 * extra, (what, a, b, extra)
+
+
+def test_a_long_comment_is_cut_and_said(tmp_path: Path) -> None:
+    """A comment was not cut: 5 MB of it went whole into every output and page.  It is cut, generously
+    (:data:`~notation.record.COMMENT_BOUND`, as much as OGXM writes of a file's annotations), and said."""
+    from notation.record import COMMENT_BOUND
+
+    (m,) = read_any(ROOT / "samples" / "gnubg_selfplay_7p.mat")
+    m.games[0].actions[0].comment = "c" * 5_000_000
+    m.games[1].comments.append("g" * (COMMENT_BOUND + 1))
+    m.comments.append("h" * 300_000)
+    m.games[0].actions[1].properties["XX"] = ["p" * 400_000]
+    p = tmp_path / "comment.json"
+    p.write_text(to_json(m), encoding="utf-8")
+    (back,) = read_any(p)
+    assert len(back.games[0].actions[0].comment or "") == COMMENT_BOUND
+    assert [len(c) for c in back.games[1].comments] == [COMMENT_BOUND]
+    assert [len(c) for c in back.comments] == [COMMENT_BOUND]
+    assert [len(v) for v in back.games[0].actions[1].properties["XX"]] == [COMMENT_BOUND]
+    (note,) = [n for n in back.normalisations if f"cut to its first {COMMENT_BOUND:,}" in n.message]
+    assert "5,000,000 characters" in note.message and "and 1 more" in note.message
+    for to in ("html", "txt"):
+        proc = limited("convert", str(p), str(tmp_path / f"out.{to}"), cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        assert (tmp_path / f"out.{to}").stat().st_size < 2 * p.stat().st_size / 5
+
+
+@pytest.mark.parametrize("ext", ["sgf", "mat"])
+def test_a_five_megabyte_comment_in_sgf_and_mat_within_the_limit(ext: str, tmp_path: Path) -> None:
+    """The probe's 5 MB comment as each text reader meets it (an SGF ``C[]``, a ``.mat`` header comment
+    line): read, cut, said, and written as a page and a text record within the address-space limit."""
+    from notation.formats.sgf_write import write_sgf
+
+    big = "c" * 5_000_000
+    mat = (ROOT / "samples" / "gnubg_selfplay_7p.mat").read_text(encoding="utf-8")
+    if ext == "sgf":
+        (m,) = parse_any(mat.encode(), name="x.mat")
+        text = write_sgf(m)[0].replace(";W[", f";C[{big}]W[", 1)
+    else:
+        text = f"; {big}\n" + mat
+    p = tmp_path / f"comment.{ext}"
+    p.write_text(text, encoding="utf-8")
+    (m,) = read_any(p)
+    assert any("5,000,000 characters" in n.message and "262,144" in n.message for n in m.normalisations)
+    for to in ("html", "txt"):
+        proc = limited("convert", str(p), str(tmp_path / f"out.{to}"), cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        assert (tmp_path / f"out.{to}").stat().st_size < p.stat().st_size / 2

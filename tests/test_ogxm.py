@@ -798,3 +798,50 @@ def test_a_dance_is_no_roll_then_resignation() -> None:
     assert dances
     back = read_ogxm(write_ogxm(m)[0])[0]
     assert sum(1 for g in back.games for a in g.actions if a.kind == "move" and not a.play) == dances
+
+
+
+_CAPPED = """; [Site "Test"]
+
+7 point match
+
+ Game 1
+ O : 4                                X : 0
+  1) 31: 8/5 6/5                      62: 24/18 13/11
+  2)  Doubles => 2                    Takes
+  3) 42: 8/4 6/4                      65:
+      Wins 3 point and the match
+"""
+_FORFEIT = """; [Site "Test"]
+
+11 point match
+
+ Game 1
+ O : 0                                X : 0
+  1) 31: 8/5 6/5                      66:
+      Wins 1004 point
+"""
+
+
+def test_result_endings_survive_ogxm() -> None:
+    """Issue 35 item 4: a result no resignation level is worth is read back the same, without a replay error: a
+    gammon capped at what the winner needed (Galaxy: 3 points with the cube at 2) is written as a gammon
+    resignation, not a single one; BG Studio's forfeit (1004 points) as OGXM's forfeit ply, the loser's last roll
+    still a roll not played, and nothing to say."""
+    capped, forfeit = parse_matches(_CAPPED)[0], parse_matches(_FORFEIT)[0]
+    backs = []
+    for m in (capped, forfeit):
+        assert not [f for f in replay_match(m).findings if f.severity == "error"]
+        data, dropped = write_ogxm(m)
+        back = read_ogxm(data)[0]
+        assert not [f.message for f in replay_match(back).findings if f.severity == "error"]
+        backs.append((back.games[0].actions, dropped))
+    (g1, said1), (g2, said2) = backs
+    assert [(a.kind, a.player, a.value) for a in g1[-3:]] == [("resign", 1, 2), ("accept", 0, None), ("win", 0, 3)]
+    assert [d for d in said1 if "implied resignation" in d] == [
+        "1 game that ends before it is played out with no resignation written (an implied resignation): OGXM says it "
+        "as one, read back as a resignation and its acceptance"]
+    assert [(a.kind, a.player, a.dice, a.value) for a in g2[-2:]] == [("roll", 1, (6, 6), None), ("win", 0, None, 1004)]
+    assert [(a.kind, a.player, a.dice, a.value) for a in g2] == [
+        (a.kind, a.player, a.dice, a.value) for a in forfeit.games[0].actions]
+    assert not said2

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from notation import parse_match
@@ -90,6 +90,7 @@ def test_a_play_holding_a_score_line_is_reported_and_dropped() -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(comment=HOSTILE, name=HOSTILE)
+@example(comment="a\r\n\ra", name="")  # read as one line break, where FF[4] finds two (CR LF, then CR)
 def test_sgf_writer_escapes_brackets_and_backslashes(comment: str, name: str) -> None:
     m = parse_match(BASE)
     m.games[0].actions[0].comment = comment

@@ -260,12 +260,17 @@ def _report(res: dict[str, Any]) -> int:
 def _stream(inputs: list[str], out: str, *, force: bool, strict: bool, quiet: bool) -> None:
     """``--to ogxms``: every match of every input as one OGXM stream (``.ogxms``), each a member in the
     inputs' order.  Each input's findings are reported as for any conversion; an input that cannot be
-    read is reported and left out (exit 2), the others are written."""
+    read is reported and left out (exit 2), the others are written.  Each member is written as it is
+    made, and an OGXM stream among the inputs is read one member at a time: memory is one member,
+    whatever their number."""
+    import tempfile
+
     from .._term import safe_line
-    from ..batch import read_source
-    from ..convert import atomic_write, check_target, write_error
+    from ..batch import source_bytes
+    from ..convert import _sync, check_target, open_pending, write_error
     from ..errors import NotationError
     from ..formats.ogxm import write_ogxm
+    from ..matchio import iter_matches
     from ..replay import replay_match
 
     if out != "-":
@@ -274,52 +279,93 @@ def _stream(inputs: list[str], out: str, *, force: bool, strict: bool, quiet: bo
         except FileExistsError as e:
             fail(str(e))
     status = 0
-    members: list[bytes] = []
+    members = 0
     lines: list[str] = []
-    for src in inputs:
-        name = "<stdin>" if src == "-" else src
-        try:
-            matches = read_source(src)
-        except OSError as e:
-            lines.append(safe_line(f"{name}: cannot read: {e.strerror or e}"))
-            status = 2
-            continue
-        except NotationError as e:
-            e.located(file=name)
-            lines.append(safe_line(str(e)))
-            status = 2
-            continue
-        for m in matches:
-            m.source = name
-            rep = replay_match(m)
-            if not quiet:
-                lines += [safe_line(f.format()) for f in rep.findings if f.severity != "note"]
+    pending = None
+    try:
+        if out == "-":
+            sink = tempfile.TemporaryFile()  # (standard output gets the stream once it is whole)
+        else:
+            pending = open_pending(out, force=force, inputs=inputs)
+            sink = open(pending.fd, "wb", closefd=False)
+    except OSError as e:
+        fail(write_error(out, e))
+    try:
+        for src in inputs:
+            name = "<stdin>" if src == "-" else src
+            at, said, before = sink.tell(), len(lines), members  # (an input that fails midway is left out whole)
             try:
-                data, dropped = write_ogxm(m, rep)
-            except NotationError as e:
-                lines.append(safe_line(f"{name}: not converted: {e.message}"))
+                data = source_bytes(src)[0]
+                for m in iter_matches(data, name=name):
+                    m.source = name
+                    rep = replay_match(m)
+                    if not quiet:
+                        lines += [safe_line(f.format()) for f in rep.findings if f.severity != "note"]
+                    try:
+                        member, dropped = write_ogxm(m, rep)
+                    except NotationError as e:
+                        lines.append(safe_line(f"{name}: not converted: {e.message}"))
+                        status = 2
+                        continue
+                    finally:
+                        del m, rep
+                    if strict or not quiet:
+                        lines += [safe_line(f"{name}: {'error' if strict else 'dropped'}: member {members + 1}: {d}")
+                                  for d in dropped]
+                    if dropped and strict:
+                        status = max(status, 1)
+                    members += 1
+                    _put(sink, member, out)
+                del data
+            except (OSError, NotationError) as e:
+                sink.seek(at)
+                sink.truncate()
+                del lines[said:]
+                members = before
+                if isinstance(e, NotationError):
+                    e.located(file=name)
+                    lines.append(safe_line(str(e)))
+                else:
+                    lines.append(safe_line(f"{name}: cannot read: {e.strerror or e}"))
                 status = 2
-                continue
-            if strict or not quiet:
-                lines += [safe_line(f"{name}: {'error' if strict else 'dropped'}: member {len(members) + 1}: {d}")
-                          for d in dropped]
-            if dropped and strict:
-                status = max(status, 1)
-            members.append(data)
-    if lines:
-        click.echo("\n".join(lines), err=True)
-    if status == 1 or not members:
-        sys.exit(status or 2)
-    stream = b"".join(members)
-    if out == "-":
-        sys.stdout.flush()
-        sys.stdout.buffer.write(stream)
-    else:
+        if lines:
+            click.echo("\n".join(lines), err=True)
+        if status == 1 or not members:
+            sys.exit(status or 2)
         try:
-            atomic_write(out, stream, force=force, inputs=inputs)
+            sink.flush()
+            if out == "-":
+                sink.seek(0)
+                sys.stdout.flush()
+                while chunk := sink.read(1 << 20):
+                    sys.stdout.buffer.write(chunk)
+            elif pending is not None:
+                _sync(pending.fd)
+                pending.finish(force=True)
+                pending = None
         except OSError as e:
             fail(write_error(out, e))
+    except _WriteFailed as e:
+        fail(write_error(out, e.error))
+    finally:
+        sink.close()
+        if pending is not None:
+            pending.abandon()
     sys.exit(status)
+
+
+class _WriteFailed(Exception):
+    def __init__(self, error: OSError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _put(sink: Any, data: bytes, out: str) -> None:
+    """Write ``data`` to the stream's file (a failure is the output's, not the input's)."""
+    try:
+        sink.write(data)
+    except OSError as e:
+        raise _WriteFailed(e) from e
 
 
 def _failed_file(path: str, reason: str) -> dict[str, Any]:

@@ -100,8 +100,10 @@ class _At:
 
 
 class Reader:
-    def __init__(self, data: bytes, name: str | None, base: int, keep: bool) -> None:
+    def __init__(self, data: bytes, name: str | None, base: int, keep: bool, member: int = 0) -> None:
         self.data = data
+        self.member = member
+        """The file's number in the stream it is a member of (0: a file alone)."""
         self.name = name
         self.base = base
         """The file's offset in the stream it is a member of (added to every offset an error names)."""
@@ -133,7 +135,8 @@ class Reader:
     def read(self) -> Match:
         c = W.split(self.data, self.name, self.base)
         m = self.match
-        self.note("an OGXM file has no lines: locations are ply numbers (FILE:PLY:1), counted across the games")
+        if self.member <= 1:  # (said once for a stream, not for each of its members)
+            self.note("an OGXM file has no lines: locations are ply numbers (FILE:PLY:1), counted across the games")
         if c.checksum is None:
             self.note("the file has no checksum (CSUM)")
         elif c.checksum != "crc32":
@@ -383,6 +386,8 @@ class Reader:
                 a = Action("accept", 1 - seat, text="Accepts", span=span)
                 ended = "resign"
             elif action in W.MARKERS or action == W.FORFEIT:
+                if action == W.FORFEIT and actions and self.plies and self.plies[-1].action is actions[-1]:
+                    self._rolled_then_resigned(actions[-1], seat)  # (a forfeit after a roll: the roll not played)
                 self.plies.append(_Ply(None, seat, cube, gi, None, None, seat))
                 if action == W.NULL:
                     self._odd_ply(game, W.encode_ply(action, seat, (), extras), line)

@@ -100,7 +100,7 @@ def iter_ogxm(data: bytes, *, name: str | None = None, keep: bool = True) -> Ite
                    f"member{'s' if k != 2 else ''} before it were read)", n, name)
         if size < W.HEADER:
             W.fail(f"stream member {k}: a file size of {size} bytes", pos + 12, name)
-        r = Reader(data[pos:pos + size], name, pos, keep)
+        r = Reader(data[pos:pos + size], name, pos, keep, k)
         m = r.read()
         if r.checksum != "crc32":
             W.fail(f"stream member {k} has no CRC-32 checksum (every member of a stream needs one)", pos, name)

@@ -96,11 +96,15 @@ def _unescape(raw: str) -> str:
 
 
 _OTHER_SPACE = re.compile(r"[\t\v\f]")
+_LINE_BREAK = re.compile(r"\r\n|\n\r|\r")
+"""A line break of SGF text (FF[4]: CR LF, LF CR, CR or LF), found from the left: CR LF CR is two."""
 
 
 def _text(raw: str) -> str:
     """An SGF ``Text`` value: unescaped, line breaks as LF, other white space as spaces."""
-    v = _unescape(raw).replace("\r\n", "\n").replace("\n\r", "\n").replace("\r", "\n")
+    v = _unescape(raw)
+    if "\r" in v:
+        v = _LINE_BREAK.sub("\n", v)
     return _OTHER_SPACE.sub(" ", v)
 
 
@@ -601,8 +605,8 @@ class _Reader:
                 elif lines != m.comments:
                     game.comments.append("\n".join(lines))
                     self.note("a second game comment (GC) was kept as a comment of this game", p.span)
-            elif n == "C":
-                game.comments.append(_text(p.raw[0]))
+            elif n == "C":  # (our writer gives each of a game's comments a value of its own)
+                game.comments.extend(_text(raw) for raw in p.raw)
             elif n == "XT":
                 for raw in p.raw:
                     k, v = _split_compose(raw)

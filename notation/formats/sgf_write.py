@@ -265,7 +265,7 @@ class _Writer:
                 if k not in _ROOT_WRITTEN:  # where it can: read back as a game property (so not counted)
                     root.append(self.prop(k, vals))
         if g.comments:
-            root.append(f"C[{_escape(chr(10).join(g.comments))}]")
+            root.append("C" + "".join(f"[{_escape(c)}]" for c in g.comments))  # one value a comment: kept apart
             self.written["comment", "game"] += sum(1 for c in g.comments if c)
         if i == 0:
             root.append(self.private())

@@ -1,0 +1,84 @@
+"""Analysis figures in range (issue 38): a JSON record's equity of ``1e300`` and probability of ``-1`` were
+accepted, and the equity written to OGXM as 39452.1 and called "rounded".  One check
+(:func:`notation.analysis.drop_out_of_range`, through
+:func:`notation.record.bound_text`, which every reader's matches go through) drops each figure out of
+range with a warning where its action is."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import DATA
+
+from notation.analysis import EQUITY_BOUND, Analysis
+from notation.batch import convert_file, validate_file
+from notation.matchio import parse_any, read_any
+from notation.record import Match
+
+
+def figures(m: Match) -> Iterator[float]:
+    """Every equity, luck and probability of ``m``'s analysis."""
+    for g in m.games:
+        for a in g.actions:
+            an: Analysis | None = a.analysis
+            if an is None:
+                continue
+            yield from (v for v in (an.luck,) if v is not None)
+            for c in an.checker.candidates if an.checker else ():
+                yield from (v for v in (c.equity, c.cubeless_equity) if v is not None)
+                if c.probabilities is not None:
+                    yield from (c.probabilities.win, c.probabilities.lose_gammon)
+            if an.cube is not None:
+                yield from (v for v in (an.cube.no_double, an.cube.double_take, an.cube.double_pass) if v is not None)
+
+
+def in_range(m: Match) -> bool:
+    return all(math.isfinite(v) and abs(v) <= EQUITY_BOUND for v in figures(m))
+
+
+@pytest.fixture(scope="module")
+def damaged_json(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from notation.formats.json_format import to_json
+
+    (m,) = read_any(DATA / "sgf_gnubg_analysed.sgf")
+    d = json.loads(to_json(m))
+    for g in d["match"]["games"]:
+        for a in g["actions"]:
+            c = (a.get("analysis") or {}).get("checker")
+            if c and c["candidates"][0].get("probabilities"):
+                c["candidates"][0]["equity"] = 1e300
+                c["candidates"][0]["probabilities"]["win"] = -1
+                p = tmp_path_factory.mktemp("ranges") / "bad.json"
+                p.write_text(json.dumps(d), encoding="utf-8")
+                return p
+    raise AssertionError("no analysed play")
+
+
+def test_json_figures_out_of_range_are_dropped_and_said_where(damaged_json: Path) -> None:
+    (m,) = parse_any(damaged_json.read_bytes(), name="bad.json")
+    assert in_range(m)
+    (note,) = [n for n in m.normalisations if "out of range" in n.message]
+    assert note.severity == "warning" and note.line is not None
+    assert "1e+300" in note.message and "-1/" in note.message
+    out = validate_file(str(damaged_json))
+    assert out["warnings"] >= 1 and any("out of range" in f["message"] for f in out["findings"])
+
+
+def test_an_out_of_range_equity_is_not_written_to_ogxm_as_rounded(damaged_json: Path, tmp_path: Path) -> None:
+    out = convert_file(str(damaged_json), str(tmp_path / "o.ogxm"), "ogxm")
+    assert out["status"] == 0, out
+    assert any("out of range" in line for line in out["messages"])
+    (back,) = read_any(tmp_path / "o.ogxm")
+    assert in_range(back)
+    assert not any(f"{v:.1f}" == "39452.1" for v in figures(back))
+
+
+def test_the_check_can_fail() -> None:
+    """Figures in range are kept as they are (the same analysis, nothing said)."""
+    (m,) = read_any(DATA / "sgf_gnubg_analysed.sgf")
+    assert in_range(m) and sum(1 for _ in figures(m)) > 100
+    assert not any("out of range" in n.message for n in m.normalisations)
