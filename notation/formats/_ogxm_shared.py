@@ -215,3 +215,13 @@ def level_text(lv: dict[str, Any]) -> str | None:
     if "cube_ply" in lv:
         return f"{lv['cube_ply']}-ply"
     return None
+
+
+def implied_level(points: int | None, cube: int) -> int | None:
+    """The level of the resignation a result implies (``points`` with the cube at ``cube``): the one it is
+    worth, else the least worth more (the points capped at what the winner needed to win the match, as
+    Galaxy writes them: 3 points with the cube at 2 is a gammon); None for more points than any resignation
+    gives (a forfeit)."""
+    if not points or not cube:
+        return 1
+    return next((k for k in (1, 2, 3) if cube * k >= points), None)

@@ -63,6 +63,7 @@ from ._ogxm_shared import (
     diff_play,
     end_plies,
     first_to_move,
+    implied_level,
     opening,
     parts,
     producer_of,
@@ -625,7 +626,7 @@ class Writer:
             # a result that neither a bear-off nor a drop gives (a roll left unplayed, then 'Wins'; or a game
             # the replay could not finish): the loser resigned, and OGXM says so
             cube = (result or steps[-1]).before.cube if steps else start.cube
-            level = _implied_level(points, cube)
+            level = implied_level(points, cube)
             if level is None:  # more points than a resignation gives: a forfeit (BG Studio's 1004 points ...)
                 plies.append((W.FORFEIT, 1 - winner, (), None))
                 ended = "forfeit"
@@ -1265,16 +1266,6 @@ def _resign_value(points: int | None, cube: int) -> int:
     if points and cube and points % cube == 0 and 1 <= points // cube <= 3:
         return points // cube
     return 1
-
-
-def _implied_level(points: int | None, cube: int) -> int | None:
-    """The level of the resignation a result implies (``points`` with the cube at ``cube``): the one it is
-    worth, else the least worth more (the points capped at what the winner needed to win the match, as
-    Galaxy writes them: 3 points with the cube at 2 is a gammon); None for more points than any resignation
-    gives (a forfeit)."""
-    if not points or not cube:
-        return 1
-    return next((k for k in (1, 2, 3) if cube * k >= points), None)
 
 
 def _tag_key(k: str) -> str:

@@ -168,8 +168,9 @@ def _restated(oid: str | None, seat: int) -> tuple[str | None, str | None]:
 def game_ogids(gr: GameReplay) -> list[tuple[ReplayStep | None, str | None, str | None]]:
     """The OGIDs before and after each OGXM ply of a replayed game, as OGXM's reference codec gives them
     (PyPI ``ogxm``, ``binary_to_json``), with the step of the ply's action: one for each action that is a
-    ply (every action but an acceptance and the result), then one (step None) for the game-over ply of a
-    game won without a resignation.
+    ply (every action but an acceptance and the result), then one (step None) for the loser's forfeit of a
+    game won, not played out, by more points than any resignation gives (as the writer writes it), then one
+    (step None) for the game-over ply of a game won without a resignation.
 
     The state and move number follow the plies: ``IB`` until the first roll is played (and again after a
     set-up position with no roll, which starts the count again and keeps the cube it had: a cube-set ply
@@ -181,17 +182,22 @@ def game_ogids(gr: GameReplay) -> list[tuple[ReplayStep | None, str | None, str 
     no OGID holds (a variant's checkers waiting to enter).  A game the replay cannot finish has the plies
     of its steps only."""
     from ..ogid import ogid
+    from ..position import GAME_RESIGNED
+    from ._ogxm_shared import implied_level
 
     out: list[tuple[ReplayStep | None, str | None, str | None]] = []
     move, state, action = 0, "IB", "N"
     last: str | None = None
-    won = resigned = False
+    won = resigned = dropped = False
+    result: ReplayStep | None = None
     for st in gr.steps:
         a = st.action
         kind = a.kind
         if kind in _NO_PLY:
-            won = won or kind == "win"
+            if kind == "win":
+                won, result = True, st
             continue
+        dropped = dropped or kind == "drop"
         if kind == "resign":
             out.append((st, *_restated(last, a.player)))
             resigned = True
@@ -224,6 +230,9 @@ def game_ogids(gr: GameReplay) -> list[tuple[ReplayStep | None, str | None, str 
         except ValueError:
             last = None
         out.append((st, first, last))
+    if won and not resigned and not dropped and result is not None and result.after.game_state == GAME_RESIGNED \
+            and implied_level(result.action.value, result.before.cube) is None:
+        out.append((None, *_restated(last, 1 - result.action.player)))  # the loser's forfeit (the writer's)
     if won and not resigned:  # the game-over ply (24, or 26 after the game that ends the match), White's seat
         out.append((None, *_restated(last, 0)))
     return out
