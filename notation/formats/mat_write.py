@@ -203,6 +203,12 @@ def resign_word(a: Action) -> str:
     return "Resigns" if a.value in (1, 2, 3) else "Concedes"
 
 
+_CUBE_WORDS = {"double": "Doubles", "beaver": "Beavers", "raccoon": "Raccoons"}
+"""The word of a cube action in a .mat cell, before ``=> N`` (the cube's new value)."""
+_WORDS = {"take": " Takes", "drop": " Drops", "accept": " Accepts", "reject": " Rejects"}
+"""The .mat cell of an action that is one word."""
+
+
 class _Writer:
     def __init__(self, match: Match, bar: str, off: str, hit_marks: bool) -> None:
         self.m = match
@@ -259,22 +265,12 @@ class _Writer:
             if not moves:  # (no play, or text that is no play: the dice alone, said by unwritable_plays)
                 return head
             return head + " ".join(moves) + (" " if len(moves) < 4 else "")
-        if k == "double":
-            return f" Doubles => {a.value}"
-        if k == "beaver":
-            return f" Beavers => {a.value}"
-        if k == "raccoon":
-            return f" Raccoons => {a.value}"
-        if k == "take":
-            return " Takes"
-        if k == "drop":
-            return " Drops"
+        if k in _CUBE_WORDS:
+            return f" {_CUBE_WORDS[k]} => {a.value}"
+        if k in _WORDS:
+            return _WORDS[k]
         if k == "resign":
             return f" {resign_word(a)}"
-        if k == "accept":
-            return " Accepts"
-        if k == "reject":
-            return " Rejects"
         if k == "setup":
             return self._setup_cell(a)
         raise ValueError(f"cannot write a {k!r} action in a .mat row")
