@@ -9,6 +9,7 @@ a test says otherwise.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import assume, given, settings
@@ -29,6 +30,9 @@ from notation.position import Position, board_from_points
 from notation.rules import get_rules
 
 START = {24: 2, 13: 5, 8: 3, 6: 5}
+
+if TYPE_CHECKING:
+    from lark import Lark
 
 
 def pos(mine: dict[int, int], theirs: dict[int, int], turn: int = 0) -> Position:
@@ -429,12 +433,27 @@ def test_parse_play_reads_what_the_grammar_reads(text: str) -> None:
     assert ours == theirs, text
 
 
+def _both_read(grammar: Lark, text: str) -> tuple[bool, bool]:
+    """Whether :func:`parse_play` reads ``text``, and whether lark's parser ``grammar`` of ``play.lark`` does."""
+    from lark.exceptions import UnexpectedInput
+
+    try:
+        parse_play(text)
+        ours = True
+    except ParseError:
+        ours = False
+    try:
+        grammar.parse(text)
+        theirs = True
+    except UnexpectedInput:
+        theirs = False
+    return ours, theirs
+
+
 def test_parse_play_reads_what_the_grammar_reads_exhaustively() -> None:
     """Every sequence of up to seven tokens (a point, a slash, a mark, a count, a blank, in any order):
     :func:`parse_play` accepts exactly what lark's parser of ``grammars/play.lark`` accepts."""
     import itertools
-
-    from lark.exceptions import UnexpectedInput
 
     from notation._grammar import parser
 
@@ -446,16 +465,7 @@ def test_parse_play_reads_what_the_grammar_reads_exhaustively() -> None:
             if any(a == b == "SEP" for a, b in itertools.pairwise(kinds)):
                 continue  # (two blanks are one token)
             text = "".join(texts[k] for k in kinds)
-            try:
-                parse_play(text)
-                ours = True
-            except ParseError:
-                ours = False
-            try:
-                grammar.parse(text)
-                theirs = True
-            except UnexpectedInput:
-                theirs = False
+            ours, theirs = _both_read(grammar, text)
             assert ours == theirs, (kinds, text)
             checked += 1
     assert checked > 50_000
@@ -464,8 +474,6 @@ def test_parse_play_reads_what_the_grammar_reads_exhaustively() -> None:
 def test_parse_play_reads_the_corpus_plays_as_the_grammar(corpus: Path) -> None:
     """Every play written in the shared corpus's .mat files (many programs' dialects): :func:`parse_play`
     reads it exactly when lark's parser of ``grammars/play.lark`` does."""
-    from lark.exceptions import UnexpectedInput
-
     from notation._grammar import parser
     from notation.formats.mat import read_matches
 
@@ -479,16 +487,7 @@ def test_parse_play_reads_the_corpus_plays_as_the_grammar(corpus: Path) -> None:
         plays.update(a.play for m in matches for g in m.games for a in g.actions if a.kind == "move" and a.play)
     assert len(plays) > 1000
     for text in sorted(plays):
-        try:
-            parse_play(text)
-            ours = True
-        except ParseError:
-            ours = False
-        try:
-            grammar.parse(text)
-            theirs = True
-        except UnexpectedInput:
-            theirs = False
+        ours, theirs = _both_read(grammar, text)
         assert ours == theirs, text
 
 

@@ -7,6 +7,7 @@ with the position before it, every play (xgdatatools: the from/to steps), every 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -88,34 +89,46 @@ def gvformat_view(path: Path) -> list[list[Event]]:
     return games
 
 
-def xgdatatools_view(path: Path) -> list[list[Event]]:
+def _xgdatatools_records(path: Path) -> tuple[Any, Iterator[Any]]:
+    """xgdatatools' ``xgstruct`` module and the game file's records as it reads them, in file order (each
+    read with the version its match header gives); skips when the oracle is not installed."""
     try:
         from ankigammon.thirdparty.xgdatatools import xgimport, xgstruct  # type: ignore[import-not-found]
     except ImportError:
         pytest.skip("the oracle xgdatatools (pip install --no-deps ankigammon) is not installed")
+
+    def records() -> Iterator[Any]:
+        for seg in xgimport.Import(str(path)).getfilesegment():
+            if seg.type != xgimport.Import.Segment.XG_GAMEFILE:
+                continue
+            seg.fd.seek(0)
+            version = -1
+            while (r := xgstruct.GameFileRecord(version=version).fromstream(seg.fd)) is not None:
+                if isinstance(r, xgstruct.HeaderMatchEntry):
+                    version = r.Version
+                yield r
+
+    return xgstruct, records()
+
+
+def xgdatatools_view(path: Path) -> list[list[Event]]:
+    xgstruct, records = _xgdatatools_records(path)
     games: list[list[Event]] = []
-    for seg in xgimport.Import(str(path)).getfilesegment():
-        if seg.type != xgimport.Import.Segment.XG_GAMEFILE:
-            continue
-        seg.fd.seek(0)
-        version = -1
-        while (r := xgstruct.GameFileRecord(version=version).fromstream(seg.fd)) is not None:
-            if isinstance(r, xgstruct.HeaderMatchEntry):
-                version = r.Version
-            elif isinstance(r, xgstruct.HeaderGameEntry):
-                games.append([("score", r.Score1, r.Score2)])
-            elif isinstance(r, xgstruct.MoveEntry):
-                steps = []
-                for k in range(0, 8, 2):
-                    f, t = r.Moves[k], r.Moves[k + 1]
-                    if f == -1 or (f, t) == (0, 0):  # the end; 0/0 (1-point to 1-point) is XG's "no move"
-                        break
-                    steps.append((f, -1 if t < 0 else t))
-                games[-1].append(("roll", r.ActiveP, tuple(r.Dice), tuple(r.PositionI), tuple(steps)))
-            elif isinstance(r, xgstruct.CubeEntry) and r.Double == 1:
-                games[-1] += [("double", r.ActiveP), (_ANSWERS[r.Take], -r.ActiveP)]
-            elif isinstance(r, xgstruct.FooterGameEntry):
-                games[-1].append(("result", r.Winner, r.PointsWon, r.Termination >= 100))
+    for r in records:
+        if isinstance(r, xgstruct.HeaderGameEntry):
+            games.append([("score", r.Score1, r.Score2)])
+        elif isinstance(r, xgstruct.MoveEntry):
+            steps = []
+            for k in range(0, 8, 2):
+                f, t = r.Moves[k], r.Moves[k + 1]
+                if f == -1 or (f, t) == (0, 0):  # the end; 0/0 (1-point to 1-point) is XG's "no move"
+                    break
+                steps.append((f, -1 if t < 0 else t))
+            games[-1].append(("roll", r.ActiveP, tuple(r.Dice), tuple(r.PositionI), tuple(steps)))
+        elif isinstance(r, xgstruct.CubeEntry) and r.Double == 1:
+            games[-1] += [("double", r.ActiveP), (_ANSWERS[r.Take], -r.ActiveP)]
+        elif isinstance(r, xgstruct.FooterGameEntry):
+            games[-1].append(("result", r.Winner, r.PointsWon, r.Termination >= 100))
     return games
 
 
@@ -150,22 +163,12 @@ def test_the_corpus_is_compared() -> None:
 def _cube_figures_xgdatatools(path: Path) -> list[tuple[float, ...]]:
     """Every analysed cube record's figures as xgdatatools reads them (``Doubled``: ``equB``, ``equDouble``,
     ``equDrop``, ``Eval`` and ``EvalDouble``, each 7 figures, the last the cubeless equity), in file order."""
-    try:
-        from ankigammon.thirdparty.xgdatatools import xgimport, xgstruct
-    except ImportError:
-        pytest.skip("the oracle xgdatatools (pip install --no-deps ankigammon) is not installed")
+    xgstruct, records = _xgdatatools_records(path)
     out: list[tuple[float, ...]] = []
-    for seg in xgimport.Import(str(path)).getfilesegment():
-        if seg.type != xgimport.Import.Segment.XG_GAMEFILE:
-            continue
-        seg.fd.seek(0)
-        version = -1
-        while (r := xgstruct.GameFileRecord(version=version).fromstream(seg.fd)) is not None:
-            if isinstance(r, xgstruct.HeaderMatchEntry):
-                version = r.Version
-            elif isinstance(r, xgstruct.CubeEntry) and r.AnalyzeC >= 0:
-                d = r.Doubled
-                out.append((d.equB, d.equDouble, d.equDrop, *d.Eval, *d.EvalDouble))
+    for r in records:
+        if isinstance(r, xgstruct.CubeEntry) and r.AnalyzeC >= 0:
+            d = r.Doubled
+            out.append((d.equB, d.equDouble, d.equDrop, *d.Eval, *d.EvalDouble))
     return out
 
 
