@@ -93,6 +93,9 @@ def test_the_count_of_records_without_analysis_is_good_english(tmp_path: Path) -
     code, _, err = run(str(tmp_path))
     assert code == 0
     assert "note: 2 matches of 2 hold no analysis" in err  # it said "2 matchs"
+    (tmp_path / "b.mat").unlink()
+    code, _, err = run(str(tmp_path))
+    assert "note: 1 match of 1 holds no analysis" in err  # it said "1 match of 1 hold"
 
 
 def test_an_unreadable_file_is_one_line_and_status_2(tmp_path: Path) -> None:

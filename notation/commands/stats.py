@@ -220,7 +220,8 @@ def command(files: tuple[str, ...], out_format: str, as_json: bool, games: bool,
         click.echo(players_text(players_table(all_stats)))
         unanalysed = sum(1 for st in all_stats if st.messages and "no analysis" in st.messages[0])
         if unanalysed:
-            click.echo(f"note: {plural(unanalysed, 'match')} of {len(all_stats)} hold no analysis", err=True)
+            verb = "holds" if unanalysed == 1 else "hold"
+            click.echo(f"note: {plural(unanalysed, 'match')} of {len(all_stats)} {verb} no analysis", err=True)
     sys.exit(status)
 
 
