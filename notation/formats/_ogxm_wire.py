@@ -873,12 +873,15 @@ def _drawing_write(d: dict[str, Any]) -> bytes:
     return write_record(varint(d["shape"]) + bytes((d["at"],)), d, _DRAWING, 2)
 
 
+_DRAWINGS = _list(3, (_drawing_read, _drawing_write))
+
+
 def _drawings_read(cur: In) -> list[dict[str, Any]]:
-    return list(_list(3, (_drawing_read, _drawing_write))[0](cur))
+    return list(_DRAWINGS[0](cur))
 
 
 _ANNO = _table({1: ("kind", VARINT), 2: ("alt_index", VARINT), 5: ("at", LONG),
-                6: ("drawings", (_drawings_read, _list(3, (_drawing_read, _drawing_write))[1])),
+                6: ("drawings", (_drawings_read, _DRAWINGS[1])),
                 7: ("analysis", _raw(16)), **{bit: (key, STRING) for bit, key in _ANNO_STRINGS.items()}})
 
 
