@@ -349,17 +349,11 @@ class Bounds:
             if a.properties:
                 _bound_properties(a.properties, f"an action of game {game.number}", cut)
             if a.analysis is not None:
-                from .analysis import EQUITY_BOUND, drop_out_of_range
-
-                bad = drop_out_of_range(a.analysis)
-                if bad:
-                    more = f" and {len(bad) - 3} more" if len(bad) > 3 else ""
-                    span = a.span
-                    self.match.normalisations.append(Normalisation(
-                        f"game {game.number}: analysis figures out of range dropped ({', '.join(bad[:3])}{more}): "
-                        f"an equity is within \u00b1{EQUITY_BOUND:g}, a probability within 0..1",
-                        span.line if span is not None else None, span.column if span is not None else None,
-                        "warning"))
+                span = a.span
+                note = drop_figures(a.analysis, f"game {game.number}", span.line if span is not None else None,
+                                    span.column if span is not None else None)
+                if note is not None:
+                    self.match.normalisations.append(note)
         return game
 
     def finish(self) -> None:
@@ -382,6 +376,20 @@ class Bounds:
                 match.normalisations.append(Normalisation(
                     f"{', '.join(cut[:3])}{more}: cut to its first {most:,} characters{why}"))
         self.short, self.long = [], []
+
+
+def drop_figures(a: Analysis, where: str, line: int | None = None, column: int | None = None
+                 ) -> Normalisation | None:
+    """Drop ``a``'s figures out of range (:func:`notation.analysis.drop_out_of_range`); the warning that says so,
+    at ``where`` (``game 3``), or None when all were in range."""
+    from .analysis import EQUITY_BOUND, drop_out_of_range
+
+    bad = drop_out_of_range(a)
+    if not bad:
+        return None
+    more = f" and {len(bad) - 3} more" if len(bad) > 3 else ""
+    return Normalisation(f"{where}: analysis figures out of range dropped ({', '.join(bad[:3])}{more}): an equity "
+                         f"is within \u00b1{EQUITY_BOUND:g}, a probability within 0..1", line, column, "warning")
 
 
 def _cut(text: str, what: str, cut: list[str]) -> str:

@@ -135,3 +135,63 @@ def test_a_streamed_sgf_conversion_says_the_figures_it_drops(damaged_sgf: Path, 
         assert any("out of range" in s for s in streamed["messages"])
         assert whole["status"] == (1 if strict else 0)
     assert (tmp_path / f"s.{fmt}").read_bytes() == (tmp_path / f"w.{fmt}").read_bytes()
+
+
+# ------------------------------------------------------------------------------------------ eXtreme Gammon
+
+def _xg_damaged() -> tuple[bytes, int]:
+    """The real ``.xg`` of tests/data with, in its first analysed move record, a first candidate's equity of
+    float's largest (3.4e38) and win chance of -1 and a luck of 1e300, and in its first analysed cube record
+    a double/take equity of NaN; and the index of that move record."""
+    import struct
+
+    from xg_container import container, records
+
+    from notation.formats.xg import _CUBE_ANALYSED, _MOVE_LUCK, CUBE, MOVE
+
+    recs = [bytearray(r) for r in records((DATA / "xg_ronde3.xg").read_bytes())]
+    move = next(i for i, r in enumerate(recs) if r[8] == MOVE and struct.unpack_from("<i", r, 120)[0] > 1)
+    struct.pack_into("<f", recs[move], 1408 + 6 * 4, 3.4e38)
+    struct.pack_into("<f", recs[move], 1408 + 3 * 4, -1.0)
+    struct.pack_into("<d", recs[move], _MOVE_LUCK, 1e300)
+    cube = next(i for i, r in enumerate(recs) if r[8] == CUBE and struct.unpack_from("<i", r, _CUBE_ANALYSED)[0] >= 0)
+    struct.pack_into("<f", recs[cube], 156, float("nan"))
+    return container(b"".join(recs)), move
+
+
+def test_xg_figures_out_of_range_are_dropped_and_said(tmp_path: Path) -> None:
+    """.xg's reader kept some such figures silently (a probability out of 0..1 made the candidate's chances
+    None, an equity beyond 100 the whole cube decision None) and others not at all (an equity of 3.4e38, in its
+    ranked plays decoded when first used, which the range check does not decode)."""
+    data, _ = _xg_damaged()
+    (m,) = parse_any(data, name="bad.xg")
+    assert in_range(m)
+    notes = [n for n in m.normalisations if "out of range" in n.message]
+    assert len(notes) == 2 and all(n.severity == "warning" and n.line is not None for n in notes), notes
+    said = " ".join(n.message for n in notes)
+    assert "3.4e+38" in said and "the luck 1e+300" in said and "-1/" in said and "nan" in said
+    p = tmp_path / "bad.xg"
+    p.write_bytes(data)
+    out = validate_file(str(p))
+    assert sum("out of range" in f["message"] for f in out["findings"]) == 2
+    conv = convert_file(str(p), str(tmp_path / "o.ogxm"), "ogxm")
+    assert conv["status"] == 0 and any("out of range" in s for s in conv["messages"])
+    (back,) = read_any(tmp_path / "o.ogxm")
+    assert in_range(back)
+
+
+def test_xgp_figures_out_of_range_are_dropped_and_said() -> None:
+    from xg_container import xgp_from_xg
+
+    from notation.formats.xg import read_xgp
+
+    data, move = _xg_damaged()
+    rec = read_xgp(xgp_from_xg(data, move), "bad.xgp")
+    (note,) = [n for n in rec.normalisations if "out of range" in n.message]
+    assert "3.4e+38" in note.message and rec.analysis is not None and rec.analysis.luck is None
+
+
+def test_xg_figures_in_range_are_kept_and_nothing_said() -> None:
+    (m,) = read_any(DATA / "xg_ronde3.xg")
+    assert in_range(m) and sum(1 for _ in figures(m)) > 1000
+    assert not any("out of range" in n.message for n in m.normalisations)
