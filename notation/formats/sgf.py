@@ -173,6 +173,9 @@ class _Node:
     properties cost 450 bytes each as objects, 7 as text."""
     other_at: int = 0
     """Where :attr:`other` starts in the text."""
+    named: bool = False
+    """Whether :attr:`other` holds a property with a name (an identifier with capitals: one without any is
+    ignored)."""
     analysed: bool = False
     """Whether :attr:`other` holds gnubg's analysis (a property of ``ANALYSIS_PROPS``)."""
 
@@ -473,7 +476,7 @@ class _Scanner:
         props: list[_Prop] = []
         count = 0
         other_start = other_end = -1
-        analysed = False
+        analysed = named = False
         last_end = pos + 1
         pos = ws(text, pos + 1).end()  # type: ignore[union-attr]
         while True:
@@ -504,12 +507,13 @@ class _Scanner:
                 end_line, end_col = self.loc(last_end)
                 props.append(_Prop(name, ident, self._values(first, last_end),
                                    Span(line, col, end_line, end_col), text[start:last_end], start))
-            elif name:
+            else:
                 if other_start < 0:
                     other_start = start
                 other_end = last_end
-                if name in _ANALYSIS_PROPS:
-                    analysed = True
+                if name:
+                    named = True
+                    analysed = analysed or name in _ANALYSIS_PROPS
         if keep:
             assert nodes is not None
             if count:
@@ -519,7 +523,8 @@ class _Scanner:
                 span = Span(semi_line, semi_col, semi_line, semi_col + 1)
             nd = _Node(props, span, len(nodes))
             if other_start >= 0:
-                nd.other, nd.other_at, nd.analysed = text[other_start:other_end], other_start, analysed
+                nd.other, nd.other_at, nd.named, nd.analysed = (text[other_start:other_end], other_start, named,
+                                                                 analysed)
             nodes.append(nd)
         return pos
 
@@ -827,7 +832,7 @@ class _Reader:
                     comment = _text(p.raw[0]) if comment is None else comment + "\n" + _text(p.raw[0])
             # the other properties are read here only for gnubg's analysis and for a node with no action; an
             # action keeps them as the node's text (TextProperties)
-            props = _other_properties(nd.other) if nd.analysed or (nd.other and move is None and not setup) \
+            props = _other_properties(nd.other) if nd.analysed or (nd.named and move is None and not setup) \
                 else {}
             actions: list[Action] = []
             if setup:
@@ -851,7 +856,7 @@ class _Reader:
                 continue
             last = actions[-1]
             last.comment = comment
-            if nd.other:
+            if nd.named:
                 last.properties = TextProperties(nd.other, _other_properties)
             if nd.analysed:
                 last.analysis = _read_analysis(props, last.player, before, m.length == 0)
