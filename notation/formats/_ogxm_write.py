@@ -1028,12 +1028,9 @@ class Writer:
             else:
                 verdict = 0 if nd >= dt else 1
         d: dict[str, Any] = {"ply_ref": ref, "kind": W.KIND_CUBE, "verdict": verdict}
-        if nd is not None:
-            d["no_double"] = conv.eq(nd)
-        if dt is not None:
-            d["double_take"] = conv.eq(dt)
-        if dp is not None:
-            d["double_pass"] = conv.eq(dp)
+        for key, e in (("no_double", nd), ("double_take", dt), ("double_pass", dp)):
+            if e is not None:
+                d[key] = conv.eq(e)
         if cube.probabilities is not None:
             d["probs"] = conv.probs(cube.probabilities)
         if cube.rollout is not None:
