@@ -11,9 +11,10 @@ indentation, lists of plain values on one line, UTF-8 text not escaped.
 
 from __future__ import annotations
 
+import copy
 import json
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, get_args
 
 from ..analysis import Analysis, analysis_from_dict, analysis_to_dict
@@ -23,7 +24,7 @@ from ..record import Action, ActionKind, Game, Match, MatchRules, Normalisation,
 from .registry import WriteResult
 
 if TYPE_CHECKING:
-    from ..replay import Finding, MatchReplay
+    from ..replay import Finding, GameReplay, MatchReplay
 
 __all__ = ["FORMAT", "VERSION", "to_json", "from_json", "findings_from_json", "match_to_dict",
            "match_from_dict", "write"]
@@ -200,11 +201,11 @@ def _null(_: object) -> str:
     return "null"
 
 
-def _bool(v: object) -> str:
+def _true_false(v: object) -> str:
     return "true" if v else "false"
 
 
-_PLAIN: dict[type, Callable[[Any], str]] = {type(None): _null, str: _encode_str, int: int.__repr__, bool: _bool}
+_PLAIN: dict[type, Callable[[Any], str]] = {type(None): _null, str: _encode_str, int: int.__repr__, bool: _true_false}
 """The JSON text of a value of each plain type, by its exact type (a float, a subclass: json's encoder)."""
 _plain_of = _PLAIN.get
 
@@ -791,3 +792,27 @@ def findings_from_json(text: str) -> list[Finding]:
 def write(match: Match, rep: MatchReplay | None = None) -> WriteResult:
     """:func:`to_json`: the JSON text holds the whole record, and drops nothing."""
     return WriteResult(to_json(match))
+
+
+_GAMES_END = '"games": []\n  }\n}\n'
+
+
+def write_games(match: Match, games: Iterator[tuple[Game, GameReplay | None]], emit: Callable[[str], None]
+                ) -> WriteResult:
+    """:func:`write` one game at a time (:meth:`notation.formats.registry.Format.write_games`): the
+    header's text with each game's put where the list of games goes."""
+    header = copy.copy(match)
+    header.games = []
+    head = to_json(header)
+    if not head.endswith(_GAMES_END):
+        raise RuntimeError("the JSON document does not end with the list of games")
+    first = True
+    for g, _ in games:
+        if first:
+            emit(head[:-len(_GAMES_END)] + '"games": [\n')
+            first = False
+        else:
+            emit(",\n")
+        emit("      " + _text(game_to_dict(g, _lazy_actions=True), 3))
+    emit(head if first else "\n    ]\n  }\n}\n")
+    return WriteResult("")
