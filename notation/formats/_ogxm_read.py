@@ -6,7 +6,7 @@ import struct
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from .._digits import ascii_digits
 from ..losses import THUMBNAIL
@@ -126,7 +126,7 @@ class Reader:
     def fail(self, message: str, at: int) -> None:
         W.fail(message, at, self.name)
 
-    def note(self, message: str, line: int | None = None, severity: str = "note") -> None:
+    def note(self, message: str, line: int | None = None, severity: Literal["note", "warning"] = "note") -> None:
         self.notes.append(Normalisation(message, line, 1 if line is not None else None, severity))
 
     # ------------------------------------------------------------------ the file
