@@ -469,7 +469,7 @@ def _convert_match(match: Match, name: str, member: int, target: str, fmt: str, 
     """One match of :func:`convert_file` written to ``target``; ``member`` is its number in a file of several
     (0 in a file of one), said in what is reported of it.  A refusal sets ``out``'s status, not lowered by
     the next match's."""
-    from .convert import atomic_write, canonical_plays, say_losses, write_error
+    from .convert import atomic_write, canonical_plays, say_doubts, say_losses, write_error
     from .formats.registry import by_name
 
     match.source = name
@@ -485,11 +485,7 @@ def _convert_match(match: Match, name: str, member: int, target: str, fmt: str, 
                 if member:
                     f.message = f"match {member}: {f.message}"
                 say(f.format())
-    doubts = [n for n in match.normalisations if n.severity != "note"]  # (an OGXM signature that does not verify)
-    for n in doubts:
-        if strict or not quiet:
-            say(f"{name}: {'error' if strict else n.severity}: reading: {n.message}")
-    if doubts and strict:
+    if say_doubts(say, name, match, strict=strict, quiet=quiet) and strict:
         out["status"] = 1
         return
     if canonical:

@@ -66,6 +66,17 @@ def say_losses(say: Callable[[str], None], name: str, dropped: Sequence[str], no
             say(f"{name}: note: {n}")
 
 
+def say_doubts(say: Callable[[str], None], name: str, match: Match, *, strict: bool, quiet: bool) -> bool:
+    """Say what the reader of ``match`` doubted (its normalisations that are not notes: analysis figures out of
+    range dropped, an OGXM signature that does not verify), as errors with ``strict``; whether there was any
+    (with ``strict`` the conversion then refuses)."""
+    doubts = [n for n in match.normalisations if n.severity != "note"]
+    if strict or not quiet:
+        for n in doubts:
+            say(f"{name}: {'error' if strict else n.severity}: reading: {n.message}")
+    return bool(doubts)
+
+
 def write_error(target: str, e: BaseException) -> str:
     """The one line that says why ``target`` was not written; an error that is not about writing (not
     an :class:`OSError`) is raised again."""

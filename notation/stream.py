@@ -36,7 +36,7 @@ from ._term import utf8
 from .errors import NotationError
 from .formats.registry import FORMATS, by_name
 from .play import plain_legs
-from .record import Action, Game, Match, bound_text
+from .record import Action, Game, Match
 from .replay import GameReplay, Replayer
 
 if TYPE_CHECKING:
@@ -177,7 +177,7 @@ def convert_sgf(data: bytes, src: str, target: str, fmt: str, *, force: bool = F
 def _convert(data: bytes, src: str, target: str, fmt: str, *, force: bool, strict: bool, quiet: bool,
              canonical: bool, inputs: Any, options: dict[str, Any], batch: OutputBatch | None
              ) -> dict[str, Any]:
-    from .convert import reporters, say_losses, write_error
+    from .convert import reporters, say_doubts, say_losses, write_error
     from .formats.sgf import iter_sgf
 
     name = src
@@ -186,12 +186,9 @@ def _convert(data: bytes, src: str, target: str, fmt: str, *, force: bool, stric
 
     # pass 1: the header, complete, and each game's stub
     try:
-        header, games = iter_sgf(data, name=name)
+        header, games = iter_sgf(data, name=name)  # (which cuts and checks each game: record.Bounds)
         stubs = [stub_game(g) for g in games]
         del games
-        header.games = stubs  # (what a whole reading cuts and says: record.bound_text, on the stubs that keep it)
-        bound_text(header)
-        header.games = []
     except NotationError as e:
         e.located(file=name)
         return failed(str(e))
@@ -226,6 +223,11 @@ def _convert(data: bytes, src: str, target: str, fmt: str, *, force: bool, stric
     for f in findings:
         if f.severity != "note":
             say(f.format())
+    if say_doubts(say, name, header, strict=strict, quiet=quiet) and strict:
+        if pending is not None:
+            pending.abandon()
+        out["status"] = 1
+        return out
     if canonical and changed and not quiet:
         say(f"{name}: {changed} plays rewritten in canonical form (--canonical)")
     say_losses(say, name, dropped, notes, strict=strict, quiet=quiet)
@@ -281,7 +283,6 @@ def _pass2(data: bytes, name: str, header: Match, stubs: list[Game], fmt: str, s
 
     def each() -> Iterator[tuple[Game, GameReplay | None]]:
         for i, g in enumerate(games):
-            g = _bounded(g)
             gr = findings.feed(g) if findings is not None else None
             if making is not None:
                 g = copy.deepcopy(g)
@@ -299,13 +300,6 @@ def _pass2(data: bytes, name: str, header: Match, stubs: list[Game], fmt: str, s
         raise RuntimeError("the writer did not write every game")
     return ((findings.finish().findings if findings is not None else []), count[0], list(result.dropped),
             list(result.notes))
-
-
-def _bounded(g: Game) -> Game:
-    """``g`` with its names, comments and properties cut as :func:`~notation.record.bound_text` cuts them
-    (said once, for the header, by the first pass)."""
-    bound_text(Match(games=[g]))
-    return g
 
 
 def _with_games(header: Match, games: list[Game]) -> Match:

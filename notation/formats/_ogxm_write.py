@@ -551,6 +551,17 @@ class Writer:
                 continue
             ref = first_ref + len(plies)
             wrote = True
+            if kind == "roll" and not _resigned_after(steps, i, winner):
+                # a roll the record leaves unplayed with no resignation after it (a record that stops there):
+                # OGXM has a dice ply with no steps for a dance, and for a roll not played only right before
+                # its roller's resignation; the reference codec would replay this one as an illegal empty play
+                self.counts["roll[|s] left unplayed where the record stops (no resignation after [it|them]): "
+                            "not written (OGXM holds a roll without a play only before its roller's "
+                            "resignation)"] += 1
+                if a.analysis is not None:
+                    self.counts["analysis of [a roll|rolls] not written (left unplayed where the record "
+                                "stops)"] += 1
+                continue
             if kind in ("move", "roll"):
                 self._move(plies, st, ref)
             elif kind == "double":
@@ -760,6 +771,14 @@ class Writer:
             plies.append((W.SET_POSITION, after.turn, (), {"board": board}))
         before = st.before
         self.info[ref] = (st, after.turn)
+        pos = a.setup or after
+        if pos.dice is not None:
+            self.counts["set-up position[|s] with the dice rolled and not yet played: [its|their] dice not written "
+                        "(OGXM's set-position ply holds the board, and dice only with an illegal play; read back "
+                        "without)"] += 1
+        if pos.double_offered or pos.resign_offered:
+            self.counts["set-up position[|s] with a double or a resignation pending: not written pending (OGXM's "
+                        "set-position ply holds the board and the cube; read back as none)"] += 1
         if (after.cube, after.cube_owner) != (before.cube, before.cube_owner):
             # the cube the set-up sets: a cube-set ply after it
             x: dict[str, Any] = {"cube_value": after.cube}
@@ -1257,6 +1276,17 @@ def _counted(n: int, what: str) -> str:
 
 
 _ALTERNATIVES = re.compile(r"\[([^|\]]*)\|([^\]]*)\]")
+
+
+def _resigned_after(steps: list[ReplayStep], i: int, winner: int | None) -> bool:
+    """Whether the roll of step ``i``, not played, is followed by its roller's resignation as OGXM writes
+    it: a resignation of the roller next (one not rejected), or none written and the game won all the same
+    (the writer then writes the loser's resignation)."""
+    roller = steps[i].action.player
+    rest = [s.action for s in steps[i + 1:] if s.action.kind not in ("win", "loss", "accept")]
+    if not rest:
+        return winner is not None and winner != roller
+    return rest[0].kind == "resign" and rest[0].player == roller and (len(rest) < 2 or rest[1].kind != "reject")
 
 
 def _resign_value(points: int | None, cube: int) -> int:

@@ -58,7 +58,7 @@ from .._digits import ascii_number
 from ..errors import ParseError
 from ..play import format_steps_plain
 from ..position import Position
-from ..record import Action, Game, Match, Normalisation, Span
+from ..record import Action, Bounds, Game, Match, Normalisation, Span
 from ..rows import number_rows
 from ..rules import get_rules
 from ._sgf_shared import ANALYSIS_PROPS as _ANALYSIS_PROPS
@@ -516,6 +516,7 @@ class _Reader:
         if "(" not in self.text:
             raise ParseError("not an SGF file: no game tree '(' found", file=self.name, line=1, column=1,
                              text=_line_of(self.text, 1))
+        bounds = Bounds(self.match)  # (each game cut and its figures checked as read: record.bound_text's work)
         for nodes in _Scanner(self.text, self.name, self.notes).trees():
             for nd in nodes:
                 for p in nd.props:
@@ -530,9 +531,10 @@ class _Reader:
             elif gm.value.strip() != "6":
                 self.note(f"a game tree with GM[{gm.value}] (not backgammon) was skipped", gm.span)
                 continue
-            yield self.game(nodes)
+            yield bounds.game(self.game(nodes))
         if not self.count:
             raise ParseError("no backgammon game (GM[6]) in the SGF file", file=self.name, line=1, column=1)
+        bounds.finish()
 
     # ------------------------------------------------------------------ root
     def game(self, nodes: list[_Node]) -> Game:
