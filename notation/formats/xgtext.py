@@ -221,9 +221,9 @@ def _xg_analysis(lines: list[str]) -> Analysis | None:
                     verdict = re.split(r"[:：]", x)[-1].strip() or None
                     break
             probs = None
-            pcts = [p for x in lines[:k] if (p := _XG_PCT.match(x))]
-            if len(pcts) >= 2:
-                probs = _percentages(pcts[0], pcts[1])
+            lines_found = [p for p in (_XG_PCT.match(x) for x in lines[:k]) if p]
+            if len(lines_found) >= 2:
+                probs = _percentages(lines_found[0], lines_found[1])
             for x in lines[:k]:
                 lm = _XG_LEVEL.match(x)
                 if lm:
