@@ -667,7 +667,8 @@ def _decision_rows(path: str, variant: str | None, auto_doubles: int | None, res
             steps = list(grep)
             # each action's OGID before it, as OGXM's reference codec gives it (state, cube action, move number);
             # an action that is no OGXM ply (an acceptance, the result) the one after the ply before it
-            ogids = {id(st.action): (before, after) for st, before, after in game_ogids(grep) if st is not None}
+            ogids = {id(st.action): (before, after) for st, before, after in
+                     game_ogids(grep, crawford_rule=match.rules.crawford) if st is not None}
             last_ogid: str | None = None
             for si, step in enumerate(steps):
                 a = step.action

@@ -541,11 +541,26 @@ def rewrites(match: Match, bar: str = "25", off: str = "0", hit_marks: bool = Tr
 
 
 def roll_losses(match: Match) -> list[str]:
-    """The rolls not played (the player resigned): a ``.mat`` cell holds each as an empty move."""
-    n = sum(1 for g in match.games for a in g.actions if a.kind == "roll")
-    if not n:
-        return []
-    return [f"{n} rolls after which the player resigned without moving: .mat writes each as an empty move"]
+    """The rolls not played (the player resigned, or the record stops there): a ``.mat`` cell holds each
+    as an empty move."""
+    resigned = stops = 0
+    for g in match.games:
+        for i, a in enumerate(g.actions):
+            if a.kind != "roll":
+                continue
+            rest = [b.kind for b in g.actions[i + 1:] if b.kind not in ("win", "loss", "accept")]
+            if rest or any(b.kind in ("win", "loss") for b in g.actions[i + 1:]):
+                resigned += 1
+            else:
+                stops += 1
+    out = []
+    if resigned:
+        out.append(f"{resigned} roll{'s' if resigned > 1 else ''} after which the player resigned without moving: "
+                   f".mat writes {'each' if resigned > 1 else 'it'} as an empty move")
+    if stops:
+        out.append(f"{stops} roll{'s' if stops > 1 else ''} after which the record stops, not played: .mat writes "
+                   f"{'each' if stops > 1 else 'it'} as an empty move")
+    return out
 
 
 def write(match: Match, rep: MatchReplay | None = None, *, bar: str = "25", off: str = "0",
