@@ -568,6 +568,11 @@ class Writer:
                 plies.append((W.DOUBLE, a.player, (), None))
                 self.info[ref] = (st, a.player)
                 double_pending = True
+            elif kind == "take" and i and steps[i - 1].action.kind in ("beaver", "raccoon"):
+                # OGXM's beaver and raccoon plies hold their take (the reference codec refuses a take ply after
+                # one: 'turn order'); the reader gives the take back
+                wrote = False
+                double_pending = False
             elif kind in ("take", "drop", "beaver", "raccoon"):
                 plies.append((_CUBE_PLIES[kind], a.player, (), None))
                 self.info[ref] = (st, 1 - a.player)
