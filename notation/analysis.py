@@ -17,11 +17,13 @@ Nothing here computes an evaluation.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 __all__ = ["Probabilities", "Rollout", "Candidate", "CheckerAnalysis", "CubeAnalysis", "Analysis",
-           "analysis_to_dict", "analysis_from_dict", "cube_equities", "EQUITY_BOUND", "drop_out_of_range"]
+           "analysis_to_dict", "analysis_from_dict", "cube_equities", "EQUITY_BOUND", "drop_out_of_range",
+           "figures_in_range"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,6 +296,19 @@ def _probs_ok(p: Probabilities | None) -> bool:
                             for x in (p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon))
 
 
+def figures_in_range(equities: Iterable[float], chances: Iterable[float] = ()) -> bool:
+    """Whether every one of ``equities`` (and luck) is within :data:`EQUITY_BOUND` and every one of ``chances``
+    within 0..1 (NaN is neither): what :func:`drop_out_of_range` keeps, asked of raw figures (a reader that
+    decodes an analysis when first used, ``.xg``'s, decodes at once one that holds a figure out of range, for
+    :func:`drop_out_of_range` to drop and say)."""
+    return all(-EQUITY_BOUND <= v <= EQUITY_BOUND for v in equities) and all(
+        -PROBABILITY_SLACK <= x <= 1 + PROBABILITY_SLACK for x in chances)
+
+
+def _rollout_ok(r: Rollout | None) -> bool:
+    return r is None or (_equity_ok(r.error) and _equity_ok(r.double_error))
+
+
 def _probs_text(p: Probabilities) -> str:
     return "/".join(f"{x:g}" for x in (p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon))
 
@@ -317,25 +332,38 @@ def drop_out_of_range(a: Analysis) -> list[str]:
         bad.append(f"{what} {_probs_text(p)}")
         return None
 
-    # (an analysis decoded when first read, as .xg's and gnubg's ranked plays are, is not decoded here)
+    def ro(r: Rollout | None, what: str) -> Rollout | None:
+        if _rollout_ok(r):
+            return r
+        assert r is not None
+        return replace(r, error=eq(r.error, f"the rollout error of {what}"),
+                       double_error=eq(r.double_error, f"the double/take rollout error of {what}"))
+
+    # (an analysis decoded when first used, as .xg's is, is not decoded here: its reader decodes at once one
+    # with a figure out of range, figures_in_range)
     ch = a.checker
     if ch is not None and type(ch) is CheckerAnalysis and not all(
             _equity_ok(c.equity) and _equity_ok(c.cubeless_equity) and _probs_ok(c.probabilities)
-            for c in ch.candidates):
+            and _rollout_ok(c.rollout) for c in ch.candidates):
         a.checker = CheckerAnalysis(tuple(
             Candidate(c.play, eq(c.equity, f"the equity of {c.play or 'no move'!r}"),
                       pr(c.probabilities, f"the probabilities of {c.play or 'no move'!r}"), c.level,
-                      eq(c.cubeless_equity, f"the cubeless equity of {c.play or 'no move'!r}"), c.rollout)
+                      eq(c.cubeless_equity, f"the cubeless equity of {c.play or 'no move'!r}"),
+                      ro(c.rollout, repr(c.play or 'no move')))
             for c in ch.candidates), ch.played)
     cu = a.cube
     if cu is not None and type(cu) is CubeAnalysis and not (
-            all(_equity_ok(v) for v in (cu.no_double, cu.double_take, cu.double_pass, cu.cubeless_equity))
-            and _probs_ok(cu.probabilities)):
+            all(_equity_ok(v) for v in (cu.no_double, cu.double_take, cu.double_pass, cu.cubeless_equity,
+                                        cu.double_cubeless_equity))
+            and _probs_ok(cu.probabilities) and _probs_ok(cu.double_probabilities) and _rollout_ok(cu.rollout)):
         a.cube = replace(cu, no_double=eq(cu.no_double, "the no-double equity"),
                          double_take=eq(cu.double_take, "the double/take equity"),
                          double_pass=eq(cu.double_pass, "the double/pass equity"),
                          cubeless_equity=eq(cu.cubeless_equity, "the cube decision's cubeless equity"),
-                         probabilities=pr(cu.probabilities, "the cube decision's probabilities"))
+                         probabilities=pr(cu.probabilities, "the cube decision's probabilities"),
+                         double_cubeless_equity=eq(cu.double_cubeless_equity, "the double/take cubeless equity"),
+                         double_probabilities=pr(cu.double_probabilities, "the double/take probabilities"),
+                         rollout=ro(cu.rollout, "the cube decision"))
     if not _equity_ok(a.luck):
         a.luck = eq(a.luck, "the luck")
     return bad

@@ -66,6 +66,17 @@ def say_losses(say: Callable[[str], None], name: str, dropped: Sequence[str], no
             say(f"{name}: note: {n}")
 
 
+def say_doubts(say: Callable[[str], None], name: str, match: Match, *, strict: bool, quiet: bool) -> bool:
+    """Say what the reader of ``match`` doubted (its normalisations that are not notes: analysis figures out of
+    range dropped, an OGXM signature that does not verify), as errors with ``strict``; whether there was any
+    (with ``strict`` the conversion then refuses)."""
+    doubts = [n for n in match.normalisations if n.severity != "note"]
+    if strict or not quiet:
+        for n in doubts:
+            say(f"{name}: {'error' if strict else n.severity}: reading: {n.message}")
+    return bool(doubts)
+
+
 def write_error(target: str, e: BaseException) -> str:
     """The one line that says why ``target`` was not written; an error that is not about writing (not
     an :class:`OSError`) is raised again."""
@@ -222,13 +233,13 @@ class InputSet(tuple):  # type: ignore[type-arg]
             if st is not None and (st.st_dev, st.st_ino) in ids:
                 raise FileExistsError(f"{p}: refusing to overwrite an input file")
             if link or p.name in ("", ".", ".."):
-                real = p.resolve()
+                real = _resolve(p)
             else:  # not a link: the resolved directory and the name
                 if self._dirs is None:
                     self._dirs = {}
                 parent = self._dirs.get(p.parent)
                 if parent is None:
-                    parent = self._dirs[p.parent] = p.parent.resolve()
+                    parent = self._dirs[p.parent] = _resolve(p.parent)
                 real = parent / p.name
             if real in resolved:
                 raise FileExistsError(f"{p}: refusing to overwrite an input file")
@@ -251,9 +262,18 @@ class InputSet(tuple):  # type: ignore[type-arg]
                     ids.add((st.st_dev, st.st_ino))
                 except FileNotFoundError:
                     pass
-                resolved.add(Path(i).resolve())
+                resolved.add(_resolve(Path(i)))
             self._gathered = (frozenset(ids), frozenset(resolved))
         return self._gathered
+
+
+def _resolve(p: Path) -> Path:
+    """``p.resolve()``, or for a link that leads round in a loop (which is no file, so none of the inputs;
+    Python 3.11's ``resolve`` raises RuntimeError there) ``p`` made absolute."""
+    try:
+        return p.resolve()
+    except RuntimeError:
+        return p.absolute()
 
 
 def check_target(path: str | Path, *, force: bool = False, inputs: Sequence[str | Path] = ()) -> None:
@@ -272,7 +292,7 @@ def check_target(path: str | Path, *, force: bool = False, inputs: Sequence[str 
                 raise FileExistsError(f"{p}: refusing to overwrite an input file")
         except FileNotFoundError:
             pass
-        if p.resolve() == Path(i).resolve():
+        if _resolve(p) == _resolve(Path(i)):
             raise FileExistsError(f"{p}: refusing to overwrite an input file")
     if p.is_dir():
         raise FileExistsError(f"{p} is a directory")
@@ -333,10 +353,7 @@ class _Pending:
             self.fd = -1
             if not force and os.path.lexists(p):
                 raise FileExistsError(f"{p} exists (use --force to overwrite it)")
-            try:
-                st: os.stat_result | None = os.stat(p)
-            except FileNotFoundError:
-                st = None
+            st = _stat(p, follow=True)  # (None for a link to nothing, or in a loop: replaced as every link is)
             _refuse_special(p, st)  # (made since it was checked: a FIFO opened here would wait for ever)
             if os.path.islink(p):  # a symbolic link: the entry is replaced, never written through
                 st = None

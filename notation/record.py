@@ -292,45 +292,104 @@ copied into every game, finding and page of the outputs, so one of megabytes mad
 def bound_text(match: Match) -> None:
     """Cut each name, rating and header tag of ``match`` longer than :data:`TEXT_BOUND` characters to its
     first :data:`TEXT_BOUND`, each comment and property of its games and actions longer than
-    :data:`COMMENT_BOUND` to that (:func:`bound_game`), and say so in its normalisations (every reader's
-    matches go through here: :func:`notation.matchio.parse_any`)."""
-    cut: list[str] = []
-
-    def bound(text: str | None, what: str) -> str | None:
-        if text is None or len(text) <= TEXT_BOUND:
-            return text
-        cut.append(f"{what} ({len(text):,} characters)")
-        return text[:TEXT_BOUND]
-
-    if any(len(n) > TEXT_BOUND for n in match.names):
-        match.names = (bound(match.names[0], "the first player's name") or "",
-                       bound(match.names[1], "the second player's name") or "")
-    if any(len(k) > TEXT_BOUND or len(v) > TEXT_BOUND for k, v in match.tags):
-        match.tags = [(bound(k, "a header tag's name") or "", bound(v, f"the header tag {k[:40]!r}") or "")
-                      for k, v in match.tags]
+    :data:`COMMENT_BOUND` to that, drop its analysis figures out of range, and say so in its normalisations
+    (every reader's matches go through here, :func:`notation.matchio.parse_any`, or a reader of one game at a
+    time through :class:`Bounds`, :func:`notation.formats.sgf.iter_sgf`)."""
+    b = Bounds(match)
     for g in match.games:
-        if g.names is not None and any(len(n) > TEXT_BOUND for n in g.names):
-            g.names = (bound(g.names[0], f"game {g.number}'s first name") or "",
-                       bound(g.names[1], f"game {g.number}'s second name") or "")
-        if any(r is not None and len(r) > TEXT_BOUND for r in g.ratings):
-            g.ratings = (bound(g.ratings[0], f"game {g.number}'s first rating"),
-                         bound(g.ratings[1], f"game {g.number}'s second rating"))
-    if cut:
-        more = f" and {len(cut) - 3} more" if len(cut) > 3 else ""
-        match.normalisations.append(Normalisation(
-            f"{', '.join(cut[:3])}{more}: cut to its first {TEXT_BOUND:,} characters"))
-    cut = []
-    if any(len(c) > COMMENT_BOUND for c in match.comments):
-        match.comments = [_cut(c, "a header comment", cut) for c in match.comments]
-    for g in match.games:
-        cut += bound_game(g, match.normalisations)
-    say_cut(match, cut)
+        b.game(g)
+    b.finish()
 
 
 COMMENT_BOUND = 1 << 18
 """The most characters a comment or a property of a game or an action keeps (262,144, as much as our OGXM
 writer writes of a file's annotations, :data:`notation.formats._ogxm_write.MAX_ANNO_BYTES`): a real comment,
 an annotator's essay on a move, is a few thousand; one of megabytes was copied into every output and page."""
+
+
+class Bounds:
+    """:func:`bound_text` of ``match`` a game at a time, for a reader that yields its games one by one
+    (:func:`notation.formats.sgf.iter_sgf`): :meth:`game` cuts each game as it is read and says there its
+    analysis figures out of range (a warning each, where the action is); :meth:`finish`, when the games are
+    all read, cuts the header and says what was cut."""
+
+    __slots__ = ("match", "short", "long")
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+        self.short: list[str] = []
+        """What was cut to :data:`TEXT_BOUND` characters."""
+        self.long: list[str] = []
+        """What was cut to :data:`COMMENT_BOUND` characters."""
+
+    def _bound(self, text: str | None, what: str) -> str | None:
+        if text is None or len(text) <= TEXT_BOUND:
+            return text
+        self.short.append(f"{what} ({len(text):,} characters)")
+        return text[:TEXT_BOUND]
+
+    def game(self, game: Game) -> Game:
+        """Cut ``game``'s names and ratings, each comment and property value of it and its actions, and drop
+        its analysis figures out of range (:func:`notation.analysis.drop_out_of_range`); ``game``."""
+        bound, cut = self._bound, self.long
+        if game.names is not None and any(len(n) > TEXT_BOUND for n in game.names):
+            game.names = (bound(game.names[0], f"game {game.number}'s first name") or "",
+                          bound(game.names[1], f"game {game.number}'s second name") or "")
+        if any(r is not None and len(r) > TEXT_BOUND for r in game.ratings):
+            game.ratings = (bound(game.ratings[0], f"game {game.number}'s first rating"),
+                            bound(game.ratings[1], f"game {game.number}'s second rating"))
+        if any(len(c) > COMMENT_BOUND for c in game.comments):
+            game.comments = [_cut(c, f"a comment of game {game.number}", cut) for c in game.comments]
+        _bound_properties(game.properties, f"game {game.number}", cut)
+        for a in game.actions:
+            c = a.comment
+            if c is not None and len(c) > COMMENT_BOUND:
+                line = f" (line {a.span.line})" if a.span is not None else ""
+                a.comment = _cut(c, f"a comment in game {game.number}{line}", cut)
+            if a.properties:
+                _bound_properties(a.properties, f"an action of game {game.number}", cut)
+            if a.analysis is not None:
+                span = a.span
+                note = drop_figures(a.analysis, f"game {game.number}", span.line if span is not None else None,
+                                    span.column if span is not None else None)
+                if note is not None:
+                    self.match.normalisations.append(note)
+        return game
+
+    def finish(self) -> None:
+        """Cut the match's names, header tags and comments, and say in its normalisations what was cut."""
+        match, bound = self.match, self._bound
+        games_short, games_long = self.short, self.long  # (the header's said first, as it comes first)
+        self.short, self.long = [], []
+        if any(len(n) > TEXT_BOUND for n in match.names):
+            match.names = (bound(match.names[0], "the first player's name") or "",
+                           bound(match.names[1], "the second player's name") or "")
+        if any(len(k) > TEXT_BOUND or len(v) > TEXT_BOUND for k, v in match.tags):
+            match.tags = [(bound(k, "a header tag's name") or "", bound(v, f"the header tag {k[:40]!r}") or "")
+                          for k, v in match.tags]
+        if any(len(c) > COMMENT_BOUND for c in match.comments):
+            match.comments = [_cut(c, "a header comment", self.long) for c in match.comments]
+        for cut, most, why in ((self.short + games_short, TEXT_BOUND, ""),
+                               (self.long + games_long, COMMENT_BOUND, " (the longest comment kept)")):
+            if cut:
+                more = f" and {len(cut) - 3} more" if len(cut) > 3 else ""
+                match.normalisations.append(Normalisation(
+                    f"{', '.join(cut[:3])}{more}: cut to its first {most:,} characters{why}"))
+        self.short, self.long = [], []
+
+
+def drop_figures(a: Analysis, where: str, line: int | None = None, column: int | None = None
+                 ) -> Normalisation | None:
+    """Drop ``a``'s figures out of range (:func:`notation.analysis.drop_out_of_range`); the warning that says so,
+    at ``where`` (``game 3``), or None when all were in range."""
+    from .analysis import EQUITY_BOUND, drop_out_of_range
+
+    bad = drop_out_of_range(a)
+    if not bad:
+        return None
+    more = f" and {len(bad) - 3} more" if len(bad) > 3 else ""
+    return Normalisation(f"{where}: analysis figures out of range dropped ({', '.join(bad[:3])}{more}): an equity "
+                         f"is within \u00b1{EQUITY_BOUND:g}, a probability within 0..1", line, column, "warning")
 
 
 def _cut(text: str, what: str, cut: list[str]) -> str:
@@ -340,47 +399,8 @@ def _cut(text: str, what: str, cut: list[str]) -> str:
     return text[:COMMENT_BOUND]
 
 
-def bound_game(game: Game, notes: list[Normalisation] | None = None) -> list[str]:
-    """Cut each comment and property value of ``game`` and its actions longer than :data:`COMMENT_BOUND`
-    characters to its first :data:`COMMENT_BOUND`; what was cut, one item each (for :func:`say_cut`).  And
-    drop the analysis figures out of range (:func:`notation.analysis.drop_out_of_range`), said in ``notes``
-    where the action is, a warning each."""
-    cut: list[str] = []
-    if any(len(c) > COMMENT_BOUND for c in game.comments):
-        game.comments = [_cut(c, f"a comment of game {game.number}", cut) for c in game.comments]
-    _bound_properties(game.properties, f"game {game.number}", cut)
-    for a in game.actions:
-        c = a.comment
-        if c is not None and len(c) > COMMENT_BOUND:
-            line = f" (line {a.span.line})" if a.span is not None else ""
-            a.comment = _cut(c, f"a comment in game {game.number}{line}", cut)
-        if a.properties:
-            _bound_properties(a.properties, f"an action of game {game.number}", cut)
-        if a.analysis is not None:
-            from .analysis import EQUITY_BOUND, drop_out_of_range
-
-            bad = drop_out_of_range(a.analysis)
-            if bad and notes is not None:
-                more = f" and {len(bad) - 3} more" if len(bad) > 3 else ""
-                span = a.span
-                notes.append(Normalisation(
-                    f"game {game.number}: analysis figures out of range dropped ({', '.join(bad[:3])}{more}): an "
-                    f"equity is within \u00b1{EQUITY_BOUND:g}, a probability within 0..1",
-                    span.line if span is not None else None, span.column if span is not None else None, "warning"))
-    return cut
-
-
 def _bound_properties(props: dict[str, list[str]], where: str, cut: list[str]) -> None:
     for k, vs in props.items():
         if any(isinstance(v, str) and len(v) > COMMENT_BOUND for v in vs):
             props[k] = [_cut(v, f"the property {k[:40]!r} of {where}", cut) if isinstance(v, str) else v
                         for v in vs]
-
-
-def say_cut(match: Match, cut: list[str]) -> None:
-    """Say in ``match``'s normalisations the comments and properties :func:`bound_game` cut."""
-    if cut:
-        more = f" and {len(cut) - 3} more" if len(cut) > 3 else ""
-        match.normalisations.append(Normalisation(
-            f"{', '.join(cut[:3])}{more}: cut to its first {COMMENT_BOUND:,} characters (the longest comment "
-            "kept)"))

@@ -10,14 +10,16 @@ import hashlib
 import io
 import locale
 import os
+import pickle
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from types import ModuleType
 from typing import Any, TypeVar
 
 import pytest
@@ -158,6 +160,53 @@ def generate_gnubg_corpus(tmp_path_factory: pytest.TempPathFactory, name: str, d
             shutil.rmtree(done, ignore_errors=True)
             out.rename(done)
     return done
+
+
+@functools.cache
+def _file_hash(path: Path) -> str:
+    """The hash of a file, or of every file of a package's folder (not its compiled ``__pycache__``)."""
+    files = sorted(p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts) \
+        if path.is_dir() else [path]
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f"{f.relative_to(path) if f != path else ''}\0".encode("utf-8", "surrogateescape"))
+        h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+def oracle_stamp(*oracles: ModuleType | str | os.PathLike[str]) -> str:
+    """What identifies the oracles an answer came from, for :func:`kept`: the bytes of each module (its
+    package's folder, every file) or each file (a program, a test helper that digests the answer)."""
+    out = []
+    for o in oracles:
+        if isinstance(o, ModuleType):
+            f = Path(o.__file__ or o.__name__)
+            out.append(f"{o.__name__} {_file_hash(f.parent if f.name == '__init__.py' else f)}")
+        else:
+            out.append(f"{Path(o).name} {_file_hash(Path(o))}")
+    return "\n".join(out)
+
+
+def kept(kind: str, key: object, compute: Callable[[], T]) -> T:
+    """``compute()``, an oracle's answer to a question (a package's or a program's we do not change, such as
+    GammonView's slow codec or gnubg's move generator), kept in :data:`TEST_CACHE` under ``kind`` by the hash
+    of ``key``: the question's whole content (the bytes asked about, not a file's name) and
+    :func:`oracle_stamp` of the oracles, so that another question or another oracle is asked again.  Only
+    what we do not test is kept: our own side of a comparison is computed on every run.
+    ``GAMMON_NO_TEST_CACHE=1`` asks every time."""
+    if os.environ.get("GAMMON_NO_TEST_CACHE"):
+        return compute()
+    digest = hashlib.sha256(repr(key).encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    where = TEST_CACHE / "oracle" / kind / f"{digest}.pickle"
+    with contextlib.suppress(OSError, EOFError, pickle.UnpicklingError):
+        return pickle.loads(where.read_bytes())  # type: ignore[no-any-return]
+    value = compute()
+    where.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=where.parent, prefix=".")
+    with os.fdopen(fd, "wb") as f:
+        pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(tmp, where)  # parallel workers: the last one's whole answer, never a half-written one
+    return value
 
 
 @pytest.fixture(scope="session")

@@ -44,7 +44,8 @@ def test_version_imports_no_command() -> None:
     r, loaded = _modules("--version")
     assert r.returncode == 0 and r.stdout == line and loaded == {"click"}
     for m in ("notation", "notation.cli"):
-        r2 = subprocess.run([sys.executable, "-m", m, "--version"], capture_output=True, text=True, cwd=ROOT)
+        r2 = subprocess.run([sys.executable, "-m", m, "--version"], capture_output=True, text=True, cwd=ROOT,
+                            timeout=120)
         assert r2.returncode == 0 and r2.stdout == line
 
 

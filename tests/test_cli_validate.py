@@ -82,7 +82,7 @@ def test_jobs_same_output() -> None:
 
 def test_installed_entry_point_runs_as_module() -> None:
     r = subprocess.run([sys.executable, "-m", "notation.cli", "validate", SAMPLE], capture_output=True, text=True,
-                       cwd=ROOT)
+                       cwd=ROOT, timeout=120)
     assert r.returncode == 1
     assert "Traceback" not in r.stderr
 

@@ -20,7 +20,7 @@ def _validate(env_extra: dict[str, str]) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("GAMMON_NO_CACHE", "XDG_CACHE_HOME")}
     env.update(env_extra)
     return subprocess.run([sys.executable, "-m", "notation.cli", "validate", str(SAMPLE), str(LARK_SAMPLE)],
-                          cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+                          cwd=ROOT, env=env, capture_output=True, text=True, check=False, timeout=120)
 
 
 def test_cache_is_written_and_reused(tmp_path: Path) -> None:

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import gammon_in_process
 
 import render
 from notation.analysis import Analysis, Candidate, CheckerAnalysis, CubeAnalysis, Probabilities
@@ -170,8 +170,7 @@ def test_board_options_match_render_defaults():
 
 
 def _gammon(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "notation.cli", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=300)
+    return gammon_in_process(*args, cwd=cwd, text=True)  # (what the commands write, not their start)
 
 
 def test_convert_to_html(tmp_path: Path):
@@ -200,7 +199,7 @@ def test_validate_html_report(tmp_path: Path):
 
 
 def test_cli_module_runs():
-    # the CLI module is importable as `python -m notation.cli` (used above)
+    # the CLI module is importable as `python -m notation.cli` (tests/test_cli_validate.py runs it)
     assert (ROOT / "notation" / "cli.py").is_file()
 
 

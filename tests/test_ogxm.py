@@ -416,6 +416,25 @@ def test_a_starting_position_is_kept_and_what_ogxm_cannot_hold_of_it_is_said() -
             "(read back as none)") in write_ogxm(m)[1]
 
 
+
+def test_the_dice_of_a_set_up_position_are_said() -> None:
+    """Gibbon's edited position (SGF ``PL[W]DI[53]``, then the cube and the board set) is five set-up positions
+    with White's 53 rolled and not yet played.  OGXM's set-position ply holds the board (dice on it are an
+    illegal play's): they were read back without the dice, unsaid (issue 35's matrix, sgf->ogxm); it is said,
+    and the boards and the cube are kept."""
+    m = read_match(DATA / "sgf_gibbon_edited_position.sgf")
+    setups = [a.setup for a in m.games[0].actions if a.kind == "setup"]
+    assert len(setups) == 5 and all(p is not None and p.dice == (5, 3) for p in setups)
+    data, dropped = write_ogxm(m)
+    back = [a.setup for a in read_ogxm(data)[0].games[0].actions if a.kind == "setup"]
+    assert [(p.boards, p.cube, p.cube_owner, p.dice) for p in back if p is not None] == [
+        (p.boards, p.cube, p.cube_owner, None) for p in setups if p is not None]
+    assert ("5 set-up positions with the dice rolled and not yet played: their dice not written (OGXM's set-position "
+            "ply holds the board, and dice only with an illegal play; read back without)") in dropped, dropped
+    m.games[0].actions[-1].setup = setups[-1].replace(dice=None, double_offered=True)  # type: ignore[union-attr]
+    assert ("1 set-up position with a double or a resignation pending: not written pending (OGXM's set-position ply "
+            "holds the board and the cube; read back as none)") in write_ogxm(m)[1]
+
 @pytest.mark.parametrize("producer", [None, ""])
 def test_analysis_with_no_producer_reads_back_with_none(producer: str | None) -> None:
     """OGXM's analysis block names its producer only when there is one (``model_name``, ``model_id``): analysis
@@ -637,8 +656,8 @@ def test_a_kept_annotation_changed_by_hand_is_said_not_an_internal_error(value: 
 
 @pytest.mark.parametrize("value", [["", "abc", "nan", "1e300", "\u0000", "x" * 100_000], ["é\u202e:MTCH:0:AAAA"],
                                    ["TOOLONG:MTCH:0:AAAA"], ["MTCH:MTCH:0:AAAA"], ["GAME:GAME:0:AAAA"],
-                                   ["END!:ANNO:0:AAAA"], ["ZZZZ:MTCH:0:@@"], ["ANAL:MTCH:5:AAAA"], ["DECS:MTCH:5:AAAA"],
-                                   ["ANAL:MTCH:5:AAAA", "DECS:MTCH:5:AAAA"]])
+                                   ["END!:ANNO:0:AAAA"], ["ZZZZ:MTCH:0:@@"], ["ANAL:MTCH:4:AAAA"], ["DECS:MTCH:4:AAAA"],
+                                   ["ANAL:MTCH:4:AAAA", "DECS:MTCH:4:AAAA"]])
 def test_a_kept_section_changed_by_hand_is_said_not_an_internal_error_or_a_damaged_file(value: list[str]) -> None:
     """``ogxm.keep`` keeps the sections of an OGXM file the model does not read (``KIND:ANCHOR:PLIES:BASE64``),
     written again as they came: a hand-edited one was left out without a word (no such entry), an internal error
@@ -798,6 +817,23 @@ def test_a_dance_is_no_roll_then_resignation() -> None:
     assert dances
     back = read_ogxm(write_ogxm(m)[0])[0]
     assert sum(1 for g in back.games for a in g.actions if a.kind == "move" and not a.play) == dances
+
+
+def test_a_roll_left_unplayed_where_the_record_stops_is_said_not_written_as_an_empty_play() -> None:
+    """Issue 35 item 7: gnubg's SGF of an unfinished match ends on a roll (``PL[W]DI[54]``) that no
+    resignation follows.  OGXM holds a roll without a play only before its roller's resignation: a dice ply
+    with no steps here read back as an empty play (a play and its dice that were not there, unsaid) and the
+    reference codec could not replay the game.  It is left out, and said (so ``--strict`` refuses)."""
+    m = read_match(DATA / "sgf_gnubg_resign.sgf")
+    assert [(a.kind, a.dice) for a in m.games[1].actions] == [("roll", (5, 4))]
+    data, dropped = write_ogxm(m)
+    back = read_ogxm(data)[0]
+    assert back.games[1].actions == []
+    assert [(a.kind, a.dice) for a in back.games[0].actions if a.kind == "roll"] == [("roll", (5, 5))]
+    assert ("1 roll left unplayed where the record stops (no resignation after it): not written (OGXM holds a "
+            "roll without a play only before its roller's resignation)") in dropped, dropped
+    ogxm = pytest.importorskip("ogxm")
+    assert ogxm.binary_to_json(data)["replay_complete"]
 
 
 

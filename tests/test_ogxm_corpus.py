@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FULL, kind_of, sampled_per_kind
+from conftest import FULL, kept, kind_of, oracle_stamp, sampled_per_kind
 
 from notation.formats.ogxm import read_ogxm, write_ogxm
 from notation.matchio import read_match
@@ -81,19 +81,37 @@ def reference(path: Path) -> dict[str, Any]:
     as it reads them (action, dice, OGID before and after)."""
     ogxm = pytest.importorskip("ogxm")
     data = ours(path)
-    doc = ogxm.binary_to_json(data)
-    games = [[{k: p.get(k) for k in ("action_id", "d1", "ogid_before", "ogid_after")} for p in g["plies"]]
-             for g in doc["games"]]
-    return {"verify": ogxm.verify(data), "complete": doc["replay_complete"], "games": games}
+
+    def decode() -> dict[str, Any]:
+        doc = ogxm.binary_to_json(data)
+        games = [[{k: p.get(k) for k in ("action_id", "d1", "ogid_before", "ogid_after")} for p in g["plies"]]
+                 for g in doc["games"]]
+        return {"verify": ogxm.verify(data), "complete": doc["replay_complete"], "games": games}
+
+    return kept("ogxm-reference", (data, oracle_stamp(ogxm)), decode)  # by our file's bytes
+
+
+DIGEST = Path(__file__).parent / "ogxm_digest.py"
 
 
 @functools.cache
 def gammonview(path: Path) -> tuple[bytes, Digest]:
     """GammonView's OGXM of a source file, and the digest of its document of the source (what it
-    understood)."""
+    understood); kept between runs by the file's bytes (:func:`conftest.kept`: its writer takes seconds)."""
     gvformat = pytest.importorskip("gvformat")
-    doc = gvformat.convert_xg(path) if path.suffix == ".xg" else gvformat.convert_mat(path)
-    return gvformat.write_gvab(doc), of_document(doc, reference=False)
+
+    def convert() -> tuple[bytes, Digest]:
+        doc = gvformat.convert_xg(path) if path.suffix == ".xg" else gvformat.convert_mat(path)
+        return gvformat.write_gvab(doc), of_document(doc, reference=False)
+
+    return kept("gammonview-convert", (path.name, path.read_bytes(), oracle_stamp(gvformat, DIGEST)), convert)
+
+
+def gammonview_reads(data: bytes) -> Digest:
+    """The digest of GammonView's reading of an OGXM file (kept between runs by its bytes)."""
+    gvformat = pytest.importorskip("gvformat")
+    return kept("gammonview-read", (data, oracle_stamp(gvformat, DIGEST)),
+                lambda: of_document(gvformat.read_gvab(data), reference=False))
 
 
 def test_the_reference_codec_verifies_and_replays_every_file_we_write(corpus: Path) -> None:
@@ -107,10 +125,10 @@ def test_the_reference_codec_verifies_and_replays_every_file_we_write(corpus: Pa
 
 
 def test_gammonview_reads_every_file_we_write_as_the_same_match(corpus: Path) -> None:
-    gvformat = pytest.importorskip("gvformat")
+    pytest.importorskip("gvformat")
     for path in sample(corpus):
         expected, bad, _ = source(path)
-        theirs = of_document(gvformat.read_gvab(ours(path)), reference=False)
+        theirs = gammonview_reads(ours(path))
         for gi in bad:  # the plies up to the one the replay cannot make
             theirs[gi] = (theirs[gi][0], theirs[gi][1], theirs[gi][2][:len(expected[gi][2])])
         assert theirs == expected, path.name
@@ -221,7 +239,7 @@ def test_ogids_agree_with_the_reference_codec_s(corpus: Path) -> None:
         unfinished = unplayable_games(m)
         for gi, (plies, gr) in enumerate(zip(games, replay_match(m).games, strict=True)):
             plies = [p for p in plies if p["action_id"] != 36]  # a cube set with a set-up: its position's cube
-            got = game_ogids(gr)
+            got = game_ogids(gr, crawford_rule=m.rules.crawford)
             if gi in unfinished:  # the plays after one the replay cannot make are no steps: no OGIDs
                 plies = plies[:len(got)]
             assert len(got) == len(plies), (path.name, gi + 1)

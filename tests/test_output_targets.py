@@ -206,3 +206,23 @@ def test_validate_html_checks_every_page_before_any_work(tmp_path: Path, page: s
     assert "not a regular file" in proc.stderr and "Traceback" not in proc.stderr
     assert sorted(p.name for p in (tmp_path / "r_matches").iterdir()) == [page.rstrip("/")]
     assert not (tmp_path / "r.html").exists()
+
+
+@pytest.mark.parametrize("cmd", [*_cmds(), ("convert", "m.mat", "out", "--to", "sgf")],
+                         ids=lambda c: " ".join(c[:1] + c[-3:]))
+def test_a_link_that_loops_is_refused_in_one_line(tmp_path: Path, cmd: tuple[str, ...]) -> None:
+    """An output that is a link leading round in a loop (out -> out.2 -> out): every command met Python's
+    RuntimeError (exit 70, "internal error") where it asked whether the output is one of its inputs."""
+    (tmp_path / "m.mat").write_bytes(MATCH.read_bytes())
+    (tmp_path / "out").symlink_to("out.2")
+    (tmp_path / "out.2").symlink_to("out")
+    r = gammon(*cmd, cwd=tmp_path)
+    assert "internal error" not in r.stderr and "Traceback" not in r.stderr, r.stderr
+    if "--force" in cmd:  # replaced by the file, as every link is
+        assert r.returncode == 0 and (tmp_path / "out").is_file() and not (tmp_path / "out").is_symlink(), r.stderr
+    else:
+        assert r.returncode == 2 and r.stderr.endswith("gammon: out exists (use --force to overwrite it)\n"), r.stderr
+    assert os.readlink(tmp_path / "out.2") == "out"
+    for inputs in ((), InputSet(("m.mat",))):
+        with pytest.raises(FileExistsError, match="exists"):
+            check_target(tmp_path / "out", inputs=inputs)

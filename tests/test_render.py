@@ -204,7 +204,8 @@ def test_png_is_the_same_in_another_process() -> None:
     code = ("import hashlib, render; from notation.position import Position; "
             "data = render.png(Position(dice=(6, 4)), play='24/18 13/9', pips=True); "
             "print(hashlib.sha256(data).hexdigest())")
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
+                         timeout=120)
     here = hashlib.sha256(render.png(Position(dice=(6, 4)), play="24/18 13/9", pips=True)).hexdigest()
     assert out.stdout.strip() == here
 

@@ -169,6 +169,7 @@ def test_with_a_font_the_producers_words_are_drawn() -> None:
               "from render.captions import cube_caption, latin_name\n"
               f"r = read_position({str(EXPORTS / 'xg_03_DT_JP.txt')!r})\n"
               "print(cube_caption(r.analysis.cube, r.position))\nprint(latin_name('プレーヤー 1'))\n")
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                         timeout=120).stdout
     assert out.splitlines() == ["ダブル / テイク. No double +0.580, double/take +0.689, double/pass +1.000.",
                                 "プレーヤー 1"]

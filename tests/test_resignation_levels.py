@@ -97,3 +97,12 @@ def test_the_mat_writer_keeps_gammonview_s_resigns() -> None:
     assert text.count(" Resigns") == len(words) and "Concedes" not in text
     back = parse_any(text.encode("utf-8"), name="out.mat")[0]
     assert _levels(back) == _levels(m)
+
+
+def test_the_text_record_says_each_level() -> None:
+    """The text record said '* gnubg resigns' for gnubg's gammon resignation (``sgf_gnubg_resign.sgf``): the
+    level was in no line (the points after it give it only with the cube known).  It says it now."""
+    m = notation.read_match(DATA / "sgf_gnubg_resign.sgf")
+    assert _levels(m) == [(0, 0, 2)]
+    text, _ = render_match(m, "txt")
+    assert "* gnubg resigns a gammon\n" in str(text)

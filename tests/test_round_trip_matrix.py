@@ -214,12 +214,7 @@ def _in_text(aspect: str, m: notation.Match, text: str, page: bool) -> list[str]
 
 # --------------------------------------------------------------------------------------------- known places
 
-_I7 = "issue 35 item 7: a roll then a resignation without moving becomes an empty move in OGXM, unsaid"
-KNOWN: dict[tuple[str, str, str], str] = {
-    ("sgf", "ogxm", "dice"): _I7,
-    ("sgf", "ogxm", "actions"): _I7,
-    ("sgf", "ogxm", "plays"): _I7,
-}
+KNOWN: dict[tuple[str, str, str], str] = {}
 """(reader, writer, aspect): the issue item that still fails there (xfail, strict)."""
 
 

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from conftest import kept, oracle_stamp
 
 from notation.play import format_play
 from notation.rules import ALL_ROLLS, Play, get_rules
@@ -171,11 +172,33 @@ CI = gnubg.cubeinfo()
 EC = gnubg.evalcontext()
 
 
-def compare(label: str, mine: Board, theirs: Board, tally: Tally) -> None:
-    board = (theirs[1:26], mine[1:26])
-    for roll in ALL_ROLLS:
+Answer = tuple[str, list[list[tuple[tuple[int, ...], str | None]]]]
+
+
+def gnubg_answers(boards: list[tuple[Board, Board]]) -> list[Answer]:
+    """gnubg's answer for each position (mine, theirs): its position ID and, for each of ``ALL_ROLLS``, its
+    plays as step tuples, each complete one with how gnubg writes it.  Kept between runs by the positions
+    and the bindings' bytes (:func:`conftest.kept`): only our side is computed anew."""
+
+    def ask() -> list[Answer]:
+        out = []
+        for mine, theirs in boards:
+            board = (theirs[1:26], mine[1:26])
+            rolls = []
+            for roll in ALL_ROLLS:
+                moves = [tuple(m["move"]) for m in gnubg.findbestmoves(board, CI, EC, roll)]
+                rolls.append([(mv, None if len(mv) % 2 else gnubg.movetupletostring(mv, board)) for mv in moves])
+            out.append((gnubg.positionid(board), rolls))
+        return out
+
+    return kept("gnubg-movegen", (boards, ALL_ROLLS, oracle_stamp(gnubg)), ask)
+
+
+def compare(label: str, mine: Board, theirs: Board, answer: Answer, tally: Tally) -> None:
+    pid, by_roll = answer
+    for roll, gnubg_plays in zip(ALL_ROLLS, by_roll, strict=True):
         tally.pairs += 1
-        theirs_moves = [m["move"] for m in gnubg.findbestmoves(board, CI, EC, roll)]
+        theirs_moves = [mv for mv, _ in gnubg_plays]
         ours = RULES.plays_for(mine, theirs, *roll)
         tally.plays += len(ours)
         where = f"{label} roll {roll[0]}{roll[1]}"
@@ -190,8 +213,8 @@ def compare(label: str, mine: Board, theirs: Board, tally: Tally) -> None:
             tally.problems.append(f"{where}: steps differ: gnubg {sorted(theirs_moves)} ours "
                                   f"{sorted(_as_gnubg_tuple(p) for p in ours)}")
         any_cut = False
-        for mv in theirs_moves:
-            if len(mv) % 2:
+        for mv, want in gnubg_plays:
+            if want is None:
                 tally.cut += 1
                 any_cut = True
                 continue
@@ -199,15 +222,13 @@ def compare(label: str, mine: Board, theirs: Board, tally: Tally) -> None:
             result = _apply(mine, theirs, tuple(zip(mv[::2], mv[1::2], strict=True)))
             play = by_result.get(result)
             if play is None:
-                tally.problems.append(f"{where}: gnubg's {gnubg.movetupletostring(mv, board)} {mv} is not "
-                                      f"among our plays")
+                tally.problems.append(f"{where}: gnubg's {want} {mv} is not among our plays")
                 continue
             tally.notation_checked += 1
-            want = gnubg.movetupletostring(mv, board)
             if format_play(play.steps) != want:
                 tally.problems.append(f"{where}: we write {format_play(play.steps)!r}, gnubg {want!r}")
         if any_cut:
-            tally.cut_pairs.append((gnubg.positionid(board), roll, {format_play(p.steps) for p in ours}))
+            tally.cut_pairs.append((pid, roll, {format_play(p.steps) for p in ours}))
 
 
 def _random_positions() -> list[tuple[str, Board, Board]]:
@@ -226,16 +247,19 @@ def real_tally() -> Tally:
     if N_REAL:
         rows = rows[:N_REAL]
     tally = Tally()
-    for pid, mine, theirs, source in rows:
-        compare(f"{pid} ({source})", mine, theirs, tally)
+    answers = gnubg_answers([(mine, theirs) for _, mine, theirs, _ in rows])
+    for (pid, mine, theirs, source), answer in zip(rows, answers, strict=True):
+        compare(f"{pid} ({source})", mine, theirs, answer, tally)
     return tally
 
 
 @pytest.fixture(scope="module")
 def random_tally() -> Tally:
     tally = Tally()
-    for label, mine, theirs in _random_positions():
-        compare(f"{label} {mine} {theirs}", mine, theirs, tally)
+    rows = _random_positions()
+    answers = gnubg_answers([(mine, theirs) for _, mine, theirs in rows])
+    for (label, mine, theirs), answer in zip(rows, answers, strict=True):
+        compare(f"{label} {mine} {theirs}", mine, theirs, answer, tally)
     return tally
 
 
@@ -298,8 +322,10 @@ def gnubg_hints(queries: list[tuple[str, tuple[int, int]]]) -> list[set[str]]:
             "set evaluation chequerplay evaluation prune off", "set display off", "new game"]
     for pid, (d1, d2) in queries:
         cmds += [f"set board {pid}", f"set dice {d1} {d2}", "hint 10000"]
-    out = subprocess.run([GNUBG_PROGRAM, "-t", "-q"], input="\n".join(cmds) + "\n", capture_output=True,
-                         text=True, timeout=1200).stdout
+    program = Path(shutil.which(GNUBG_PROGRAM) or GNUBG_PROGRAM).resolve()
+    out = kept("gnubg-hints", (cmds, oracle_stamp(program)),  # by the commands and the program's bytes
+               lambda: subprocess.run([str(program), "-t", "-q"], input="\n".join(cmds) + "\n",
+                                      capture_output=True, text=True, timeout=1200).stdout)
     blocks = out.split("The dice have been set to")[1:]
     assert len(blocks) == len(queries), out[-2000:]
     return [set(_HINT_LINE.findall(b)) for b in blocks]

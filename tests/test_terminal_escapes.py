@@ -142,10 +142,13 @@ def test_file_names_with_control_characters_are_escaped(tmp_path: Path) -> None:
     evil = f"ev{EVIL}"
     d = tmp_path / "d"
     d.mkdir()
-    (d / f"{evil}.mat").write_text(MATCH.read_text(encoding="utf-8").replace("13/8", "13/2", 1), encoding="utf-8")
+    text = MATCH.read_text(encoding="utf-8").replace("13/8", "13/2", 1)  # an illegal play in game 1
+    (d / f"{evil}.mat").write_text(text, encoding="utf-8")
     (d / f"{evil}.txt").write_text("not a record\n", encoding="utf-8")
+    # render: game 1 alone (each position's picture is named and said alike; the match's 300 took 8 s)
+    (tmp_path / f"{evil}1.mat").write_text(text[:text.index(" Game 2")], encoding="utf-8")
     runs = [("validate", "d", "--format", fmt) for fmt in ("text", "json", "github", "sarif", "junit")]
-    runs += [("convert", "d", "out", "--to", "sgf"), ("render", f"d/{evil}.mat", "--all", "-o", evil),
+    runs += [("convert", "d", "out", "--to", "sgf"), ("render", f"{evil}1.mat", "--all", "-o", evil),
              ("validate", f"missing{evil}.mat"), ("show", f"missing{evil}.txt")]
     (tmp_path / "out").mkdir()
     for args in runs:

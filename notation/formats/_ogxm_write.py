@@ -551,6 +551,17 @@ class Writer:
                 continue
             ref = first_ref + len(plies)
             wrote = True
+            if kind == "roll" and not _resigned_after(steps, i, winner):
+                # a roll the record leaves unplayed with no resignation after it (a record that stops there):
+                # OGXM has a dice ply with no steps for a dance, and for a roll not played only right before
+                # its roller's resignation; the reference codec would replay this one as an illegal empty play
+                self.counts["roll[|s] left unplayed where the record stops (no resignation after [it|them]): "
+                            "not written (OGXM holds a roll without a play only before its roller's "
+                            "resignation)"] += 1
+                if a.analysis is not None:
+                    self.counts["analysis of [a roll|rolls] not written (left unplayed where the record "
+                                "stops)"] += 1
+                continue
             if kind in ("move", "roll"):
                 self._move(plies, st, ref)
             elif kind == "double":
@@ -596,13 +607,13 @@ class Writer:
         if missing:
             # The replay stopped at a play it could not make: that play and the rest of the game are written
             # as recorded, each play a set-position ply on the board as it last stood.
-            board = tuple(absolute_board((steps[-1].after if steps else start).boards))
+            last_board = tuple(absolute_board((steps[-1].after if steps else start).boards))
             for a in missing:
                 ref = first_ref + len(plies)
                 kind = a.kind
                 if kind in ("move", "roll") and a.dice is not None:
                     plies.append((W.SET_POSITION, 1 - a.player, (), {"dice": self._low_first(a.dice),
-                                                                       "illegal": True, "board": board}))
+                                                                       "illegal": True, "board": last_board}))
                     self.illegal.add(ref)
                     if (a.play or "").strip():
                         self._anno(W.SCOPE_PLY, ref, PLAY_KEY, (a.play or "").strip())
@@ -659,11 +670,11 @@ class Writer:
             for v in vals:
                 self._anno(W.SCOPE_GAME, gi, _tag_key(k), v)
         for a in game.actions:
-            ref = self.refs.get(id(a))
-            where = (W.SCOPE_PLY, ref) if ref is not None else (W.SCOPE_GAME, gi)
+            ply = self.refs.get(id(a))
+            where = (W.SCOPE_PLY, ply) if ply is not None else (W.SCOPE_GAME, gi)
             if a.comment:
                 self._anno(*where, None, a.comment)
-                if ref is None:
+                if ply is None:
                     self.counts["comment[ on an action|s on actions] OGXM has no ply for (a result, an acceptance "
                                 "...): written on the game, read back as [a comment|comments] of the game"] += 1
             for k, vals in a.properties.items():
@@ -673,7 +684,7 @@ class Writer:
                     self.counts["[action's|actions'] gnubg analysis properties (A, DA, LU, GB, GW): written as "
                                 "the OGXM analysis they hold, not as their SGF text"] += 1
                     continue
-                if ref is None:
+                if ply is None:
                     self.counts["propert[y of an action|ies of actions] OGXM has no ply for (a result, an acceptance "
                                 "...): written on the game, read back as [a property|properties] of the game"] += 1
                 for v in vals:
@@ -760,6 +771,14 @@ class Writer:
             plies.append((W.SET_POSITION, after.turn, (), {"board": board}))
         before = st.before
         self.info[ref] = (st, after.turn)
+        pos = a.setup or after
+        if pos.dice is not None:
+            self.counts["set-up position[|s] with the dice rolled and not yet played: [its|their] dice not written "
+                        "(OGXM's set-position ply holds the board, and dice only with an illegal play; read back "
+                        "without)"] += 1
+        if pos.double_offered or pos.resign_offered:
+            self.counts["set-up position[|s] with a double or a resignation pending: not written pending (OGXM's "
+                        "set-position ply holds the board and the cube; read back as none)"] += 1
         if (after.cube, after.cube_owner) != (before.cube, before.cube_owner):
             # the cube the set-up sets: a cube-set ply after it
             x: dict[str, Any] = {"cube_value": after.cube}
@@ -785,7 +804,7 @@ class Writer:
                        not a.analysis.is_empty() and id(a) not in self.refs)
         if unplaced:
             self.counts["[analysis of an action|analyses of actions] with no ply of [its|their] own"] += unplaced
-        kept = {}
+        kept: dict[str | None, dict[str, Any]] = {}
         for raw in self.m.properties.get("ogxm.analysis", []):
             try:
                 info = W.decode_anal(base64.b64decode(raw), 0, None)
@@ -1028,12 +1047,9 @@ class Writer:
             else:
                 verdict = 0 if nd >= dt else 1
         d: dict[str, Any] = {"ply_ref": ref, "kind": W.KIND_CUBE, "verdict": verdict}
-        if nd is not None:
-            d["no_double"] = conv.eq(nd)
-        if dt is not None:
-            d["double_take"] = conv.eq(dt)
-        if dp is not None:
-            d["double_pass"] = conv.eq(dp)
+        for key, e in (("no_double", nd), ("double_take", dt), ("double_pass", dp)):
+            if e is not None:
+                d[key] = conv.eq(e)
         if cube.probabilities is not None:
             d["probs"] = conv.probs(cube.probabilities)
         if cube.rollout is not None:
@@ -1251,6 +1267,17 @@ def _counted(n: int, what: str) -> str:
 
 
 _ALTERNATIVES = re.compile(r"\[([^|\]]*)\|([^\]]*)\]")
+
+
+def _resigned_after(steps: list[ReplayStep], i: int, winner: int | None) -> bool:
+    """Whether the roll of step ``i``, not played, is followed by its roller's resignation as OGXM writes
+    it: a resignation of the roller next (one not rejected), or none written and the game won all the same
+    (the writer then writes the loser's resignation)."""
+    roller = steps[i].action.player
+    rest = [s.action for s in steps[i + 1:] if s.action.kind not in ("win", "loss", "accept")]
+    if not rest:
+        return winner is not None and winner != roller
+    return rest[0].kind == "resign" and rest[0].player == roller and (len(rest) < 2 or rest[1].kind != "reject")
 
 
 def _resign_value(points: int | None, cube: int) -> int:

@@ -58,7 +58,7 @@ from .._digits import ascii_number
 from ..errors import ParseError
 from ..play import format_steps_plain
 from ..position import Position
-from ..record import Action, Game, Match, Normalisation, Span
+from ..record import Action, Bounds, Game, Match, Normalisation, Span
 from ..rows import number_rows
 from ..rules import get_rules
 from ._sgf_shared import ANALYSIS_PROPS as _ANALYSIS_PROPS
@@ -225,7 +225,7 @@ def _decode(data: bytes) -> tuple[str, list[Normalisation]]:
         return data.decode(charset), notes
     except UnicodeDecodeError as e:
         bad = 0
-        pos = e.start
+        pos: int | None = e.start
         while pos is not None and bad < 5:
             line = data.count(b"\n", 0, pos) + 1
             col = pos - (data.rfind(b"\n", 0, pos) + 1) + 1
@@ -233,9 +233,10 @@ def _decode(data: bytes) -> tuple[str, list[Normalisation]]:
             bad += 1
             try:
                 data[pos + 1:].decode(charset)
-                pos = None
             except UnicodeDecodeError as e2:
                 pos = pos + 1 + e2.start
+            else:
+                pos = None
         return data.decode(charset, "replace"), notes
 
 
@@ -516,6 +517,7 @@ class _Reader:
         if "(" not in self.text:
             raise ParseError("not an SGF file: no game tree '(' found", file=self.name, line=1, column=1,
                              text=_line_of(self.text, 1))
+        bounds = Bounds(self.match)  # (each game cut and its figures checked as read: record.bound_text's work)
         for nodes in _Scanner(self.text, self.name, self.notes).trees():
             for nd in nodes:
                 for p in nd.props:
@@ -530,9 +532,10 @@ class _Reader:
             elif gm.value.strip() != "6":
                 self.note(f"a game tree with GM[{gm.value}] (not backgammon) was skipped", gm.span)
                 continue
-            yield self.game(nodes)
+            yield bounds.game(self.game(nodes))
         if not self.count:
             raise ParseError("no backgammon game (GM[6]) in the SGF file", file=self.name, line=1, column=1)
+        bounds.finish()
 
     # ------------------------------------------------------------------ root
     def game(self, nodes: list[_Node]) -> Game:
@@ -545,28 +548,28 @@ class _Reader:
         if mi is not None:
             game.score_span = mi.span
             score = [0, 0]
-            for v in mi.values:
-                key, _, val = v.partition(":")
-                n = _atoi(val)
-                if key not in ("length", "game", "ws", "bs") or n is None:
-                    self.note(f"MI[{v}] not understood", mi.span)
+            for item in mi.values:
+                key, _, val = item.partition(":")
+                number = _atoi(val)
+                if key not in ("length", "game", "ws", "bs") or number is None:
+                    self.note(f"MI[{item}] not understood", mi.span)
                     continue
-                if n < 0 and key in ("length", "game"):
-                    self.note(f"MI[{v}]: a negative {key}, read as 0", mi.span)
-                    n = 0
+                if number < 0 and key in ("length", "game"):
+                    self.note(f"MI[{item}]: a negative {key}, read as 0", mi.span)
+                    number = 0
                 elif ascii_number(val.lstrip("+")) is None:  # '1e3', '3 x': the number it starts with, said
-                    self.note(f"MI[{v}]: read as {n}, the number it starts with (as gnubg reads it)", mi.span)
+                    self.note(f"MI[{item}]: read as {number}, the number it starts with (as gnubg reads it)", mi.span)
                 if key == "length":
                     if self.first:
-                        m.length = length = n
+                        m.length = length = number
                         m.span = mi.span
-                    elif n != m.length:
-                        self.note(f"game {game.number} says the match is to {n}, not {m.length}; "
+                    elif number != m.length:
+                        self.note(f"game {game.number} says the match is to {number}, not {m.length}; "
                                   f"the first game's length is kept", mi.span)
                 elif key == "game":
-                    game.number = n + 1
+                    game.number = number + 1
                 else:
-                    score[key == "bs"] = n
+                    score[key == "bs"] = number
             game.score = (score[0], score[1])
         names = ["", ""]
         have_names = False
@@ -590,14 +593,14 @@ class _Reader:
             elif n == "RU":
                 rules_tokens = p.value.split(":")
             elif n == "CV":
-                v = _atoi(p.value)
-                if v is None or v < 1 or v & (v - 1) or v > 1 << 12:
+                cube = _atoi(p.value)
+                if cube is None or cube < 1 or cube & (cube - 1) or cube > 1 << 12:
                     self.note(f"CV[{p.value}] is not a cube value; ignored", p.span)
                 else:
                     if ascii_number(p.value) is None:
-                        self.note(f"CV[{p.value}]: read as {v}, the number it starts with (as gnubg reads it)",
+                        self.note(f"CV[{p.value}]: read as {cube}, the number it starts with (as gnubg reads it)",
                                   p.span)
-                    start_cube = v
+                    start_cube = cube
             elif n == "GC":
                 lines = _text(p.raw[0]).split("\n")
                 if not m.comments:
@@ -766,7 +769,7 @@ class _Reader:
         player = _COLOUR.index(p.name)
         v = p.value.strip()
         low = v.lower()
-        common = {"span": nd.span, "text": p.text, "move_number": nd.index}
+        common: dict[str, Any] = {"span": nd.span, "text": p.text, "move_number": nd.index}
         if low in ("double", "take", "drop"):
             if v != low:
                 self.note(f"{p.text!r}: cube actions are lower case in gnubg's SGF", p.span)
@@ -850,7 +853,7 @@ class _Reader:
             state.fix_off()
         state.chain = []
         text = "".join(p.text for p in props)
-        common = {"span": nd.span, "text": text, "move_number": nd.index}
+        common: dict[str, Any] = {"span": nd.span, "text": text, "move_number": nd.index}
         if roll_only:
             assert state.dice is not None
             return Action("roll", state.turn, dice=state.dice, **common)
@@ -890,7 +893,7 @@ class _Reader:
                       f"{' (resigned)' if resigned else ''}", p.span)
         if points is None:
             self.note(f"RE[{v}] gives no points", p.span)
-        common = {"span": p.span, "text": p.text}
+        common: dict[str, Any] = {"span": p.span, "text": p.text}
         if resigned and state.dropped:
             self.note(f"RE[{v}] says resigned, but the game ended with a dropped double", p.span)
             resigned = False

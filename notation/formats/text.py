@@ -103,7 +103,8 @@ def write_text_counted(match: Match, rep: MatchReplay | None = None) -> tuple[st
             elif a.kind in ("beaver", "raccoon"):
                 out.append(f"* {who} {a.kind}s: cube at {step.after.cube}")
             elif a.kind == "resign":
-                out.append(f"* {who} resigns")
+                level = {1: " a single game", 2: " a gammon", 3: " a backgammon"}.get(a.value or 0, "")
+                out.append(f"* {who} resigns{level}")
             elif a.kind == "win":
                 out.append(f"* {who} wins {a.value} point{'s' if a.value != 1 else ''}")
             elif a.kind == "setup":

@@ -58,19 +58,22 @@ import zlib
 from collections.abc import Callable
 from dataclasses import fields
 from datetime import datetime, timedelta
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .._input import text_codec
-from ..analysis import Analysis, Candidate, CheckerAnalysis, CubeAnalysis, Probabilities, Rollout
+from ..analysis import Analysis, Candidate, CheckerAnalysis, CubeAnalysis, Probabilities, Rollout, figures_in_range
 from ..errors import ParseError
 from ..losses import THUMBNAIL
 from ..position import Position
-from ..record import Action, Game, Match, MatchRules, Normalisation, PositionRecord, Span
+from ..record import Action, Game, Match, MatchRules, Normalisation, PositionRecord, Span, drop_figures
 from ..rows import number_rows
 
 __all__ = ["MAGIC", "read_xg", "read_xg_match", "read_xgp", "read"]
 
-T = TypeVar("T")
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+T = TypeVar("T", bound="DataclassInstance")
 
 MAGIC = b"RGMH"
 HEADER_SIZE = 8232
@@ -490,6 +493,12 @@ def _finite(x: float) -> float | None:
     return round(x, 6) if x == x and abs(x) < 1e9 else None
 
 
+def _figure(x: float) -> float:
+    """A figure of XG's analysis as the model holds it (six decimals); one out of range (NaN, ``3.4e38``) is
+    kept as it is, for :func:`notation.analysis.drop_out_of_range` to drop and say."""
+    return round(x, 6) if math.isfinite(x) else x
+
+
 def _rollout(rec: bytes, cube: bool) -> Rollout:
     """A rollout record as the model's :class:`Rollout`: games rolled, truncation, the error bounds,
     the levels, and the other settings as text."""
@@ -527,8 +536,8 @@ def _rollout(rec: bytes, cube: bool) -> Rollout:
         if flag:
             settings.append((label, "on"))
     settings += [("duration", f"{duration} s"), ("engine", f"{ver_maj}.{ver_min}")]
-    return Rollout(trials=rolled, truncation=truncate if truncated else None, error=_finite(error1),
-                   double_trials=rolled2 if cube else None, double_error=_finite(error2) if cube else None,
+    return Rollout(trials=rolled, truncation=truncate if truncated else None, error=_figure(error1),
+                   double_trials=rolled2 if cube else None, double_error=_figure(error2) if cube else None,
                    checker_level=_level(level1), cube_level=_level(level1c), settings=tuple(settings))
 
 
@@ -625,6 +634,10 @@ def read_xgp(data: bytes, source: str | None = None) -> PositionRecord:
         notes.append(Normalisation(f"the file holds {len(decisions)} decision records; the position is the "
                                    f"last one (record {last + 1})", last + 1, 1))
     notes.extend(extras.notes)
+    if not analysis.is_empty():
+        note = drop_figures(analysis, f"record {last + 1}", last + 1, 1)
+        if note is not None:
+            notes.append(note)
     comment = "\n\n".join(c for c in comments if c) or None
     return PositionRecord(position=position, names=match.names, analysis=None if analysis.is_empty() else analysis,
                           format="xgp", source=source, comment=comment, tags=list(match.tags), normalisations=notes)
@@ -1017,11 +1030,9 @@ def _stored_errors(rec: bytes, doubled: bool) -> dict[str, str]:
 
 
 def _luck(rec: bytes) -> float | None:
-    """The luck XG gave a move record's roll, or None where it did not rate it."""
+    """The luck XG gave a move record's roll, or None where it did not rate it (-1000)."""
     luck = struct.unpack_from("<d", rec, _MOVE_LUCK)[0]
-    if luck == NOT_ANALYSED or luck != luck or not abs(luck) < 100:
-        return None
-    return round(luck, 6)
+    return None if luck == NOT_ANALYSED else _figure(luck)
 
 
 _POINT = tuple(str(p + 1) for p in range(25))
@@ -1061,32 +1072,42 @@ def _play_text(moves: tuple[int, ...], k0: int, before: tuple[int, ...], p1: boo
     return " ".join(parts)
 
 
-def _probs(ev: tuple[float, ...], k: int = 0) -> Probabilities | None:
+def _probs(ev: tuple[float, ...], k: int = 0) -> Probabilities:
     """XG's evaluation ``ev[k:k + 7]`` (lose backgammon, lose gammon, lose, win, win gammon, win
     backgammon, equity) as probabilities for the player who acts."""
-    win = ev[k + 3]
-    if not 0 <= win <= 1 or not all(map(math.isfinite, ev[k:k + 6])):  # (NaN and infinities: no figure)
-        return None
-    return Probabilities(round(win, 6), round(ev[k + 4], 6), round(ev[k + 5], 6), round(ev[k + 1], 6),
-                              round(ev[k], 6))
+    return Probabilities(_figure(ev[k + 3]), _figure(ev[k + 4]), _figure(ev[k + 5]), _figure(ev[k + 1]),
+                         _figure(ev[k]))
+
+
+def _analysed(eq: float) -> bool:
+    """Whether a candidate's equity is a figure, not XG's "not analysed" (-1000)."""
+    return not NOT_ANALYSED - 1 <= eq <= NOT_ANALYSED + 1
+
+
+def _in_range(ev: tuple[float, ...], k: int = 0) -> bool:
+    """Whether the figures of XG's evaluation ``ev[k:k + 7]`` the model keeps are in range (its probabilities and
+    its equity: :func:`notation.analysis.figures_in_range`)."""
+    return figures_in_range((ev[k + 6],), (ev[k], ev[k + 1], ev[k + 3], ev[k + 4], ev[k + 5]))
 
 
 def _checker_analysis(rec: bytes, extras: _Extras | None = None) -> CheckerAnalysis | None:
     """The ranked candidates of a move record, or None when it holds no analysed candidate.  They
     are decoded when first used (:class:`_RecordCheckerAnalysis`): validating a match never needs
     them, and they are most of the work of reading an analysed file.  A record with rolled-out
-    candidates (``extras``' rollouts) is decoded at once, with each candidate's rollout."""
+    candidates (``extras``' rollouts) is decoded at once, with each candidate's rollout, and so is one
+    with a figure out of range (for the range check to drop it and say so)."""
     n = struct.unpack_from("<i", rec, 120)[0]
     if not 0 < n <= 32:
         return None
     evs = _EVALS[n].unpack_from(rec, 1408)
-    for k in range(6, 7 * n, 7):
-        if evs[k] > NOT_ANALYSED + 1:  # NaN is never greater: as in _decode_candidates
-            if extras is not None and extras.rollouts and any(
-                    0 <= r < len(extras.rollouts) for r in struct.unpack_from(f"<{n}i", rec, _MOVE_ROLLOUTS)):
-                return CheckerAnalysis(*_decode_candidates(rec, extras))
-            return _RecordCheckerAnalysis(rec)
-    return None
+    analysed = [k for k in range(0, 7 * n, 7) if _analysed(evs[k + 6])]  # (as in _decode_candidates)
+    if not analysed:
+        return None
+    if (extras is not None and extras.rollouts and any(
+            0 <= r < len(extras.rollouts) for r in struct.unpack_from(f"<{n}i", rec, _MOVE_ROLLOUTS))) or not all(
+            _in_range(evs, k) for k in analysed):
+        return CheckerAnalysis(*_decode_candidates(rec, extras))
+    return _RecordCheckerAnalysis(rec)
 
 
 def _decode_candidates(rec: bytes, extras: _Extras | None = None) -> tuple[tuple[Candidate, ...], int | None]:
@@ -1094,7 +1115,7 @@ def _decode_candidates(rec: bytes, extras: _Extras | None = None) -> tuple[tuple
     candidate whose position after it (XG's ``PosPlayed``) is the record's position after the move;
     with ``extras``, each rolled-out candidate's rollout."""
     n = struct.unpack_from("<i", rec, 120)[0]
-    cands = []
+    cands: list[Candidate] = []
     index = None
     before = struct.unpack_from("<26b", rec, 9)
     p1 = struct.unpack_from("<i", rec, 64)[0] == 1
@@ -1105,7 +1126,7 @@ def _decode_candidates(rec: bytes, extras: _Extras | None = None) -> tuple[tuple
     for c in range(n):
         k = 7 * c
         eq = evs[k + 6]
-        if not NOT_ANALYSED + 1 < eq < math.inf:  # not analysed, NaN or infinite
+        if not _analysed(eq):
             continue
         if index is None and rec[192 + 26 * c:218 + 26 * c] == end:
             index = len(cands)
@@ -1113,7 +1134,7 @@ def _decode_candidates(rec: bytes, extras: _Extras | None = None) -> tuple[tuple
         rollout = None
         if extras is not None:
             rollout = extras.rollout(struct.unpack_from("<i", rec, _MOVE_ROLLOUTS + 4 * c)[0], cube=False)
-        cands.append(Candidate(_play_text(moves, 8 * c, before, p1), round(eq, 6), _probs(evs, k),
+        cands.append(Candidate(_play_text(moves, 8 * c, before, p1), _figure(eq), _probs(evs, k),
                                _level(level), None, rollout))
     return tuple(cands), index
 
@@ -1166,22 +1187,16 @@ def _cube_analysis(rec: bytes, extras: _Extras | None = None) -> CubeAnalysis | 
     """The doubling decision analysed in a cube record, or None where XG did not analyse it (its
     level of analysis is -1: the opening roll, a dead cube, a decision XG was not asked about; the
     record's figures are then zeros, not an analysis).  Decoded when first used, or at once with its
-    rollout when it was rolled out."""
+    rollout when it was rolled out, or with a figure out of range (for the range check to drop it and say so)."""
     if struct.unpack_from("<i", rec, _CUBE_ANALYSED)[0] < 0:
         return None
-    nd, dt, dp = struct.unpack_from("<3f", rec, 152)
-    if not (-100 <= nd <= 100 and -100 <= dt <= 100 and -100 <= dp <= 100):
-        return None
     rollout = None if extras is None else extras.rollout(struct.unpack_from("<i", rec, _CUBE_ROLLOUT)[0], cube=True)
-    if rollout is not None:
+    if rollout is not None or not (figures_in_range(struct.unpack_from("<3f", rec, 152)) and _in_range(
+            struct.unpack_from("<7f", rec, 124)) and _in_range(struct.unpack_from("<7f", rec, 168))):
         figures = _decode_cube(rec)
-        return CubeAnalysis(*figures[:7], rollout, *figures[8:])  # type: ignore[arg-type]
+        # (_decode_cube's tuple is CubeAnalysis's fields in order: neither their types nor its length are in its type)
+        return CubeAnalysis(*figures[:7], rollout, *figures[8:])  # type: ignore[arg-type, call-arg]
     return _RecordCubeAnalysis(rec)
-
-
-def _cubeless(ev: tuple[float, ...]) -> float | None:
-    """The cubeless equity of an XG evaluation (its seventh figure), or None where it is not one."""
-    return round(ev[6], 6) if math.isfinite(ev[6]) and abs(ev[6]) <= 100 else None
 
 
 def _decode_cube(rec: bytes) -> tuple[object, ...]:
@@ -1193,8 +1208,8 @@ def _decode_cube(rec: bytes) -> tuple[object, ...]:
     nd, dt, dp = struct.unpack_from("<3f", rec, base + 88)
     ev = struct.unpack_from("<7f", rec, base + 60)
     ev_double = struct.unpack_from("<7f", rec, base + 104)
-    return (round(nd, 6), round(dt, 6), round(dp, 6), None, _probs(ev), _level(level), _cubeless(ev), None,
-            _probs(ev_double), _cubeless(ev_double))
+    return (_figure(nd), _figure(dt), _figure(dp), None, _probs(ev), _level(level), _figure(ev[6]), None,
+            _probs(ev_double), _figure(ev_double[6]))
 
 
 _RecordCubeAnalysis = _lazy(CubeAnalysis, _decode_cube)
