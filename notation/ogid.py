@@ -78,13 +78,15 @@ def _initial(position: Position) -> bool:
 
 
 def ogid(position: Position, *, move_id: int | None = None, state: str | None = None,
-         cube_action: str | None = None) -> str:
+         cube_action: str | None = None, crawford_rule: bool | None = None) -> str:
     """The OGID of ``position``.  ``move_id`` is the number of plays made in the game so far (by default
     the move number of the OGID the position was read from, :func:`parse_ogid`'s ``ogid_move``, else 0); ``state``
     and ``cube_action`` default to what the position says (``R`` rolled, ``C`` before the roll, ``D`` and
     ``O`` a pending double, ``G`` and ``P`` a dropped double, ``G`` / ``RG`` a game over, ``IB`` a game
     whose first roll is not played yet).  Raises :class:`InvalidPositionError` for a position no OGID
-    holds (a variant's checkers waiting to enter, a point held by both sides)."""
+    holds (a variant's checkers waiting to enter, a point held by both sides).  ``crawford_rule``: whether
+    the match plays the Crawford rule, which marks a one-point match's length ``1C`` (by default as the OGID
+    the position was read from marked it, else ``1C``)."""
     if move_id is None:
         move_id = int(next((v for k, v in position.extras if k == "ogid_move"), 0))
     b0, b1 = position.boards
@@ -124,9 +126,12 @@ def ogid(position: Position, *, move_id: int | None = None, state: str | None = 
     # the side that reached the position: the doubler while a double is pending, else not the one on roll
     reached = position.turn if position.double_offered else 1 - position.turn
     dice = "" if position.dice is None else "".join(str(d) for d in sorted(position.dice))
-    # (a one-point match is written as its own Crawford game, as OGXM's reference codec writes it)
-    length = str(position.match_length) + ("C" if position.match_length and (position.crawford or
-                                                                               position.match_length == 1) else "")
+    # (a one-point match under the Crawford rule is written as its own Crawford game, as OGXM's reference
+    # codec writes it; without the rule as a plain 1)
+    if crawford_rule is None:
+        crawford_rule = next((v.endswith("C") for k, v in position.extras if k == "ogid_length"), True)
+    length = str(position.match_length) + ("C" if position.match_length and (
+        position.crawford or position.match_length == 1 and crawford_rule) else "")
     fields = [w, k, f"{owner}{cube.bit_length() - 1}{action}", dice, "WB"[reached], state,
               str(position.score[0]), str(position.score[1]), length, str(move_id)]
     checkers = position.rules.checkers
@@ -220,6 +225,8 @@ def parse_ogid(text: str, *, variant: str | None = None, validate: bool = True) 
     extras: list[tuple[str, str]] = [("ogid_state", state)]
     if suffix[:1] == "G":
         extras.append(("ogid_games", suffix[1:]))
+    if length == 1:  # (1C: a one-point match under the Crawford rule, 1 without it)
+        extras.append(("ogid_length", length_text))
     if len(parts) > 9:
         if not _shape("moveid").fullmatch(parts[9]):
             raise bad(9, "move number")

@@ -937,11 +937,12 @@ def _as_recorded(pos: Position, segments: tuple) -> Play | None:
             for a, b in zip(pts, pts[1:], strict=False):
                 if a == 0 or b == 25 or b >= a or mine[a] <= 0:
                     return None
-                hit: bool | None = False
+                hit = False
                 if b > 0:
-                    hit = _land(theirs, b)
-                    if hit is None:
+                    landed = _land(theirs, b)
+                    if landed is None:
                         return None
+                    hit = landed
                 mine[a] -= 1
                 mine[max(b, 0)] += 1
                 steps.append((a, max(b, 0), hit))

@@ -533,9 +533,9 @@ def _doubles_plain(m: list[int], opn: list[bool], blot: list[bool], d: int) -> _
 
 
 _new = object.__new__
-_set_steps = Play.steps.__set__  # type: ignore[attr-defined]
-_set_mine = Play.mine.__set__  # type: ignore[attr-defined]
-_set_theirs = Play.theirs.__set__  # type: ignore[attr-defined]
+_set_steps = Play.__dict__["steps"].__set__  # (the slots' descriptors)
+_set_mine = Play.__dict__["mine"].__set__
+_set_theirs = Play.__dict__["theirs"].__set__
 
 
 def boards_after(mine: Board, theirs: Board, steps: tuple[Step, ...] | list[Step]) -> tuple[Board, Board]:

@@ -36,10 +36,10 @@ _Sim = tuple[list[_Shaft], list[_Ghost], list[Point]]
 _Column = tuple[float, float, float]
 """A column with checkers: centre x, where the top stack ends (-inf: no top stack), where the bottom stack
 starts (inf: no bottom stack)."""
-_Obstacles = tuple[list[tuple[float, float, list[_Column]]], list[Box]]
-"""What an arrow should not run over (:meth:`Arrows.obstacles`): the columns with checkers binned by x (for
-each width u of the board from its left edge: the lowest top stack's end and the highest bottom stack's
-start of the columns near it, and those columns); boxes, grown by half the shaft (:data:`_HW`)."""
+_Obstacles = list[tuple[float, float, list[_Column], list[Box]]]
+"""What an arrow should not run over (:meth:`Arrows.obstacles`), binned by x: for each width u of the board
+from its left edge, the lowest top stack's end and the highest bottom stack's start of the columns with
+checkers near it, those columns, and the boxes (grown by half the shaft, :data:`_HW`) reaching into it."""
 _ALL_SAMPLES = range(17)
 """The samples of a shaft :meth:`Arrows._over` tests (:meth:`Arrows._span`)."""
 _SOME_SAMPLES = (2, 6, 10, 14)
@@ -93,20 +93,10 @@ class Arrows:
     """The arrows of one play (``steps`` of the player ``mover``) on one board."""
 
     def __init__(self, board: Board, steps: Sequence[Arrow], mover: int) -> None:
-        self.pos = board.pos
-        self.g = board.g
-        self.th = board.th
-        self.t = board.t
-        self.u = board.u
-        self.lw = board.lw
+        self.board = board
+        self.pos, self.g, self.u = board.pos, board.g, board.u
         self.arrows = steps
         self.mover = mover
-        self.side = board.side
-        self.to_bottom_numbering = board.to_bottom_numbering
-        self.checker = board.checker
-        self.count = board.count
-        self.dice_box = board.dice_box
-        self.parts = board.parts
         self.counted: set[Point] = set()
         """Checkers with a count on them that an arrow leaves from."""
         self.chained: set[Point] = set()
@@ -121,9 +111,9 @@ class Arrows:
         ``checkers_at`` of ``out``), a burst behind each blot hit (with ``show_hits``)."""
         if not self.arrows:
             return
-        pos, g, th, u = self.pos, self.g, self.th, self.u
+        pos, g, th, u = self.pos, self.g, self.board.th, self.u
         mover = self.mover
-        mside = self.side(mover)
+        mside = self.board.side(mover)
         total = pos_checkers(pos)
         # One path per checker: a step from where an earlier step of the play landed continues it.
         paths: list[list[Arrow]] = []
@@ -155,7 +145,7 @@ class Arrows:
         shafts, ghosts, hits = chosen
         shafts = self.route(shafts, ghosts)
         lw = ARROW_WIDTH * u
-        halo = max(0.05 * u, 1.2 * self.lw)
+        halo = max(0.05 * u, 1.2 * self.board.lw)
         if show_ghosts:
             slab = g.slab_h(total)
             w = (g.tray_box(True)[2] - g.tray_box(True)[0]) - 0.14 * u
@@ -168,7 +158,7 @@ class Arrows:
             out.insert(checkers_at + k, self.hit_mark(x, y))
         # Each arrow with its own halo: where two cross, the one drawn later cuts a clean gap in the other.
         # An arrow depends on its curve and colours only: made once for the boards sharing ``parts``.
-        units = self.parts.units
+        units = self.board.parts.units
         for p0, c, p1, stop, scale in shafts:
             counted = p0 in self.counted
             key = ("arrow", p0, c, p1, stop, scale, counted, th.arrow, th.arrow_halo)
@@ -178,7 +168,7 @@ class Arrows:
                     t = 1.0 - _param_at_distance(p1, c, p0, 1.0, 0.36 * u)
                     p0, c = _quad(p0, c, p1, t), (c[0] + (p1[0] - c[0]) * t, c[1] + (p1[1] - c[1]) * t)
                 line, curve, head = self.arrow_shape(p0, c, p1, stop, scale)
-                arrow = self.parts.keep(key, Group(0.0, 0.0, (
+                arrow = self.board.parts.keep(key, Group(0.0, 0.0, (
                     Polyline(line, th.arrow_halo, lw + 2 * halo, curve=curve),
                     Polygon(head, th.arrow_halo, th.arrow_halo, 2 * halo),
                     Polyline(line, th.arrow, lw, curve=curve),
@@ -187,25 +177,25 @@ class Arrows:
 
     def ghost(self, out: list[Part], kind: str, x: float, y: float, label: str, w: float, slab: float) -> None:
         """Where a moved checker lands (see :data:`_Ghost`); ``w``, ``slab``: a tray slab's size."""
-        th, u, mover = self.th, self.u, self.mover
+        th, u, mover, lw = self.board.th, self.u, self.mover, self.board.lw
         if kind == "slab":  # a checker borne off: a dashed slab where it lands in the tray
-            sw, sh = w - self.lw, slab - self.lw
+            sw, sh = w - lw, slab - lw
             r = min(slab / 2, 0.12 * u)
             perimeter = 2 * (sw + sh - 4 * r) + 2 * math.pi * r
-            out.append(Rect(x - w / 2 + self.lw / 2, y - slab / 2 + self.lw / 2, sw, sh, None, th.arrow,
-                            self.lw * 1.2, radius=r, dashes=max(6, round(perimeter / (0.22 * u)))))
+            out.append(Rect(x - w / 2 + lw / 2, y - slab / 2 + lw / 2, sw, sh, None, th.arrow,
+                            lw * 1.2, radius=r, dashes=max(6, round(perimeter / (0.22 * u)))))
             return
         if kind == "over":  # no room beyond the stack: the count after the play, ringed
-            self.checker(out, x, y, mover)
-            self.count(out, x, y, int(label), mover)
-            out.append(Circle(x, y, u / 2 + self.lw, None, th.arrow, self.lw * 1.3, dashes=12))
+            self.board.checker(out, x, y, mover)
+            self.board.count(out, x, y, int(label), mover)
+            out.append(Circle(x, y, u / 2 + lw, None, th.arrow, lw * 1.3, dashes=12))
             return
         if label:  # beyond a stack of five: the checker in the gap, with the count after the play
-            out.append(Circle(x, y, u / 2 - self.lw, th.field, None))
-        out.append(Circle(x, y, u / 2 - self.lw, None, th.arrow, self.lw * 1.3, dashes=12))
+            out.append(Circle(x, y, u / 2 - lw, th.field, None))
+        out.append(Circle(x, y, u / 2 - lw, None, th.arrow, lw * 1.3, dashes=12))
         if label:
             size = 0.5 * u if len(label) < 2 else 0.46 * u
-            out.append(self.t.glyphs(label, x, y, size, th.text, bold=0.03 * u))
+            out.append(self.board.t.glyphs(label, x, y, size, th.text, bold=0.03 * u))
 
     def _simulate(self, paths: list[list[Arrow]], order: Sequence[int], mine: list[int], theirs: list[int],
                   mover: int, mside: bool, total: int
@@ -230,7 +220,7 @@ class Arrows:
                     if mine[25] > BAR_MAX:
                         self.counted.add(src)
                 else:
-                    src = g.slot(self.to_bottom_numbering(mover, s), max(mine[s] - 1, 0))
+                    src = g.slot(self.board.to_bottom_numbering(mover, s), max(mine[s] - 1, 0))
                     if mine[s] > POINT_MAX:
                         self.counted.add(src)  # the arrow leaves from a checker with the count on it
                 mine[s] = max(mine[s] - 1, 0)
@@ -254,7 +244,7 @@ class Arrows:
                         hit = True
                         theirs[25 - t] = max(opp - 1, 0)
                         theirs[25] += 1
-                    bp = self.to_bottom_numbering(mover, t)
+                    bp = self.board.to_bottom_numbering(mover, t)
                     if mine[t] >= POINT_MAX:
                         # The stack is full: the checker is drawn beyond it, in the gap, with the count
                         # after the play; where the dice stand there, over the top checker.
@@ -306,7 +296,7 @@ class Arrows:
         col, top = g.point_col(bp)
         x = g.col_x(col)
         y = g.fy0 + (POINT_MAX + 0.5) * u if top else g.fy1 - (POINT_MAX + 0.5) * u
-        box = self.dice_box()
+        box = self.board.dice_box()
         if box is not None and box[0] - 0.05 * u < x + u / 2 and x - u / 2 < box[2] + 0.05 * u:
             return g.slot(bp, POINT_MAX - 1), "over"
         return (x, y), "gap"
@@ -324,7 +314,7 @@ class Arrows:
                 board = pos.boards[player]
                 for p in range(1, 25):
                     if board[p] > 0:
-                        col, is_top = g.point_col(self.to_bottom_numbering(player, p))
+                        col, is_top = g.point_col(self.board.to_bottom_numbering(player, p))
                         self.stacks[0 if is_top else 1][col] = min(board[p], POINT_MAX)
         top, bottom = list(self.stacks[0]), list(self.stacks[1])
         for col, is_top in exclude:
@@ -333,15 +323,15 @@ class Arrows:
         boxes: list[Box] = []
         for player in (0, 1):
             n = min(pos.boards[player][25], BAR_MAX)
-            if n and (12, self.side(player)) not in exclude:
-                (x0, y0), (_x1, y1) = g.bar_slot(self.side(player), 0), g.bar_slot(self.side(player), n - 1)
+            if n and (12, self.board.side(player)) not in exclude:
+                (x0, y0), (_x1, y1) = g.bar_slot(self.board.side(player), 0), g.bar_slot(self.board.side(player), n - 1)
                 boxes.append((x0 - u / 2, min(y0, y1) - u / 2, x0 + u / 2, max(y0, y1) + u / 2))
             off = pos.boards[player][0]
             if off:
-                x0, y0, x1, y1 = g.tray_box(self.side(player))
-                ly = y0 + 0.3 * u if self.side(player) else y1 - 0.3 * u
+                x0, y0, x1, y1 = g.tray_box(self.board.side(player))
+                ly = y0 + 0.3 * u if self.board.side(player) else y1 - 0.3 * u
                 boxes.append((x0, ly - 0.25 * u, x1, ly + 0.25 * u))  # the count
-        box = self.dice_box()
+        box = self.board.dice_box()
         if box is not None:
             boxes.append(box)
         # The columns with checkers, each with where its stacks end, left to right; for each width u of
@@ -349,17 +339,19 @@ class Arrows:
         cols = [(g.col_x(col), g.fy0 + top[col] * u if top[col] else -math.inf,
                  g.fy1 - bottom[col] * u if bottom[col] else math.inf) if top[col] or bottom[col] else None
                 for col in range(12)]
-        bins = []
-        made: dict[tuple[int, ...], tuple[float, float, list[_Column]]] = {}
-        for near in _near_columns(g):
-            b = made.get(near)
-            if b is None:
-                near_cols = [c for c in (cols[k] for k in near) if c is not None]
-                b = made[near] = (max([c[1] for c in near_cols], default=-math.inf),
-                                  min([c[2] for c in near_cols], default=math.inf), near_cols)
-            bins.append(b)
         hw = _HW * u
-        return bins, [(x0 - hw, y0 - hw, x1 + hw, y1 + hw) for x0, y0, x1, y1 in boxes]
+        grown = [(x0 - hw, y0 - hw, x1 + hw, y1 + hw) for x0, y0, x1, y1 in boxes]
+        which, nears = _near_columns(g)
+        made = []
+        for near in nears:
+            near_cols = [c for c in (cols[j] for j in near) if c is not None]
+            made.append((max([c[1] for c in near_cols], default=-math.inf),
+                         min([c[2] for c in near_cols], default=math.inf), near_cols))
+        if not grown:
+            return [(*made[n], grown) for n in which]
+        edge, air = g.bx0, 1e-6 * u  # a sample in bin k has k <= (x - edge) / u < k + 1, give or take rounding
+        return [(*made[n], [bx for bx in grown if bx[0] < edge + (k + 1) * u + air and edge + k * u - air < bx[2]])
+                for k, n in enumerate(which)]
 
     def route(self, shafts: list[_Shaft], ghosts: list[_Ghost]) -> list[_Shaft]:
         """Bend each arrow around checkers, counts, dice and the bar's checkers where it can, and away
@@ -370,41 +362,31 @@ class Arrows:
         if not shafts:
             return shafts
         arcs = [(a, c, b) for a, c, b, _s, _k in shafts]
+        curves = [_Curve(*sh[:4]) for sh in shafts]
         # The arrow's own columns are not in its way (it leaves the top checker of one and lands on
         # the other), unless it starts where an earlier step landed beyond a full stack.
         obsts = [self.obstacles({self._column_of(b)} | (set() if a in self.chained else {self._column_of(a)}))
                  for a, _c, b in arcs]
-        plain = [2.0 * self._over(a, c, b, sh[3], ob) for (a, c, b), sh, ob in zip(arcs, shafts, obsts, strict=True)]
-        tangled = len(arcs) > 1 and (_crossings(arcs, self.crossing) > 0 or self._alongside(arcs))
+        plain = [2.0 * self._over(cv, ob) for cv, ob in zip(curves, obsts, strict=True)]
+        tangled = len(arcs) > 1 and (_crossings(arcs, self.crossing) > 0 or self._alongside(curves))
         if not tangled and not any(plain):
             return shafts  # the plain arcs are clear: nothing to do (the common case, and fast)
         cands: list[list[tuple[Point, float]]] = []
         ranked: list[_Ranking] = []
-        for (a, c, b), sh, ob, cost0 in zip(arcs, shafts, obsts, plain, strict=True):
+        for cv, ob, cost0 in zip(curves, obsts, plain, strict=True):
             if cost0 == 0 and not tangled:
-                cands.append([(c, 0.0)])
+                cands.append([(cv.c, 0.0)])
                 ranked.append(_Ranking([0.0], None))
                 continue
-            options = self._candidates(a, c, b)
+            options = cv.options(self)
             cands.append(options)
-            ranked.append(_Ranking([cost0] + [dev for _cc, dev in options[1:]],
-                                   self._refiner(a, b, options, sh[3], ob)))
+            ranked.append(_Ranking([cost0] + [dev for _cc, dev in options[1:]], self._refiner(cv, ob)))
         u = self.u
         current = [0] * len(arcs)  # the plain arc is the first candidate
-        flats: dict[tuple[int, int], tuple[list[Point], list[Point], tuple[float, float, float, float]]] = {}
-        # A curve as another arrow's: flattened, its box, segments, middle samples and their box grown.
-        as_other: dict[tuple[int, int], tuple[list[Point], tuple[float, float, float, float], list[_Segment],
-                                              list[Point], tuple[float, float, float, float]]] = {}
 
         def other(j: int) -> tuple[list[Point], tuple[float, float, float, float], list[_Segment], list[Point],
                                    tuple[float, float, float, float]]:
-            key = (j, current[j])
-            o = as_other.get(key)
-            if o is None:
-                p, q, r = arcs[j][0], cands[j][current[j]][0], arcs[j][2]
-                f, near = _flat(p, q, r, _EIGHTHS), _flat(p, q, r, _INNER)
-                o = as_other[key] = (f, _bbox(f), _segments(f), near, _near_boxes([near], 0.4 * u)[0])
-            return o
+            return curves[j].other(current[j], cands[j][current[j]][0], u)
 
         # Whether two candidates of two arrows cross (the same either way round), and which samples of
         # one's middle run close to the other's: asked again in later rounds and for other orders.
@@ -414,27 +396,29 @@ class Arrows:
         for _round in range(3):
             changed = False
             for i in range(len(arcs)):
-                a, _c, b = arcs[i]
                 others = [(j, current[j], other(j)) for j in range(len(arcs)) if j != i]
                 best_k, best_cost = current[i], math.inf
                 rank = ranked[i]
-                for k in rank:
-                    cc = cands[i][k][0]
+                curve = curves[i]
+                n_th = 0
+                # the candidates in order while they cost less than the best so far before any crossing is
+                # counted (no bound of the others refined past that)
+                while (k := rank.at(n_th, best_cost)) is not None:
+                    n_th += 1
                     cost = rank.cost[k]
-                    if cost >= best_cost:
-                        break  # the rest cost more before any crossing is counted
-                    key = (i, k)
-                    if key not in flats:
-                        flat = _flat(a, cc, b, _EIGHTHS)
-                        flats[key] = (flat, _flat(a, cc, b, _INNER), _bbox(flat))
-                    mine, mine_near, mine_box = flats[key]
+                    mine, mine_near, mine_box = curve.flat(k, cands[i][k][0])
+                    # Each crossing adds to the cost: counted inside the bound, the others' crossings are
+                    # not asked once this one costs more than the best (nor whether it runs alongside).
                     n = 0
                     for j, m, (f, fb, fs, _near, _nb) in others:
                         pair = (i, k, j, m) if i < j else (j, m, i, k)
                         x = crossed.get(pair)
                         if x is None:
                             x = crossed[pair] = _polylines_cross(mine, f, mine_box, fb, fs)
-                        n += x
+                        if x:
+                            n += 1
+                            if cost + 3.0 * n >= best_cost:
+                                break
                     cost += 3.0 * n
                     if cost >= best_cost:
                         continue
@@ -456,18 +440,18 @@ class Arrows:
         return [(a, cands[i][current[i]][0], b, stop, scale)
                 for i, (a, _c, b, stop, scale) in enumerate(shafts)]
 
-    def _refiner(self, a: Point, b: Point, options: list[tuple[Point, float]], stop: float, ob: _Obstacles
-                 ) -> Callable[[int], tuple[float, bool]]:
+    def _refiner(self, curve: _Curve, ob: _Obstacles) -> Callable[[int], tuple[float, bool]]:
         """For :class:`_Ranking`: a candidate's cost (twice the length it runs over obstacles, as
         :meth:`_over` measures it, and its penalty), in two steps: a lower bound from a few of its samples
         (:data:`_SOME_SAMPLES`), then, if the order reaches that, the cost, from the other samples."""
         partial: dict[int, tuple[tuple[float, float, float], int]] = {}
+        a, b, options = curve.a, curve.b, curve.options(self)
 
         def refine(k: int) -> tuple[float, bool]:
             cc, penalty = options[k]
             known = partial.get(k)
             if known is None:
-                span = self._span(a, cc, b, stop)
+                span = curve.span(k, cc, self.u)
                 if span is None:
                     return 2.0 * 0.0 + penalty, True
                 hits = self._hits(a, cc, b, span, _SOME_SAMPLES, ob)
@@ -479,9 +463,9 @@ class Arrows:
 
         return refine
 
-    def _alongside(self, arcs: Sequence[tuple[Point, Point, Point]]) -> bool:
-        """Whether an arrow runs closer than 0.4 u to another one for part of its length."""
-        flats = [_flat(p, q, r, _INNER) for p, q, r in arcs]
+    def _alongside(self, curves: Sequence[_Curve]) -> bool:
+        """Whether an arrow runs closer than 0.4 u to another one for part of its length (their plain arcs)."""
+        flats = [cv.flat(0, cv.c)[1] for cv in curves]
         return any(_close_samples(f, [h for j, h in enumerate(flats) if j != i], 0.4 * self.u)
                    for i, f in enumerate(flats))
 
@@ -520,37 +504,18 @@ class Arrows:
             out.append((cc, 0.12 + 0.1 * dev))
         return out
 
-    def _over(self, a: Point, c: Point, b: Point, stop: float, obst: _Obstacles) -> float:
-        """How long (in u) the shaft from a to b (control c) runs over obstacles or out of the board."""
-        span = self._span(a, c, b, stop)
+    def _over(self, curve: _Curve, obst: _Obstacles) -> float:
+        """How long (in u) the shaft of the curve's plain arc runs over obstacles or out of the board."""
+        span = curve.span(0, curve.c, self.u)
         if span is None:
             return 0.0
-        return self._hits(a, c, b, span, _ALL_SAMPLES, obst) * span[2]
-
-    def _span(self, a: Point, c: Point, b: Point, stop: float) -> tuple[float, float, float] | None:
-        """Where :meth:`_over` samples the shaft from a to b (control c), whose tip stops ``stop`` short of
-        b: the first sample's t, the t from one sample to the last, and the length (in u) a sample stands
-        for; None for a curve of no length."""
-        u = self.u
-        ax, ay = a
-        qx, qy = c
-        ex, ey = b
-        # the curve's length (:func:`_curve_length`, the same numbers, inline)
-        xs = [ka * ax + kc * qx + kb * ex for ka, kc, kb in _EIGHTHS_W]
-        ys = [ka * ay + kc * qy + kb * ey for ka, kc, kb in _EIGHTHS_W]
-        length = sum([hypot(xs[k + 1] - xs[k], ys[k + 1] - ys[k]) for k in range(8)])
-        if length <= 0:
-            return None
-        t0 = min(0.45 * u / length, 0.4)
-        dt = 1.0 - min((stop + 0.25 * u) / length, 0.4) - t0
-        return t0, dt, length * dt / 16 / u
+        return self._hits(curve.a, curve.c, curve.b, span, _ALL_SAMPLES, obst) * span[2]
 
     def _hits(self, a: Point, c: Point, b: Point, span: tuple[float, float, float], ks: Sequence[int],
               obst: _Obstacles) -> int:
         """How many of the samples ``ks`` (of 0-16, :meth:`_span`) of the curve from a to b (control c) run
         over an obstacle (one each) or out of the board (two each)."""
         g, u = self.g, self.u
-        bins, boxes = obst
         ax, ay = a
         qx, qy = c
         ex, ey = b
@@ -568,7 +533,7 @@ class Arrows:
             if not (bx0 <= x <= bx1 and ylo <= y <= yhi):
                 hits += 2
                 continue
-            lowest, highest, near_cols = bins[int((x - bx0) / u)]
+            lowest, highest, near_cols, boxes = obst[int((x - bx0) / u)]
             y0 = y - hw
             y1 = y + hw
             if not (lowest <= y0 and y1 <= highest):  # not clear of every stack near
@@ -629,35 +594,101 @@ class Arrows:
 
     def hit_mark(self, x: float, y: float) -> Polygon:
         """A star burst behind a hit blot: its points stick out around the checker."""
-        th, u = self.th, self.u
+        th, u = self.board.th, self.u
         r_out, r_in = 0.74 * u, 0.53 * u
         pts = []
         for i in range(28):
             a = math.pi * i / 14
             r = r_out if i % 2 == 0 else r_in
             pts.append((x + r * math.cos(a), y + r * math.sin(a)))
-        return Polygon(tuple(pts), th.arrow_halo, th.hit, self.lw * 1.3)
+        return Polygon(tuple(pts), th.arrow_halo, th.hit, self.board.lw * 1.3)
 
 
 
-_NEAR: dict[tuple[float, ...], list[tuple[int, ...]]] = {}
+_NEAR: dict[tuple[float, ...], tuple[list[int], list[tuple[int, ...]]]] = {}
 
 
-def _near_columns(g: Geo) -> list[tuple[int, ...]]:
+def _near_columns(g: Geo) -> tuple[list[int], list[tuple[int, ...]]]:
     """For each width u of the board from its left edge, the screen columns (0-11) whose centre is within
-    reach of an arrow's sample there (:meth:`Arrows._over`), and a little more; once per geometry."""
+    reach of an arrow's sample there (:meth:`Arrows._over`), and a little more: the sets of columns (each
+    once), and each width's set (its index in them); once per geometry."""
     u = g.u
     key = (u, g.bx0, g.bx1, g.left_field, g.right_field)
-    bins = _NEAR.get(key)
-    if bins is None:
+    made = _NEAR.get(key)
+    if made is None:
         near = _HW * u + u / 2 + 1.0
         xs = [g.col_x(col) for col in range(12)]
         bins = [tuple(col for col in range(12) if g.bx0 + k * u - near <= xs[col] <= g.bx0 + (k + 1) * u + near)
                 for k in range(int((g.bx1 - g.bx0) / u) + 2)]
+        nears = list(dict.fromkeys(bins))
+        made = [nears.index(b) for b in bins], nears
         if len(_NEAR) >= 64:
             _NEAR.clear()
-        _NEAR[key] = bins
-    return bins
+        _NEAR[key] = made
+    return made
+
+
+class _Curve:
+    """An arrow's plain arc (a, c, b, its tip ``stop`` short of b) and what its routing asks of its candidate
+    curves (:meth:`Arrows._candidates`, candidate 0 the plain arc) that depends on neither the checkers nor
+    the other arrows, each thing made when first asked.  (Kept for the boards sharing parts, where two arcs
+    in five recur, they saved no time and held 20 MB more for a 17-point match's page.)"""
+
+    __slots__ = ("a", "c", "b", "stop", "_options", "_spans", "_flats", "_others")
+
+    def __init__(self, a: Point, c: Point, b: Point, stop: float) -> None:
+        self.a, self.c, self.b, self.stop = a, c, b, stop
+        self._options: list[tuple[Point, float]] | None = None
+        self._spans: dict[int, tuple[float, float, float] | None] = {}
+        self._flats: dict[int, tuple[list[Point], list[Point], tuple[float, float, float, float]]] = {}
+        self._others: dict[int, tuple[list[Point], tuple[float, float, float, float], list[_Segment], list[Point],
+                                      tuple[float, float, float, float]]] = {}
+
+    def options(self, arrows: Arrows) -> list[tuple[Point, float]]:
+        """The candidates' control points, each with its penalty (:meth:`Arrows._candidates`)."""
+        if self._options is None:
+            self._options = arrows._candidates(self.a, self.c, self.b)
+        return self._options
+
+    def span(self, k: int, cc: Point, u: float) -> tuple[float, float, float] | None:
+        """Where :meth:`Arrows._over` samples the shaft of candidate k (control ``cc``): the first sample's t,
+        the t from one sample to the last, and the length (in u) a sample stands for; None for a curve of
+        no length."""
+        if k in self._spans:
+            return self._spans[k]
+        ax, ay = self.a
+        qx, qy = cc
+        ex, ey = self.b
+        # the curve's length (:func:`_curve_length`, the same numbers, inline)
+        xs = [ka * ax + kc * qx + kb * ex for ka, kc, kb in _EIGHTHS_W]
+        ys = [ka * ay + kc * qy + kb * ey for ka, kc, kb in _EIGHTHS_W]
+        length = sum([hypot(xs[j + 1] - xs[j], ys[j + 1] - ys[j]) for j in range(8)])
+        span = None
+        if length > 0:
+            t0 = min(0.45 * u / length, 0.4)
+            dt = 1.0 - min((self.stop + 0.25 * u) / length, 0.4) - t0
+            span = t0, dt, length * dt / 16 / u
+        self._spans[k] = span
+        return span
+
+    def flat(self, k: int, cc: Point) -> tuple[list[Point], list[Point], tuple[float, float, float, float]]:
+        """Candidate k (control ``cc``) flattened to 8 pieces, its middle's samples, its box."""
+        f = self._flats.get(k)
+        if f is None:
+            flat = _flat(self.a, cc, self.b, _EIGHTHS)
+            f = self._flats[k] = (flat, _flat(self.a, cc, self.b, _INNER), _bbox(flat))
+        return f
+
+    def other(self, k: int, cc: Point, u: float) -> tuple[list[Point], tuple[float, float, float, float],
+                                                           list[_Segment], list[Point],
+                                                           tuple[float, float, float, float]]:
+        """Candidate k as another arrow's curve: flattened, its box, segments, middle samples and their box
+        grown by 0.4 u."""
+        o = self._others.get(k)
+        if o is None:
+            f, near, box = self.flat(k, cc)
+            o = self._others[k] = (f, box, _segments(f), near, _near_boxes([near], 0.4 * u)[0])
+        return o
 
 
 class _Ranking:
@@ -678,22 +709,28 @@ class _Ranking:
 
     def __iter__(self) -> Iterator[int]:
         n = 0
-        while True:
-            if n < len(self._order):
-                yield self._order[n]
-                n += 1
-                continue
-            if not self._heap:
-                return
-            v, k, exact = heapq.heappop(self._heap)
+        while (k := self.at(n, math.inf)) is not None:
+            yield k
+            n += 1
+
+    def at(self, n: int, limit: float) -> int | None:
+        """The n-th candidate in the order (from 0), or None if there are fewer or it costs ``limit`` or more:
+        then no bound is refined past ``limit``, where the search stops anyway."""
+        order, heap = self._order, self._heap
+        while n >= len(order):
+            if not heap or heap[0][0] >= limit:
+                return None
+            v, k, exact = heapq.heappop(heap)
             if exact:
-                self._order.append(k)
+                order.append(k)
             else:
                 assert self._refine is not None
                 v, exact = self._refine(k)
                 if exact:
                     self.cost[k] = v
-                heapq.heappush(self._heap, (v, k, exact))
+                heapq.heappush(heap, (v, k, exact))
+        k = order[n]
+        return k if self.cost[k] < limit else None
 
 
 _Arc = tuple[Point, Point, Point]

@@ -111,9 +111,18 @@ class Drawing:
     """Oversampling factor of the Pillow backend (it draws this much larger and reduces)."""
     dpi: int | None = None
     grey: bool = field(default=False)
-    """Every colour used is a shade of grey: the PNG is written as 8-bit greyscale."""
+    """Every colour used is a shade of grey, as the drawing's maker knows: the PNG is written as 8-bit
+    greyscale (:meth:`is_grey`)."""
     describe: Callable[[], str] | None = field(default=None, compare=False)
     """Makes :attr:`desc` when it is empty and asked for (:meth:`description`): only the SVG writes it."""
+
+    find_grey: Callable[[], bool] | None = field(default=None, compare=False)
+    """Finds whether every colour used is a shade of grey where :attr:`grey` does not say so, when asked
+    (:meth:`is_grey`): only the PNG asks (a page of boards never does)."""
+
+    def is_grey(self) -> bool:
+        """Whether every colour used is a shade of grey (:attr:`grey`, else :attr:`find_grey`)."""
+        return self.grey or (self.find_grey is not None and self.find_grey())
 
     def description(self) -> str:
         """The diagram in words (the SVG's ``<desc>``): :attr:`desc`, or what :attr:`describe` makes."""

@@ -8,8 +8,6 @@ pips) and a caption.  :class:`Geo` turns a point, a bar or tray slot into pixels
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from notation.position import Position
 
 from .display import Point
@@ -45,54 +43,41 @@ Box = tuple[float, float, float, float]
 """x0, y0, x1, y1."""
 
 
-@dataclass(slots=True)
 class Geo:
-    u: float
-    home_right: bool
-    numbers: str
-    info: bool
-    caption_lines: int
-    # computed
-    width: float = 0.0
-    height: float = 0.0
-    bx0: float = 0.0
-    by0: float = 0.0
-    bx1: float = 0.0
-    by1: float = 0.0
-    fy0: float = 0.0
-    fy1: float = 0.0
-    cy: float = 0.0
-    left_field: float = 0.0
-    right_field: float = 0.0
-    bar_x: float = 0.0
-    cube_rail: tuple[float, float] = (0.0, 0.0)
-    tray_rail: tuple[float, float] = (0.0, 0.0)
+    """A board's geometry at checker size ``u``: made from the five arguments, every other attribute
+    computed from them (in pixels)."""
 
-    def __post_init__(self) -> None:
-        u = self.u
-        nb = numbers_band(self.numbers) * u
-        ib = INFO * u if self.info else 0.0
-        self.bx0 = MARGIN * u
-        self.by0 = MARGIN * u + ib + nb
+    __slots__ = ("u", "home_right", "numbers", "info", "caption_lines", "width", "height", "bx0", "by0", "bx1",
+                 "by1", "fy0", "fy1", "cy", "left_field", "right_field", "bar_x", "cube_rail", "tray_rail")
+
+    def __init__(self, u: float, home_right: bool, numbers: str, info: bool, caption_lines: int) -> None:
+        self.u = u
+        self.home_right = home_right
+        self.numbers = numbers
+        self.info = info
+        self.caption_lines = caption_lines
+        nb = numbers_band(numbers) * u
+        ib = INFO * u if info else 0.0
+        self.bx0: float = MARGIN * u
+        """The board's box (frame included): x0, y0, x1, y1."""
+        self.by0: float = MARGIN * u + ib + nb
         board_w = 2 * FRAME * u + 2 * RAIL * u + 12 * u + BAR * u
         board_h = 2 * FRAME * u + 10 * u + GAP * u
-        self.bx1 = self.bx0 + board_w
-        self.by1 = self.by0 + board_h
-        self.fy0 = self.by0 + FRAME * u
-        self.fy1 = self.by1 - FRAME * u
-        self.cy = (self.fy0 + self.fy1) / 2
+        self.bx1: float = self.bx0 + board_w
+        self.by1: float = self.by0 + board_h
+        self.fy0: float = self.by0 + FRAME * u
+        """Where the points start at the top, and at the bottom (:attr:`fy1`)."""
+        self.fy1: float = self.by1 - FRAME * u
+        self.cy: float = (self.fy0 + self.fy1) / 2
         rail_l = (self.bx0 + FRAME * u, self.bx0 + FRAME * u + RAIL * u)
         rail_r = (self.bx1 - FRAME * u - RAIL * u, self.bx1 - FRAME * u)
-        self.left_field = rail_l[1]
-        self.bar_x = self.left_field + 6 * u
-        self.right_field = self.bar_x + BAR * u
-        if self.home_right:
-            self.cube_rail, self.tray_rail = rail_l, rail_r
-        else:
-            self.cube_rail, self.tray_rail = rail_r, rail_l
-        self.width = self.bx1 + MARGIN * u
-        cap = (0.25 * u + self.caption_lines * CAPTION_LINE * u) if self.caption_lines else 0.0
-        self.height = self.by1 + nb + ib + cap + MARGIN * u
+        self.left_field: float = rail_l[1]
+        self.bar_x: float = self.left_field + 6 * u
+        self.right_field: float = self.bar_x + BAR * u
+        self.cube_rail, self.tray_rail = (rail_l, rail_r) if home_right else (rail_r, rail_l)
+        self.width: float = self.bx1 + MARGIN * u
+        cap = (0.25 * u + caption_lines * CAPTION_LINE * u) if caption_lines else 0.0
+        self.height: float = self.by1 + nb + ib + cap + MARGIN * u
 
     @property
     def bar_cx(self) -> float:

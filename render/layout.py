@@ -968,8 +968,9 @@ def layout(position: Position, **options: Any) -> Drawing:
         W = opts.width
     return Drawing(W, H, None if opts.transparent else opts.theme.background, root, title, "",
                    supersample=ss, dpi=opts.dpi if opts.dpi else (300 if opts.size == "print" else None),
-                   grey=_all_grey(root, _parts(geo, opts.theme, text).grey)
-                   and (opts.transparent or _is_grey(opts.theme.background)), describe=desc)
+                   find_grey=partial(_grey, root, _parts(geo, opts.theme, text).grey,
+                                     opts.transparent or _is_grey(opts.theme.background)),
+                   describe=desc)
 
 
 def text_lines(line: str, u: float, width: float, snap: int = 2) -> list[str]:
@@ -1023,6 +1024,12 @@ def _mix(a: Color, b: Color, t: float) -> Color:
 
 def _is_grey(c: Color) -> bool:
     return c[0] == c[1] == c[2]
+
+
+def _grey(root: Group, known: dict[int, tuple[Part, bool]], background: bool) -> bool:
+    """Whether a drawing whose background is grey (or transparent) with ``background`` is all grey, its
+    ``root`` too (:func:`_all_grey`)."""
+    return background and _all_grey(root, known)
 
 
 def _all_grey(group: Group, known: dict[int, tuple[Part, bool]] | None = None) -> bool:

@@ -30,8 +30,8 @@ _STATIC_CACHE_SIZE = 8
 
 def _mode(drawing: Drawing) -> str:
     if drawing.background is None:
-        return "LA" if drawing.grey else "RGBA"
-    return "L" if drawing.grey else "RGB"
+        return "LA" if drawing.is_grey() else "RGBA"
+    return "L" if drawing.is_grey() else "RGB"
 
 
 def _ink(c: Color, mode: str) -> _Ink:

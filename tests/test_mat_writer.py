@@ -107,6 +107,19 @@ def test_resignation_layouts() -> None:
         assert write_match(read_match(text)) == "\n" + text, body
 
 
+
+def test_each_roll_not_played_is_said_as_what_it_is() -> None:
+    """gnubg's SGF of an unfinished match (``sgf_gnubg_resign.sgf``) holds a roll its roller resigned after
+    and one where the record stops: both were said as '2 rolls after which the player resigned without
+    moving' (one was not; and one roll was '1 rolls')."""
+    from notation.formats.mat_write import write as write_mat
+    from notation.matchio import read_match as read_any_match
+
+    said = write_mat(read_any_match(DATA / "sgf_gnubg_resign.sgf")).dropped
+    assert [d for d in said if "roll" in d] == [
+        "1 roll after which the player resigned without moving: .mat writes it as an empty move",
+        "1 roll after which the record stops, not played: .mat writes it as an empty move"]
+
 # --------------------------------------------------------------------------- options
 
 

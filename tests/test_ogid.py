@@ -125,6 +125,29 @@ def test_the_samples_round_trip() -> None:
         assert held(parse_ogid(ogid(p), variant=p.variant)) == held(p)
 
 
+
+def test_a_one_point_match_is_1c_under_the_crawford_rule_only() -> None:
+    """The reference codec writes a one-point match's length ``1C`` when the match plays the Crawford rule and
+    ``1`` when it does not (gnubg's self-play SGF, no ``RU``): we wrote ``1C`` always, all 68 of its OGIDs
+    differing, and ``gammon show`` turned a ``1`` it read into ``1C``.  An OGID read keeps its mark."""
+    from notation.formats.ogxm import game_ogids
+    from notation.matchio import read_match
+
+    for text in ("11ccccchhhjjjjj:66666888dddddoo:N0N:45:B:IB:0:0:1:0",
+                 "11ccccchhhjjjjj:66666888dddddoo:N0N:45:B:IB:0:0:1C:0"):
+        assert ogid(parse_ogid(text)) == text
+    m = read_match(DATA / "sgf_gnubg_selfplay.sgf")
+    assert m.length == 1 and not m.rules.crawford
+    gr = replay_match(m).games[0]
+    lengths = {og.split(":")[8] for _, *ogs in game_ogids(gr, crawford_rule=False) for og in ogs if og}
+    assert lengths == {"1"}
+    assert {og.split(":")[8] for _, *ogs in game_ogids(gr) for og in ogs if og} == {"1C"}
+    ogxm = pytest.importorskip("ogxm")
+    from notation.formats.ogxm import write_ogxm
+
+    plies = ogxm.binary_to_json(write_ogxm(m)[0])["games"][0]["plies"]
+    assert {p[k].split(":")[8] for p in plies for k in ("ogid_before", "ogid_after")} == {"1"}
+
 @given(st.lists(st.integers(0, 25), min_size=15, max_size=15), st.lists(st.integers(0, 25), min_size=15, max_size=15),
        st.integers(0, 1), st.one_of(st.none(), st.tuples(st.integers(1, 6), st.integers(1, 6))),
        st.integers(0, 6), st.sampled_from([None, 0, 1]), st.integers(0, 25), st.integers(0, 25))

@@ -607,13 +607,13 @@ class Writer:
         if missing:
             # The replay stopped at a play it could not make: that play and the rest of the game are written
             # as recorded, each play a set-position ply on the board as it last stood.
-            board = tuple(absolute_board((steps[-1].after if steps else start).boards))
+            last_board = tuple(absolute_board((steps[-1].after if steps else start).boards))
             for a in missing:
                 ref = first_ref + len(plies)
                 kind = a.kind
                 if kind in ("move", "roll") and a.dice is not None:
                     plies.append((W.SET_POSITION, 1 - a.player, (), {"dice": self._low_first(a.dice),
-                                                                       "illegal": True, "board": board}))
+                                                                       "illegal": True, "board": last_board}))
                     self.illegal.add(ref)
                     if (a.play or "").strip():
                         self._anno(W.SCOPE_PLY, ref, PLAY_KEY, (a.play or "").strip())
@@ -670,11 +670,11 @@ class Writer:
             for v in vals:
                 self._anno(W.SCOPE_GAME, gi, _tag_key(k), v)
         for a in game.actions:
-            ref = self.refs.get(id(a))
-            where = (W.SCOPE_PLY, ref) if ref is not None else (W.SCOPE_GAME, gi)
+            ply = self.refs.get(id(a))
+            where = (W.SCOPE_PLY, ply) if ply is not None else (W.SCOPE_GAME, gi)
             if a.comment:
                 self._anno(*where, None, a.comment)
-                if ref is None:
+                if ply is None:
                     self.counts["comment[ on an action|s on actions] OGXM has no ply for (a result, an acceptance "
                                 "...): written on the game, read back as [a comment|comments] of the game"] += 1
             for k, vals in a.properties.items():
@@ -684,7 +684,7 @@ class Writer:
                     self.counts["[action's|actions'] gnubg analysis properties (A, DA, LU, GB, GW): written as "
                                 "the OGXM analysis they hold, not as their SGF text"] += 1
                     continue
-                if ref is None:
+                if ply is None:
                     self.counts["propert[y of an action|ies of actions] OGXM has no ply for (a result, an acceptance "
                                 "...): written on the game, read back as [a property|properties] of the game"] += 1
                 for v in vals:
@@ -804,7 +804,7 @@ class Writer:
                        not a.analysis.is_empty() and id(a) not in self.refs)
         if unplaced:
             self.counts["[analysis of an action|analyses of actions] with no ply of [its|their] own"] += unplaced
-        kept = {}
+        kept: dict[str | None, dict[str, Any]] = {}
         for raw in self.m.properties.get("ogxm.analysis", []):
             try:
                 info = W.decode_anal(base64.b64decode(raw), 0, None)
@@ -1047,12 +1047,9 @@ class Writer:
             else:
                 verdict = 0 if nd >= dt else 1
         d: dict[str, Any] = {"ply_ref": ref, "kind": W.KIND_CUBE, "verdict": verdict}
-        if nd is not None:
-            d["no_double"] = conv.eq(nd)
-        if dt is not None:
-            d["double_take"] = conv.eq(dt)
-        if dp is not None:
-            d["double_pass"] = conv.eq(dp)
+        for key, e in (("no_double", nd), ("double_take", dt), ("double_pass", dp)):
+            if e is not None:
+                d[key] = conv.eq(e)
         if cube.probabilities is not None:
             d["probs"] = conv.probs(cube.probabilities)
         if cube.rollout is not None:

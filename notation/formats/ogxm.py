@@ -165,7 +165,7 @@ def _restated(oid: str | None, seat: int) -> tuple[str | None, str | None]:
     return before, ":".join(fields)
 
 
-def game_ogids(gr: GameReplay) -> list[tuple[ReplayStep | None, str | None, str | None]]:
+def game_ogids(gr: GameReplay, *, crawford_rule: bool = True) -> list[tuple[ReplayStep | None, str | None, str | None]]:
     """The OGIDs before and after each OGXM ply of a replayed game, as OGXM's reference codec gives them
     (PyPI ``ogxm``, ``binary_to_json``), with the step of the ply's action: one for each action that is a
     ply (every action but an acceptance and the result), then one (step None) for the loser's forfeit of a
@@ -180,7 +180,8 @@ def game_ogids(gr: GameReplay) -> list[tuple[ReplayStep | None, str | None, str 
     restate the position before them: the other player's before, their own after.  An illegal play and a
     position set by hand after a roll (set-position plies with dice) are not counted.  None for a position
     no OGID holds (a variant's checkers waiting to enter).  A game the replay cannot finish has the plies
-    of its steps only."""
+    of its steps only.  ``crawford_rule``: whether the match plays the Crawford rule (a one-point match's
+    length is ``1C`` under it, ``1`` without, as the reference codec writes them)."""
     from ..ogid import ogid
     from ..position import GAME_RESIGNED
     from ._ogxm_shared import implied_level
@@ -214,7 +215,7 @@ def game_ogids(gr: GameReplay) -> list[tuple[ReplayStep | None, str | None, str 
                 after = after.replace(dice=None)
         try:
             first = ogid(before, move_id=move, state=("IB" if state == "IB" else "R") if rolled else state,
-                         cube_action=action)
+                         cube_action=action, crawford_rule=crawford_rule)
         except ValueError:
             first = None
         if rolled:  # (an illegal play, and a position set by hand after a roll, are set-position plies with
@@ -226,7 +227,7 @@ def game_ogids(gr: GameReplay) -> list[tuple[ReplayStep | None, str | None, str 
         elif kind in _CUBE_STATES:
             state, action = _CUBE_STATES[kind]
         try:
-            last = ogid(after, move_id=move, state=state, cube_action=action)
+            last = ogid(after, move_id=move, state=state, cube_action=action, crawford_rule=crawford_rule)
         except ValueError:
             last = None
         out.append((st, first, last))
