@@ -32,7 +32,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 try:  # CPython's own SHA-256: importing hashlib loads OpenSSL, 5 ms of every start-up
-    from _sha256 import sha256  # Python 3.11
+    from _sha256 import sha256  # type: ignore[import-not-found]  # Python 3.11 (typeshed has no stub for it)
 except ImportError:  # pragma: no cover - the module's name and presence depend on the Python
     try:
         from _sha2 import sha256  # type: ignore[import-not-found, no-redef]  # Python 3.12+
@@ -173,9 +173,9 @@ def derive_regexes(text: str) -> dict[str, str]:
     terms = {str(t.name): t.pattern.to_regexp() for t in built_terminals}
     ignored = set(ignored_names)
     alternatives: dict[str, list[list[tuple[bool, str]]]] = {}
-    for rule in built_rules:
-        alternatives.setdefault(str(rule.origin.name), []).append(
-            [(sym.is_term, str(sym.name)) for sym in rule.expansion])
+    for built in built_rules:
+        alternatives.setdefault(str(built.origin.name), []).append(
+            [(sym.is_term, str(sym.name)) for sym in built.expansion])
     out: dict[str, str] = dict(terms)
     done: dict[str, str | None] = {}
 

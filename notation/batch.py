@@ -16,13 +16,15 @@ which is why both give the same results:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .errors import NotationError, cut_quotes, message_line
 from .record import Game, Match
 from .replay import Finding, MatchReplay, Replayer, replay_match
 
 if TYPE_CHECKING:
+    from collections import Counter
+
     from .convert import OutputBatch
     from .decisions import Decision
 
@@ -276,8 +278,8 @@ def _json_pointers(matches: list[Any], findings: list[dict[str, Any]]) -> None:
                 if col is None or c <= col:
                     pointer = ptr
         if pointer is None and f.get("game") is not None:
-            gi = next((k for k, g in enumerate(m.games) if g.number == f["game"]), None)
-            pointer = f"/match/games/{gi}" if gi is not None else None
+            game_at = next((k for k, g in enumerate(m.games) if g.number == f["game"]), None)
+            pointer = f"/match/games/{game_at}" if game_at is not None else None
         f["pointer"] = pointer or ""
         if line is not None:
             f["message"] += f" (line {line}{', column ' + str(col) if col else ''} of the original record)"
@@ -296,7 +298,7 @@ def _order(f: dict[str, Any]) -> tuple[int, int, int]:
 def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict: bool = False,
                  quiet: bool = False, canonical: bool = False, inputs: Sequence[str] = (),
                  options: dict[str, Any] | None = None,
-                 page: Callable[[Match, Any, Any], str] | None = None,
+                 page: Page | None = None,
                  batch: OutputBatch | None = None, stream: bool | None = None,
                  per_match: bool = False) -> dict[str, Any]:
     """Convert ``src`` to ``target`` (``-``: the text is returned, not written) in format ``fmt``.
@@ -331,7 +333,7 @@ def convert_file(src: str, target: str, fmt: str, *, force: bool = False, strict
 
 def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force: bool, strict: bool,
                   quiet: bool, canonical: bool, inputs: Sequence[str], options: dict[str, Any] | None,
-                  page: Callable[[Match, Any], str] | None, batch: OutputBatch | None,
+                  page: Page | None, batch: OutputBatch | None,
                   stream: bool | None, per_match: bool) -> dict[str, Any]:
     from .convert import check_target, reporters
 
@@ -441,6 +443,15 @@ class _Stream:
         return iter_matches(self.data, name=self.name, packed=self.packed)
 
 
+class Page(Protocol):
+    """What makes a match's web page (``render.html.match_page``: the library does not import the renderer, the
+    command hands it over); ``written`` gets what the page shows of what :func:`notation.losses.holdings`
+    counts."""
+
+    def __call__(self, match: Match, rep: MatchReplay | None = None, *,
+                 written: Counter[tuple[str, ...]] | None = None) -> str: ...
+
+
 PAGE_REASONS = {
     "property": "the page does not show them (convert to json keeps them)",
     "thumbnail": "the page does not show it",
@@ -453,7 +464,7 @@ says it lost (by kind)."""
 def _convert_match(match: Match, name: str, member: int, target: str, fmt: str, out: dict[str, Any],
                    say: Callable[[str], None], failed: Callable[[str], dict[str, Any]], *, force: bool,
                    strict: bool, quiet: bool, canonical: bool, inputs: Sequence[str],
-                   options: dict[str, Any] | None, page: Callable[[Match, Any], str] | None,
+                   options: dict[str, Any] | None, page: Page | None,
                    batch: OutputBatch | None) -> None:
     """One match of :func:`convert_file` written to ``target``; ``member`` is its number in a file of several
     (0 in a file of one), said in what is reported of it.  A refusal sets ``out``'s status, not lowered by
@@ -476,12 +487,13 @@ def _convert_match(match: Match, name: str, member: int, target: str, fmt: str, 
                 say(f.format())
     if say_doubts(say, name, match, strict=strict, quiet=quiet) and strict:
         out["status"] = 1
-        return out
+        return
     if canonical:
-        match, n = canonical_plays(match)
-        if n and not quiet:
-            say(f"{label}: {n} plays rewritten in canonical form (--canonical)")
+        match, changed = canonical_plays(match)
+        if changed and not quiet:
+            say(f"{label}: {changed} plays rewritten in canonical form (--canonical)")
     notes: list[str] = []
+    text: str | bytes
     if fmt == "html":  # the page (``page``, from render.html), and what it does not show of the record
         if page is None:
             failed(f"{target}: a web page needs the renderer (render.html.match_page) as ``page``")
@@ -684,6 +696,8 @@ def _decision_rows(path: str, variant: str | None, auto_doubles: int | None, res
                     x = xgid(before)
                 except Exception:  # noqa: BLE001 - a position no ID can hold (a variant's) has none
                     x = None
+                pid: str | None
+                mid: str | None
                 try:
                     pid, mid = position_id(before), match_id(before)
                 except Exception:  # noqa: BLE001 - as above

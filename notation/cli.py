@@ -65,8 +65,10 @@ def run(argv: list[str] | None = None) -> None:
 
     guard_standard_streams()  # a closed standard output (`>&-`): a failed write, one line, status 2
     for stream in (sys.stdout, sys.stderr):  # a lone surrogate that no message escaped: shown as its escape
-        with contextlib.suppress(AttributeError, ValueError, OSError):
-            stream.reconfigure(errors="backslashreplace")
+        reconfigure = getattr(stream, "reconfigure", None)  # (a TextIOWrapper's; a replaced stream may lack it)
+        with contextlib.suppress(ValueError, OSError):
+            if reconfigure is not None:
+                reconfigure(errors="backslashreplace")
     warnings.showwarning = _show_warning  # the library's warnings, as one line each
     try:
         signal.signal(signal.SIGTERM, _terminate)

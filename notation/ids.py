@@ -243,7 +243,7 @@ def _lark_pos(e: UnexpectedInput, text: str) -> int:
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
     if isinstance(e, UnexpectedCharacters):
-        return e.pos_in_stream
+        return e.pos_in_stream  # type: ignore[return-value]  # (lark declares it None on the base class; this sets it)
     if isinstance(e, UnexpectedToken):
         tok = e.token
         if tok.type == "$END" or tok.start_pos is None:
@@ -504,8 +504,8 @@ def _xgid_tokens(line: str, start: int, column: int, fields: _Fields) -> tuple[l
     if fields.index(pos) == 0:
         col = column + pos
         if pos - start >= 26:
-            board = line[start:].split(":", 1)[0]
-            raise ParseError(f"XGID position {board!r} at column {column + start} has more than 26 "
+            board_text = line[start:].split(":", 1)[0]
+            raise ParseError(f"XGID position {board_text!r} at column {column + start} has more than 26 "
                              f"points (column {col})", column=col, text=line)
         if pos < len(line) and line[pos] not in ":":
             raise ParseError(f"XGID position: {line[pos]!r} at column {col} is not '-', A-P or a-p",
@@ -1058,19 +1058,19 @@ def _read_drawing(lines: list[str], names: list[str], variant: str, validate: bo
     m = re.search(r"\(Cube: ([0-9]+)\)", bar_line)
     if m:
         cube = int(m.group(1))
-    for row, who in ((top, 0), (bottom, 1)):
+    for row, seat in ((top, 0), (bottom, 1)):
         m = re.search(r"\(Cube: ([0-9]+)\)\s*$", lines[row])
         if m:
-            cube, owner = int(m.group(1)), who
+            cube, owner = int(m.group(1)), seat
     length = 0
     m = re.search(r"([0-9]+) points? match", bar_line)
     if m:
         length = int(m.group(1))
     scores = [0, 0]
-    for row, who in ((top + 1, 0), (bottom - 1, 1)):
+    for row, seat in ((top + 1, 0), (bottom - 1, 1)):
         m = re.search(r"([0-9]+) points?\s*$", lines[row])
         if m:
-            scores[who] = int(m.group(1))
+            scores[seat] = int(m.group(1))
     pos = Position(boards=(tuple(o), tuple(x)), turn=turn, dice=dice, cube=cube, cube_owner=owner,
                    match_length=length, score=(scores[0], scores[1]), crawford="Crawford game" in bar_line,
                    names=(names[0], names[1]), variant=rules.name)

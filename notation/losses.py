@@ -114,10 +114,10 @@ def lost(record: Counter[Key], written: Counter[Key], reasons: Mapping[str, str]
                  for kind in ("checker", "cube", "luck", "rollout") if (n := missing.get(("analysis", kind, by), 0))]
         out.append(f"the analysis by {by} ({', '.join(parts)}): {why('analysis:' + by, 'analysis')}")
     for level in ("match", "game", "action"):
-        names = [k[2] for k in missing if k[0] == "property" and k[1] == level]
-        if names:
+        props = [k[2] for k in missing if k[0] == "property" and k[1] == level]
+        if props:
             counts = ", ".join(f"{n} ({missing['property', level, n]})" if missing["property", level, n] > 1 else n
-                               for n in dict.fromkeys(names))
+                               for n in dict.fromkeys(props))
             out.append(f"{level} properties {counts}: {why('property:' + level, 'property')}")
     if missing.get(("thumbnail",)):
         size = f" ({thumbnail_size:,} bytes)" if thumbnail_size else ""

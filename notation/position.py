@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import repeat
-from typing import Any
+from typing import Any, Literal
 
 from .errors import InvalidPositionError, NotationError
 from .rules import Board, Play, Rules, get_rules
@@ -313,7 +313,8 @@ def b64_keys(keys: Iterable[int], nbytes: int = 10, nchars: int = 14) -> list[st
     starts its own group of four characters."""
     width = -(-nbytes // 3) * 3
     step = width // 3 * 4
-    text = binascii.b2a_base64(b"".join(map(int.to_bytes, keys, repeat(width), repeat("little"))),
+    little: Literal["little"] = "little"
+    text = binascii.b2a_base64(b"".join(map(int.to_bytes, keys, repeat(width), repeat(little))),
                                newline=False).decode("ascii")
     return [text[i:i + nchars] for i in range(0, len(text), step)]
 

@@ -9,7 +9,7 @@ classes (each dataclass costs its start-up a millisecond or more).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from .position import Position
 
@@ -26,7 +26,7 @@ class Normalisation:
     message: str
     line: int | None = None
     column: int | None = None
-    severity: str = "note"
+    severity: Literal["note", "warning"] = "note"
     """``note``; ``warning`` for what a reader could not vouch for (an OGXM signature that does not verify,
     a checksum it cannot check): said as a warning by validate, refused by ``convert --strict``."""
 

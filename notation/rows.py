@@ -70,8 +70,8 @@ def number_rows(game: Game) -> None:
     for number, left, right, win in mat_rows(actions):
         if number is None:
             continue
-        for a in (left, right):
-            if a is not None:
-                a.move_number = number
+        for cell in (left, right):
+            if cell is not None:
+                cell.move_number = number
         if win is not None and win.player == 1:  # a Wins in the right column: on the row's line
             win.move_number = number

@@ -17,7 +17,7 @@ Dask is optional: ``pip install 'gammon-notation[scale]'``.  Without it, :func:`
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -114,7 +114,7 @@ def dask_imap(fn: Callable[[str], T], files: Sequence[str], address: str,
         size = chunk_size(len(files), workers)
         chunks = [(k, k + size) for k in range(0, len(files), size)]
         window = max(4, workers * IN_FLIGHT)
-        where: dict[str, int] = {}
+        where: dict[Hashable, int] = {}  # (a future's key: dask's Key, a str or a tuple)
 
         def submit(k: int) -> Any:
             lo, hi = chunks[k]

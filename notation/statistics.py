@@ -103,8 +103,7 @@ class _Acc:
     levels: set[str] = field(default_factory=set)
 
     def add(self, o: _Acc) -> None:
-        self.total_moves += o.total_moves
-        self.unforced_moves += o.unforced_moves
+        _add_up(self, o, _ACC_COUNTS)
         for i in range(3):
             self.marks[i] += o.marks[i]
         for i in range(2):  # in single precision, as gnubg adds each game's statistics to the match's
@@ -112,22 +111,23 @@ class _Acc:
             self.luck[i] = _f32(self.luck[i] + o.luck[i])
         for i in range(5):
             self.luck_marks[i] += o.luck_marks[i]
-        self.luck_rolls += o.luck_rolls
-        self.cube_total += o.cube_total
-        self.cube_close += o.cube_close
-        self.doubles += o.doubles
-        self.takes += o.takes
-        self.passes += o.passes
         for c in CUBE_ERRORS:
             e, f = self.cube_errors[c], o.cube_errors[c]
             e[0] += f[0]
             e[1], e[2] = _f32(e[1] + f[1]), _f32(e[2] + f[2])
-        self.analysed_moves += o.analysed_moves
-        self.unanalysed_moves += o.unanalysed_moves
-        self.missing_moves += o.missing_moves
-        self.unanalysed_cube += o.unanalysed_cube
         self.producers |= o.producers
         self.levels |= o.levels
+
+
+_ACC_COUNTS = ("total_moves", "unforced_moves", "luck_rolls", "cube_total", "cube_close", "doubles", "takes", "passes",
+               "analysed_moves", "unanalysed_moves", "missing_moves", "unanalysed_cube")
+"""The plain counts of :class:`_Acc` (its lists and sets are added element by element)."""
+
+
+def _add_up(acc: object, o: object, names: Sequence[str]) -> None:
+    """``acc.name += o.name`` for each of ``names`` (a count, a sum, a list extended)."""
+    for name in names:
+        setattr(acc, name, operator.iadd(getattr(acc, name), getattr(o, name)))
 
 
 def _gnubg_add(acc: _Acc, d: Decision, cube_in_use: bool) -> None:
@@ -381,13 +381,7 @@ class _XgAcc:
     rolls: int = 0
 
     def add(self, o: _XgAcc) -> None:
-        self.checker += o.checker
-        self.cube += o.cube
-        self.stored += o.stored
-        self.ranked += o.ranked
-        self.uncounted += o.uncounted
-        self.luck += o.luck
-        self.rolls += o.rolls
+        _add_up(self, o, ("checker", "cube", "stored", "ranked", "uncounted", "luck", "rolls"))
 
 
 XG_CLOSE_CUBE = 0.2

@@ -14,11 +14,11 @@ file twice with :func:`notation.formats.sgf.iter_sgf`:
 2. the second pass reads the games again and, one at a time, replays each (:class:`Replayer`), makes it
    canonical (``--canonical``), has the writer write it into the output's temporary file, and drops it.
 
-The writers are the ones the whole conversion uses, driven over the stubs: the SGF writer's and the
-``.mat`` writer's own ``write`` run with the stubs as the match's games (Crawford games, rules, the
-header and the reports come from them), and each stub is swapped for the real game as it is written;
-the JSON text is the header's with each game's text put where the list of games goes.  What is said
-as dropped comes from the same functions, given the match with its stubs.
+The writers are the ones the whole conversion uses, reached through their format's line
+(:meth:`notation.formats.registry.Format.write_games`) and driven over the stubs: each writes with the
+stubs as the match's games (Crawford games, rules, the header and the reports come from them) and swaps
+each stub for the real game as it is written.  What is said as dropped comes from the same functions,
+given the match with its stubs (with ``--canonical``, the stubs of the games as written).
 
 A failure that is not the record's (the replay raises, say) leaves the temporary file removed and hands
 the file back to the whole conversion (which then does what it always did); a reading error is found
@@ -30,14 +30,14 @@ from __future__ import annotations
 import copy
 import os
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from ._term import utf8
 from .errors import NotationError
-from .formats.registry import FORMATS
+from .formats.registry import FORMATS, by_name
 from .play import plain_legs
 from .record import Action, Game, Match
-from .replay import GameReplay, MatchReplay, Replayer
+from .replay import GameReplay, Replayer
 
 if TYPE_CHECKING:
     from .analysis import Analysis
@@ -152,35 +152,6 @@ class _Sink:
                 view = view[os.write(self.fd, view):]
         except OSError as e:
             self.error = e
-
-
-class _CurrentGame:
-    """``MatchReplay.games`` as the SGF writer sees it: game ``i``'s replay at ``i``, nothing kept."""
-
-    __slots__ = ("i", "gr")
-
-    def __init__(self) -> None:
-        self.i = -1
-        self.gr: GameReplay | None = None
-
-    def __len__(self) -> int:
-        return self.i + 1
-
-    def __getitem__(self, k: int) -> GameReplay:
-        if k != self.i or self.gr is None:
-            raise IndexError(k)
-        return self.gr
-
-    def __iter__(self) -> Iterator[GameReplay]:
-        if self.gr is not None:
-            yield self.gr
-
-
-class _ReplayView:
-    __slots__ = ("games",)
-
-    def __init__(self, games: _CurrentGame) -> None:
-        self.games = games
 
 
 # ------------------------------------------------------------------------------------------ convert
@@ -299,117 +270,39 @@ def _pass2(data: bytes, name: str, header: Match, stubs: list[Game], fmt: str, s
     from .convert import canonical_game_plays
     from .formats.sgf import iter_sgf
 
+    target = by_name(fmt)
     _, games = iter_sgf(data, name=name)
     findings = Replayer(header, keep=False) if not quiet else None
-    # the writer's replay: the SGF writer replays what it writes (the canonical copy with --canonical)
+    # the writer's replay, for a writer that uses it: of what it writes (the canonical copy with --canonical)
     writer = None
-    if fmt == "sgf":
+    if target.replays:
         writer = findings if findings is not None and not canonical else Replayer(header, keep=False)
     making = Replayer(header, keep=False) if canonical else None
     count = [0]
+    view = _with_games(header, stubs)
 
     def each() -> Iterator[tuple[Game, GameReplay | None]]:
-        for g in games:
+        for i, g in enumerate(games):
             gr = findings.feed(g) if findings is not None else None
             if making is not None:
                 g = copy.deepcopy(g)
                 count[0] += canonical_game_plays(making.feed(g))
+                # the match as written holds the canonical plays: what the writer's reports count at the end
+                view.games[i] = stub_game(g)
             if writer is not None:
                 gr = writer.feed(g) if writer is not findings else gr
             yield g, gr
             del g, gr
 
     pipeline = each()
-    notes: list[str] = []
-    if fmt == "sgf":
-        dropped, notes = _write_sgf(header, stubs, pipeline, sink)
-    elif fmt == "mat":
-        dropped = _write_mat(header, stubs, pipeline, sink, options, canonical)
-    else:
-        _write_json(header, pipeline, sink)
-        dropped = []
+    result = target.write_games(view, pipeline, sink.write, **options)
     if next(pipeline, None) is not None:
         raise RuntimeError("the writer did not write every game")
-    return (findings.finish().findings if findings is not None else []), count[0], dropped, notes
+    return ((findings.finish().findings if findings is not None else []), count[0], list(result.dropped),
+            list(result.notes))
 
 
 def _with_games(header: Match, games: list[Game]) -> Match:
     view = copy.copy(header)
     view.games = games
     return view
-
-
-def _write_sgf(header: Match, stubs: list[Game], pipeline: Iterator[tuple[Game, GameReplay | None]],
-               sink: _Sink) -> tuple[list[str], list[str]]:
-    from .formats import sgf_write as sgf
-
-    current = _CurrentGame()
-    view = _with_games(header, stubs)
-    w = sgf._Writer(view, cast(MatchReplay, _ReplayView(current)))
-    write_game = w.game
-
-    def game(i: int, stub: Game, crawford: bool | None) -> str:
-        g, gr = next(pipeline)
-        assert gr is not None
-        current.i, current.gr = i, gr
-        w.steps = {id(st.action): st for st in gr.steps}
-        sink.write(write_game(i, g, crawford))
-        current.gr = None
-        w.steps = {}
-        return ""
-
-    w.game = game  # type: ignore[method-assign]
-    text, dropped = w.write()
-    sink.write(text)
-    return list(dropped), w.notes
-
-
-def _write_mat(header: Match, stubs: list[Game], pipeline: Iterator[tuple[Game, GameReplay | None]],
-               sink: _Sink, options: dict[str, Any], canonical: bool) -> list[str]:
-    from .formats import mat_write as mat
-    from .losses import dropped
-
-    opts: dict[str, Any] = {"bar": "25", "off": "0", "hit_marks": True, **options}
-    w = mat._Writer(_with_games(header, stubs), opts["bar"], opts["off"], opts["hit_marks"])
-    write_game = w._game
-    written: list[Game] = []  # with --canonical, the stubs of the games as written
-
-    marks: list[str] = []
-
-    def game(stub: Game, running: list[int]) -> None:
-        g, gr = next(pipeline)
-        mark = mat.crawford_loss(g, gr) if header.length > 0 else None
-        if mark:
-            marks.append(mark)
-        write_game(g, running)
-        if canonical:
-            written.append(stub_game(g))
-        sink.write("".join(w.out))
-        w.out.clear()
-
-    w._game = game  # type: ignore[method-assign]
-    sink.write(w.write())
-    match = _with_games(header, written if canonical else stubs)
-    return (mat.mat_losses(match) + marks + mat.rewrites(match, opts["bar"], opts["off"], opts["hit_marks"])
-            + mat.roll_losses(match) + dropped(match, w.written, mat.REASONS))
-
-
-_JSON_END = '"games": []\n  }\n}\n'
-
-
-def _write_json(header: Match, pipeline: Iterator[tuple[Game, GameReplay | None]], sink: _Sink) -> None:
-    from .formats.json_format import _text, game_to_dict, to_json
-
-    head = to_json(_with_games(header, []))
-    if not head.endswith(_JSON_END):
-        raise RuntimeError("the JSON document does not end with the list of games")
-    first = True
-    for g, _ in pipeline:
-        if first:
-            sink.write(head[:-len(_JSON_END)] + '"games": [\n')
-            first = False
-        else:
-            sink.write(",\n")
-        sink.write("      " + _text(game_to_dict(g, _lazy_actions=True), 3))
-    sink.write(head if first else "\n    ]\n  }\n}\n")
-

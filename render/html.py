@@ -236,23 +236,23 @@ def _shapes(svgs: Sequence[str]) -> tuple[str, str, list[str]]:
     """:func:`_shape` of the SVG texts joined, and the coordinates :func:`_shape` gives each text alone:
     one pass over the text for both."""
     coords: list[str] = []
-    slot: dict[str, str] = {}
+    slot: dict[str, tuple[str, str]] = {}
     own: list[str] = []
     own_slot: set[str] = set()
     each: list[str] = []
 
     def place(v: str) -> str:
-        k = slot.get(v)
-        if k is None:
-            k = slot[v] = f"${len(coords)}"
-            h = round(float(v) * 100) + _ORIGIN
-            if not 0 <= h < 64 ** 3 or _num(h) != v:
-                raise ValueError(f"coordinate {v} does not fit a page board")
-            coords.append(_B64[h >> 12] + _B64[(h >> 6) & 63] + _B64[h & 63])
+        known = slot.get(v)
+        if known is None:
+            code = _CODES.get(v)
+            if code is None:
+                code = _code(v)
+            known = slot[v] = f"${len(coords)}", code
+            coords.append(code)
         if v not in own_slot:
             own_slot.add(v)
-            own.append(coords[int(k[1:])])
-        return k
+            own.append(known[1])
+        return known[0]
 
     def sub(m: re.Match[str]) -> str:
         if m.group(1):
@@ -268,6 +268,23 @@ def _shapes(svgs: Sequence[str]) -> tuple[str, str, list[str]]:
         own.clear()
         own_slot.clear()
     return "".join(shapes), "".join(coords), each
+
+
+_CODES: dict[str, str] = {}
+"""A coordinate's three characters (:func:`_code`), by its text: most recur from one board to the next."""
+
+
+def _code(v: str) -> str:
+    """A coordinate (the SVG backend's text for it) in three characters of :data:`_B64` (remembered in
+    :data:`_CODES`); an error if the page's script would not read it back as the same text."""
+    h = round(float(v) * 100) + _ORIGIN
+    if not 0 <= h < 64 ** 3 or _num(h) != v:
+        raise ValueError(f"coordinate {v} does not fit a page board")
+    code = _B64[h >> 12] + _B64[(h >> 6) & 63] + _B64[h & 63]
+    if len(_CODES) >= 65536:
+        _CODES.clear()
+    _CODES[v] = code
+    return code
 
 
 def _num(h: int) -> str:

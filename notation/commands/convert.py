@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import click
 
@@ -183,7 +183,7 @@ def _later(run: Any) -> Any:
     yield from run()
 
 
-def _convert_some(srcs: list[str], settings: dict[str, Any], targets: dict[str, str]) -> list[dict[str, Any]]:
+def _convert_some(srcs: Sequence[str], settings: dict[str, Any], targets: dict[str, str]) -> list[dict[str, Any]]:
     results = convert_files(srcs, [targets[s] for s in srcs], **settings)
     collect_if_piled()
     return results
@@ -195,7 +195,7 @@ def _convert_one(src: str, work: Any, targets: dict[str, str]) -> dict[str, Any]
     return result  # type: ignore[no-any-return]
 
 
-def _parquet(inputs: list[str], out: str, *, force: bool, quiet: bool, jobs: int, dask_address: str | None) -> None:
+def _parquet(inputs: Sequence[str], out: str, *, force: bool, quiet: bool, jobs: int, dask_address: str | None) -> None:
     """``--to parquet``: the decision dataset of every input under the directory ``out``, each part
     written where it is computed (here, a forked worker, or a Dask worker: ``out`` must be shared)."""
     from .._term import plural, safe_line
@@ -227,8 +227,8 @@ def _parquet(inputs: list[str], out: str, *, force: bool, quiet: bool, jobs: int
     unreadable = 0
     try:
         for res in results:
-            for e in res["errors"]:
-                click.echo(safe_line(e), err=True)
+            for error in res["errors"]:
+                click.echo(safe_line(error), err=True)
             unreadable += len(res["errors"])
             counts["files"] += res["files"]
             counts["rows"] += res["rows"]
@@ -257,7 +257,7 @@ def _report(res: dict[str, Any]) -> int:
     return int(res["status"])
 
 
-def _stream(inputs: list[str], out: str, *, force: bool, strict: bool, quiet: bool) -> None:
+def _stream(inputs: Sequence[str], out: str, *, force: bool, strict: bool, quiet: bool) -> None:
     """``--to ogxms``: every match of every input as one OGXM stream (``.ogxms``), each a member in the
     inputs' order.  Each input's findings are reported as for any conversion; an input that cannot be
     read is reported and left out (exit 2), the others are written.  Each member is written as it is
@@ -282,6 +282,7 @@ def _stream(inputs: list[str], out: str, *, force: bool, strict: bool, quiet: bo
     members = 0
     lines: list[str] = []
     pending = None
+    sink: IO[bytes]
     try:
         if out == "-":
             sink = tempfile.TemporaryFile()  # (standard output gets the stream once it is whole)

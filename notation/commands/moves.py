@@ -56,8 +56,8 @@ def _inputs(position: str) -> Iterator[tuple[str, str | None]]:
         if looks_like_export(text):
             yield xgid(parse_export(text, name=name).position), name
             return
-    for n, line in enumerate(text.splitlines(), 1):
-        s = line.strip()
+    for n, row in enumerate(text.splitlines(), 1):
+        s = row.strip()
         if s and not s.startswith("#"):
             yield s, f"{name}:{n}"
 

@@ -98,7 +98,7 @@ def command(files: tuple[str, ...], output: str, min_error: float, marked: bool,
         for name in bare:
             click.echo(safe_line(f"gammon: warning: {name}: the record holds no analysis: no problems from it"),
                        err=True)
-    options = {"size": size, "theme": theme}
+    options: dict[str, str | int] = {"size": size, "theme": theme}
     if size == "print":
         options["dpi"] = dpi
     _font.MISSING.clear()

@@ -131,10 +131,10 @@ def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, q
             check_target(html_report, force=force, inputs=[p for p in paths if p != "-"])
         except FileExistsError as e:
             fail(str(e))
-        pages = _pages_folder(html_report)
-        if pages.exists() and not force:
-            fail(f"{pages} exists (use --force to overwrite the pages in it)")
-        refused = _unwritable_pages(pages, _page_names(paths))
+        folder = _pages_folder(html_report)
+        if folder.exists() and not force:
+            fail(f"{folder} exists (use --force to overwrite the pages in it)")
+        refused = _unwritable_pages(folder, _page_names(paths))
         if refused is not None:
             fail(refused)
     if variant:
@@ -158,7 +158,7 @@ def command(files: tuple[str, ...], out_format: str, as_json: bool, jobs: int, q
     # Validation makes a great many small objects, freed by their reference counts when a file is
     # done: the cycle collector would scan them again and again for nothing.  It runs between files
     # instead, when objects pile up, and never re-scans what the imports left.
-    pages = None
+    pages: Pages | None = None
     if html_report is not None:  # each match page is written by the process that checked its file
         pages = Pages(str(_pages_folder(html_report)), _page_names(paths),
                       least if html_only_findings else None)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import struct
 import zlib
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
 
 from .._digits import ascii_digits
 from ..losses import THUMBNAIL
@@ -72,22 +74,19 @@ def _tag_text(key: str, value: Any) -> str:
     return str(value)
 
 
+@dataclass(slots=True, eq=False)
 class _Ply:
     """What the analysis of one ply needs: the action it is about, its seat, the cube before it, the game,
     the board before it (absolute) and the roll."""
 
-    __slots__ = ("action", "seat", "cube", "game", "board", "dice", "decider")
-
-    def __init__(self, action: Action | None, seat: int, cube: int, game: int, board: list[int] | None,
-                 dice: tuple[int, int] | None, decider: int) -> None:
-        self.action = action
-        self.seat = seat
-        self.cube = cube
-        self.game = game
-        self.board = board
-        self.dice = dice
-        self.decider = decider
-        """The seat whose equities the ply's decisions hold (the doubler on a take or a pass)."""
+    action: Action | None
+    seat: int
+    cube: int
+    game: int
+    board: list[int] | None
+    dice: tuple[int, int] | None
+    decider: int
+    """The seat whose equities the ply's decisions hold (the doubler on a take or a pass)."""
 
 
 class _At:
@@ -127,7 +126,7 @@ class Reader:
     def fail(self, message: str, at: int) -> None:
         W.fail(message, at, self.name)
 
-    def note(self, message: str, line: int | None = None, severity: str = "note") -> None:
+    def note(self, message: str, line: int | None = None, severity: Literal["note", "warning"] = "note") -> None:
         self.notes.append(Normalisation(message, line, 1 if line is not None else None, severity))
 
     # ------------------------------------------------------------------ the file
@@ -663,14 +662,9 @@ class Reader:
                 an.cube = _cube(d, block_level, conv, an.extra)
             elif kind == W.KIND_ROLL:
                 an.luck = conv.delta(d["luck"])
-                if "level" in d and level_text(d["level"]) is not None:
-                    an.extra["ogxm:luck_level"] = str(level_text(d["level"]))
-                if "producer_ref" in d:
-                    an.extra["ogxm:luck_producer_ref"] = str(d["producer_ref"])
-                if "_more" in d:
-                    an.extra["ogxm:luck_more"] = _more_text(d["_more"])
-            else:
-                _resign(d, conv, an.extra)
+                _keep(d, "luck_", _LUCK_KEPT, conv, an.extra)
+            else:  # a resignation's analysis: the model has no field for it; kept as text
+                _keep(d, "resign_", _RESIGN_KEPT, conv, an.extra)
         return True
 
 
@@ -811,6 +805,62 @@ def _more_text(more: tuple[int, bytes]) -> str:
     return f"{more[0]}:{more[1].hex()}"
 
 
+_Kept = tuple[tuple[str, Callable[[Any, Units], str | None]], ...]
+"""Fields of a record the model has no place for, each with how its value is kept as text (None: not kept)."""
+
+
+def _text(v: Any, conv: Units) -> str:
+    return str(v)
+
+
+def _yes(v: Any, conv: Units) -> str | None:
+    return "yes" if v else None
+
+
+def _eq(v: Any, conv: Units) -> str:
+    return repr(conv.eq(v))
+
+
+def _delta(v: Any, conv: Units) -> str:
+    return repr(conv.delta(v))
+
+
+def _more(v: Any, conv: Units) -> str:
+    return _more_text(v)
+
+
+def _level(v: Any, conv: Units) -> str | None:
+    return level_text(v)
+
+
+def _numbers(v: Any, conv: Units) -> str:
+    return ",".join(str(x) for x in v)
+
+
+def _keep(d: dict[str, Any], prefix: str, kept: _Kept, conv: Units, extra: dict[str, str]) -> None:
+    """Each field of ``d`` that ``kept`` names, as text in ``extra`` under ``ogxm:{prefix}{key}`` (``_more``:
+    ``more``), in the order of ``kept`` (what the writer states again)."""
+    for key, how in kept:
+        if key in d:
+            text = how(d[key], conv)
+            if text is not None:
+                extra[f"ogxm:{prefix}{key.lstrip('_')}"] = text
+
+
+_CHECKER_KEPT: _Kept = (
+    ("alternatives_total", _text), ("rollouts_done", _text), ("deep_searched", _text), ("position_tags", _text),
+    ("producer_ref", _text), ("source_band", _text), ("best_equity", _eq), ("equity_loss", _delta),
+    ("_more", _more))
+_CUBE_KEPT: _Kept = (
+    ("take_point", _text), ("window_searched", _yes), ("is_optional", _yes), ("is_free_cube", _yes),
+    ("currency", _text), ("producer_ref", _text), ("equity_loss", _delta), ("cubeful_take_value", _eq),
+    ("_more", _more))
+_LUCK_KEPT: _Kept = (("level", _level), ("producer_ref", _text), ("_more", _more))
+_RESIGN_KEPT: _Kept = (
+    ("correct_value", _text), ("producer_ref", _text), ("resign_error", _delta), ("take_resign_error", _delta),
+    ("equity_loss", _delta), ("probs", _numbers), ("level", _level), ("_more", _more))
+
+
 def _block_info(info: dict[str, Any]) -> str:
     """An ANAL record as text (its fields, the identifier in hex): what the writer states again."""
     return b64(W.encode_anal(info))
@@ -839,16 +889,7 @@ def _checker(d: dict[str, Any], p: _Ply, block_level: dict[str, Any], conv: Unit
             extra[f"ogxm:{i}:rollout_se"] = repr(conv.delta(alt["rollout_se"]))
         if "_more" in alt:
             extra[f"ogxm:{i}:more"] = _more_text(alt["_more"])
-    for key in ("alternatives_total", "rollouts_done", "deep_searched", "position_tags", "producer_ref",
-                "source_band"):
-        if key in d:
-            extra[f"ogxm:{key}"] = str(d[key])
-    if "best_equity" in d:
-        extra["ogxm:best_equity"] = repr(conv.eq(d["best_equity"]))
-    if "equity_loss" in d:
-        extra["ogxm:equity_loss"] = repr(conv.delta(d["equity_loss"]))
-    if "_more" in d:
-        extra["ogxm:more"] = _more_text(d["_more"])
+    _keep(d, "", _CHECKER_KEPT, conv, extra)
     return CheckerAnalysis(tuple(cands), played)
 
 
@@ -884,44 +925,12 @@ def _cube(d: dict[str, Any], block_level: dict[str, Any], conv: Units, extra: di
 
     verdict = d["verdict"]
     level = _resolve(block_level, d.get("level"))
-    for key in ("take_point",):
-        if key in d:
-            extra[f"ogxm:cube_{key}"] = str(d[key])
-    for key in ("window_searched", "is_optional", "is_free_cube"):
-        if d.get(key):
-            extra[f"ogxm:cube_{key}"] = "yes"
-    for key in ("currency", "producer_ref"):
-        if key in d:
-            extra[f"ogxm:cube_{key}"] = str(d[key])
-    if "equity_loss" in d:
-        extra["ogxm:cube_equity_loss"] = repr(conv.delta(d["equity_loss"]))
-    if "cubeful_take_value" in d:
-        extra["ogxm:cube_cubeful_take_value"] = repr(conv.eq(d["cubeful_take_value"]))
-    if "_more" in d:
-        extra["ogxm:cube_more"] = _more_text(d["_more"])
+    _keep(d, "cube_", _CUBE_KEPT, conv, extra)
     return CubeAnalysis(no_double=conv.eq(d["no_double"]) if "no_double" in d else None,
                         double_take=conv.eq(d["double_take"]) if "double_take" in d else None,
                         double_pass=conv.eq(d["double_pass"]) if "double_pass" in d else None,
                         verdict=VERDICTS[verdict] if verdict < len(VERDICTS) else f"verdict {verdict}",
                         probabilities=_prob(d.get("probs")), level=level_text(level))
-
-
-def _resign(d: dict[str, Any], conv: Units, extra: dict[str, str]) -> None:
-    """A resignation's analysis: the model has no field for it; kept as text."""
-    for key in ("correct_value", "producer_ref"):
-        if key in d:
-            extra[f"ogxm:resign_{key}"] = str(d[key])
-    for key in ("resign_error", "take_resign_error"):
-        if key in d:
-            extra[f"ogxm:resign_{key}"] = repr(conv.delta(d[key]))
-    if "equity_loss" in d:
-        extra["ogxm:resign_equity_loss"] = repr(conv.delta(d["equity_loss"]))
-    if "probs" in d:
-        extra["ogxm:resign_probs"] = ",".join(str(v) for v in d["probs"])
-    if "level" in d and level_text(d["level"]) is not None:
-        extra["ogxm:resign_level"] = str(level_text(d["level"]))
-    if "_more" in d:
-        extra["ogxm:resign_more"] = _more_text(d["_more"])
 
 
 # --------------------------------------------------------------------------- v1

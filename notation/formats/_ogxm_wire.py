@@ -23,6 +23,7 @@ from __future__ import annotations
 import struct
 import zlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, NamedTuple, NoReturn
 
 from .._term import utf8
@@ -95,18 +96,16 @@ def fail(message: str, at: int, name: str | None) -> NoReturn:
 # --------------------------------------------------------------------------- reading primitives
 
 
+@dataclass(slots=True, eq=False)
 class In:
     """A cursor over ``data[pos:end]``; offsets are the file's (``data`` is the whole file)."""
 
-    __slots__ = ("data", "pos", "end", "name", "base")
-
-    def __init__(self, data: bytes, pos: int, end: int, name: str | None, base: int = 0) -> None:
-        self.data = data
-        self.pos = pos
-        self.end = end
-        self.name = name
-        self.base = base
-        """Added to every offset an error names (``data``'s offset in the file)."""
+    data: bytes
+    pos: int
+    end: int
+    name: str | None
+    base: int = 0
+    """Added to every offset an error names (``data``'s offset in the file)."""
 
     def fail(self, message: str, at: int | None = None) -> NoReturn:
         fail(message, self.base + (self.pos if at is None else at), self.name)
@@ -267,16 +266,14 @@ def section(kind: bytes, payload: bytes, critical: bool) -> bytes:
 # --------------------------------------------------------------------------- the container
 
 
+@dataclass(slots=True, eq=False)
 class Section:
     """One section of a file: its type, flags, payload, and where its header starts."""
 
-    __slots__ = ("kind", "flags", "payload", "at")
-
-    def __init__(self, kind: bytes, flags: int, payload: bytes, at: int) -> None:
-        self.kind = kind
-        self.flags = flags
-        self.payload = payload
-        self.at = at
+    kind: bytes
+    flags: int
+    payload: bytes
+    at: int
 
     @property
     def start(self) -> int:
@@ -287,21 +284,18 @@ class Section:
         return section(self.kind, self.payload, bool(self.flags & CRITICAL))
 
 
+@dataclass(slots=True, eq=False)
 class Container:
     """A v2 file split into sections (``CSUM`` and ``END!`` checked and left out)."""
 
-    __slots__ = ("major", "minor", "need_major", "need_minor", "size", "sections", "checksum")
-
-    def __init__(self, major: int, minor: int, need_major: int, need_minor: int, size: int,
-                 sections: list[Section], checksum: str | None) -> None:
-        self.major = major
-        self.minor = minor
-        self.need_major = need_major
-        self.need_minor = need_minor
-        self.size = size
-        self.sections = sections
-        self.checksum = checksum
-        """``crc32`` (verified), the name of another algorithm (not verified), or None (no CSUM)."""
+    major: int
+    minor: int
+    need_major: int
+    need_minor: int
+    size: int
+    sections: list[Section]
+    checksum: str | None
+    """``crc32`` (verified), the name of another algorithm (not verified), or None (no CSUM)."""
 
 
 READER_MAJOR = 2

@@ -43,7 +43,7 @@ from ..met import KAZAROSS_XG2, Met, frame, met_named
 from ..play import plain_legs
 from ..position import GAME_RESIGNED, Position
 from ..record import Action, Game, Match
-from ..rules import boards_after, single_steps
+from ..rules import Refusal, play_legs
 from . import _ogxm_wire as W
 from ._ogxm_shared import (
     END_KEY,
@@ -612,13 +612,13 @@ class Writer:
         if missing:
             # The replay stopped at a play it could not make: that play and the rest of the game are written
             # as recorded, each play a set-position ply on the board as it last stood.
-            board = tuple(absolute_board((steps[-1].after if steps else start).boards))
+            last_board = tuple(absolute_board((steps[-1].after if steps else start).boards))
             for a in missing:
                 ref = first_ref + len(plies)
                 kind = a.kind
                 if kind in ("move", "roll") and a.dice is not None:
                     plies.append((W.SET_POSITION, 1 - a.player, (), {"dice": self._low_first(a.dice),
-                                                                       "illegal": True, "board": board}))
+                                                                       "illegal": True, "board": last_board}))
                     self.illegal.add(ref)
                     if (a.play or "").strip():
                         self._anno(W.SCOPE_PLY, ref, PLAY_KEY, (a.play or "").strip())
@@ -675,11 +675,11 @@ class Writer:
             for v in vals:
                 self._anno(W.SCOPE_GAME, gi, _tag_key(k), v)
         for a in game.actions:
-            ref = self.refs.get(id(a))
-            where = (W.SCOPE_PLY, ref) if ref is not None else (W.SCOPE_GAME, gi)
+            ply = self.refs.get(id(a))
+            where = (W.SCOPE_PLY, ply) if ply is not None else (W.SCOPE_GAME, gi)
             if a.comment:
                 self._anno(*where, None, a.comment)
-                if ref is None:
+                if ply is None:
                     self.counts["comment[ on an action|s on actions] OGXM has no ply for (a result, an acceptance "
                                 "...): written on the game, read back as [a comment|comments] of the game"] += 1
             for k, vals in a.properties.items():
@@ -689,7 +689,7 @@ class Writer:
                     self.counts["[action's|actions'] gnubg analysis properties (A, DA, LU, GB, GW): written as "
                                 "the OGXM analysis they hold, not as their SGF text"] += 1
                     continue
-                if ref is None:
+                if ply is None:
                     self.counts["propert[y of an action|ies of actions] OGXM has no ply for (a result, an acceptance "
                                 "...): written on the game, read back as [a property|properties] of the game"] += 1
                 for v in vals:
@@ -809,7 +809,7 @@ class Writer:
                        not a.analysis.is_empty() and id(a) not in self.refs)
         if unplaced:
             self.counts["[analysis of an action|analyses of actions] with no ply of [its|their] own"] += unplaced
-        kept = {}
+        kept: dict[str | None, dict[str, Any]] = {}
         for raw in self.m.properties.get("ogxm.analysis", []):
             try:
                 info = W.decode_anal(base64.b64decode(raw), 0, None)
@@ -1052,12 +1052,9 @@ class Writer:
             else:
                 verdict = 0 if nd >= dt else 1
         d: dict[str, Any] = {"ply_ref": ref, "kind": W.KIND_CUBE, "verdict": verdict}
-        if nd is not None:
-            d["no_double"] = conv.eq(nd)
-        if dt is not None:
-            d["double_take"] = conv.eq(dt)
-        if dp is not None:
-            d["double_pass"] = conv.eq(dp)
+        for key, e in (("no_double", nd), ("double_take", dt), ("double_pass", dp)):
+            if e is not None:
+                d[key] = conv.eq(e)
         if cube.probabilities is not None:
             d["probs"] = conv.probs(cube.probabilities)
         if cube.rollout is not None:
@@ -1196,19 +1193,10 @@ def hop_bytes(before: Position, mover: int, dice: tuple[int, int], text: str,
 def _pips(mine: tuple[int, ...], theirs: tuple[int, ...], order: list[tuple[int, int]],
           dice: list[int]) -> list[int] | None:
     """The die each step uses, when ``order`` can be played step by step, each step one that the rules
-    allow with a die left (:func:`notation.rules.single_steps`: the bar first, never onto a point the
-    opponent holds, bearing off only with every checker home, with a larger die only from the highest
-    point, and then the smallest such die); None otherwise."""
-    left = list(dice)
-    out = []
-    for f, t in order:
-        die = min((d for d in set(left) if (f, t) in single_steps(mine, theirs, d)), default=None)
-        if die is None:
-            return None
-        mine, theirs = boards_after(mine, theirs, ((f, t, bool(t) and theirs[25 - t] == 1),))
-        left.remove(die)
-        out.append(die)
-    return out
+    allow with a die left (:func:`notation.rules.play_legs`); None otherwise."""
+    used: list[int] = []
+    r = play_legs(mine, theirs, [(f, t, False) for f, t in order], list(dice), whole=False, used=used)
+    return None if type(r) is Refusal else used
 
 
 def _bytes(order: list[tuple[int, int]], pips: list[int], mover: int) -> tuple[int, ...]:

@@ -11,9 +11,10 @@ indentation, lists of plain values on one line, UTF-8 text not escaped.
 
 from __future__ import annotations
 
+import copy
 import json
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, get_args
 
 from ..analysis import Analysis, analysis_from_dict, analysis_to_dict
@@ -23,7 +24,7 @@ from ..record import Action, ActionKind, Game, Match, MatchRules, Normalisation,
 from .registry import WriteResult
 
 if TYPE_CHECKING:
-    from ..replay import Finding, MatchReplay
+    from ..replay import Finding, GameReplay, MatchReplay
 
 __all__ = ["FORMAT", "VERSION", "to_json", "from_json", "findings_from_json", "match_to_dict",
            "match_from_dict", "write"]
@@ -196,20 +197,23 @@ def _flat(v: object) -> bool:
 _encode_str = json.encoder.encode_basestring  # json.dumps(s, ensure_ascii=False) of a str (in C)
 
 
+def _null(_: object) -> str:
+    return "null"
+
+
+def _true_false(v: object) -> str:
+    return "true" if v else "false"
+
+
+_PLAIN: dict[type, Callable[[Any], str]] = {type(None): _null, str: _encode_str, int: int.__repr__, bool: _true_false}
+"""The JSON text of a value of each plain type, by its exact type (a float, a subclass: json's encoder)."""
+_plain_of = _PLAIN.get
+
+
 def _scalar(v: object) -> str:
     """``json.dumps(v, ensure_ascii=False)`` of a plain value, without an encoder object per call."""
-    if v is None:
-        return "null"
-    if v is True:
-        return "true"
-    if v is False:
-        return "false"
-    t = type(v)
-    if t is str:
-        return _encode_str(v)  # type: ignore[no-any-return]
-    if t is int:
-        return int.__repr__(v)  # type: ignore[arg-type]
-    return _ENCODER.encode(v)  # floats, subclasses: as json writes them
+    f = _plain_of(type(v))
+    return _ENCODER.encode(v) if f is None else f(v)  # floats, subclasses: as json writes them
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
@@ -232,15 +236,10 @@ def _text(v: object, level: int) -> str:
     """The JSON text of ``v`` at nesting ``level``, made bottom-up by joins (no json.dumps per value).
     Each level joins its pieces once: a big record's text (a game's actions) is copied once a level,
     not once a ``+``."""
-    if v is None:
-        return "null"
     t = type(v)
-    if t is str:
-        return _encode_str(v)  # type: ignore[no-any-return]
-    if t is int:
-        return int.__repr__(v)  # type: ignore[arg-type]
-    if t is bool:
-        return "true" if v else "false"
+    f = _plain_of(t)
+    if f is not None:
+        return f(v)
     if level + 2 >= len(_PADS):
         _PADS.extend("  " * n for n in range(len(_PADS), level + 3))
     if t is _Actions:
@@ -271,18 +270,8 @@ def _text(v: object, level: int) -> str:
                 if type(k) is str and len(heads) < 512:
                     heads[k] = head
             append(head)
-            if x is None:
-                append("null")
-                continue
-            t = type(x)
-            if t is str:
-                append(_encode_str(x))
-            elif t is int:
-                append(int.__repr__(x))
-            elif t is bool:
-                append("true" if x else "false")
-            else:
-                append(_text(x, level + 1))
+            f = _plain_of(type(x))
+            append(_text(x, level + 1) if f is None else f(x))
         append("\n")
         append(_PADS[level])
         append("}")
@@ -305,15 +294,9 @@ def _text(v: object, level: int) -> str:
 
 
 def _json_plain(x: object) -> str | None:
-    """The JSON of a str, an int or None (exact types), else None."""
-    if x is None:
-        return "null"
-    t = type(x)
-    if t is str:
-        return _encode_str(x)  # type: ignore[no-any-return]
-    if t is int:
-        return int.__repr__(x)  # type: ignore[arg-type]
-    return None
+    """The JSON of a str, an int, a bool or None (exact types), else None."""
+    f = _plain_of(type(x))
+    return None if f is None else f(x)
 
 
 def _action_text(a: Action, level: int) -> str | None:
@@ -809,3 +792,27 @@ def findings_from_json(text: str) -> list[Finding]:
 def write(match: Match, rep: MatchReplay | None = None) -> WriteResult:
     """:func:`to_json`: the JSON text holds the whole record, and drops nothing."""
     return WriteResult(to_json(match))
+
+
+_GAMES_END = '"games": []\n  }\n}\n'
+
+
+def write_games(match: Match, games: Iterator[tuple[Game, GameReplay | None]], emit: Callable[[str], None]
+                ) -> WriteResult:
+    """:func:`write` one game at a time (:meth:`notation.formats.registry.Format.write_games`): the
+    header's text with each game's put where the list of games goes."""
+    header = copy.copy(match)
+    header.games = []
+    head = to_json(header)
+    if not head.endswith(_GAMES_END):
+        raise RuntimeError("the JSON document does not end with the list of games")
+    first = True
+    for g, _ in games:
+        if first:
+            emit(head[:-len(_GAMES_END)] + '"games": [\n')
+            first = False
+        else:
+            emit(",\n")
+        emit("      " + _text(game_to_dict(g, _lazy_actions=True), 3))
+    emit(head if first else "\n    ]\n  }\n}\n")
+    return WriteResult("")

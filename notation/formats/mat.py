@@ -645,8 +645,9 @@ class _Reader:
         """Comment lines between two rows (or a row and its result): the comment of the last action
         before them (the row's right cell, else its left), as the writer writes an action's comment."""
         k = len(game.actions) - 1
-        if isinstance(game.actions[k], PlainRun):
-            k = cut_run(game.actions, k, len(game.actions[k].cells) - 1)
+        last = game.actions[k]
+        if isinstance(last, PlainRun):
+            k = cut_run(game.actions, k, len(last.cells) - 1)
         a = game.actions[k]
         text = "\n".join(_comment_text(_line_of(tok)) for tok in toks)
         a.comment = text if a.comment is None else f"{a.comment}\n{text}"

@@ -27,7 +27,7 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..errors import NotationError
@@ -573,3 +573,34 @@ def write(match: Match, rep: MatchReplay | None = None, *, bar: str = "25", off:
     text = w.write()
     return WriteResult(text, mat_losses(match) + crawford_losses(match, rep) + rewrites(match, bar, off, hit_marks)
                        + roll_losses(match) + dropped(match, w.written, REASONS))
+
+
+def write_games(match: Match, games: Iterator[tuple[Game, GameReplay | None]], emit: Callable[[str], None], *,
+                bar: str = "25", off: str = "0", hit_marks: bool = True) -> WriteResult:
+    """:func:`write` one game at a time (:meth:`notation.formats.registry.Format.write_games`); the
+    Crawford marks are reckoned game by game, from each game's replay when it comes with one."""
+    w = _GameByGame(match, bar, off, hit_marks, games, emit)
+    emit(w.write())
+    return WriteResult("", mat_losses(match) + w.marks + rewrites(match, bar, off, hit_marks) + roll_losses(match)
+                       + dropped(match, w.written, REASONS))
+
+
+class _GameByGame(_Writer):
+    """The writer over a match of stand-ins, each swapped for the game ``games`` yields as it is written."""
+
+    def __init__(self, match: Match, bar: str, off: str, hit_marks: bool,
+                 games: Iterator[tuple[Game, GameReplay | None]], emit: Callable[[str], None]) -> None:
+        super().__init__(match, bar, off, hit_marks)
+        self.games_in = games
+        self.emit = emit
+        self.marks: list[str] = []
+        """What :func:`crawford_loss` says of each game written."""
+
+    def _game(self, game: Game, running: list[int]) -> None:
+        real, gr = next(self.games_in)
+        mark = crawford_loss(real, gr) if self.m.length > 0 else None
+        if mark:
+            self.marks.append(mark)
+        super()._game(real, running)
+        self.emit("".join(self.out))
+        self.out.clear()

@@ -8,6 +8,8 @@ A format is a module of :mod:`notation.formats` and one line of :data:`FORMATS`:
 * its writer module has ``write(match, rep=None, **options) -> WriteResult`` (``rep``: the match's replay
   when the caller has made it) and ``REASONS``, why the target cannot hold each kind of item
   :func:`notation.losses.lost` says it lost;
+* a writer that ``streams`` also has ``write_games(match, games, emit, **options) -> WriteResult``: the
+  same text, written one game at a time (:meth:`Format.write_games`, used by :mod:`notation.stream`);
 * the line says its extensions (the first is the one written), how its content is recognised (``magic``
   bytes, what the text ``starts`` with, a ``signature`` found near the top, or ``guess``: extensions read
   as it when the content says nothing) and what the conversion must know of its writer.
@@ -20,14 +22,14 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ..record import Match
-    from ..replay import MatchReplay
+    from ..record import Game, Match
+    from ..replay import GameReplay, MatchReplay
 
 __all__ = ["Format", "FORMATS", "WriteResult", "by_name", "readable", "writable", "for_extension",
            "record_extensions", "write"]
@@ -75,7 +77,8 @@ class Format:
     replays: bool = False
     """Its writer uses the whole replay's steps (the others are given the findings-only replay)."""
     streams: bool = False
-    """An SGF collection is converted to it one game at a time (:mod:`notation.stream`)."""
+    """Its writer writes one game at a time (``write_games``): an SGF collection is converted to it so
+    (:mod:`notation.stream`)."""
     private: tuple[str, ...] = ()
     """Match properties only this format writes back (the conversion to another format removes them
     before writing: no other target holds them, and none says so)."""
@@ -97,6 +100,19 @@ class Format:
         """``match`` written by the format's writer (only the ``options`` it takes are passed)."""
         given = {k: v for k, v in options.items() if k in self.options}
         result: WriteResult = self.module("writer").write(match, rep, **given)
+        return result
+
+    def write_games(self, match: Match, games: Iterator[tuple[Game, GameReplay | None]], emit: Callable[[str], None],
+                    **options: Any) -> WriteResult:
+        """``match`` written as :meth:`write` writes it, one game at a time: ``match.games`` stand in for the
+        games (stubs: what the writer's whole-match questions read, :func:`notation.stream.stub_game`), and
+        ``games`` yields each game, with its replay when the format ``replays``, when the writer comes to it.
+        The text goes to ``emit`` piece by piece (the result's ``data`` is empty); what is dropped and noted
+        is reckoned on ``match`` once every game is written.  Only for a format that ``streams``."""
+        if not self.streams:
+            raise ValueError(f"{self.name}: not written one game at a time")
+        given = {k: v for k, v in options.items() if k in self.options}
+        result: WriteResult = self.module("writer").write_games(match, games, emit, **given)
         return result
 
     @property

@@ -30,8 +30,8 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, cast
 
 from ..errors import ParseError
 from ..losses import action_items, dropped, names_loss
@@ -53,7 +53,7 @@ from ._sgf_shared import read_analysis as _read_analysis
 from .registry import WriteResult
 
 if TYPE_CHECKING:
-    from ..replay import MatchReplay, ReplayStep
+    from ..replay import GameReplay, MatchReplay, ReplayStep
 
 __all__ = ["write_sgf", "write", "REASONS"]
 
@@ -713,3 +713,65 @@ def write(match: Match, rep: MatchReplay | None = None) -> WriteResult:
     w = _Writer(match, rep)
     text, lost = w.write()
     return WriteResult(text, list(lost), list(w.notes))
+
+
+def write_games(match: Match, games: Iterator[tuple[Game, GameReplay | None]], emit: Callable[[str], None]
+                ) -> WriteResult:
+    """:func:`write` one game at a time (:meth:`notation.formats.registry.Format.write_games`): each game
+    comes with its replay; the writer sees only the current game's."""
+    w = _GameByGame(match, games, emit)
+    text, lost = w.write()
+    emit(text)
+    return WriteResult("", list(lost), list(w.notes))
+
+
+class _CurrentGame:
+    """``MatchReplay.games`` as :class:`_GameByGame` shows it to the writer: game ``i``'s replay at ``i``,
+    nothing kept."""
+
+    __slots__ = ("i", "gr")
+
+    def __init__(self) -> None:
+        self.i = -1
+        self.gr: GameReplay | None = None
+
+    def __len__(self) -> int:
+        return self.i + 1
+
+    def __getitem__(self, k: int) -> GameReplay:
+        if k != self.i or self.gr is None:
+            raise IndexError(k)
+        return self.gr
+
+    def __iter__(self) -> Iterator[GameReplay]:
+        if self.gr is not None:
+            yield self.gr
+
+
+class _ReplayView:
+    __slots__ = ("games",)
+
+    def __init__(self, games: _CurrentGame) -> None:
+        self.games = games
+
+
+class _GameByGame(_Writer):
+    """The writer over a match of stand-ins, each swapped for the game ``games`` yields as it is written."""
+
+    def __init__(self, match: Match, games: Iterator[tuple[Game, GameReplay | None]],
+                 emit: Callable[[str], None]) -> None:
+        self.current = _CurrentGame()
+        super().__init__(match, cast("MatchReplay", _ReplayView(self.current)))
+        self.games_in = games
+        self.emit = emit
+
+    def game(self, i: int, g: Game, crawford: bool | None) -> str:
+        real, gr = next(self.games_in)
+        if gr is None:
+            raise ValueError("the SGF writer needs each game's replay")
+        self.current.i, self.current.gr = i, gr
+        self.steps = {id(st.action): st for st in gr.steps}
+        self.emit(super().game(i, real, crawford))
+        self.current.gr = None
+        self.steps = {}
+        return ""

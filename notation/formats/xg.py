@@ -58,7 +58,7 @@ import zlib
 from collections.abc import Callable
 from dataclasses import fields
 from datetime import datetime, timedelta
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .._input import text_codec
 from ..analysis import Analysis, Candidate, CheckerAnalysis, CubeAnalysis, Probabilities, Rollout, figures_in_range
@@ -70,7 +70,10 @@ from ..rows import number_rows
 
 __all__ = ["MAGIC", "read_xg", "read_xg_match", "read_xgp", "read"]
 
-T = TypeVar("T")
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+T = TypeVar("T", bound="DataclassInstance")
 
 MAGIC = b"RGMH"
 HEADER_SIZE = 8232
@@ -1112,7 +1115,7 @@ def _decode_candidates(rec: bytes, extras: _Extras | None = None) -> tuple[tuple
     candidate whose position after it (XG's ``PosPlayed``) is the record's position after the move;
     with ``extras``, each rolled-out candidate's rollout."""
     n = struct.unpack_from("<i", rec, 120)[0]
-    cands = []
+    cands: list[Candidate] = []
     index = None
     before = struct.unpack_from("<26b", rec, 9)
     p1 = struct.unpack_from("<i", rec, 64)[0] == 1
@@ -1191,7 +1194,8 @@ def _cube_analysis(rec: bytes, extras: _Extras | None = None) -> CubeAnalysis | 
     if rollout is not None or not (figures_in_range(struct.unpack_from("<3f", rec, 152)) and _in_range(
             struct.unpack_from("<7f", rec, 124)) and _in_range(struct.unpack_from("<7f", rec, 168))):
         figures = _decode_cube(rec)
-        return CubeAnalysis(*figures[:7], rollout, *figures[8:])  # type: ignore[arg-type]
+        # (_decode_cube's tuple is CubeAnalysis's fields in order: neither their types nor its length are in its type)
+        return CubeAnalysis(*figures[:7], rollout, *figures[8:])  # type: ignore[arg-type, call-arg]
     return _RecordCubeAnalysis(rec)
 
 

@@ -114,6 +114,14 @@ def _f(s: str) -> float:
     return float(s.replace(",", "."))
 
 
+def _percentages(mine: re.Match[str], theirs: re.Match[str]) -> Probabilities:
+    """The chances of XG's two percentage lines (win, gammon, backgammon; then the loss's)."""
+    return Probabilities(win=round(_f(mine.group(1)) / 100, 6), win_gammon=round(_f(mine.group(2)) / 100, 6),
+                         win_backgammon=round(_f(mine.group(3)) / 100, 6),
+                         lose_gammon=round(_f(theirs.group(2)) / 100, 6),
+                         lose_backgammon=round(_f(theirs.group(3)) / 100, 6))
+
+
 def _play(s: str) -> str:
     return " ".join(s.replace(",", " ").split())
 
@@ -196,11 +204,7 @@ def _xg_analysis(lines: list[str]) -> Analysis | None:
         pcts = [_XG_PCT.match(x) for x in lines[i + 1:i + 3]]
         probs = None
         if len(pcts) == 2 and pcts[0] and pcts[1]:
-            a, b = pcts[0], pcts[1]
-            probs = Probabilities(win=round(_f(a.group(1)) / 100, 6), win_gammon=round(_f(a.group(2)) / 100, 6),
-                                  win_backgammon=round(_f(a.group(3)) / 100, 6),
-                                  lose_gammon=round(_f(b.group(2)) / 100, 6),
-                                  lose_backgammon=round(_f(b.group(3)) / 100, 6))
+            probs = _percentages(pcts[0], pcts[1])
         cands.append(Candidate(play=_play(m[1]), equity=_f(m[2]), probabilities=probs, level=m[0]))
         i += 3 if probs else 1
     if cands:
@@ -217,14 +221,9 @@ def _xg_analysis(lines: list[str]) -> Analysis | None:
                     verdict = re.split(r"[:：]", x)[-1].strip() or None
                     break
             probs = None
-            pcts = [p for p in (_XG_PCT.match(x) for x in lines[:k]) if p]
-            if len(pcts) >= 2:
-                a, b = pcts[0], pcts[1]
-                probs = Probabilities(win=round(_f(a.group(1)) / 100, 6),
-                                      win_gammon=round(_f(a.group(2)) / 100, 6),
-                                      win_backgammon=round(_f(a.group(3)) / 100, 6),
-                                      lose_gammon=round(_f(b.group(2)) / 100, 6),
-                                      lose_backgammon=round(_f(b.group(3)) / 100, 6))
+            lines_found = [p for p in (_XG_PCT.match(x) for x in lines[:k]) if p]
+            if len(lines_found) >= 2:
+                probs = _percentages(lines_found[0], lines_found[1])
             for x in lines[:k]:
                 lm = _XG_LEVEL.match(x)
                 if lm:
