@@ -57,6 +57,22 @@ settings.register_profile("dev", **_NO_CLOCK)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """``--dist loadgroup`` (pyproject.toml) sends the tests of one ``xdist_group`` to one worker by a suffix
+    pytest-xdist puts on their ids on the worker (``test@group``); under pytest 9 its suffix is lost (an id is
+    made from ``Node._id`` now) and every test was shared out alone: the suffix is put on here."""
+    if not getattr(config.option, "loadgroup", False):  # (set on a worker of --dist loadgroup)
+        return
+    from _pytest.nodeid import NodeId
+
+    for item in items:
+        names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                        for m in item.iter_markers("xdist_group")})
+        suffix = "@" + "_".join(names)
+        if names and not item.nodeid.endswith(suffix):
+            item._id = NodeId.parse(item.nodeid + suffix)  # type: ignore[attr-defined]
+
+
 FULL = bool(os.environ.get("GAMMON_FULL_CORPUS"))
 """``GAMMON_FULL_CORPUS=1``: the slow sweeps over real files take every file, not a sample."""
 
