@@ -15,6 +15,7 @@ are dataclasses with slots: :func:`dataclasses.fields` and :func:`dataclasses.re
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from dataclasses import fields as fields  # re-exported: the README's library section names them here
 from dataclasses import replace as replace
@@ -400,7 +401,134 @@ def _cut(text: str, what: str, cut: list[str]) -> str:
 
 
 def _bound_properties(props: dict[str, list[str]], where: str, cut: list[str]) -> None:
+    if isinstance(props, TextProperties) and props.text is not None and len(props.text) <= COMMENT_BOUND:
+        return  # (no value of it is longer than its text)
     for k, vs in props.items():
         if any(isinstance(v, str) and len(v) > COMMENT_BOUND for v in vs):
             props[k] = [_cut(v, f"the property {k[:40]!r} of {where}", cut) if isinstance(v, str) else v
                         for v in vs]
+
+
+class TextProperties(dict[str, list[str]]):
+    """Properties (:attr:`Action.properties`) kept as the text they were read from, and read from it each
+    time they are read (by ``read``, the reader's own): an SGF node of 999 properties nobody uses costs its
+    text, 7 bytes a property, not a dict of 999 lists, 450.  Made by a reader for a text of at least one
+    property (so it is true without reading it); the first change makes it an ordinary dict of them."""
+
+    __slots__ = ("_text", "_parse")
+
+    def __init__(self, text: str, read: Callable[[str], dict[str, list[str]]]) -> None:
+        super().__init__()
+        self._text: str | None = text
+        self._parse = read
+
+    @property
+    def text(self) -> str | None:
+        """The text, until the first change (then None)."""
+        return self._text
+
+    def _read(self) -> dict[str, list[str]] | None:
+        return None if self._text is None else self._parse(self._text)
+
+    def _own(self) -> None:
+        if self._text is not None:
+            read = self._parse(self._text)
+            self._text = None
+            dict.update(self, read)
+
+    def __bool__(self) -> bool:
+        return self._text is not None or dict.__len__(self) > 0
+
+    def __getitem__(self, key: str) -> list[str]:
+        d = self._read()
+        return dict.__getitem__(self, key) if d is None else d[key]
+
+    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        d = self._read()
+        return dict.get(self, key, default) if d is None else d.get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        d = self._read()
+        return dict.__contains__(self, key) if d is None else key in d
+
+    def __iter__(self) -> Iterator[str]:
+        d = self._read()
+        return dict.__iter__(self) if d is None else iter(d)
+
+    def __reversed__(self) -> Iterator[str]:
+        d = self._read()
+        return dict.__reversed__(self) if d is None else reversed(d)
+
+    def __len__(self) -> int:
+        d = self._read()
+        return dict.__len__(self) if d is None else len(d)
+
+    def keys(self) -> Any:
+        d = self._read()
+        return dict.keys(self) if d is None else d.keys()
+
+    def values(self) -> Any:
+        d = self._read()
+        return dict.values(self) if d is None else d.values()
+
+    def items(self) -> Any:
+        d = self._read()
+        return dict.items(self) if d is None else d.items()
+
+    def copy(self) -> dict[str, list[str]]:
+        d = self._read()
+        return dict(dict.items(self)) if d is None else d
+
+    def __eq__(self, other: object) -> bool:
+        d = self._read()
+        return dict.__eq__(self, other) if d is None else d == other
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self.copy())
+
+    def __or__(self, other: Any) -> dict[str, list[str]]:  # type: ignore[override]  # (dict's overloads: any mapping, as dict's own)
+        return self.copy() | other
+
+    def __ror__(self, other: Any) -> dict[str, list[str]]:  # type: ignore[override]  # (dict's overloads: any mapping, as dict's own)
+        return dict(other) | self.copy()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (TextProperties, (self._text, self._parse)) if self._text is not None else (dict, (self.copy(),))
+
+    def __setitem__(self, key: str, value: list[str]) -> None:
+        self._own()
+        dict.__setitem__(self, key, value)
+
+    def __delitem__(self, key: str) -> None:
+        self._own()
+        dict.__delitem__(self, key)
+
+    def __ior__(self, other: Any) -> TextProperties:  # type: ignore[override,misc]
+        self._own()
+        dict.update(self, other)
+        return self
+
+    def setdefault(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        self._own()
+        return dict.setdefault(self, key, default)
+
+    def pop(self, key: str, *default: Any) -> Any:  # type: ignore[override]
+        self._own()
+        return dict.pop(self, key, *default)
+
+    def popitem(self) -> tuple[str, list[str]]:
+        self._own()
+        return dict.popitem(self)
+
+    def clear(self) -> None:
+        self._text = None
+        dict.clear(self)
+
+    def update(self, *args: Any, **kw: Any) -> None:
+        self._own()
+        dict.update(self, *args, **kw)

@@ -759,11 +759,17 @@ def _lark_main_lines(text: str) -> list[list[list[tuple[str, list[str]]]]] | str
 
 
 def _scanned_main_lines(text: str) -> list[list[list[tuple[str, list[str]]]]] | str:
-    from notation.formats.sgf import _Scanner
+    """The scanner's main lines: each node's properties it made objects of and those it kept as the node's
+    text (:attr:`notation.formats.sgf._Node.other`, read as the reader reads them), in file order."""
+    from notation.formats.sgf import _Node, _Scanner, _written
+
+    def props(node: _Node) -> list[tuple[str, list[str]]]:
+        found = {p.at: (p.ident, p.raw) for p in node.props}
+        found.update((node.other_at + at, (ident, raw)) for at, ident, raw in _written(node.other))
+        return [found[at] for at in sorted(found)]
 
     try:
-        return [[[(p.ident, p.raw) for p in node.props] for node in nodes]
-                for nodes in _Scanner(text, None, []).trees()]
+        return [[props(node) for node in nodes] for nodes in _Scanner(text, None, []).trees()]
     except ParseError:
         return "error"
 

@@ -58,7 +58,7 @@ from .._digits import ascii_number
 from ..errors import ParseError
 from ..play import format_steps_plain
 from ..position import Position
-from ..record import Action, Bounds, Game, Match, Normalisation, Span
+from ..record import Action, Bounds, Game, Match, Normalisation, Span, TextProperties
 from ..rows import number_rows
 from ..rules import get_rules
 from ._sgf_shared import ANALYSIS_PROPS as _ANALYSIS_PROPS
@@ -148,6 +148,8 @@ class _Prop:
     span: Span
     text: str
     """The property as written (identifier and values)."""
+    at: int = 0
+    """Where it starts in the text."""
 
     @property
     def value(self) -> str:
@@ -161,8 +163,21 @@ class _Prop:
 @dataclass(slots=True)
 class _Node:
     props: list[_Prop]
+    """The properties the reader reads: every one of a game's root; of another node a move (``B``, ``W``),
+    a comment (``C``) and the set-up properties.  The others are :attr:`other`, as written."""
     span: Span
     index: int
+    other: str = ""
+    """The text of the node from its first property not in :attr:`props` to the last one's end (a move or
+    comment between them included), read when asked for (:class:`_NodeProperties`): a node of 999 unknown
+    properties cost 450 bytes each as objects, 7 as text."""
+    other_at: int = 0
+    """Where :attr:`other` starts in the text."""
+    named: bool = False
+    """Whether :attr:`other` holds a property with a name (an identifier with capitals: one without any is
+    ignored)."""
+    analysed: bool = False
+    """Whether :attr:`other` holds gnubg's analysis (a property of ``ANALYSIS_PROPS``)."""
 
     def get(self, name: str) -> _Prop | None:
         for p in self.props:
@@ -172,6 +187,42 @@ class _Node:
 
     def has(self, *names: str) -> bool:
         return any(p.name in names for p in self.props)
+
+
+_KEPT_APART = frozenset({"B", "W", "C", *_SETUP})
+"""The properties of a node that are not its action's :attr:`~notation.record.Action.properties`."""
+
+
+def _capitals(ident: str) -> str:
+    """The name of a property identifier: its capitals (``GaMe`` is ``GM``; ``xy`` none)."""
+    return ident if ident.isupper() else "".join(c for c in ident if c.isupper())
+
+
+def _written(text: str) -> Iterator[tuple[int, str, list[str]]]:
+    """Each property of ``text``, a run of properties the scanner read (blanks between them): where it
+    starts, its identifier and its values as written (escapes kept)."""
+    _, _, value, prop = _tokens()
+    for m in prop.finditer(text):
+        yield m.start(), m.group(1), [v[1:-1] for v in value.findall(m.group(2))]
+
+
+def _other_properties(text: str) -> dict[str, list[str]]:
+    """An action's properties from the text of its node (:attr:`_Node.other`): every property but those
+    :data:`_KEPT_APART` and those whose identifier has no capitals, values unescaped, in file order (a
+    name given twice: its values joined)."""
+    out: dict[str, list[str]] = {}
+    _, _, value, prop = _tokens()
+    for m in prop.finditer(text):
+        name = _capitals(m.group(1))
+        if name and name not in _KEPT_APART:
+            raw = m.group(2)
+            values = [_unescape(raw[1:-1])] if raw.count("[") == 1 else \
+                [_unescape(v[1:-1]) for v in value.findall(raw)]
+            if name in out:
+                out[name].extend(values)
+            else:
+                out[name] = values
+    return out
 
 
 def _load(source: str | bytes | os.PathLike[str], name: str | None
@@ -276,18 +327,22 @@ MAX_VALUES = 1_000
 MAX_PROPERTIES = 1_000
 """A node with more properties than this is refused the same way (gnubg writes a dozen at most)."""
 
-_lexemes: tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]] | None = None
+_lexemes: tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]] | None = None
 
 
-def _tokens() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
-    """(blanks, possibly none; a property name; a property value): the terminals ``WS``, ``PROP_IDENT``
-    and ``VALUE`` of ``grammars/sgf.lark``, as lark compiles them (:func:`notation._grammar.regexes`)."""
+def _tokens() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """(blanks, possibly none; a property name; a property value; a whole property): the terminals ``WS``,
+    ``PROP_IDENT`` and ``VALUE`` of ``grammars/sgf.lark``, as lark compiles them
+    (:func:`notation._grammar.regexes`), and the rule ``Property = PropIdent PropValue+`` of them (its name,
+    group 1, and its values from the first ``[`` to the last ``]``, group 2), blanks after it included."""
     global _lexemes
     if _lexemes is None:
         from .._grammar import regexes
 
         t = regexes("sgf")
-        _lexemes = (re.compile(f"(?:{t['WS']})?"), re.compile(t["PROP_IDENT"]), re.compile(t["VALUE"]))
+        ws, value = f"(?:{t['WS']})?", t["VALUE"]
+        _lexemes = (re.compile(ws), re.compile(t["PROP_IDENT"]), re.compile(value),
+                    re.compile(f"({t['PROP_IDENT']}){ws}({value}(?:{ws}{value})*){ws}"))
     return _lexemes
 
 
@@ -308,7 +363,11 @@ class _Scanner:
         self.line = 1
         self.line_start = 0
         self.counted = 0
-        self.ws, self.ident, self.value = (p.match for p in _tokens())
+        self.mixed_case: dict[str, tuple[int, int]] = {}
+        """Each identifier not in capitals only (``GaMe``) met in a kept node, once: where it first is."""
+        self.case_notes: list[str] = []
+        """Those of :attr:`mixed_case` not yet said (the reader says them after each game tree)."""
+        self.ws, self.ident, self.value, self.prop = (p.match for p in _tokens())
 
     def loc(self, pos: int) -> tuple[int, int]:
         """1-based line and column of ``pos`` (never before the last position asked for)."""
@@ -406,52 +465,91 @@ class _Scanner:
 
     def node(self, pos: int, nodes: list[_Node] | None) -> int:
         """Read the node whose ``;`` is at ``pos`` (kept in ``nodes`` unless None); return the
-        position of what follows it (white space skipped)."""
+        position of what follows it (white space skipped).  Of a kept node other than a game's root,
+        only the properties the reader reads become :class:`_Prop` objects; the others are kept as the
+        node's text (:attr:`_Node.other`)."""
         text = self.text
         ws = self.ws
-        value = self.value
         keep = nodes is not None
+        root = keep and not nodes
         if keep:
             semi_line, semi_col = self.loc(pos)
         props: list[_Prop] = []
+        count = 0
+        other_start = other_end = -1
+        analysed = named = False
         last_end = pos + 1
         pos = ws(text, pos + 1).end()  # type: ignore[union-attr]
         while True:
-            m = self.ident(text, pos)
+            m = self.prop(text, pos)
             if m is None:
-                break
-            if keep and len(props) >= MAX_PROPERTIES:
+                if self.ident(text, pos) is None:
+                    break
+                if keep and count >= MAX_PROPERTIES:
+                    raise self.error(f"SGF node holds more than {MAX_PROPERTIES} properties: not read", pos)
+                raise self.unexpected(ws(text, self.ident(text, pos).end()).end())  # type: ignore[union-attr]
+            if keep and count >= MAX_PROPERTIES:
                 raise self.error(f"SGF node holds more than {MAX_PROPERTIES} properties: not read", pos)
+            count += 1
             start = pos
-            pos = ws(text, m.end()).end()  # type: ignore[union-attr]
-            raw: list[str] = []
-            v = value(text, pos)
-            if v is None:
-                raise self.unexpected(pos)
-            while v is not None:
-                if keep:
-                    if len(raw) >= MAX_VALUES:
-                        raise self.error(f"SGF property {m.group()[:20]} holds more than {MAX_VALUES} values: "
-                                         "not read", v.start())
-                    raw.append(text[v.start() + 1:v.end() - 1])
-                last_end = v.end()
-                pos = ws(text, last_end).end()  # type: ignore[union-attr]
-                v = value(text, pos)
-            if keep:
-                ident = m.group()
-                name = ident if ident.isupper() else "".join(c for c in ident if c.isupper())
+            first, last_end = m.span(2)
+            pos = m.end()
+            if not keep:
+                continue
+            if last_end - first > 2 * MAX_VALUES:  # (a value is two characters at least)
+                self._count_values(m.group(1), first, last_end)
+            ident = m.group(1)
+            name = _capitals(ident)
+            if ident != name and ident not in self.mixed_case:
+                self.mixed_case[ident] = self.loc(start)
+                self.case_notes.append(ident)
+            if root or name in _KEPT_APART:
                 line, col = self.loc(start)
                 end_line, end_col = self.loc(last_end)
-                props.append(_Prop(name, ident, raw, Span(line, col, end_line, end_col),
-                                   text[start:last_end]))
+                props.append(_Prop(name, ident, self._values(first, last_end),
+                                   Span(line, col, end_line, end_col), text[start:last_end], start))
+            else:
+                if other_start < 0:
+                    other_start = start
+                other_end = last_end
+                if name:
+                    named = True
+                    analysed = analysed or name in _ANALYSIS_PROPS
         if keep:
             assert nodes is not None
-            if props:
-                span = Span(semi_line, semi_col, props[-1].span.end_line, props[-1].span.end_column)
+            if count:
+                end_line, end_col = self.loc(last_end)
+                span = Span(semi_line, semi_col, end_line, end_col)
             else:
                 span = Span(semi_line, semi_col, semi_line, semi_col + 1)
-            nodes.append(_Node(props, span, len(nodes)))
+            nd = _Node(props, span, len(nodes))
+            if other_start >= 0:
+                nd.other, nd.other_at, nd.named, nd.analysed = (text[other_start:other_end], other_start, named,
+                                                                 analysed)
+            nodes.append(nd)
         return pos
+
+    def _count_values(self, ident: str, pos: int, end: int) -> None:
+        """Refuse the property whose values run from ``pos`` to ``end`` if it has more than
+        :data:`MAX_VALUES`, at the first value past the bound."""
+        values = 0
+        for v in _tokens()[2].finditer(self.text, pos, end):
+            values += 1
+            if values > MAX_VALUES:
+                raise self.error(f"SGF property {ident[:20]} holds more than {MAX_VALUES} values: not read",
+                                 v.start())
+
+    def _values(self, pos: int, end: int) -> list[str]:
+        """The values, as written, of the property whose first ``[`` is at ``pos`` and whose last ``]``
+        ends at ``end``."""
+        text = self.text
+        out: list[str] = []
+        while pos < end:
+            v = self.value(text, pos)
+            assert v is not None
+            out.append(text[v.start() + 1:v.end() - 1])
+            pos = self.ws(text, v.end()).end()  # type: ignore[union-attr]
+        return out
 
 
 def _breaks(text: str, start: int, end: int) -> int:
@@ -498,7 +596,6 @@ class _Reader:
         """Backgammon game trees read so far."""
         self.first = True
         self.tags_before = 0
-        self.mixed_case: set[str] = set()
 
     def note(self, message: str, span: Span | None = None) -> None:
         self.notes.append(Normalisation(message, span.line if span else None, span.column if span else None))
@@ -518,14 +615,18 @@ class _Reader:
             raise ParseError("not an SGF file: no game tree '(' found", file=self.name, line=1, column=1,
                              text=_line_of(self.text, 1))
         bounds = Bounds(self.match)  # (each game cut and its figures checked as read: record.bound_text's work)
-        for nodes in _Scanner(self.text, self.name, self.notes).trees():
+        scanner = _Scanner(self.text, self.name, self.notes)
+        for nodes in scanner.trees():
+            for ident in scanner.case_notes:
+                name = _capitals(ident)
+                line, col = scanner.mixed_case[ident]
+                self.notes.append(Normalisation(f"property name {ident!r} read as {name!r}" if name else
+                                                f"property {ident!r} has no capital letters and was ignored",
+                                                line, col))
+            scanner.case_notes.clear()
             for nd in nodes:
-                for p in nd.props:
-                    if p.ident != p.name and p.ident not in self.mixed_case:
-                        self.mixed_case.add(p.ident)
-                        self.note(f"property name {p.ident!r} read as {p.name!r}" if p.name else
-                                  f"property {p.ident!r} has no capital letters and was ignored", p.span)
-                nd.props = [p for p in nd.props if p.name]
+                if any(not p.name for p in nd.props):
+                    nd.props = [p for p in nd.props if p.name]
             gm = nodes[0].get("GM")
             if gm is None:
                 self.note("a game tree without GM[] was read as backgammon", nodes[0].span)
@@ -718,7 +819,6 @@ class _Reader:
             later[i] = later[i + 1] or _plays_on(nodes[i + 1])
         for i, nd in enumerate(nodes):
             comment: str | None = None
-            props: dict[str, list[str]] = {}
             move: _Prop | None = None
             setup: list[_Prop] = []
             for p in nd.props:
@@ -731,8 +831,10 @@ class _Reader:
                     setup.append(p)
                 elif p.name == "C":
                     comment = _text(p.raw[0]) if comment is None else comment + "\n" + _text(p.raw[0])
-                else:
-                    props.setdefault(p.name, []).extend(p.values)
+            # the other properties are read here only for gnubg's analysis and for a node with no action; an
+            # action keeps them as the node's text (TextProperties)
+            props = _other_properties(nd.other) if nd.analysed or (nd.named and move is None and not setup) \
+                else {}
             actions: list[Action] = []
             if setup:
                 actions.append(self.setup(state, base, setup, nd, only_roll=move is None and not later[i]))
@@ -755,8 +857,9 @@ class _Reader:
                 continue
             last = actions[-1]
             last.comment = comment
-            last.properties = props
-            if props and not _ANALYSIS_PROPS.isdisjoint(props):
+            if nd.named:
+                last.properties = TextProperties(nd.other, _other_properties)
+            if nd.analysed:
                 last.analysis = _read_analysis(props, last.player, before, m.length == 0)
                 if last.analysis is None:
                     self.note("gnubg analysis properties that could not be read are kept as properties only",
