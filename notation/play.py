@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Literal
 
 from .errors import AmbiguousPlayError, IllegalPlayError, ParseError
 from .playtext import ParsedPlay, Segment, Step, format_play, point_name
@@ -83,7 +84,7 @@ _PLAIN_TEXTS: dict[str, tuple[Leg, ...] | None] = {}
 """Play texts already read by :func:`plain_legs` (with words), emptied when it reaches
 :data:`_PLAIN_TEXTS_MAX`: most files repeat a few thousand plays."""
 _PLAIN_TEXTS_MAX = 65_536
-known_plain_legs = _PLAIN_TEXTS.get
+known_plain_legs: Callable[[str, Literal[False]], tuple[Leg, ...] | None | Literal[False]] = _PLAIN_TEXTS.get
 """What :func:`plain_legs` (with words) has read of a play text: ``known_plain_legs(text, False)`` is
 False for a text not read yet (ask :func:`plain_legs`).  For a caller that reads a play per step of a
 replay: a dictionary's look-up, without a call of :func:`plain_legs` for the texts already read."""
@@ -274,7 +275,7 @@ class _Sim:
     def step(self, s: int, t: int, die: int) -> str | None:
         """None (moved), ``"hit"`` (moved and hit a blot), or why the step is refused."""
         r = play_legs(self.m, self.th, ((s, t, False),), [die], self.rules, whole=False, opponent=self.opp_letter)
-        if type(r) is Refusal:
+        if isinstance(r, Refusal):
             return r.reason
         steps, self.m, self.th = r
         return "hit" if steps[0][2] else None

@@ -491,10 +491,10 @@ class TextProperties(dict[str, list[str]]):
     def __repr__(self) -> str:
         return repr(self.copy())
 
-    def __or__(self, other: Any) -> dict[str, list[str]]:
+    def __or__(self, other: Any) -> dict[str, list[str]]:  # type: ignore[override]  # (dict's overloads: any mapping, as dict's own)
         return self.copy() | other
 
-    def __ror__(self, other: Any) -> dict[str, list[str]]:
+    def __ror__(self, other: Any) -> dict[str, list[str]]:  # type: ignore[override]  # (dict's overloads: any mapping, as dict's own)
         return dict(other) | self.copy()
 
     def __reduce__(self) -> tuple[Any, ...]:

@@ -352,7 +352,6 @@ class _GameRunner:
         checkers = rules.checkers
         known = known_plain_legs
         legal = play_legs
-        refused = Refusal
         new = _object_new
         lean = self.lean
         skipped = self.skipped
@@ -382,7 +381,7 @@ class _GameRunner:
                 if legs is None:
                     break
                 fast = legal(boards[turn], theirs, legs, dice, rules)
-                if type(fast) is refused:
+                if isinstance(fast, Refusal):
                     break
                 after = (fast[1], fast[2]) if turn == 0 else (fast[2], fast[1])
                 marks = "*" in text
@@ -819,7 +818,7 @@ def _plain_play(pos: Position, text: str, dice: tuple[int, int]) -> Play | None:
     if legs is None:
         return None
     r = play_legs(pos.on_roll, pos.opponent, legs, dice, rules)
-    return None if type(r) is Refusal else Play(tuple(r[0]), r[1], r[2])
+    return None if isinstance(r, Refusal) else Play(tuple(r[0]), r[1], r[2])
 
 
 _object_new = object.__new__

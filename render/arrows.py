@@ -838,8 +838,11 @@ def _close_mask(pts: Sequence[Point], other: Sequence[Point], box: tuple[float, 
     x0, y0, x1, y1 = box
     mask = 0
     for k, (x, y) in enumerate(pts):
-        if x0 <= x <= x1 and y0 <= y <= y1 and any((x - qx) ** 2 + (y - qy) ** 2 < d2 for qx, qy in other):
-            mask |= 1 << k
+        if x0 <= x <= x1 and y0 <= y <= y1:
+            for qx, qy in other:
+                if (x - qx) ** 2 + (y - qy) ** 2 < d2:
+                    mask |= 1 << k
+                    break
     return mask
 
 

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import warnings
+import zlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import ModuleType
@@ -223,6 +224,19 @@ def kept(kind: str, key: object, compute: Callable[[], T]) -> T:
         pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
     os.replace(tmp, where)  # parallel workers: the last one's whole answer, never a half-written one
     return value
+
+
+def deflated_zeros(size: int) -> bytes:
+    """``size`` zero bytes deflated (zlib, level 9, a MiB at a time): the body of a zip bomb.  Kept between
+    runs (:func:`kept`, by the size and zlib's version): deflating a gigabyte takes seconds."""
+
+    def deflate() -> bytes:
+        c = zlib.compressobj(9)
+        piece = bytes(1 << 20)
+        out = [c.compress(piece) for _ in range(size >> 20)]
+        return b"".join(out) + c.compress(bytes(size & ((1 << 20) - 1))) + c.flush()
+
+    return kept("deflated-zeros", (size, zlib.ZLIB_RUNTIME_VERSION), deflate)
 
 
 @pytest.fixture(scope="session")

@@ -188,6 +188,13 @@ class Writer:
         r = m.rules
         bits = ((1 if r.crawford and m.length else 0) | (2 if r.jacoby else 0) | (4 if r.beavers else 0)
                 | (8 if r.raccoons else 0) | (16 if r.auto_doubles else 0))
+        held = {a.kind for g in m.games for a in g.actions}
+        for kind, bit, allowed in (("beaver", 4, r.beavers), ("raccoon", 8, r.raccoons)):
+            if kind in held and not allowed:
+                # the reference codec refuses a beaver or raccoon ply the rules do not allow ('turn order')
+                bits |= bit
+                self.drop(f"the rules: {kind}s written as allowed, as the record's {kind} says (its rules did not "
+                          f"allow {kind}s; read back as allowed)")
         if r.cube_limit:
             if r.cube_limit & (r.cube_limit - 1) == 0:
                 f["cube_limit"] = r.cube_limit
