@@ -499,37 +499,29 @@ def _doubles_plain(m: list[int], opn: list[bool], blot: list[bool], d: int) -> _
     out: list[tuple[Step, ...]] = []
     append = out.append
     n = len(cand)
-    for i1 in range(n):
-        s1, t1, st1, _ = cand[i1]
-        if not m[s1]:
-            continue
-        m[s1] -= 1
-        m[t1] += 1
-        for i2 in range(i1, n):
-            s2, t2, h2, n2 = cand[i2]
-            if not m[s2]:
-                continue
-            st2 = n2 if t2 == t1 else h2
-            m[s2] -= 1
-            m[t2] += 1
-            for i3 in range(i2, n):
-                s3, t3, h3, n3 = cand[i3]
-                if not m[s3]:
-                    continue
-                st3 = n3 if t3 == t2 else h3
-                m[s3] -= 1
-                m[t3] += 1
+    for i1, t1, st1 in _moved(m, cand, 0, 0):
+        for i2, t2, st2 in _moved(m, cand, i1, t1):
+            for i3, t3, st3 in _moved(m, cand, i2, t2):
                 for i4 in range(i3, n):
                     s4, t4, h4, n4 = cand[i4]
                     if m[s4]:
                         append((st1, st2, st3, n4 if t4 == t3 else h4))
-                m[s3] += 1
-                m[t3] -= 1
-            m[s2] += 1
-            m[t2] -= 1
-        m[s1] += 1
-        m[t1] -= 1
     return dict(enumerate(out))
+
+
+def _moved(m: list[int], cand: list[tuple[int, int, Step, Step]], i0: int,
+           last: int) -> Iterator[tuple[int, int, Step]]:
+    """One step of :func:`_doubles_plain`'s sequences: each candidate from ``i0`` on whose point holds a
+    checker, made on ``m`` while the caller looks further (and unmade after): its index, where it lands and
+    its step (no hit where the step before, which landed on ``last``, hit)."""
+    for i in range(i0, len(cand)):
+        s, t, hit, plain = cand[i]
+        if m[s]:
+            m[s] -= 1
+            m[t] += 1
+            yield i, t, plain if t == last else hit
+            m[s] += 1
+            m[t] -= 1
 
 
 _new = object.__new__
