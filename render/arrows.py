@@ -659,10 +659,14 @@ class _Curve:
         ax, ay = self.a
         qx, qy = cc
         ex, ey = self.b
-        # the curve's length (:func:`_curve_length`, the same numbers, inline)
-        xs = [ka * ax + kc * qx + kb * ex for ka, kc, kb in _EIGHTHS_W]
-        ys = [ka * ay + kc * qy + kb * ey for ka, kc, kb in _EIGHTHS_W]
-        length = sum([hypot(xs[j + 1] - xs[j], ys[j + 1] - ys[j]) for j in range(8)])
+        # the curve's length (:func:`_curve_length`, the same numbers, inline: the same sums in the same order)
+        length = 0.0
+        px, py = ax, ay  # the first weights are (1, 0, 0)
+        for ka, kc, kb in _EIGHTHS_W[1:]:
+            x = ka * ax + kc * qx + kb * ex
+            y = ka * ay + kc * qy + kb * ey
+            length += hypot(x - px, y - py)
+            px, py = x, y
         span = None
         if length > 0:
             t0 = min(0.45 * u / length, 0.4)
