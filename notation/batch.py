@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .errors import NotationError, cut_quotes, message_line
+from .formats.registry import FORMATS
 from .record import Game, Match
 from .replay import Finding, MatchReplay, Replayer, replay_match
 
@@ -355,7 +356,7 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
                     return done
         # To JSON, a .mat file's runs of plain plays are read as runs (PlainRun), as validate reads them:
         # its findings-only replay and the JSON writer take them as they are (tests/test_convert_packed.py)
-        packed = fmt == "json" and not canonical
+        packed = fmt in PACKED and not canonical
         if data is None:
             data = source_bytes(src)[0]
         matches: list[Match] | _Stream = (_Stream(data, name, packed) if _is_ogxm_stream(data)
@@ -375,7 +376,7 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
         return failed(f"{name}: {NO_GAMES}: nothing to convert")
     from pathlib import Path
 
-    from .formats.registry import FORMATS, by_name
+    from .formats.registry import by_name
 
     keeps = () if fmt == "html" else by_name(fmt).private
     drop = [p for f in FORMATS for p in f.private if p not in keeps]  # (an OGXM file's own bytes are for
@@ -450,6 +451,10 @@ class Page(Protocol):
 
     def __call__(self, match: Match, rep: MatchReplay | None = None, *,
                  written: Counter[tuple[str, ...]] | None = None) -> str: ...
+
+
+PACKED = frozenset(f.name for f in FORMATS if f.packed)
+"""The targets whose writers take a ``.mat`` reader's runs of plain plays as they are (the registry's ``packed``)."""
 
 
 PAGE_REASONS = {

@@ -257,11 +257,9 @@ class InputSet(tuple):  # type: ignore[type-arg]
             for i in self:
                 if str(i) == "-":
                     continue
-                try:
-                    st = os.stat(i)
+                st = _stat(Path(i), follow=True)  # (None: no file there, or a link in a loop, which cannot be read)
+                if st is not None:
                     ids.add((st.st_dev, st.st_ino))
-                except FileNotFoundError:
-                    pass
                 resolved.add(_resolve(Path(i)))
             self._gathered = (frozenset(ids), frozenset(resolved))
         return self._gathered
@@ -290,8 +288,9 @@ def check_target(path: str | Path, *, force: bool = False, inputs: Sequence[str 
         try:
             if p.exists() and os.path.samefile(p, i):
                 raise FileExistsError(f"{p}: refusing to overwrite an input file")
-        except FileNotFoundError:
-            pass
+        except OSError as e:
+            if e.errno not in _IGNORED:
+                raise
         if _resolve(p) == _resolve(Path(i)):
             raise FileExistsError(f"{p}: refusing to overwrite an input file")
     if p.is_dir():

@@ -23,8 +23,9 @@ roll 6-4 of Black, ``11ccccchhhjjjjj:66666888dddddoo:N0N:46:W:IB:0:0:7:0``:
 What an OGID holds is the board, the player on roll, the dice, the cube and its owner, a pending double,
 the score, the match length, the Crawford game and whether the game is over.  It holds no names, no
 Jacoby or beaver rule, no cube limit and no resignation offered; :func:`parse_ogid` gives those their
-defaults, and keeps the state and move number it read in :attr:`Position.extras` (``ogid_state``,
-``ogid_move``, and ``ogid_games`` for ``G<n>``).
+defaults, and keeps the state, move number and a taken cube it read in :attr:`Position.extras`
+(``ogid_state``, ``ogid_move``, ``ogid_cube``, ``ogid_length`` for a one-point match, and ``ogid_games`` for
+``G<n>``), which :func:`ogid` writes again where the position cannot tell them.
 
 The syntax is ``grammars/ogid.lark``: :func:`parse_ogid` checks each field with the grammar's rule for it,
 made a regular expression (:func:`notation._grammar.regexes`), so that an error names the field.
@@ -77,6 +78,11 @@ def _initial(position: Position) -> bool:
             and position.boards == Position.initial(position.variant).boards)
 
 
+_UNTOLD = ("IB", "IW", "R", "C", "A", "T")
+"""The states an OGID read keeps (its ``ogid_state``), which a position does not tell apart: before the first
+roll, rolled, to roll, a double just taken."""
+
+
 def ogid(position: Position, *, move_id: int | None = None, state: str | None = None,
          cube_action: str | None = None, crawford_rule: bool | None = None) -> str:
     """The OGID of ``position``.  ``move_id`` is the number of plays made in the game so far (by default
@@ -106,8 +112,14 @@ def ogid(position: Position, *, move_id: int | None = None, state: str | None = 
         raise InvalidPositionError(f"cube value {cube} is not a power of two")
     owner = "N" if position.cube_owner is None else "WB"[position.cube_owner]
     action = cube_action
+    read = dict(position.extras)
     if action is None:
         action = "O" if position.double_offered else "P" if position.game_state == GAME_DROPPED else "N"
+        if action == "N" and read.get("ogid_cube") == "T":  # (a double just taken: the position cannot tell)
+            action = "T"
+    if state is None and read.get("ogid_state") in _UNTOLD and (position.dice is None) == (
+            read["ogid_state"] != "R"):
+        state = read["ogid_state"]  # (as the OGID read said it, where the position cannot tell)
     if state is None:
         if position.double_offered:
             state = "D"
@@ -223,6 +235,8 @@ def parse_ogid(text: str, *, variant: str | None = None, validate: bool = True) 
     length = int(digits.group())
     suffix = length_text[digits.end():]  # the grammar's CRAWFORD or GAMES, or nothing
     extras: list[tuple[str, str]] = [("ogid_state", state)]
+    if action == "T":
+        extras.append(("ogid_cube", action))
     if suffix[:1] == "G":
         extras.append(("ogid_games", suffix[1:]))
     if length == 1:  # (1C: a one-point match under the Crawford rule, 1 without it)

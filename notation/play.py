@@ -24,15 +24,16 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Literal
 
 from .errors import AmbiguousPlayError, IllegalPlayError, ParseError
 from .playtext import ParsedPlay, Segment, Step, format_play, point_name
 from .playtext import format_steps_plain as format_steps_plain  # re-exported: part of play notation
 from .position import PLAYER_LETTERS, Board, Position
 from .position import play_result as play_result  # re-exported: the position after a play
-from .rules import Play, Resolution, Rules
+from .rules import Leg, Play, Refusal, Resolution, Rules, play_legs
 
 # --------------------------------------------------------------------------- reading (syntax)
 
@@ -63,9 +64,6 @@ def _point_value(tok: str) -> int:
     return int(t)
 
 
-Leg = tuple[int, int, bool]
-"""One move of a checker as written: (from, to, hit mark) in the mover's numbering, 25 the bar, 0 off."""
-
 _PLAIN_POINTS: dict[str, int] = {str(i): i for i in range(26)} | {"bar": 25, "Bar": 25, "off": 0, "Off": 0}
 _PLAIN_TOKENS: dict[str, Leg | None] = {}
 """Tokens already read by :func:`plain_legs` (at most a few thousand distinct ones exist)."""
@@ -86,6 +84,10 @@ _PLAIN_TEXTS: dict[str, tuple[Leg, ...] | None] = {}
 """Play texts already read by :func:`plain_legs` (with words), emptied when it reaches
 :data:`_PLAIN_TEXTS_MAX`: most files repeat a few thousand plays."""
 _PLAIN_TEXTS_MAX = 65_536
+known_plain_legs: Callable[[str, Literal[False]], tuple[Leg, ...] | None | Literal[False]] = _PLAIN_TEXTS.get
+"""What :func:`plain_legs` (with words) has read of a play text: ``known_plain_legs(text, False)`` is
+False for a text not read yet (ask :func:`plain_legs`).  For a caller that reads a play per step of a
+replay: a dictionary's look-up, without a call of :func:`plain_legs` for the texts already read."""
 
 
 def plain_legs(text: str, *, words: bool = True) -> tuple[Leg, ...] | None:
@@ -259,49 +261,24 @@ def _player_letter(position: Position) -> str:
 
 
 class _Sim:
-    """Executes single-die steps on the mover's board, with a reason for each refusal."""
+    """Executes single-die steps on the mover's board by the rules' :func:`~notation.rules.play_legs`,
+    with its reason for each refusal."""
 
-    __slots__ = ("m", "theirs", "rules", "hits", "opp_letter")
+    __slots__ = ("m", "th", "rules", "opp_letter")
 
     def __init__(self, mine: Board, theirs: Board, rules: Rules, opp_letter: str) -> None:
-        self.m = list(mine)
-        self.theirs = theirs
+        self.m = mine
+        self.th = theirs
         self.rules = rules
-        self.hits: set[int] = set()
         self.opp_letter = opp_letter
 
-    def step(self, s: int, t: int, die: int, written: str) -> str | None:
-        m = self.m
-        if m[s] <= 0:
-            where = "on the bar" if s == 25 else f"on {s}"
-            return f"{written}: there is no checker {where} to move"
-        if s != 25 and m[25] > 0:
-            return f"{written}: a checker is on the bar and must enter before {s} can move"
-        if t >= 1:
-            opp = 0 if t in self.hits else self.theirs[25 - t]
-            if opp >= 2:
-                return f"{written} lands on {t}, which {self.opp_letter} holds with {opp} checkers"
-            if opp == 1 and self.rules.hit_needs_home_checker and not any(m[1:7]):
-                return (f"{written} hits on {t}, but a blot may be hit only with a checker in the "
-                        f"home board")
-        else:
-            if sum(m[7:26]) > 0:
-                outside = max(p for p in range(7, 26) if m[p])
-                return (f"{written} bears off while a checker is still outside the home board "
-                        f"(on {'the bar' if outside == 25 else outside})")
-            if s - die < 0 and any(m[s + 1:7]):
-                high = max(p for p in range(1, 7) if m[p])
-                return (f"{written} bears off from {s} with a {die}, but a checker on {high} must "
-                        f"move first")
-        m[s] -= 1
-        if t >= 1:
-            m[t] += 1
-            if self.theirs[25 - t] == 1 and t not in self.hits:
-                self.hits.add(t)
-                return "hit"
-        else:
-            m[0] += 1
-        return None
+    def step(self, s: int, t: int, die: int) -> str | None:
+        """None (moved), ``"hit"`` (moved and hit a blot), or why the step is refused."""
+        r = play_legs(self.m, self.th, ((s, t, False),), [die], self.rules, whole=False, opponent=self.opp_letter)
+        if isinstance(r, Refusal):
+            return r.reason
+        steps, self.m, self.th = r
+        return "hit" if steps[0][2] else None
 
 
 class _LazyLegal(Sequence[Play]):
@@ -332,8 +309,7 @@ class _LazyLegal(Sequence[Play]):
         return len(self.plays)
 
 
-def _interleave(path_steps: list[list[tuple[int, int, int, bool]]], sim: _Sim, theirs: Board,
-                legal: _LazyLegal, n_dice: int,
+def _interleave(path_steps: list[list[tuple[int, int, int, bool]]], sim: _Sim, legal: _LazyLegal, n_dice: int,
                 successes: list[tuple[tuple[Step, ...], Play | None, bool]],
                 errors: list[tuple[int, str]]) -> bool:
     """Try every order of the paths' steps (each path in its own order); True once a complete legal
@@ -350,28 +326,23 @@ def _interleave(path_steps: list[list[tuple[int, int, int, bool]]], sim: _Sim, t
             if any(idx[pj] == k and path_steps[pj] == steps for pj in range(pi)):
                 continue  # the same path at the same stage: already explored
             s, t, d, explicit = steps[k]
-            m_saved, hits_saved = list(sim.m), set(sim.hits)
-            r = sim.step(s, t, d, f"{point_name(s)}/{point_name(t)}")
+            saved = sim.m, sim.th
+            r = sim.step(s, t, d)
             if r is not None and r != "hit":
                 errors.append((len(done), r))
-                sim.m, sim.hits = m_saved, hits_saved
                 continue
             idx[pi] += 1
             if explore(done + ((s, t, r == "hit"),), hidden or (r == "hit" and not explicit)):
                 return True
             idx[pi] -= 1
-            sim.m, sim.hits = m_saved, hits_saved
+            sim.m, sim.th = saved
         if not finished:
             return False
-        theirs_after = list(theirs)
-        for p in sim.hits:
-            theirs_after[25 - p] -= 1
-            theirs_after[25] += 1
         if len(done) == n_dice:
             # Every die used, each step legal: a legal play without consulting the generator.
-            result: Play | None = Play(done, tuple(sim.m), tuple(theirs_after))
+            result: Play | None = Play(done, sim.m, sim.th)
         else:
-            result = legal.by_key.get((tuple(sim.m), tuple(theirs_after)))
+            result = legal.by_key.get((sim.m, sim.th))
         successes.append((done, result, hidden))
         return len(done) == n_dice and result is not None and not hidden
 
@@ -519,7 +490,7 @@ def _resolve(position: Position, parsed: ParsedPlay, dice: tuple[int, int] | Non
         if key in tried:
             continue
         tried.add(key)
-        stop = _interleave(path_steps, _Sim(mine, theirs, rules, opp_letter), theirs, legal,
+        stop = _interleave(path_steps, _Sim(mine, theirs, rules, opp_letter), legal,
                            len(dice_list), successes, errors)
         if stop:
             break

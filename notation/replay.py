@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .errors import AmbiguousPlayError, IllegalPlayError, ParseError
-from .play import plain_legs
+from .play import known_plain_legs, plain_legs
 from .position import GAME_DROPPED, GAME_OVER, GAME_RESIGNED, Board, Position, play_result
 from .record import Action, Game, Match, PlainRun, cell_action, cut_run, rule_number
-from .rules import _STEP, Play, Rules, Step, can_move, single_steps
+from .rules import Play, Refusal, Step, play_legs
 from .variants import ACEY_DOUBLE, scoring_rule
 
 Severity = Literal["error", "warning", "note"]
@@ -322,11 +322,12 @@ class _GameRunner:
     def fast_moves(self, actions: list[Action], i: int) -> int:
         """The fast lane of :meth:`do_move` for the run of plays from ``actions[i]`` on: each play it can
         take (the right player, plain notation, no cube question pending, not an opening double, legal
-        by :func:`_fast_play`) is recorded exactly as :meth:`do_move` would, with no position made;
-        returns the index of the first action it leaves (to :meth:`do_move` and the others).  What
+        by the rules' :func:`~notation.rules.play_legs`) is recorded exactly as :meth:`do_move` would,
+        with no position made; returns the index of the first action it leaves (to :meth:`do_move` and
+        the others).  What
         :meth:`do_move` checks of the position before the fast lane is the same for the whole run: the
         fast lane changes only the boards and the player on roll (and, at the game's first play, who
-        starts).  An empty play it takes is a dance (:func:`_fast_result` finds no die playable), which
+        starts).  An empty play it takes is a dance (:func:`~notation.rules.play_legs` finds no die playable), which
         :meth:`do_move` would record the same way: an empty cell it reads as a resignation is one where
         a die can be played.
 
@@ -349,7 +350,8 @@ class _GameRunner:
         steps = self.gr.steps
         set_up = self.game.start is not None
         checkers = rules.checkers
-        fast_result = _fast_result
+        known = known_plain_legs
+        legal = play_legs
         new = _object_new
         lean = self.lean
         skipped = self.skipped
@@ -373,8 +375,13 @@ class _GameRunner:
                 if cell[0] != turn or (dice[0] == dice[1] and not steps and not skipped and not set_up):
                     break
                 theirs = boards[1 - turn]
-                fast = fast_result(boards[turn], theirs, rules, text, dice)
-                if fast is None:
+                legs = known(text, False)
+                if legs is False:
+                    legs = plain_legs(text)
+                if legs is None:
+                    break
+                fast = legal(boards[turn], theirs, legs, dice, rules)
+                if isinstance(fast, Refusal):
                     break
                 after = (fast[1], fast[2]) if turn == 0 else (fast[2], fast[1])
                 marks = "*" in text
@@ -446,7 +453,7 @@ class _GameRunner:
                     self.find("warning", action, "a roll without a play, and the game goes on")
                 self.record(action, pos)
                 return True
-        fast = _fast_play(pos.on_roll, pos.opponent, rules, text, dice)
+        fast = _plain_play(pos, text, dice)
         if fast is not None:
             after = play_result(pos, fast)
             if rules.bonus_roll is not None:
@@ -800,127 +807,18 @@ def _land(theirs: list[int], t: int) -> bool | None:
     return False
 
 
-def _fast_play(mine: Board, opp: Board, rules: Rules, text: str, dice: tuple[int, int]) -> Play | None:
-    """The :class:`Play` of :func:`_fast_result`, or None (a variant whose rules it does not know)."""
+def _plain_play(pos: Position, text: str, dice: tuple[int, int]) -> Play | None:
+    """The legal :class:`Play` written as ``text`` in the common shape (:func:`~notation.play.plain_legs`),
+    by the rules' :func:`~notation.rules.play_legs`; None for anything else (the full path reads and
+    explains it), and for a variant with its own movement."""
+    rules = pos.rules
     if rules.hit_needs_home_checker or rules.checkers_start_off_board:
         return None
-    r = _fast_result(mine, opp, rules, text, dice)
-    return None if r is None else Play(tuple(r[0]), r[1], r[2])
-
-
-_FastResult = tuple[list[Step] | tuple[Step, ...], Board, Board]
-"""A play as :func:`_fast_result` gives it: its steps, then the mover's and the opponent's boards after it
-(the fields of :class:`Play`, without making one: the fast lane makes a Play, with the steps as a tuple,
-only for a step it keeps)."""
-
-
-def _fast_result(mine: Board, opp: Board, rules: Rules, text: str, dice: tuple[int, int]) -> _FastResult | None:
-    """The play for plain notation (``13/8 24/22``, ``25/20*``, ``6/0``, ``3/0`` with a 5, an empty
-    cell: one step per die, legal in the written order, hit marks right), or None to take the full
-    path, which handles everything else and explains errors.  A play that uses every die with each
-    step legal is a legal play, so no generation is needed; a play that uses fewer dice is legal when
-    the generator's plays use as few and one of them leaves the same position.  (This runs once per
-    play of every validated file: it is written for speed.)  Only for rules with no variant's own
-    movement (no ``hit_needs_home_checker``, no ``checkers_start_off_board``): the callers check."""
-    tokens = plain_legs(text)
-    if tokens is None:
+    legs = plain_legs(text)
+    if legs is None:
         return None
-    d1, d2 = dice
-    if d1 == d2:
-        n = 4
-        remaining = [d1, d1, d1, d1]
-    else:
-        n = 2
-        remaining = [d1, d2]
-    if len(tokens) > n:
-        return None
-    m = list(mine)
-    theirs: Any = opp  # copied at the first hit
-    outside = -1  # checkers outside the home board, counted at the first bear-off
-    steps: list[Step] = []
-    steps_of = _STEP
-    for s, t, star in tokens:
-        die = s - t
-        back = 25 - t
-        quiet = steps_of[0][s][t]
-        hit = steps_of[1][s][t]
-        if not m[s] or (m[25] and s != 25):
-            return None
-        if t:
-            if die not in remaining:
-                return None
-            o = theirs[back]
-            if o:
-                if o > 1:
-                    return None  # the opponent's point
-                if theirs is opp:
-                    theirs = list(opp)
-                theirs[back] = 0
-                theirs[25] += 1
-                steps.append(hit)
-            elif star:
-                return None  # a wrong mark: the full path explains it
-            else:
-                steps.append(quiet)
-            if outside > 0 and s >= 7 and t <= 6:
-                outside -= 1
-        else:
-            if star:
-                return None
-            if outside < 0:
-                outside = sum(m[7:26])
-            if outside:
-                return None
-            if die not in remaining:
-                # bearing off with a larger die: only from the highest point held
-                larger = [d for d in remaining if d > s]
-                if not larger or any(m[s + 1:7]):
-                    return None
-                die = min(larger)
-            steps.append(quiet)
-        remaining.remove(die)
-        m[s] -= 1
-        m[t] += 1
-    if len(steps) == n:
-        return steps, tuple(m), tuple(theirs)
-    if not steps:  # nothing played: legal when no die can move any checker
-        return ((), mine, opp) if _no_step(mine, opp, d1, d2) else None
-    if n == 2:
-        # One die of two (most often blocked, or on the bar against a strong board): legal when no
-        # play uses both dice and it played the larger one, or the larger cannot be played at all.
-        # Anything else is left to the generator, below.
-        unused = remaining[0]
-        if (d1 + d2 - unused > unused or not can_move(mine, opp, unused)) \
-                and not _both_dice(mine, opp, d1, d2):
-            return steps, tuple(m), tuple(theirs)
-    # Fewer dice than the roll: legal only if no legal play uses more, and the result is a legal one.
-    legal = rules.plays_for(mine, opp, d1, d2)
-    after_mine, after_theirs = tuple(m), tuple(theirs)
-    for play in legal:
-        if play.dice_used != len(steps):
-            return None
-        if play.mine == after_mine and play.theirs == after_theirs:
-            return play.steps, play.mine, play.theirs
-    return None
-
-
-def _no_step(mine: Board, theirs: Board, d1: int, d2: int) -> bool:
-    """No checker of ``mine`` can move by ``d1`` or by ``d2``: the roll cannot be played at all."""
-    return not (can_move(mine, theirs, d1) or can_move(mine, theirs, d2))
-
-
-def _both_dice(mine: Board, theirs: Board, d1: int, d2: int) -> bool:
-    """Some play of ``mine`` uses both dice of the roll ``d1``-``d2`` (not a double): a step by one die
-    after which the other can be played.  A hit on the way changes nothing here: the point hit stays
-    open, and the checker hit goes to the opponent's bar."""
-    for a, b in ((d1, d2), (d2, d1)):
-        for s, t in single_steps(mine, theirs, a):
-            m = list(mine)
-            m[s] -= 1
-            m[t] += 1
-            if can_move(m, theirs, b):
-                return True
-    return False
+    r = play_legs(pos.on_roll, pos.opponent, legs, dice, rules)
+    return None if isinstance(r, Refusal) else Play(tuple(r[0]), r[1], r[2])
 
 
 _object_new = object.__new__

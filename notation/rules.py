@@ -29,13 +29,13 @@ queries are cached (:func:`_cached_plays`; :func:`clear_caches` empties both cac
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from .errors import AmbiguousPlayError, IllegalPlayError
-from .playtext import ParsedPlay, Step, format_play
+from .playtext import ParsedPlay, Step, format_play, point_name
 
 Board = tuple[int, ...]
 """26 counts: [0] borne off, [1..24] points in the owner's numbering, [25] bar."""
@@ -499,37 +499,29 @@ def _doubles_plain(m: list[int], opn: list[bool], blot: list[bool], d: int) -> _
     out: list[tuple[Step, ...]] = []
     append = out.append
     n = len(cand)
-    for i1 in range(n):
-        s1, t1, st1, _ = cand[i1]
-        if not m[s1]:
-            continue
-        m[s1] -= 1
-        m[t1] += 1
-        for i2 in range(i1, n):
-            s2, t2, h2, n2 = cand[i2]
-            if not m[s2]:
-                continue
-            st2 = n2 if t2 == t1 else h2
-            m[s2] -= 1
-            m[t2] += 1
-            for i3 in range(i2, n):
-                s3, t3, h3, n3 = cand[i3]
-                if not m[s3]:
-                    continue
-                st3 = n3 if t3 == t2 else h3
-                m[s3] -= 1
-                m[t3] += 1
+    for i1, t1, st1 in _moved(m, cand, 0, 0):
+        for i2, t2, st2 in _moved(m, cand, i1, t1):
+            for i3, t3, st3 in _moved(m, cand, i2, t2):
                 for i4 in range(i3, n):
                     s4, t4, h4, n4 = cand[i4]
                     if m[s4]:
                         append((st1, st2, st3, n4 if t4 == t3 else h4))
-                m[s3] += 1
-                m[t3] -= 1
-            m[s2] += 1
-            m[t2] -= 1
-        m[s1] += 1
-        m[t1] -= 1
     return dict(enumerate(out))
+
+
+def _moved(m: list[int], cand: list[tuple[int, int, Step, Step]], i0: int,
+           last: int) -> Iterator[tuple[int, int, Step]]:
+    """One step of :func:`_doubles_plain`'s sequences: each candidate from ``i0`` on whose point holds a
+    checker, made on ``m`` while the caller looks further (and unmade after): its index, where it lands and
+    its step (no hit where the step before, which landed on ``last``, hit)."""
+    for i in range(i0, len(cand)):
+        s, t, hit, plain = cand[i]
+        if m[s]:
+            m[s] -= 1
+            m[t] += 1
+            yield i, t, plain if t == last else hit
+            m[s] += 1
+            m[t] -= 1
 
 
 _new = object.__new__
@@ -591,6 +583,167 @@ def single_steps(mine: Board | list[int], theirs: Board, d: int) -> Iterator[tup
 def can_move(mine: Board | list[int], theirs: Board, d: int) -> bool:
     """Some checker of ``mine`` can move by ``d`` (:func:`single_steps`)."""
     return next(single_steps(mine, theirs, d), None) is not None
+
+
+Leg = tuple[int, int, bool]
+"""One move of a checker as written, by one die: (from, to, hit mark) in the mover's numbering, 25 the bar,
+0 off (:func:`notation.play.plain_legs` reads them from text)."""
+
+Played = tuple[list[Step] | tuple[Step, ...], Board, Board]
+"""A play :func:`play_legs` accepts: its steps, then the mover's and the opponent's boards after it (the
+fields of :class:`Play`, without making one)."""
+
+
+class Refusal(NamedTuple):
+    """Why :func:`play_legs` does not accept a written play: ``leg``, the index of the move refused (the
+    number of moves when the play as a whole is refused: it uses too few dice), and the reason."""
+
+    leg: int
+    reason: str
+
+
+def play_legs(mine: Board, theirs: Board, legs: Sequence[Leg], dice: tuple[int, int] | list[int],
+              rules: Rules | None = None, *, whole: bool = True, used: list[int] | None = None,
+              opponent: str = "the opponent") -> Played | Refusal:
+    """Is the play written as ``legs`` (one die each, in the order written) legal for ``dice`` here, and
+    if not, why: the rules' one answer for a written play (the replay, :func:`notation.play.resolve_play`
+    step by step, the OGXM writer's dice of each step).
+
+    Each leg must be a step the rules allow with a die left, in its turn: a checker on its point, none
+    on the bar unless it enters, not onto a point the opponent holds (``rules``' hitting restriction
+    too), bearing off only with every checker home, by a larger die only from the highest point (then
+    the smallest such die), a hit mark only where a blot is hit.  With ``whole`` (``dice`` is the roll)
+    the play must use as many dice as the roll allows, the larger die when only one can be played: a
+    play that uses every die needs nothing more, most others a look at single steps, the rest the
+    generator (:meth:`Rules.plays_for`).  Without ``whole`` ``dice`` are the dice left to use, a list
+    that the legs consume; ``used`` gets each leg's die.  For rules whose checkers start on the board
+    (not Acey-Deucey's).  Written for speed: it runs once per play of every file validated."""
+    remaining: list[int]
+    if whole:
+        d1, d2 = dice
+        remaining = [d1, d1, d1, d1] if d1 == d2 else [d1, d2]
+    else:
+        remaining = dice  # type: ignore[assignment]
+    n = len(remaining)
+    if len(legs) > n:
+        return Refusal(n, f"{len(legs)} moves, but the dice give {n}")
+    dutch = rules is not None and rules.hit_needs_home_checker
+    m = list(mine)
+    th: Board | list[int] = theirs  # copied at the first hit
+    outside = -1  # checkers outside the home board, counted at the first bear-off
+    steps: list[Step] = []
+    for s, t, star in legs:
+        if not m[s] or (m[25] and s != 25):
+            return Refusal(len(steps), _leg_refusal(m, s, t))
+        if t:
+            die = s - t
+            if die not in remaining:
+                return Refusal(len(steps), f"{_written(s, t)} moves {die} pips, which the dice left "
+                                           f"({_dice_words(remaining)}) cannot make")
+            o = th[25 - t]
+            if o:
+                if o > 1:
+                    return Refusal(len(steps), f"{_written(s, t)} lands on {t}, which {opponent} holds with "
+                                               f"{o} checkers")
+                if dutch and not any(m[1:7]):
+                    return Refusal(len(steps), f"{_written(s, t)} hits on {t}, but a blot may be hit only "
+                                               "with a checker in the home board")
+                if th is theirs:
+                    th = list(theirs)
+                th[25 - t] = 0  # type: ignore[index]
+                th[25] += 1  # type: ignore[index]
+                steps.append(_STEP[1][s][t])
+            elif star:
+                return Refusal(len(steps), f"{t} is marked as a hit, but no blot is hit there")
+            else:
+                steps.append(_STEP[0][s][t])
+            if outside > 0 and s >= 7 and t <= 6:
+                outside -= 1
+        else:
+            if star:
+                return Refusal(len(steps), "off is marked as a hit, but no blot is hit there")
+            if outside < 0:
+                outside = sum(m[7:26])
+            if outside:
+                return Refusal(len(steps), f"{_written(s, t)} bears off while a checker is still outside the "
+                                           f"home board (on {_highest(m, 7, 25)})")
+            die = s
+            if die not in remaining:  # bearing off with a larger die: only from the highest point held
+                larger = [d for d in remaining if d > s]
+                if not larger:
+                    return Refusal(len(steps), f"{_written(s, t)} needs at least {s}, which the dice left "
+                                               f"({_dice_words(remaining)}) cannot give")
+                die = min(larger)
+                if any(m[s + 1:7]):
+                    return Refusal(len(steps), f"{_written(s, t)} bears off from {s} with a {die}, but a "
+                                               f"checker on {_highest(m, 1, 6)} must move first")
+            steps.append(_STEP[0][s][0])
+        remaining.remove(die)
+        if used is not None:
+            used.append(die)
+        m[s] -= 1
+        m[t] += 1
+    if len(steps) == n or not whole:
+        return steps, tuple(m), tuple(th)
+    d1, d2 = dice
+    if not dutch:
+        if not steps:  # nothing played: legal when no die can move any checker
+            if not (can_move(mine, theirs, d1) or can_move(mine, theirs, d2)):
+                return (), mine, theirs
+            return Refusal(0, f"nothing is played, but {max(d1, d2)}{min(d1, d2)} can be played")
+        elif n == 2:
+            # One die of two (most often blocked, or on the bar against a strong board): legal when no
+            # play uses both dice and it played the larger one, or the larger cannot be played at all.
+            unused = remaining[0]
+            if (d1 + d2 - unused > unused or not can_move(mine, theirs, unused)) \
+                    and not _both_dice(mine, theirs, d1, d2):
+                return steps, tuple(m), tuple(th)
+    # Fewer dice than the roll: legal only if no legal play uses more, and the result is a legal one.
+    legal = (rules or _RULES["standard"]).plays_for(mine, theirs, d1, d2)
+    if not legal and not steps:
+        return (), mine, theirs
+    after_mine, after_theirs = tuple(m), tuple(th)
+    for play in legal:
+        if play.dice_used != len(steps):
+            return Refusal(len(steps), f"{play.notation()} plays {play.dice_used} of the dice, this play "
+                                       f"{len(steps)}")
+        if play.mine == after_mine and play.theirs == after_theirs:
+            return play.steps, play.mine, play.theirs
+    return Refusal(len(steps), "only one die can be played, and then it must be the larger one, the "
+                               f"{max(d1, d2)}")
+
+
+def _written(s: int, t: int) -> str:
+    return f"{point_name(s)}/{point_name(t)}"
+
+
+def _dice_words(dice: list[int]) -> str:
+    return ", ".join(map(str, dice)) or "none"
+
+
+def _highest(m: list[int], low: int, high: int) -> str:
+    p = max(q for q in range(low, high + 1) if m[q])
+    return "the bar" if p == 25 else str(p)
+
+
+def _leg_refusal(m: list[int], s: int, t: int) -> str:
+    if not m[s]:
+        return f"{_written(s, t)}: there is no checker {'on the bar' if s == 25 else f'on {s}'} to move"
+    return f"{_written(s, t)}: a checker is on the bar and must enter before {s} can move"
+
+
+def _both_dice(mine: Board, theirs: Board, d1: int, d2: int) -> bool:
+    """Some play of ``mine`` uses both dice of the roll ``d1``-``d2`` (not a double): a step by one die
+    after which the other can be played.  A hit on the way changes nothing here: the point hit stays
+    open, and the checker hit goes to the opponent's bar."""
+    for a, b in ((d1, d2), (d2, d1)):
+        for s, t in single_steps(mine, theirs, a):
+            m = list(mine)
+            m[s] -= 1
+            m[t] += 1
+            if can_move(m, theirs, b):
+                return True
+    return False
 
 
 def clear_caches() -> None:

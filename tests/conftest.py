@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import warnings
+import zlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import ModuleType
@@ -55,6 +56,22 @@ _NO_CLOCK = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 settings.register_profile("ci", derandomize=True, database=None, print_blob=True, **_NO_CLOCK)
 settings.register_profile("dev", **_NO_CLOCK)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """``--dist loadgroup`` (pyproject.toml) sends the tests of one ``xdist_group`` to one worker by a suffix
+    pytest-xdist puts on their ids on the worker (``test@group``); under pytest 9 its suffix is lost (an id is
+    made from ``Node._id`` now) and every test was shared out alone: the suffix is put on here."""
+    if not getattr(config.option, "loadgroup", False):  # (set on a worker of --dist loadgroup)
+        return
+    from _pytest.nodeid import NodeId
+
+    for item in items:
+        names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                        for m in item.iter_markers("xdist_group")})
+        suffix = "@" + "_".join(names)
+        if names and not item.nodeid.endswith(suffix):
+            item._id = NodeId.parse(item.nodeid + suffix)  # type: ignore[attr-defined]
 
 
 FULL = bool(os.environ.get("GAMMON_FULL_CORPUS"))
@@ -207,6 +224,19 @@ def kept(kind: str, key: object, compute: Callable[[], T]) -> T:
         pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
     os.replace(tmp, where)  # parallel workers: the last one's whole answer, never a half-written one
     return value
+
+
+def deflated_zeros(size: int) -> bytes:
+    """``size`` zero bytes deflated (zlib, level 9, a MiB at a time): the body of a zip bomb.  Kept between
+    runs (:func:`kept`, by the size and zlib's version): deflating a gigabyte takes seconds."""
+
+    def deflate() -> bytes:
+        c = zlib.compressobj(9)
+        piece = bytes(1 << 20)
+        out = [c.compress(piece) for _ in range(size >> 20)]
+        return b"".join(out) + c.compress(bytes(size & ((1 << 20) - 1))) + c.flush()
+
+    return kept("deflated-zeros", (size, zlib.ZLIB_RUNTIME_VERSION), deflate)
 
 
 @pytest.fixture(scope="session")

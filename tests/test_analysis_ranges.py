@@ -195,3 +195,23 @@ def test_xg_figures_in_range_are_kept_and_nothing_said() -> None:
     (m,) = read_any(DATA / "xg_ronde3.xg")
     assert in_range(m) and sum(1 for _ in figures(m)) > 1000
     assert not any("out of range" in n.message for n in m.normalisations)
+
+
+def test_xg_stored_errors_out_of_range_are_dropped_and_said() -> None:
+    """XG's own error of a play (``ErrMove``) of 50 was kept (the reader dropped only those beyond 100, silently)
+    and counted by the statistics; one beyond ±6 is dropped and said, as every figure out of range."""
+    import struct
+
+    from xg_container import container, records
+
+    from notation.formats.xg import _MOVE_ERROR, MOVE
+
+    recs = [bytearray(r) for r in records((DATA / "xg_ronde3.xg").read_bytes())]
+    move = next(i for i, r in enumerate(recs) if r[8] == MOVE and struct.unpack_from("<i", r, 120)[0] > 1)
+    struct.pack_into("<d", recs[move], _MOVE_ERROR, -50.0)
+    (m,) = parse_any(container(b"".join(recs)), name="bad.xg")
+    (note,) = [n for n in m.normalisations if "stored errors out of range" in n.message]
+    assert note.severity == "warning" and note.line == move + 1 and "xg:err_move -50" in note.message
+    errors = [float(a.analysis.extra["xg:err_move"]) for g in m.games for a in g.actions
+              if a.analysis is not None and "xg:err_move" in a.analysis.extra]
+    assert errors and all(abs(e) <= 6 for e in errors)

@@ -7,6 +7,7 @@ refuses a conversion whose report is not empty, and writes nothing."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from html import escape
@@ -53,6 +54,24 @@ def read(source: Path | str) -> notation.Match:
         data = Path(source).read_bytes()
     (m, *_) = parse_any(data, name=str(source))
     return m
+
+
+pytestmark = pytest.mark.xdist_group("written")  # one worker: this file and test_header_tags.py share written()
+
+
+@functools.cache
+def written(source: Path | str, fmt: str) -> tuple[str, list[str]]:
+    """What the writer of ``fmt`` writes of ``source``'s record (:func:`read`) and its report (the page's: what
+    it lacks of what it was given), made once a worker: the tests here and in ``test_header_tags.py`` read the
+    same outputs.  (Only the outputs are shared: each test reads its own record.)"""
+    m = read(source)
+    if fmt == "html":
+        from render.html import match_page
+
+        shown: Counter[Item] = Counter()
+        page = match_page(m, written=shown)
+        return page, dropped(m, shown, "html")
+    return render_match(m, fmt)  # type: ignore[arg-type]
 
 
 def _norm(text: str) -> str:
@@ -143,15 +162,10 @@ def lacks_in_text(m: notation.Match, text: str, page: bool) -> set[Item]:
 @pytest.mark.parametrize("source", SOURCES, ids=lambda s: Path(s).name)
 def test_what_the_written_file_lacks_is_what_the_report_says(source: Path | str, fmt: str) -> None:
     m = read(source)
+    text, report = written(source, fmt)
     if fmt == "html":
-        from render.html import match_page
-
-        shown: Counter[Item] = Counter()
-        text = match_page(m, written=shown)
-        report = dropped(m, shown, "html")
         lacks = lacks_in_text(m, text, page=True)
     else:
-        text, report = render_match(m, fmt)
         if fmt == "txt":
             lacks = lacks_in_text(m, text, page=False)
         else:

@@ -23,8 +23,16 @@ def _validate(env_extra: dict[str, str]) -> subprocess.CompletedProcess[str]:
                           cwd=ROOT, env=env, capture_output=True, text=True, check=False, timeout=120)
 
 
-def test_cache_is_written_and_reused(tmp_path: Path) -> None:
-    plain = _validate({"GAMMON_NO_CACHE": "1"})
+@pytest.fixture(scope="module")
+def plain() -> subprocess.CompletedProcess[str]:
+    """The command's output without a cache, the reference of every test here (made once)."""
+    return _validate({"GAMMON_NO_CACHE": "1"})
+
+
+pytestmark = pytest.mark.xdist_group("grammar_cache")  # one worker: plain() made once
+
+
+def test_cache_is_written_and_reused(tmp_path: Path, plain: subprocess.CompletedProcess[str]) -> None:
     assert plain.returncode == 2 and "error" in plain.stdout and "expected a score line" in plain.stdout
     first = _validate({"XDG_CACHE_HOME": str(tmp_path)})
     files = sorted((tmp_path / "gammon-notation").glob("mat-*.lark-cache"))
@@ -34,7 +42,7 @@ def test_cache_is_written_and_reused(tmp_path: Path) -> None:
     assert (second.stdout, second.returncode, second.stderr) == (plain.stdout, plain.returncode, "")
 
 
-def test_corrupt_cache_is_ignored(tmp_path: Path) -> None:
+def test_corrupt_cache_is_ignored(tmp_path: Path, plain: subprocess.CompletedProcess[str]) -> None:
     _validate({"XDG_CACHE_HOME": str(tmp_path)})
     files = sorted((tmp_path / "gammon-notation").glob("*.lark-cache"))
     assert files
@@ -42,15 +50,13 @@ def test_corrupt_cache_is_ignored(tmp_path: Path) -> None:
         data = f.read_bytes()
         # a wrong hash line, or the right hash line followed by a damaged pickle
         f.write_bytes(data[:40] + b"garbage" if i % 2 else data[:data.index(b"\n") + 1] + b"garbage")
-    plain = _validate({"GAMMON_NO_CACHE": "1"})
     again = _validate({"XDG_CACHE_HOME": str(tmp_path)})
     assert (again.stdout, again.returncode, again.stderr) == (plain.stdout, plain.returncode, "")
 
 
-def test_unusable_cache_directory(tmp_path: Path) -> None:
+def test_unusable_cache_directory(tmp_path: Path, plain: subprocess.CompletedProcess[str]) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
-    plain = _validate({"GAMMON_NO_CACHE": "1"})
     res = _validate({"XDG_CACHE_HOME": str(blocker)})
     assert (res.stdout, res.returncode, res.stderr) == (plain.stdout, plain.returncode, "")
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import CORPUS, DATA, sampled_per_kind
+from test_drops import read, written
 
 import notation
 from notation.convert import render_match
@@ -59,22 +60,21 @@ def _sources() -> list[Path]:
 
 
 @pytest.mark.parametrize("path", _sources(), ids=lambda p: p.name)
+@pytest.mark.xdist_group("written")  # on the worker that writes test_drops.py's outputs: written() makes each once
 def test_tags_are_written_wherever_the_target_holds_them(path: Path) -> None:
-    from render.html import match_page
-
-    m = notation.read_match(path)
+    m = read(path)
     if not m.tags:
         pytest.skip("no tags")
     for fmt in ("mat", "sgf", "json"):
-        text, dropped = render_match(m, fmt)
+        text, dropped = written(path, fmt)
         assert not [d for d in dropped if d.startswith("header tags")], (fmt, dropped)
         (back, *_) = parse_any(text.encode("utf-8"), name=f"x.{fmt}")
         assert {k for k, _ in back.tags} >= {k for k, _ in m.tags}, fmt
         if fmt != "mat":  # .mat writes a tag on one line (a line break in a value is said)
             assert all(t in back.tags for t in m.tags), fmt
-    text, dropped = render_match(m, "txt")
+    text, dropped = written(path, "txt")
     assert all(f"{k}: {v}\n" in text for k, v in m.tags) and not [d for d in dropped if "tags" in d]
-    page = match_page(m)
+    page, _ = written(path, "html")
     assert all(f"<tr><th>{escape(k)}</th><td>{escape(v)}</td></tr>" in page for k, v in m.tags)
 
 

@@ -9,6 +9,8 @@
   fullwidth, superscript, mathematical) and extremes (2^31, -2^31 - 1, 2^64, 5,000 digits).
 - Streams: an SGF collection of 10^5 game trees and an OGXM stream of 10^4 members (validated: each member
   read and replayed, one at a time).
+- Inputs: a file named with bytes that are not UTF-8 or with control characters, a link in a loop or to
+  nothing, a folder, an empty file, nothing; to every command that reads one.
 - Outputs: a target that is a link (to a file, to nothing, to a folder, to itself), a FIFO or a link to one, a
   folder, or a name that is not UTF-8 or holds control characters.
 
@@ -436,6 +438,27 @@ def _output(tmp: Path, kind: str, name: str, ext: str) -> None:
     assert (tmp / "victim").read_bytes() == b"victim"
     if kind in ("a FIFO", "a link to a FIFO"):
         assert stat.S_ISFIFO(os.stat(out).st_mode)
+
+
+INPUTS: dict[str, Callable[[Path, Path], None]] = {
+    "a record": lambda tmp, p: p.write_bytes((DATA / "sgf_gnubg_analysed.sgf").read_bytes()),
+    "a link in a loop": _loop, "a link to nothing": _link("nowhere/x"), "a folder": _folder,
+    "an empty file": lambda tmp, p: p.write_bytes(b""), "nothing": _nothing}
+READERS = [("validate", "{input}"), ("convert", "{input}", "-", "--to", "json"), ("stats", "{input}"),
+           ("show", "{input}"), ("render", "{input}", "-o", "x.svg", "--force"), ("problems", "{input}", "-o", "set"),
+           ("convert", "{input}", "out.mat", "--force")]
+
+
+@FEW
+@given(st.sampled_from(sorted(INPUTS)), st.sampled_from(NAMES), st.sampled_from(READERS))
+def test_inputs(kind: str, name: str, command: tuple[str, ...]) -> None:
+    """Every command that reads a file, given a name that is not UTF-8 or holds control characters, a link in
+    a loop or to nothing, a folder, an empty file or nothing: it reads it or refuses in one line."""
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        path = tmp / f"{name}.sgf"
+        INPUTS[kind](tmp, path)
+        clean(*(a.format(input=f"./{path.name}") for a in command), cwd=tmp)
 
 
 def test_the_checks_can_fail(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,6 +6,7 @@ figure is written in the node's analysis properties)."""
 
 from __future__ import annotations
 
+import functools
 import re
 import struct
 from pathlib import Path
@@ -36,18 +37,17 @@ def _figures(d: Any) -> list[float]:
     return []
 
 
-def _stored(rec: bytes) -> set[float]:
+@functools.lru_cache(maxsize=1024)  # (a roll's record is the next play's cube record)
+def _stored(rec: bytes) -> frozenset[float]:
     """Every 4- and 8-byte float a record holds, at every offset, rounded as the reader rounds them."""
-    out = set()
-    for k in range(0, len(rec) - 3):
-        (f,) = struct.unpack_from("<f", rec, k)
-        if f == f and abs(f) < 1e6:
-            out.add(round(f, 6))
-        if k + 8 <= len(rec):
-            (d,) = struct.unpack_from("<d", rec, k)
-            if d == d and abs(d) < 1e6:
-                out.add(round(d, 6))
-    return out
+    out: set[float] = set()
+    for size, kind in ((4, "f"), (8, "d")):
+        for start in range(size):  # the offsets start, start + size, ...: every offset once
+            n = max(0, len(rec) - start) // size
+            if n:
+                out.update(round(x, 6) for x in struct.unpack_from(f"<{n}{kind}", rec, start)
+                           if abs(x) < 1e6)  # (not a NaN nor an infinity)
+    return frozenset(out)
 
 
 @pytest.mark.parametrize("path", XG_FILES, ids=lambda p: p.name)

@@ -148,6 +148,62 @@ def test_a_one_point_match_is_1c_under_the_crawford_rule_only() -> None:
     plies = ogxm.binary_to_json(write_ogxm(m)[0])["games"][0]["plies"]
     assert {p[k].split(":")[8] for p in plies for k in ("ogid_before", "ogid_after")} == {"1"}
 
+
+def test_every_reference_ogid_of_our_files_is_written_back_as_it_is() -> None:
+    """``gammon show OGID`` (:func:`parse_ogid`, then :func:`ogid`) gives every field back as the reference codec
+    wrote it (issue 35 item 8): the OGIDs of our OGXM of the .mat and SGF files of tests/data, every one of them.
+    The state and the cube action a position cannot tell (a double just taken, ``B2T:..:A``) were written as
+    ``B2N:..:C``."""
+    import glob
+
+    from notation.formats.ogxm import write_ogxm
+    from notation.matchio import read_match
+
+    ogxm = pytest.importorskip("ogxm")
+    files = sorted(glob.glob(str(DATA / "*.mat"))) + sorted(glob.glob(str(DATA / "sgf_*.sgf")))
+    seen = 0
+    for f in files:
+        doc = ogxm.binary_to_json(write_ogxm(read_match(f))[0])
+        for p in (p for g in doc["games"] for p in g["plies"]):
+            for text in (p.get("ogid_before"), p.get("ogid_after")):
+                if text:
+                    seen += 1
+                    assert ogid(parse_ogid(text)) == text, f
+    assert seen > 3000
+
+
+def test_the_ogids_of_our_files_of_tests_data_are_the_reference_codec_s() -> None:
+    """What test_ogxm_corpus.py checks on the corpus, on the .mat and SGF files of tests/data, which hold what
+    the corpus does not: a beaver and its take (whose ply holds the take: the cube after it ``B2T``, reached
+    by the beaverer), a raccoon, a set-up position after two plays (the state and move number stay: ``C`` and
+    2, not ``IB`` and 0), a one-point match without the Crawford rule."""
+    import glob
+
+    from notation.formats.ogxm import game_ogids, read_ogxm, write_ogxm
+    from notation.matchio import read_match
+
+    ogxm = pytest.importorskip("ogxm")
+    checked, wrong = 0, []
+    for f in sorted(glob.glob(str(DATA / "*.mat"))) + sorted(glob.glob(str(DATA / "sgf_*.sgf"))):
+        data = write_ogxm(read_match(f))[0]
+        games = ogxm.binary_to_json(data)["games"]
+        m = read_ogxm(data, keep=False)[0]
+        for g, gr in zip(games, replay_match(m).games, strict=True):
+            plies = [p for p in g["plies"] if p["action_id"] != 36]
+            got = game_ogids(gr, crawford_rule=m.rules.crawford)
+            if not gr.verifiable:
+                plies = plies[:len(got)]
+            assert len(got) == len(plies), f
+            for (_, before, after), p in zip(got, plies, strict=True):
+                for mine, theirs in ((before, p.get("ogid_before")), (after, p.get("ogid_after"))):
+                    if theirs is None:  # (the reference gives none after a ply its replay cannot make)
+                        continue
+                    checked += 1
+                    if mine != theirs:
+                        wrong.append((Path(f).name, mine, theirs))
+    assert not wrong, (len(wrong), wrong[:3])
+    assert checked > 3000
+
 @given(st.lists(st.integers(0, 25), min_size=15, max_size=15), st.lists(st.integers(0, 25), min_size=15, max_size=15),
        st.integers(0, 1), st.one_of(st.none(), st.tuples(st.integers(1, 6), st.integers(1, 6))),
        st.integers(0, 6), st.sampled_from([None, 0, 1]), st.integers(0, 25), st.integers(0, 25))

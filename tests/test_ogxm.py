@@ -417,6 +417,34 @@ def test_a_starting_position_is_kept_and_what_ogxm_cannot_hold_of_it_is_said() -
 
 
 
+def test_a_beaver_s_take_is_in_the_beaver_ply() -> None:
+    """gnubg's beaver (``sgf_gnubg_beaver.sgf``: W doubles, B beavers, W takes, W rolls) was written with a take
+    ply after the beaver, a file the reference codec refuses ('turn order'): OGXM's beaver and raccoon plies
+    hold their take.  The take is no ply of its own, and the reader gives it back."""
+    m = read_match(DATA / "sgf_gnubg_beaver.sgf")
+    assert [a.kind for a in m.games[0].actions][2:5] == ["double", "beaver", "take"]
+    data, dropped = write_ogxm(m)
+    assert not dropped
+    back = read_ogxm(data)[0]
+    assert [(a.kind, a.player) for a in back.games[0].actions] == [(a.kind, a.player) for a in m.games[0].actions]
+    ogxm = pytest.importorskip("ogxm")
+    assert ogxm.verify(data) == (None, True)
+    assert [p["action_id"] for p in ogxm.binary_to_json(data)["games"][0]["plies"]][2:] == [21, 32, 5]
+
+
+def test_a_raccoon_the_rules_do_not_allow_is_written_with_the_rule_and_said() -> None:
+    """``mat_multi_money.mat`` (beavers on, no raccoon tag) holds a raccoon: OGXM's rules said no raccoons, a file
+    the reference codec refuses ('turn order').  The raccoon rule is written as the record's raccoon says, and
+    that is said (a rule that reads back otherwise)."""
+    m = read_match(DATA / "mat_multi_money.mat")
+    assert not m.rules.raccoons and "raccoon" in [a.kind for a in m.games[0].actions]
+    data, dropped = write_ogxm(m)
+    assert ("the rules: raccoons written as allowed, as the record's raccoon says (its rules did not allow "
+            "raccoons; read back as allowed)") in dropped
+    assert read_ogxm(data)[0].rules.raccoons
+    ogxm = pytest.importorskip("ogxm")
+    assert ogxm.verify(data) == (None, True)
+
 def test_the_dice_of_a_set_up_position_are_said() -> None:
     """Gibbon's edited position (SGF ``PL[W]DI[53]``, then the cube and the board set) is five set-up positions
     with White's 53 rolled and not yet played.  OGXM's set-position ply holds the board (dice on it are an

@@ -23,6 +23,7 @@ from notation.matchio import read_match
 from notation.play import resolve_play
 from notation.replay import replay_match
 
+pytestmark = pytest.mark.xdist_group("ogxm_corpus")  # one worker reads, writes and replays the files once
 sys.path.insert(0, str(Path(__file__).parent))
 from ogxm_digest import (  # noqa: E402
     Digest,

@@ -226,3 +226,17 @@ def test_a_link_that_loops_is_refused_in_one_line(tmp_path: Path, cmd: tuple[str
     for inputs in ((), InputSet(("m.mat",))):
         with pytest.raises(FileExistsError, match="exists"):
             check_target(tmp_path / "out", inputs=inputs)
+
+
+def test_an_input_that_is_a_link_in_a_loop_cannot_be_read(tmp_path: Path) -> None:
+    """``convert loop out.json`` ended in 'internal error' (exit 70): the check that the output is not an input
+    stat'ed the input and met ELOOP, where it took only 'no such file' for no file."""
+    (tmp_path / "loop").symlink_to("loop.2")
+    (tmp_path / "loop.2").symlink_to("loop")
+    r = gammon("convert", "loop", "out.json", cwd=tmp_path)
+    assert r.returncode == 2 and r.stderr == "loop: cannot read: Too many levels of symbolic links\n", r.stderr
+    (tmp_path / "old.json").write_text("x")
+    loop = str(tmp_path / "loop")
+    for inputs in ([loop], InputSet([loop])):
+        check_target(tmp_path / "new.json", inputs=inputs)
+        check_target(tmp_path / "old.json", force=True, inputs=inputs)

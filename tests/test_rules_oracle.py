@@ -39,6 +39,7 @@ from notation.play import format_play
 from notation.rules import ALL_ROLLS, Play, get_rules
 
 gnubg = pytest.importorskip("gnubg")
+pytestmark = pytest.mark.xdist_group("rules_oracle")  # one worker builds the tallies the tests share
 
 DATA = Path(__file__).resolve().parent / "data"
 _spec = importlib.util.spec_from_file_location("movegen_data", DATA / "movegen_data.py")

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import math
 import re
+import shutil
 import subprocess
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import DATA, GNUBG, have_gnubg
+from conftest import DATA, GNUBG, have_gnubg, kept, oracle_stamp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_json_format import matches as json_matches
@@ -63,17 +64,27 @@ def gnubg(commands: str, tmp: Path) -> str:
     return r.stdout + r.stderr
 
 
+def _program() -> str:
+    return oracle_stamp(Path(shutil.which(GNUBG) or GNUBG).resolve())
+
+
 def gnubg_mat(sgf: Path, tmp: Path) -> str:
-    """gnubg's ``.mat`` export of an SGF file it has loaded."""
-    out = tmp / (sgf.stem + ".export.mat")
-    gnubg(f"load match {sgf}\nexport match mat {out}\n", tmp)
-    assert out.exists(), f"gnubg did not load {sgf}"
-    return out.read_text()
+    """gnubg's ``.mat`` export of an SGF file it has loaded (kept between runs by the file's bytes)."""
+
+    def export() -> str:
+        out = tmp / (sgf.stem + ".export.mat")
+        gnubg(f"load match {sgf}\nexport match mat {out}\n", tmp)
+        assert out.exists(), f"gnubg did not load {sgf}"
+        return out.read_text()
+
+    return kept("gnubg-export-mat", (sgf.name, sgf.read_bytes(), _program()), export)
 
 
 def gnubg_ids(sgf: Path, tmp: Path) -> list[str]:
-    """The Position and Match IDs gnubg shows after loading an SGF file (the end of its last game)."""
-    text = gnubg(f"load match {sgf}\nshow board\n", tmp)
+    """The Position and Match IDs gnubg shows after loading an SGF file (the end of its last game; kept
+    between runs by the file's bytes)."""
+    text = kept("gnubg-show-board", (sgf.name, sgf.read_bytes(), _program()),
+                lambda: gnubg(f"load match {sgf}\nshow board\n", tmp))
     return re.findall(r"(?:Position|Match) ID\s*:\s*(\S+)", text)[-2:]
 
 

@@ -10,11 +10,10 @@ import json
 import os
 import struct
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import DATA, ROOT
+from conftest import DATA, ROOT, gammon_in_process
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from xg_container import container, records
@@ -25,12 +24,11 @@ from notation.matchio import read_any
 GOOD = ROOT / "samples" / "gnubg_selfplay_7p.mat"
 
 
-def gammon(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
-    """The command as a user runs it; standard output strict UTF-8 (as under a UTF-8 locale), not the
-    C locale's surrogateescape, which would hide a failure to encode."""
-    e = {**os.environ, "PYTHONIOENCODING": "utf-8", **(env or {})}
-    return subprocess.run([sys.executable, "-m", "notation", *args], capture_output=True, cwd=cwd, timeout=180,
-                          stdin=subprocess.DEVNULL, env=e)
+def gammon(*args: str, cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    """The command, in this process (:func:`conftest.gammon_in_process`: what it writes, not its start), its
+    standard output strict UTF-8 (as under a UTF-8 locale), not the C locale's surrogateescape, which would
+    hide a failure to encode; its standard error with backslash escapes, as Python's own."""
+    return gammon_in_process(*args, cwd=cwd)
 
 
 def _xg_with_comment(rtf_body: bytes) -> bytes:

@@ -11,7 +11,7 @@ import zlib
 from pathlib import Path
 
 import pytest
-from conftest import DATA
+from conftest import DATA, deflated_zeros
 from xg_container import archive, container, records
 
 from notation.formats.xg import HEADER_SIZE, MAX_UNPACKED, RECORD_SIZE
@@ -42,11 +42,8 @@ def measure(src: Path, target: Path, fmt: str) -> tuple[int, int, str]:
 
 
 def _zeros(size: int) -> bytes:
-    """``size`` zero bytes deflated, made a piece at a time."""
-    c = zlib.compressobj(9)
-    piece = bytes(1 << 20)
-    out = [c.compress(piece) for _ in range(size >> 20)]
-    return b"".join(out) + c.flush()
+    """``size`` zero bytes deflated (kept between runs: conftest.deflated_zeros)."""
+    return deflated_zeros(size)
 
 
 def test_a_zip_bomb_with_its_size_in_the_registry_is_refused_before_inflating(tmp_path: Path) -> None:

@@ -408,6 +408,7 @@ class Reader:
                 self._odd_ply(game, W.encode_ply(action, seat, (), extras), line)
                 continue
             actions.append(a)
+        _beaver_takes(actions)
         want = [W.encode_ply(x, 0, (), None).hex() for x in end_plies(ended, winner, complete)]
         if winner is not None:
             win = Action("win", winner, value=points, text=f"Wins {points} point{'s' if points != 1 else ''}",
@@ -1115,3 +1116,17 @@ def _v1_game(c: bytes, at: int, name: str | None) -> tuple[dict[str, Any], list[
         else:
             plies.append((action, 0 if action in W.MARKERS else seat, (), None, at + start))
     return rec, plies
+
+
+def _beaver_takes(actions: list[Action]) -> None:
+    """OGXM's beaver and raccoon plies hold their take (the reference codec refuses a take ply after one):
+    the take, by the player the beaver or raccoon was offered to, is put back after each one that no raccoon
+    or take follows, as the other formats record it."""
+    i = 0
+    while i < len(actions):
+        a = actions[i]
+        nxt = actions[i + 1].kind if i + 1 < len(actions) else None
+        if a.kind in ("beaver", "raccoon") and nxt not in ("raccoon", "take"):
+            actions.insert(i + 1, Action("take", 1 - a.player, text="Takes", span=a.span))
+            i += 1
+        i += 1

@@ -43,7 +43,7 @@ from ..met import KAZAROSS_XG2, Met, frame, met_named
 from ..play import plain_legs
 from ..position import GAME_RESIGNED, Position
 from ..record import Action, Game, Match
-from ..rules import boards_after, single_steps
+from ..rules import Refusal, play_legs
 from . import _ogxm_wire as W
 from ._ogxm_shared import (
     END_KEY,
@@ -193,6 +193,13 @@ class Writer:
         r = m.rules
         bits = ((1 if r.crawford and m.length else 0) | (2 if r.jacoby else 0) | (4 if r.beavers else 0)
                 | (8 if r.raccoons else 0) | (16 if r.auto_doubles else 0))
+        held = {a.kind for g in m.games for a in g.actions}
+        for kind, bit, allowed in (("beaver", 4, r.beavers), ("raccoon", 8, r.raccoons)):
+            if kind in held and not allowed:
+                # the reference codec refuses a beaver or raccoon ply the rules do not allow ('turn order')
+                bits |= bit
+                self.drop(f"the rules: {kind}s written as allowed, as the record's {kind} says (its rules did not "
+                          f"allow {kind}s; read back as allowed)")
         if r.cube_limit:
             if r.cube_limit & (r.cube_limit - 1) == 0:
                 f["cube_limit"] = r.cube_limit
@@ -590,6 +597,11 @@ class Writer:
                 plies.append((W.DOUBLE, a.player, (), None))
                 self.info[ref] = (st, a.player)
                 double_pending = True
+            elif kind == "take" and i and steps[i - 1].action.kind in ("beaver", "raccoon"):
+                # OGXM's beaver and raccoon plies hold their take (the reference codec refuses a take ply after
+                # one: 'turn order'); the reader gives the take back
+                wrote = False
+                double_pending = False
             elif kind in ("take", "drop", "beaver", "raccoon"):
                 plies.append((_CUBE_PLIES[kind], a.player, (), None))
                 self.info[ref] = (st, 1 - a.player)
@@ -1216,19 +1228,10 @@ def hop_bytes(before: Position, mover: int, dice: tuple[int, int], text: str,
 def _pips(mine: tuple[int, ...], theirs: tuple[int, ...], order: list[tuple[int, int]],
           dice: list[int]) -> list[int] | None:
     """The die each step uses, when ``order`` can be played step by step, each step one that the rules
-    allow with a die left (:func:`notation.rules.single_steps`: the bar first, never onto a point the
-    opponent holds, bearing off only with every checker home, with a larger die only from the highest
-    point, and then the smallest such die); None otherwise."""
-    left = list(dice)
-    out = []
-    for f, t in order:
-        die = min((d for d in set(left) if (f, t) in single_steps(mine, theirs, d)), default=None)
-        if die is None:
-            return None
-        mine, theirs = boards_after(mine, theirs, ((f, t, bool(t) and theirs[25 - t] == 1),))
-        left.remove(die)
-        out.append(die)
-    return out
+    allow with a die left (:func:`notation.rules.play_legs`); None otherwise."""
+    used: list[int] = []
+    r = play_legs(mine, theirs, [(f, t, False) for f, t in order], list(dice), whole=False, used=used)
+    return None if type(r) is Refusal else used
 
 
 def _bytes(order: list[tuple[int, int]], pips: list[int], mover: int) -> tuple[int, ...]:

@@ -172,8 +172,8 @@ def game_ogids(gr: GameReplay, *, crawford_rule: bool = True) -> list[tuple[Repl
     game won, not played out, by more points than any resignation gives (as the writer writes it), then one
     (step None) for the game-over ply of a game won without a resignation.
 
-    The state and move number follow the plies: ``IB`` until the first roll is played (and again after a
-    set-up position with no roll, which starts the count again and keeps the cube it had: a cube-set ply
+    The state and move number follow the plies: ``IB`` until the first roll is played (a set-up position
+    with no roll keeps the state and the move number as they were, and the cube it had: a cube-set ply
     follows it), ``R`` with the dice, ``C`` after a play (a roll not played, then resigned, passes the turn as a play
     does), ``D``/``O`` a double offered, ``A``/``T`` a double just taken (the ``T`` stays on the next roll),
     ``G``/``P`` dropped; the move number counts the plays; a resignation and the game-over ply (White's)
@@ -191,13 +191,17 @@ def game_ogids(gr: GameReplay, *, crawford_rule: bool = True) -> list[tuple[Repl
     last: str | None = None
     won = resigned = dropped = False
     result: ReplayStep | None = None
-    for st in gr.steps:
+    steps = gr.steps
+    base, doubler = 1, 0  # the cube a double was offered at, and its doubler
+    for si, st in enumerate(steps):
         a = st.action
         kind = a.kind
         if kind in _NO_PLY:
             if kind == "win":
                 won, result = True, st
             continue
+        if kind == "take" and si and steps[si - 1].action.kind in ("beaver", "raccoon"):
+            continue  # (OGXM's beaver and raccoon plies hold their take: no ply of its own)
         dropped = dropped or kind == "drop"
         if kind == "resign":
             out.append((st, *_restated(last, a.player)))
@@ -208,6 +212,11 @@ def game_ogids(gr: GameReplay, *, crawford_rule: bool = True) -> list[tuple[Repl
         if rolled and before.dice is None and a.dice is not None:
             before = before.replace(dice=a.dice)
         after = st.after
+        if kind == "double":
+            base, doubler = before.cube, a.player
+        elif kind in ("beaver", "raccoon"):  # (its ply holds its take: the cube taken, its player's)
+            after = before.replace(cube=base * (4 if kind == "beaver" else 8), cube_owner=a.player,
+                                   double_offered=False, turn=doubler, dice=None)
         if rolled and kind != "setup":
             if after.turn == st.before.turn:  # a roll not played (then resigned): the turn passes
                 after = after.replace(turn=1 - after.turn, dice=None)
@@ -218,11 +227,12 @@ def game_ogids(gr: GameReplay, *, crawford_rule: bool = True) -> list[tuple[Repl
                          cube_action=action, crawford_rule=crawford_rule)
         except ValueError:
             first = None
+        if kind == "raccoon":
+            first = last  # (the beaver's ply, with its take, before it)
         if rolled:  # (an illegal play, and a position set by hand after a roll, are set-position plies with
             move += st.legal and kind != "setup"  # dice: not counted)
             state, action = "C", "N"
-        elif kind == "setup":
-            state, move = "IB", 0
+        elif kind == "setup":  # (the state and the move number stay as they were)
             after = after.replace(cube=before.cube, cube_owner=before.cube_owner)
         elif kind in _CUBE_STATES:
             state, action = _CUBE_STATES[kind]
@@ -230,6 +240,10 @@ def game_ogids(gr: GameReplay, *, crawford_rule: bool = True) -> list[tuple[Repl
             last = ogid(after, move_id=move, state=state, cube_action=action, crawford_rule=crawford_rule)
         except ValueError:
             last = None
+        if last is not None and kind in ("beaver", "raccoon"):  # (reached by its player, who is not on roll)
+            fields = last.split(":")
+            fields[4] = "WB"[a.player]
+            last = ":".join(fields)
         out.append((st, first, last))
     if won and not resigned and not dropped and result is not None and result.after.game_state == GAME_RESIGNED \
             and implied_level(result.action.value, result.before.cube) is None:

@@ -76,6 +76,9 @@ class Format:
     """The keyword options its ``write`` takes (from the command line)."""
     replays: bool = False
     """Its writer uses the whole replay's steps (the others are given the findings-only replay)."""
+    packed: bool = False
+    """Its writer takes a ``.mat`` reader's runs of plain plays as they are (:class:`~notation.record.PlainRun`):
+    a ``.mat`` file converted to it is read packed (:mod:`notation.batch`)."""
     streams: bool = False
     """Its writer writes one game at a time (``write_games``): an SGF collection is converted to it so
     (:mod:`notation.stream`)."""
@@ -146,7 +149,7 @@ FORMATS: tuple[Format, ...] = (
     Format("mat", (".mat", ".gam"), "mat", "mat_write", signature=_mat_signature, guess=(".mat", ".txt", ".gam"),
            options=("bar", "off", "hit_marks"), streams=True),
     Format("sgf", (".sgf",), "sgf", "sgf_write", starts=(b"(",), replays=True, streams=True),
-    Format("json", (".json",), "json_read", "json_format", starts=(b"{",), streams=True),
+    Format("json", (".json",), "json_read", "json_format", starts=(b"{",), packed=True, streams=True),
     Format("txt", (".txt",), None, "text", signature=lambda: _TEXT_RECORD, refused=_WORDS, aliases=("text",),
            replays=True),
     Format("xg", (".xg", ".xgp"), "xg", magic=b"RGMH"),

@@ -61,7 +61,16 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .._input import text_codec
-from ..analysis import Analysis, Candidate, CheckerAnalysis, CubeAnalysis, Probabilities, Rollout, figures_in_range
+from ..analysis import (
+    EQUITY_BOUND,
+    Analysis,
+    Candidate,
+    CheckerAnalysis,
+    CubeAnalysis,
+    Probabilities,
+    Rollout,
+    figures_in_range,
+)
 from ..errors import ParseError
 from ..losses import THUMBNAIL
 from ..position import Position
@@ -886,6 +895,14 @@ class _Reader:
         self.game.actions.append(a)
         return a
 
+    def _say_bad(self, i: int, bad: list[str]) -> None:
+        """Say the stored errors of record ``i`` dropped out of range: a warning at the record, as the range check
+        says the analysis figures it drops (:func:`notation.record.drop_figures`)."""
+        if bad:
+            self.match.normalisations.append(Normalisation(
+                f"record {i + 1}: eXtreme Gammon's stored errors out of range dropped ({', '.join(bad)}): an equity "
+                f"is within \u00b1{EQUITY_BOUND:g}", i + 1, 1, "warning"))
+
     def _cube(self, rec: bytes, i: int) -> None:
         if self.first_decision:
             self._set_up(rec, i, 36, 12, 32)
@@ -895,13 +912,17 @@ class _Reader:
         comment = self.extras.comment(struct.unpack_from("<i", rec, _CUBE_COMMENT)[0])
         if doubled != 1:
             self.pending_cube = analysis  # the decision not to double: analysed with the next move
-            self.pending_errors = _stored_errors(rec, False) if analysis is not None else {}
+            bad: list[str] = []
+            self.pending_errors = _stored_errors(rec, False, bad) if analysis is not None else {}
+            self._say_bad(i, bad)
             self.pending_player = player
             self.pending_comment = _joined(self.pending_comment, comment)
             return
         a = self._action("double", player, i, value=self.cube * 2, comment=comment)
         if analysis is not None:
-            a.analysis = Analysis(cube=analysis, producer="eXtreme Gammon", extra=_stored_errors(rec, True))
+            bad = []
+            a.analysis = Analysis(cube=analysis, producer="eXtreme Gammon", extra=_stored_errors(rec, True, bad))
+            self._say_bad(i, bad)
         if take == 1:
             self.cube *= 2
             self._action("take", 1 - player, i)
@@ -943,7 +964,9 @@ class _Reader:
         analysis.checker = _checker_analysis(rec, self.extras)
         analysis.luck = _luck(rec)
         if analysis.checker is not None:
-            analysis.extra.update(_stored_move_error(rec))
+            bad: list[str] = []
+            analysis.extra.update(_stored_move_error(rec, bad))
+            self._say_bad(i, bad)
         if self.pending_cube is not None:
             analysis.cube = self.pending_cube
             analysis.extra.update(self.pending_errors)
@@ -1002,27 +1025,40 @@ _MOVE_FLAGGED, _CUBE_FLAGGED = 2520, 288
 comment index of the record: kept as ``xg:flagged`` / ``xg:flagged_cube`` in an analysis's ``extra``."""
 
 
-def _stored_move_error(rec: bytes) -> dict[str, str]:
+def _stored_error(err: float, key: str, bad: list[str] | None) -> bool:
+    """Whether XG's stored error ``err`` is one to keep: not "not analysed" (-1000), and in range (an equity:
+    :func:`notation.analysis.figures_in_range`); one out of range is put in ``bad`` (said by the reader)."""
+    if err == NOT_ANALYSED:
+        return False
+    if figures_in_range((err,)):
+        return True
+    if bad is not None:
+        bad.append(f"{key} {err:g}")
+    return False
+
+
+def _stored_move_error(rec: bytes, bad: list[str] | None = None) -> dict[str, str]:
     """XG's own error of a move record (``ErrMove``, a loss <= 0) and its ``Unused`` flag ("does not count
     as a decision": a forced move), kept as text in the analysis's ``extra`` (``xg:err_move``,
-    ``xg:unused``) for :mod:`notation.decisions`; nothing where XG did not analyse the move (-1000); and
-    ``xg:flagged`` where the user flagged the play."""
+    ``xg:unused``) for :mod:`notation.decisions`; nothing where XG did not analyse the move (-1000) or for
+    a figure out of range (put in ``bad``); and ``xg:flagged`` where the user flagged the play."""
     flag = {"xg:flagged": "1"} if rec[_MOVE_FLAGGED] else {}
     err = struct.unpack_from("<d", rec, _MOVE_ERROR)[0]
-    if err == NOT_ANALYSED or not abs(err) < 100:  # also NaN
+    if not _stored_error(err, "xg:err_move", bad):
         return flag
     return {"xg:err_move": repr(err), "xg:unused": str(rec[_MOVE_UNUSED]), **flag}
 
 
-def _stored_errors(rec: bytes, doubled: bool) -> dict[str, str]:
+def _stored_errors(rec: bytes, doubled: bool, bad: list[str] | None = None) -> dict[str, str]:
     """XG's own errors of a cube record: ``ErrCube`` (the doubling decision, ``xg:err_cube``) and, when
     the player doubled, ``ErrTake`` (the answer, ``xg:err_take``); nothing for a figure XG did not
-    make (-1000); ``xg:flagged_cube`` where the user flagged the cube decision."""
+    make (-1000) or one out of range (put in ``bad``); ``xg:flagged_cube`` where the user flagged the cube
+    decision."""
     out = {}
     for key, at in (("xg:err_cube", _CUBE_ERROR), ("xg:err_take", _TAKE_ERROR)) if doubled else (
             ("xg:err_cube", _CUBE_ERROR),):
         err = struct.unpack_from("<d", rec, at)[0]
-        if err != NOT_ANALYSED and abs(err) < 100:
+        if _stored_error(err, key, bad):
             out[key] = repr(err)
     if rec[_CUBE_FLAGGED]:
         out["xg:flagged_cube"] = "1"
