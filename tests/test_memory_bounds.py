@@ -245,9 +245,6 @@ WRITERS = ["mat", "sgf", "json", "ogxm", "txt", "html"]
 CASES = [(name, to) for name in ("strings.json", "strings.sgf", "strings.mat", "strings.ogxm", "properties.sgf")
          for to in ["validate", *WRITERS]]
 CASES += [("members.ogxms", to) for to in ("validate", "ogxms", "folder")]
-CASES = [pytest.param(*c, marks=pytest.mark.xfail(strict=True, reason="issue 38: the JSON writer makes a game's "
-                                                     "text whole (4x the input here, and its join and bytes)"))
-         if c == ("properties.sgf", "json") else c for c in CASES]
 
 
 def _args(src: Path, to: str, out: Path) -> list[str]:

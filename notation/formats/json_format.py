@@ -797,6 +797,37 @@ def write(match: Match, rep: MatchReplay | None = None) -> WriteResult:
 _GAMES_END = '"games": []\n  }\n}\n'
 
 
+_ACTIONS_HERE = -0x5EC12E7
+"""What a game's text holds where its actions go, for :func:`_emit_game`."""
+
+
+def _emit_game(g: Game, emit: Callable[[str], None]) -> None:
+    """The text of game ``g`` in a list of games (:func:`_text` of its dict at level 3), given to ``emit`` an
+    action at a time: a game of 3,000 actions of 999 properties each was one string of 8.8 MB, copied again
+    by its join and its bytes."""
+    d = game_to_dict(g, _lazy_actions=True)
+    acts = d["actions"].actions
+    d["actions"] = _ACTIONS_HERE
+    text = _text(d, 3)
+    mark = "\n" + _PADS[4] + '"actions": ' + str(_ACTIONS_HERE)  # (a JSON string holds no raw line break)
+    at = text.index(mark) + len(mark) - len(str(_ACTIONS_HERE))
+    emit("      " + text[:at])
+    if not acts:
+        emit("[]")
+    else:
+        pad = _PADS[5]
+        sep = ",\n" + pad
+        emit("[\n" + pad)
+        first = True
+        for a in acts:
+            texts = _cell_texts(a.cells, 5) if type(a) is PlainRun else [  # type: ignore[attr-defined]
+                _action_text(a, 5) or _text(action_to_dict(a), 5)]
+            emit(("" if first else sep) + sep.join(texts))
+            first = False
+        emit("\n" + _PADS[4] + "]")
+    emit(text[at + len(str(_ACTIONS_HERE)):])
+
+
 def write_games(match: Match, games: Iterator[tuple[Game, GameReplay | None]], emit: Callable[[str], None]
                 ) -> WriteResult:
     """:func:`write` one game at a time (:meth:`notation.formats.registry.Format.write_games`): the
@@ -813,6 +844,6 @@ def write_games(match: Match, games: Iterator[tuple[Game, GameReplay | None]], e
             first = False
         else:
             emit(",\n")
-        emit("      " + _text(game_to_dict(g, _lazy_actions=True), 3))
+        _emit_game(g, emit)
     emit(head if first else "\n    ]\n  }\n}\n")
     return WriteResult("")
