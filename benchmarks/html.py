@@ -58,21 +58,24 @@ binary).  Target (under 2 s) **not met**: a page without arrows costs 0.46 s, so
 their shapes, their SVG) are still about three quarters of the page; routing the same (position, play)
 once does not pay inside a page either (561 distinct of 570 routes in the 17-point match).
 
-Measured 2026-12-02 08:40-08:50 UTC (load average 8-13 on the 2 cores), issue 37's page budget again, each
+Measured 2026-12-02 09:00-09:02 UTC (load average 8-13 on the 2 cores), issue 37's page budget again, each
 side a whole ``gammon convert`` process, user+sys CPU, 6 rounds in turn against the code of ba718b9 (farm
-timing, medians): the 17-point match 1.49 s against 1.63 s (0.94x, every pair at most 1.0x), the 7-game
-match of ``../shared/corpus/mat/dueller/002-gnubg-BGBlitz_7-pt_19_gnubg.mat`` 1.09 s against 1.13 s
-(0.94x); the pages byte for byte (44 corpus records).  The change: the route search refines no
+timing, medians): the 17-point match 1.42 s against 1.63 s (0.87x, every pair under 1.0x; wall 4.0 s
+against 4.5 s), the 7-game match of ``../shared/corpus/mat/dueller/002-gnubg-BGBlitz_7-pt_19_gnubg.mat``
+1.03 s against 1.09 s (0.96x); started with every module compiled at each start (below), the 17-point
+match 1.80 s against 2.01 s (0.91x, 4 rounds); under callgrind, one process making the 17-point page ran
+6% fewer instructions than ba718b9 half-way through this work.  The change: the route search refines no
 candidate's bound past the best so far and asks crossings only while under it (12% fewer samples), each
-obstacle bin holds the boxes reaching into it, a coordinate's page code is remembered by its text, and a
-board's greyness is found only when a PNG asks.  The 17-point page is under 2 s when the modules are
+obstacle bin holds the boxes reaching into it, a curve's length and its samples close to another curve are
+found in plain loops, a coordinate's page code is remembered by its text, and a board's greyness is found
+only when a PNG asks.  The 17-point page is under 2 s when the modules are
 compiled once, as an installed package has them: this machine's environment sets
 PYTHONDONTWRITEBYTECODE, so a process started plainly compiles every module at each start (about 0.5 s of
 CPU: 1.97 s against 1.49 s; the 3.0-3.6 s of the issue and of the round above were taken so), and the process
 timing here now runs the command as the other benchmarks do (``_common.cli_env``), after one round not
 counted.  gnubg, ``import mat`` and ``export match html`` as one process: 0.13 s CPU (17-point) and
 0.11 s (7-game), medians of 5: the budget of at most 2x gnubg's export is **not met** (about 11x and
-10x).  What is left: the page itself is about 1.2-1.3 s of CPU for the 17-point match, routing the arrows
+9x).  What is left: the page itself is about 1.2-1.3 s of CPU for the 17-point match, routing the arrows
 half of it (the search's samples and crossings), the page's SVG units and the layout of each position
 the rest.
 

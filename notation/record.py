@@ -16,10 +16,10 @@ are dataclasses with slots: :func:`dataclasses.fields` and :func:`dataclasses.re
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from dataclasses import fields as fields  # re-exported: the README's library section names them here
 from dataclasses import replace as replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from ._digits import ascii_number
 from .position import Position
@@ -59,9 +59,13 @@ class Span:
 
 @dataclass(slots=True)
 class Action:
+    """One action of a game.  Made by keyword after its kind and player (``Action("move", 0, dice=(5, 2),
+    play="13/8 13/11")``): the fields after them are keyword-only."""
+
     kind: ActionKind
     player: int
     """The player who acts: 0 (left column, White) or 1 (right column, Black)."""
+    _: KW_ONLY
     dice: tuple[int, int] | None = None
     """For moves and rolls: the dice in the order written (``"26:"`` gives (2, 6))."""
     play: str | None = None
@@ -106,20 +110,23 @@ class PlainRun(Action):
     cells: list[PlainCell]
 
 
-def _cell_fields(c: PlainCell) -> tuple[Any, ...]:
-    """The fields of the action of a cell, in :class:`Action`'s order (as the reader's ``_action``
-    fills them for a plain cell)."""
-    return "move", c[0], c[1], c[2], None if c[2] else "", None, c[3], Span(c[4], c[5], c[4], c[6]), c[7]
+A = TypeVar("A", bound=Action)
+
+
+def _of_cell(cls: type[A], c: PlainCell) -> A:
+    """The action of a cell (as the reader's ``_action`` fills it for a plain cell), made as ``cls``."""
+    return cls("move", c[0], dice=c[1], play=c[2], no_move=None if c[2] else "", text=c[3],
+               span=Span(c[4], c[5], c[4], c[6]), move_number=c[7])
 
 
 def cell_action(c: PlainCell) -> Action:
     """The ordinary action of one cell of a :class:`PlainRun`."""
-    return Action(*_cell_fields(c))
+    return _of_cell(Action, c)
 
 
 def plain_run(cells: list[PlainCell]) -> PlainRun:
     """A :class:`PlainRun` of ``cells`` (at least one): its own fields are its first cell's."""
-    run = PlainRun(*_cell_fields(cells[0]))
+    run = _of_cell(PlainRun, cells[0])
     run.cells = cells
     return run
 

@@ -659,10 +659,14 @@ class _Curve:
         ax, ay = self.a
         qx, qy = cc
         ex, ey = self.b
-        # the curve's length (:func:`_curve_length`, the same numbers, inline)
-        xs = [ka * ax + kc * qx + kb * ex for ka, kc, kb in _EIGHTHS_W]
-        ys = [ka * ay + kc * qy + kb * ey for ka, kc, kb in _EIGHTHS_W]
-        length = sum([hypot(xs[j + 1] - xs[j], ys[j + 1] - ys[j]) for j in range(8)])
+        # the curve's length (:func:`_curve_length`, the same numbers, inline: the same sums in the same order)
+        length = 0.0
+        px, py = ax, ay  # the first weights are (1, 0, 0)
+        for ka, kc, kb in _EIGHTHS_W[1:]:
+            x = ka * ax + kc * qx + kb * ex
+            y = ka * ay + kc * qy + kb * ey
+            length += hypot(x - px, y - py)
+            px, py = x, y
         span = None
         if length > 0:
             t0 = min(0.45 * u / length, 0.4)
@@ -675,8 +679,8 @@ class _Curve:
         """Candidate k (control ``cc``) flattened to 8 pieces, its middle's samples, its box."""
         f = self._flats.get(k)
         if f is None:
-            flat = _flat(self.a, cc, self.b, _EIGHTHS)
-            f = self._flats[k] = (flat, _flat(self.a, cc, self.b, _INNER), _bbox(flat))
+            flat = _flat_at(self.a, cc, self.b, _EIGHTHS_W)
+            f = self._flats[k] = (flat, _flat_at(self.a, cc, self.b, _INNER_W), _bbox(flat))
         return f
 
     def other(self, k: int, cc: Point, u: float) -> tuple[list[Point], tuple[float, float, float, float],
@@ -750,10 +754,10 @@ def _crossings(arcs: Sequence[_Arc], memo: dict[tuple[_Arc, _Arc], bool] | None 
             if cross is None:
                 p = flat.get(arcs[i])
                 if p is None:
-                    p = flat[arcs[i]] = _flat(*arcs[i], _EIGHTHS)
+                    p = flat[arcs[i]] = _flat_at(*arcs[i], _EIGHTHS_W)
                 q = flat.get(arcs[j])
                 if q is None:
-                    q = flat[arcs[j]] = _flat(*arcs[j], _EIGHTHS)
+                    q = flat[arcs[j]] = _flat_at(*arcs[j], _EIGHTHS_W)
                 cross = memo[key] = _polylines_cross(p, q)
             if cross:
                 n += 1
@@ -847,7 +851,7 @@ def _close_mask(pts: Sequence[Point], other: Sequence[Point], box: tuple[float, 
 
 
 def _curve_length(a: Point, c: Point, b: Point) -> float:
-    pts = _flat(a, c, b, _EIGHTHS)
+    pts = _flat_at(a, c, b, _EIGHTHS_W)
     return sum([math.hypot(q[0] - p[0], q[1] - p[1]) for p, q in zip(pts, pts[1:], strict=False)])
 
 
@@ -858,23 +862,27 @@ def _quad(a: Point, c: Point, b: Point, t: float) -> Point:
 
 def _flat(a: Point, c: Point, b: Point, ts: Sequence[float]) -> list[Point]:
     """The points of the curve at each of ``ts``: :func:`_quad` of each, in one call."""
+    return _flat_at(a, c, b, _weights(ts))
+
+
+def _weights(ts: Sequence[float]) -> tuple[tuple[float, float, float], ...]:
+    """The weights of a curve's three points at each of ``ts`` as :func:`_quad` computes them (the same
+    numbers: ``s * s * ax`` is ``(s * s) * ax``, ``2 * s * t * cx`` is ``((2 * s) * t) * cx``)."""
+    return tuple(((1 - t) * (1 - t), 2 * (1 - t) * t, t * t) for t in ts)
+
+
+def _flat_at(a: Point, c: Point, b: Point, weights: Sequence[tuple[float, float, float]]) -> list[Point]:
+    """The points of the curve at the parameters whose :func:`_weights` are given."""
     ax, ay = a
     cx, cy = c
     bx, by = b
-    out = []
-    for t in ts:
-        s = 1 - t
-        out.append((s * s * ax + 2 * s * t * cx + t * t * bx, s * s * ay + 2 * s * t * cy + t * t * by))
-    return out
+    return [(ka * ax + kc * cx + kb * bx, ka * ay + kc * cy + kb * by) for ka, kc, kb in weights]
 
 
-_EIGHTHS = tuple(k / 8 for k in range(9))
-"""A curve flattened to 8 pieces (crossings, length)."""
-_EIGHTHS_W = tuple(((1 - t) * (1 - t), 2 * (1 - t) * t, t * t) for t in _EIGHTHS)
-"""The weights of a curve's three points at each of :data:`_EIGHTHS` as :func:`_flat` computes them (the
-same numbers: ``s * s * ax`` is ``(s * s) * ax``)."""
-_INNER = tuple(0.1 + 0.8 * k / 10 for k in range(11))
-"""Samples of a curve's middle 80% (running alongside another)."""
+_EIGHTHS_W = _weights(tuple(k / 8 for k in range(9)))
+"""A curve flattened to 8 pieces (crossings, length): the weights (:func:`_flat_at`)."""
+_INNER_W = _weights(tuple(0.1 + 0.8 * k / 10 for k in range(11)))
+"""Samples of a curve's middle 80% (running alongside another): the weights (:func:`_flat_at`)."""
 
 
 def _param_at_distance(a: Point, c: Point, b: Point, t1: float, dist: float) -> float:

@@ -276,8 +276,8 @@ _SPANS = st.none() | st.builds(lambda a, b, c, d: Span(a, b, c, d), _ODD_VALUES,
                                _ODD_VALUES)
 _ACTIONS = st.builds(
     lambda kind, player, dice, play, no_move, value, text, span, mn, comment, props, setup: Action(
-        kind, player, dice, play, no_move, value, text, span, mn, comment,
-        Position.initial() if setup else None, props),
+        kind, player, dice=dice, play=play, no_move=no_move, value=value, text=text, span=span, move_number=mn,
+        comment=comment, setup=Position.initial() if setup else None, properties=props),
     st.sampled_from(["move", "roll", "double", "take", "drop", "win"]) | st.text(max_size=4),
     st.sampled_from([0, 1]) | _ODD_VALUES,
     st.none() | st.tuples(st.integers(1, 6), st.integers(1, 6)) | st.tuples(_ODD_VALUES, _ODD_VALUES)
@@ -303,8 +303,8 @@ def test_json_actions_written_directly_on_any_action(actions: list[Action], game
 def test_json_common_actions_with_partial_spans(span: object, kind: str) -> None:
     from notation.formats.json_format import to_json
 
-    a = Action(kind, 1, (3, 1) if kind == "move" else None, "8/5 6/5" if kind == "move" else None, None,
-               None if kind == "move" else 2, "31: 8/5 6/5", span, 7)  # type: ignore[arg-type]
+    a = Action(kind, 1, dice=(3, 1) if kind == "move" else None, play="8/5 6/5" if kind == "move" else None,
+               value=None if kind == "move" else 2, text="31: 8/5 6/5", span=span, move_number=7)  # type: ignore[arg-type]
     m = Match(length=5, games=[Game(1, score=(0, 0), actions=[a])])
     assert to_json(m) == _reference_doc(m)
 

@@ -118,7 +118,12 @@ class Writer:
         self.plies = 0
         self.pending_end = False
         self.counts: Counter[str] = Counter()
-        self.keys: Counter[tuple[int, int, str]] = Counter()
+        self.keys: dict[tuple[int, int], Counter[str]] = {}
+        """Per target (scope, ref), how many times each key was annotated on it."""
+        self.anno_count = 0
+        """Annotation records made (each one's place in the order of making)."""
+        self.annos_cut = 0
+        """Annotation records left out past OGXM's limits before :meth:`write` (:meth:`_keep`)."""
         self.comments: Counter[tuple[int, int]] = Counter()  # the unkeyed annotations on each target
 
     def drop(self, what: str) -> None:
@@ -432,9 +437,10 @@ class Writer:
         if key is not None and len(utf8(key)) > MAX_KEY:
             self.drop(f"an annotation whose key is longer than {MAX_KEY} bytes ({key[:40]!r}...)")
             return
-        n = self.keys[(scope, ref, key)] if key is not None else self.comments[(scope, ref)]
-        if key is not None:
-            self.keys[(scope, ref, key)] += 1
+        counts = self.keys.setdefault((scope, ref), Counter()) if key is not None else None
+        n = counts[key] if counts is not None and key is not None else self.comments[(scope, ref)]
+        if counts is not None and key is not None:
+            counts[key] += 1
             if n:
                 key = f"{key}~{n}"
         else:
@@ -450,13 +456,28 @@ class Writer:
             for piece in parts(value[len(first):], W.MAX_STRING - len(utf8(label)) - 1):
                 self._anno(scope, ref, MORE_KEY, f"{label}\n{piece}")
 
+    def _forget_keys(self, scope: int, ref: int) -> None:
+        """Forget the counts of the keys annotated on a target no more annotations go to."""
+        self.keys.pop((scope, ref), None)
+
+    def _keep(self, order: tuple[Any, ...], record: bytes) -> None:
+        """Keep an annotation record; of more than twice :data:`MAX_ANNOTATIONS`, only the first
+        :data:`MAX_ANNOTATIONS` in OGXM's order (the most :meth:`write` can keep; the others are counted in
+        :attr:`annos_cut`), so that memory stays bounded whatever the number of properties."""
+        self.annos.append((order, record))
+        if len(self.annos) >= 2 * MAX_ANNOTATIONS:
+            self.annos.sort(key=lambda t: t[0])
+            self.annos_cut += len(self.annos) - MAX_ANNOTATIONS
+            del self.annos[MAX_ANNOTATIONS:]
+
     def _record(self, scope: int, ref: int, key: str | None, value: str) -> None:
         r: dict[str, Any] = {"scope": scope, "ref": ref, "value": value}
         if key is not None:
             r["key"] = key
         kb = utf8(key) if key is not None else b""
-        self.annos.append(((scope, ref, False, b"", False, 0, False, 0, key is None, kb, False, b"", len(self.annos)),
-                           W.encode_anno(r)))
+        self.anno_count += 1
+        self._keep((scope, ref, False, b"", False, 0, False, 0, key is None, kb, False, b"", self.anno_count),
+                   W.encode_anno(r))
 
     def _props_and_comments(self) -> None:
         m = self.m
@@ -490,11 +511,12 @@ class Writer:
             a = r.get("analysis", b"")
             key = r.get("key")
             lang = r.get("lang")
-            self.annos.append(((r["scope"], r["ref"], "analysis" in r, a, "kind" in r, r.get("kind", 0),
-                                "alt_index" in r, r.get("alt_index", 0), key is None,
-                                utf8(key) if key is not None else b"", lang is not None,
-                                utf8(lang) if lang is not None else b"", len(self.annos)),
-                               W.encode_anno(r)))
+            self.anno_count += 1
+            self._keep((r["scope"], r["ref"], "analysis" in r, a, "kind" in r, r.get("kind", 0),
+                        "alt_index" in r, r.get("alt_index", 0), key is None,
+                        utf8(key) if key is not None else b"", lang is not None,
+                        utf8(lang) if lang is not None else b"", self.anno_count),
+                       W.encode_anno(r))
 
     # ------------------------------------------------------------------ GAME
 
@@ -681,8 +703,13 @@ class Writer:
                 continue
             for v in vals:
                 self._anno(W.SCOPE_GAME, gi, _tag_key(k), v)
+        last_ply: int | None = None
         for a in game.actions:
             ply = self.refs.get(id(a))
+            if ply is not None:
+                if last_ply is not None and ply > last_ply:  # (a ply's annotations all written: its key counts
+                    self._forget_keys(W.SCOPE_PLY, last_ply)  # go, or 999 properties a ply kept 999 of them)
+                last_ply = ply
             where = (W.SCOPE_PLY, ply) if ply is not None else (W.SCOPE_GAME, gi)
             if a.comment:
                 self._anno(*where, None, a.comment)
@@ -1149,8 +1176,9 @@ class Writer:
             while keep > MAX_ANNOTATIONS or size > MAX_ANNO_BYTES:
                 keep -= 1
                 size -= len(self.annos[keep][1])
-            if keep < len(self.annos):
-                self.drop(f"{len(self.annos) - keep} annotations (comments, tags, properties) past OGXM's limits "
+            if keep < len(self.annos) or self.annos_cut:
+                self.drop(f"{len(self.annos) - keep + self.annos_cut} annotations (comments, tags, properties) past "
+                          "OGXM's limits "
                           f"({MAX_ANNOTATIONS} records, {MAX_ANNO_BYTES // 1024} KB): the last ones in OGXM's order")
             out.append(W.section(b"ANNO", b"".join(r for _k, r in self.annos[:keep]), False))
         out += tail_msig

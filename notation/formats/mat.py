@@ -851,8 +851,8 @@ class _Reader:
         """A ``PLAIN_CELL`` (the dice, then plain moves or nothing) at ``line``, ``column``: the same action
         as :meth:`_action` makes (:meth:`_fast_row` makes a :class:`PlainRun`'s cells itself)."""
         play = cell[3:].lstrip()
-        actions.append(Action("move", player, _ROLLS[cell[:2]], play, None if play else "", None, cell,
-                              Span(line, column, line, end), number))
+        actions.append(Action("move", player, dice=_ROLLS[cell[:2]], play=play, no_move=None if play else "",
+                              text=cell, span=Span(line, column, line, end), move_number=number))
 
     def _row_cells(self, game: Game, row_cells: list[tuple[_Cell, int]], number: int | None) -> None:
         if len(row_cells) >= 2 and row_cells[0][1] == 0 and row_cells[1][1] == 1:
@@ -866,8 +866,8 @@ class _Reader:
     def _action(self, cell: _Cell, player: int, number: int | None) -> Action:
         text = cell.text.strip()
         kind = cell.kind
-        a = Action("move", player, None, None, None, None, text, Span(cell.line, cell.column, cell.line,
-                                                                          cell.end_column), number)
+        a = Action("move", player, text=text, span=Span(cell.line, cell.column, cell.line, cell.end_column),
+                   move_number=number)
         if kind == "MOVE":  # (the common plain cells are read by _fast_row)
             dice = _ROLLS.get(text[:2])
             if dice is None:
