@@ -420,7 +420,9 @@ class TextProperties(dict[str, list[str]]):
     """Properties (:attr:`Action.properties`) kept as the text they were read from, and read from it each
     time they are read (by ``read``, the reader's own): an SGF node of 999 properties nobody uses costs its
     text, 7 bytes a property, not a dict of 999 lists, 450.  Made by a reader for a text of at least one
-    property (so it is true without reading it); the first change makes it an ordinary dict of them."""
+    property (so it is true without reading it); the first change makes it an ordinary dict of them.  Python's
+    own C code that reads a dict's storage directly sees it empty (``json.dumps``'s C encoder): give such code
+    ``dict(props)`` (the JSON writer's ``_properties`` does)."""
 
     __slots__ = ("_text", "_parse")
 
