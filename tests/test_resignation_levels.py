@@ -106,3 +106,17 @@ def test_the_text_record_says_each_level() -> None:
     assert _levels(m) == [(0, 0, 2)]
     text, _ = render_match(m, "txt")
     assert "* gnubg resigns a gammon\n" in str(text)
+
+
+def test_sgf_says_the_acceptance_it_adds() -> None:
+    """Issue 35 item 11: a .mat resignation answered by the result alone (no 'Accepts' line) went to SGF as its
+    result (RE[W+1R]), which reads back as the resignation and its acceptance: an acceptance the record did not
+    hold, unsaid.  It is said."""
+    text = (" 3 point match\n\n Game 1\n a : 0                          b : 0\n"
+            "  1) 31: 8/5 6/5                  Resigns\n      Wins 1 point\n")
+    m = parse_any(text.encode(), name="res.mat")[0]
+    assert [a.kind for a in m.games[0].actions] == ["move", "resign", "win"]
+    back, dropped = _back(m, "sgf")
+    assert [a.kind for a in back.games[0].actions] == ["move", "resign", "accept", "win"]
+    assert ("game 1, move 1, the resign: a resignation followed by the result with no acceptance written: SGF says "
+            "it as the result (RE[...R]), read back as the resignation and its acceptance") in dropped, dropped

@@ -453,6 +453,10 @@ class _Writer:
                         answer = next((b for b in acts[k + 1:] if b.kind in ("accept", "win", "loss")), None)
                         if answer is not None and answer.kind == "accept":
                             written.append(f";{_COLOUR[answer.player]}[accept]")
+                if a.kind == "resign" and next((b.kind for b in acts[k + 1:] if b.kind in ("accept", "reject", "win",
+                                                                                           "loss")), None) == "win":
+                    self.drop(f"{what}: a resignation followed by the result with no acceptance written: SGF says it "
+                              f"as the result (RE[...R]), read back as the resignation and its acceptance")
                 if not written:
                     continue  # its comment, properties and analysis have no node to go on (reported as lost)
             if not written:
