@@ -445,6 +445,19 @@ def test_a_raccoon_the_rules_do_not_allow_is_written_with_the_rule_and_said() ->
     ogxm = pytest.importorskip("ogxm")
     assert ogxm.verify(data) == (None, True)
 
+def test_an_empty_move_where_the_record_stops_is_a_roll_left_unplayed() -> None:
+    """gnubg's .mat export of an unfinished game ends '11:' (then 'Game 2'): an empty play with plays to make,
+    which the replay takes as a roll not played.  It was a dice ply with no steps, which the reference codec
+    replays as an illegal play (no OGIDs after it); it is left out, and said, as a roll left unplayed."""
+    m = read_match(DATA / "gnubg_export_long_names.mat")
+    data, dropped = write_ogxm(m)
+    assert ("1 roll left unplayed where the record stops (no resignation after it): not written (OGXM holds a "
+            "roll without a play only before its roller's resignation)") in dropped
+    ogxm = pytest.importorskip("ogxm")
+    doc = ogxm.binary_to_json(data)
+    assert doc["replay_complete"]
+    assert all(p.get("ogid_after") for g in doc["games"] for p in g["plies"])
+
 def test_the_dice_of_a_set_up_position_are_said() -> None:
     """Gibbon's edited position (SGF ``PL[W]DI[53]``, then the cube and the board set) is five set-up positions
     with White's 53 rolled and not yet played.  OGXM's set-position ply holds the board (dice on it are an

@@ -580,7 +580,10 @@ class Writer:
                 continue
             ref = first_ref + len(plies)
             wrote = True
-            if kind == "roll" and not _resigned_after(steps, i, winner):
+            unplayed = kind == "roll" or kind == "move" and not (a.play or "").strip() and st.play is None \
+                and a.dice is not None and winner is None  # (an empty play the replay took as a roll not
+            # played, in a game with no result: not a dance, nor a last play left out before the roller's win)
+            if unplayed and not _resigned_after(steps, i, winner):
                 # a roll the record leaves unplayed with no resignation after it (a record that stops there):
                 # OGXM has a dice ply with no steps for a dance, and for a roll not played only right before
                 # its roller's resignation; the reference codec would replay this one as an illegal empty play
