@@ -91,7 +91,7 @@ GRAMMARS: dict[str, tuple[str, dict[str, str]]] = {
         '_TAG': '[;#][ \t]*\\[[^"\\]\n]+"[^\n]*"\\][ \t]*',
         '__IGNORE_0': '[ \t\n]+',
     }),
-    'ogid': ('6d6fc49d938d4bcb', {
+    'ogid': ('f69310fa72adce26', {
         'CHECKERS': '[0-9a-p]+',
         'CHECKER_COUNT': '[0-9]{1,2}',
         'COLON': ':',

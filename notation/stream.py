@@ -52,7 +52,7 @@ STREAM_FROM = 1 << 18
 """SGF inputs of at least this many bytes are converted one game at a time (smaller ones are read
 whole, which is faster: the streamed conversion reads the file twice)."""
 
-FLUSH = 1 << 16
+FLUSH = 1 << 14
 """Output text is written to the temporary file in pieces of about this many characters."""
 
 
