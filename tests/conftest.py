@@ -18,7 +18,7 @@ import sys
 import tempfile
 import warnings
 import zlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from types import ModuleType
 from typing import Any, TypeVar
@@ -282,3 +282,25 @@ def gammon_in_process(*args: str | os.PathLike[str], input: str | bytes | None =
         return subprocess.CompletedProcess(argv, code, io.TextIOWrapper(io.BytesIO(stdout), enc).read(),
                                            io.TextIOWrapper(io.BytesIO(stderr), enc).read())
     return subprocess.CompletedProcess(argv, code, stdout, stderr)
+
+
+def xgdatatools_records(path: Path) -> tuple[Any, Iterator[Any]]:
+    """xgdatatools' ``xgstruct`` module and the game file's records as it reads them, in file order (each
+    read with the version its match header gives); skips when the oracle is not installed."""
+    try:
+        from ankigammon.thirdparty.xgdatatools import xgimport, xgstruct  # type: ignore[import-not-found]
+    except ImportError:
+        pytest.skip("the oracle xgdatatools (pip install --no-deps ankigammon) is not installed")
+
+    def records() -> Iterator[Any]:
+        for seg in xgimport.Import(str(path)).getfilesegment():
+            if seg.type != xgimport.Import.Segment.XG_GAMEFILE:
+                continue
+            seg.fd.seek(0)
+            version = -1
+            while (r := xgstruct.GameFileRecord(version=version).fromstream(seg.fd)) is not None:
+                if isinstance(r, xgstruct.HeaderMatchEntry):
+                    version = r.Version
+                yield r
+
+    return xgstruct, records()

@@ -7,12 +7,11 @@ with the position before it, every play (xgdatatools: the from/to steps), every 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CORPUS, DATA
+from conftest import CORPUS, DATA, xgdatatools_records
 
 import notation
 from notation.replay import replay_match
@@ -89,30 +88,8 @@ def gvformat_view(path: Path) -> list[list[Event]]:
     return games
 
 
-def _xgdatatools_records(path: Path) -> tuple[Any, Iterator[Any]]:
-    """xgdatatools' ``xgstruct`` module and the game file's records as it reads them, in file order (each
-    read with the version its match header gives); skips when the oracle is not installed."""
-    try:
-        from ankigammon.thirdparty.xgdatatools import xgimport, xgstruct  # type: ignore[import-not-found]
-    except ImportError:
-        pytest.skip("the oracle xgdatatools (pip install --no-deps ankigammon) is not installed")
-
-    def records() -> Iterator[Any]:
-        for seg in xgimport.Import(str(path)).getfilesegment():
-            if seg.type != xgimport.Import.Segment.XG_GAMEFILE:
-                continue
-            seg.fd.seek(0)
-            version = -1
-            while (r := xgstruct.GameFileRecord(version=version).fromstream(seg.fd)) is not None:
-                if isinstance(r, xgstruct.HeaderMatchEntry):
-                    version = r.Version
-                yield r
-
-    return xgstruct, records()
-
-
 def xgdatatools_view(path: Path) -> list[list[Event]]:
-    xgstruct, records = _xgdatatools_records(path)
+    xgstruct, records = xgdatatools_records(path)
     games: list[list[Event]] = []
     for r in records:
         if isinstance(r, xgstruct.HeaderGameEntry):
@@ -163,7 +140,7 @@ def test_the_corpus_is_compared() -> None:
 def _cube_figures_xgdatatools(path: Path) -> list[tuple[float, ...]]:
     """Every analysed cube record's figures as xgdatatools reads them (``Doubled``: ``equB``, ``equDouble``,
     ``equDrop``, ``Eval`` and ``EvalDouble``, each 7 figures, the last the cubeless equity), in file order."""
-    xgstruct, records = _xgdatatools_records(path)
+    xgstruct, records = xgdatatools_records(path)
     out: list[tuple[float, ...]] = []
     for r in records:
         if isinstance(r, xgstruct.CubeEntry) and r.AnalyzeC >= 0:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CORPUS, DATA
+from conftest import CORPUS, DATA, xgdatatools_records
 
 from notation.decisions import decisions
 from notation.matchio import read_match
@@ -33,26 +33,16 @@ def ours(path: Path) -> list[Figure]:
 
 
 def xgdatatools(path: Path) -> list[Figure]:
-    try:
-        from ankigammon.thirdparty.xgdatatools import xgimport, xgstruct  # type: ignore[import-not-found]
-    except ImportError:
-        pytest.skip("the oracle xgdatatools (pip install --no-deps ankigammon) is not installed")
+    xgstruct, records = xgdatatools_records(path)
     out: list[Figure] = []
-    for seg in xgimport.Import(str(path)).getfilesegment():
-        if seg.type != xgimport.Import.Segment.XG_GAMEFILE:
-            continue
-        seg.fd.seek(0)
-        version = -1
-        while (r := xgstruct.GameFileRecord(version=version).fromstream(seg.fd)) is not None:
-            if isinstance(r, xgstruct.HeaderMatchEntry):
-                version = r.Version
-            elif isinstance(r, xgstruct.MoveEntry) and r.ErrMove != NOT_ANALYSED and r.NMoveEval > 0:
-                out.append(("move", r.ActiveP, abs(r.ErrMove), r.DataMoves.Unused == 0))
-            elif isinstance(r, xgstruct.CubeEntry) and r.AnalyzeC >= 0:
-                if r.ErrCube != NOT_ANALYSED:
-                    out.append(("cube", r.ActiveP, abs(r.ErrCube)))
-                if r.Double == 1 and r.ErrTake != NOT_ANALYSED:
-                    out.append(("take", -r.ActiveP, abs(r.ErrTake)))
+    for r in records:
+        if isinstance(r, xgstruct.MoveEntry) and r.ErrMove != NOT_ANALYSED and r.NMoveEval > 0:
+            out.append(("move", r.ActiveP, abs(r.ErrMove), r.DataMoves.Unused == 0))
+        elif isinstance(r, xgstruct.CubeEntry) and r.AnalyzeC >= 0:
+            if r.ErrCube != NOT_ANALYSED:
+                out.append(("cube", r.ActiveP, abs(r.ErrCube)))
+            if r.Double == 1 and r.ErrTake != NOT_ANALYSED:
+                out.append(("take", -r.ActiveP, abs(r.ErrTake)))
     return out
 
 
