@@ -96,7 +96,7 @@ def dask_imap(fn: Callable[[str], T], files: Sequence[str], address: str,
         try:
             # (its logs silenced: a worker's traceback, "Worker process died", are said by the command as
             # one line for the file that caused them, or not at all)
-            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
                                    silence_logs=logging.CRITICAL)
             client = Client(cluster)
         except Exception as e:  # noqa: BLE001 - said in one line by the command
