@@ -88,6 +88,9 @@ class Format:
     stream) one at a time, ``f(data, *, name, keep) -> Iterator[Match]`` (``keep``: what writing the record
     back needs, ``read``'s not ``packed``; a damaged match after complete ones raises when it is reached):
     ``validate`` and :func:`notation.matchio.iter_matches` read the format so (:meth:`iter_members`)."""
+    collects: bool = False
+    """A file of it is files of one match each, back to back (a stream): ``convert --to`` it (or to an output
+    named with its extension) writes every match of every input into one, each written by ``write``."""
     streams: bool = False
     """Its writer writes one game at a time (``write_games``): an SGF collection is converted to it so
     (:mod:`notation.stream`)."""
@@ -180,7 +183,8 @@ FORMATS: tuple[Format, ...] = (
     Format("xg", (".xg", ".xgp"), "xg", magic=b"RGMH"),
     Format("ogxm", (".ogxm",), "ogxm", "ogxm", magic=b"OGXM", members="iter_ogxm", replays=True,
            private=("ogxm.sections",)),
-    Format("ogxms", (".ogxms",), "ogxm", "ogxm", members="iter_ogxm", replays=True, private=("ogxm.sections",)),
+    Format("ogxms", (".ogxms",), "ogxm", "ogxm", members="iter_ogxm", replays=True, collects=True,
+           private=("ogxm.sections",)),
 )
 """Every format, one line each.  The order is the order of the lists shown to people, and of recognition:
 magic bytes, then the start of the text, then the signatures (the refused ones first)."""
