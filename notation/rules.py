@@ -35,7 +35,7 @@ from functools import lru_cache
 from typing import NamedTuple, Protocol
 
 from .errors import AmbiguousPlayError, IllegalPlayError
-from .playtext import ParsedPlay, Step, format_play, point_name
+from .playtext import ParsedPlay, Segment, Step, format_play, point_name
 
 Board = tuple[int, ...]
 """26 counts: [0] borne off, [1..24] points in the owner's numbering, [25] bar."""
@@ -140,6 +140,14 @@ class Rules:
         if type(self).plays_for is not Rules.plays_for or type(self)._generate is not Rules._generate:
             return [p.steps for p in self.plays_for(mine, theirs, hi, lo)]
         return _found(mine, theirs, hi, lo, self.hit_needs_home_checker).values()
+
+    def as_recorded(self, position: OnRoll, parsed: ParsedPlay) -> Play | None:
+        """A written (illegal) play applied as written, ignoring the dice, when the board allows it
+        (:func:`as_written`; Acey-Deucey's ``bar/N`` may enter a waiting checker)."""
+        mine = position.on_roll
+        pool = self.checkers - sum(mine) if self.checkers_start_off_board else 0
+        return as_written(mine, position.opponent, parsed.segments, pool)
+
 
 @lru_cache(maxsize=32)
 def _cached_plays(rules: Rules, mine: Board, theirs: Board, hi: int, lo: int) -> tuple[Play, ...]:
@@ -686,11 +694,12 @@ def play_legs(mine: Board, theirs: Board, legs: Sequence[Leg], dice: tuple[int, 
     if len(steps) == n or not whole:
         return steps, tuple(m), tuple(th)
     d1, d2 = dice
+    hi, lo = (d1, d2) if d1 >= d2 else (d2, d1)
     if not dutch:
         if not steps:  # nothing played: legal when no die can move any checker
             if not (can_move(mine, theirs, d1) or can_move(mine, theirs, d2)):
                 return (), mine, theirs
-            return Refusal(0, f"nothing is played, but {max(d1, d2)}{min(d1, d2)} can be played")
+            return Refusal(0, rule_breach((), (), hi, lo))
         elif n == 2:
             # One die of two (most often blocked, or on the bar against a strong board): legal when no
             # play uses both dice and it played the larger one, or the larger cannot be played at all.
@@ -704,13 +713,57 @@ def play_legs(mine: Board, theirs: Board, legs: Sequence[Leg], dice: tuple[int, 
         return (), mine, theirs
     after_mine, after_theirs = tuple(m), tuple(th)
     for play in legal:
-        if play.dice_used != len(steps):
-            return Refusal(len(steps), f"{play.notation()} plays {play.dice_used} of the dice, this play "
-                                       f"{len(steps)}")
-        if play.mine == after_mine and play.theirs == after_theirs:
+        if play.dice_used == len(steps) and play.mine == after_mine and play.theirs == after_theirs:
             return play.steps, play.mine, play.theirs
-    return Refusal(len(steps), "only one die can be played, and then it must be the larger one, the "
-                               f"{max(d1, d2)}")
+    return Refusal(len(steps), rule_breach(steps, legal, hi, lo))
+
+
+def rule_breach(done: Sequence[Step], legal: Sequence[Play], hi: int, lo: int) -> str:
+    """Why a play whose every step the rules allow in its turn (``done``) is still not a legal play of
+    the roll ``hi``-``lo`` (``hi`` >= ``lo``), whose legal plays are ``legal``: it plays fewer dice than the
+    roll allows, or the smaller die where only one can be played.  The rules' one wording of it, for
+    :func:`play_legs` and :func:`notation.play.resolve_play`; ``legal`` is not read when nothing is played."""
+    roll_s = f"{hi}{lo}"
+    used = len(done)
+    if not used:
+        return f"nothing is played, but {roll_s} can be played"
+    most = max((p.dice_used for p in legal), default=0)
+    # Examples that keep what was written and add what is missing come first.
+    written = sorted((s, t) for s, t, _ in done)
+    containing = [p for p in legal if _contains(sorted((s, t) for s, t, _ in p.steps), written)]
+    shown = containing + [p for p in legal if p not in containing]
+    if used < most:
+        if hi == lo:
+            return f"only {used} of the four {hi}s are played, but {shown[0].notation()} plays {most}"
+        return f"the {_unused_die(done, hi, lo)} is not played, but {shown[0].notation()} plays both dice"
+    if used == 1 and hi != lo:
+        return f"only one die can be played, and then it must be the larger one, the {hi}: {examples(shown)}"
+    return f"{format_play(tuple(done))} is not a legal play of {roll_s}; legal: {examples(shown)}"
+
+
+def examples(plays: Sequence[Play], n: int = 5) -> str:
+    """The first ``n`` of ``plays`` written out, and how many more there are (for messages)."""
+    shown = [p.notation() for p in plays[:n]]
+    more = len(plays) - len(shown)
+    return ", ".join(shown) + (f" (and {more} more)" if more > 0 else "")
+
+
+def _contains(big: list[tuple[int, int]], small: list[tuple[int, int]]) -> bool:
+    rest = list(big)
+    for x in small:
+        if x not in rest:
+            return False
+        rest.remove(x)
+    return True
+
+
+def _unused_die(done: Sequence[Step], hi: int, lo: int) -> int:
+    """The die a one-step play of a non-double leaves (the smaller one when bearing off needs the larger)."""
+    s, t, _ = done[0]
+    dist = s - t
+    if t > 0:
+        return lo if dist == hi else hi
+    return lo if dist > lo else hi
 
 
 def _written(s: int, t: int) -> str:
@@ -827,7 +880,7 @@ class AceyDeucey(Rules):
             if not legal:
                 return Resolution(Play((), mine, theirs))
             raise IllegalPlayError(f"no move is written, but {roll_s} can be played, e.g. "
-                                   f"{_examples(legal)}", column=column, text=parsed.text)
+                                   f"{examples(sorted(legal, key=Play.notation))}", column=column, text=parsed.text)
         after, problem = _written_result(mine, theirs, parsed, self.checkers)
         if after is None:
             raise IllegalPlayError(problem or f"{text!r} cannot be made", column=column, text=parsed.text)
@@ -841,7 +894,8 @@ class AceyDeucey(Rules):
             if moved < most and hi != lo:
                 raise IllegalPlayError(f"{text!r} does not play both dice, but {legal[0].notation()} does",
                                        column=column, text=parsed.text)
-            raise IllegalPlayError(f"{text!r} is not a legal play of {roll_s}; legal: {_examples(legal)}",
+            raise IllegalPlayError(f"{text!r} is not a legal play of {roll_s}; legal: "
+                                   f"{examples(sorted(legal, key=Play.notation))}",
                                    column=column, text=parsed.text)
         marked = {p for seg in parsed.segments for p, mk in zip(seg.points, seg.marks, strict=True) if mk}
         if len(matching) > 1:
@@ -860,29 +914,40 @@ class AceyDeucey(Rules):
             notes.append(f"{p} is marked as a hit, but no blot is hit there")
         return Resolution(play, tuple(notes))
 
-    def as_recorded(self, position: OnRoll, parsed: ParsedPlay) -> Play | None:
-        """A written (illegal) play applied checker by checker ignoring the dice, when physically possible."""
-        mine, theirs = position.on_roll, position.opponent
-        after, _problem = _written_result(mine, theirs, parsed, self.checkers)
-        if after is None:
-            return None
-        th = list(theirs)
-        steps: list[Step] = []
-        for seg in parsed.segments:
-            for _ in range(seg.count):
-                a, b = seg.points[0], max(seg.points[-1], 0)
-                hit = b > 0 and th[25 - b] == 1
-                if hit:
-                    th[25 - b] = 0
-                    th[25] += 1
+
+def as_written(mine: Board, theirs: Board, segments: Sequence[Segment], pool: int = 0) -> Play | None:
+    """A written play applied as written, ignoring the dice: each checker from each written point to the
+    next, in the order written, hitting a blot where it lands (the record of an illegal play).  None when
+    the board does not allow it: no checker on a point it leaves, a move that does not go forward or goes
+    from off or to the bar, a landing on a point the opponent holds.  ``pool``: checkers waiting off the
+    board, which ``bar/N`` enters when none is on the bar (Acey-Deucey)."""
+    m = list(mine)
+    th = list(theirs)
+    steps: list[Step] = []
+    for seg in segments:
+        pts = seg.points
+        for _ in range(seg.count):
+            for a, b in zip(pts, pts[1:], strict=False):
+                if a == 0 or b == 25 or b >= a:
+                    return None
+                if m[a] > 0:
+                    m[a] -= 1
+                elif a == 25 and pool > 0:
+                    pool -= 1
+                else:
+                    return None
+                hit = False
+                if b > 0:
+                    o = th[25 - b]
+                    if o >= 2:
+                        return None
+                    if o:
+                        th[25 - b] = 0
+                        th[25] += 1
+                        hit = True
+                m[b] += 1
                 steps.append((a, b, hit))
-        return Play(tuple(steps), after, tuple(th))
-
-
-def _examples(plays: tuple[Play, ...], n: int = 5) -> str:
-    shown = sorted(p.notation() for p in plays)[:n]
-    more = len(plays) - len(shown)
-    return ", ".join(shown) + (f" (and {more} more)" if more > 0 else "")
+    return Play(tuple(steps), tuple(m), tuple(th))
 
 
 def _written_result(mine: Board, theirs: Board, parsed: ParsedPlay,
