@@ -18,6 +18,9 @@ larger die when only one can be played; one play per resulting position (hits co
 of the first sequence gnubg's own search finds for it, in gnubg's order.
 
 Speed (``benchmarks/movegen.py``): the generator specialises by case instead of searching blindly.
+One rule says where a checker may go by one die (:func:`step_to`: bar first, open points, bearing
+off); the generators read its answers as tables of the position (:class:`_Setup`), and ask it again only
+where the board of the moment decides (bearing off after other steps).
 A non-double with two or more checkers outside the home board and none on the bar is a product of the
 single-die steps (:func:`_pairs_fast`); doubles with nothing to bear off are four nested loops with
 sources never rising (:func:`_doubles_plain`); the rest (the bar, bearing off, Dutch backgammon's hits) is
@@ -184,45 +187,46 @@ _StepKey = tuple[int, int, bool, int, Step]
 
 
 class _Setup:
-    """What the generator needs to know about a position, shared by all 21 rolls."""
+    """What the generator needs to know about a position, shared by all 21 rolls: the rules' single steps
+    (:func:`step_to`) as tables."""
 
-    __slots__ = ("mine", "srcs", "opn", "blot", "outside", "bar", "_steps")
+    __slots__ = ("mine", "theirs", "srcs", "opn", "blot", "outside", "bar", "_moves")
 
     def __init__(self, mine: Board, theirs: Board) -> None:
         self.mine = mine
+        self.theirs = theirs
+        self.outside = outside = sum(mine[7:26])
         opn = [False] * 26
         blot = [False] * 26
         for p in range(1, 25):
-            n = theirs[25 - p]
-            if n < 2:
+            if step_to(mine, theirs, 25, 25 - p, outside) == p:  # a step onto p (from the bar: any distance)
                 opn[p] = True
-                if n:
+                if theirs[25 - p]:
                     blot[p] = True
         self.opn = opn
-        """The mover may land on p (the opponent has at most one checker there)."""
+        """The mover may land on p (:func:`step_to`: the opponent has at most one checker there)."""
         self.blot = blot
         self.srcs = tuple(p for p in range(24, 0, -1) if mine[p] > 0)
         """The mover's occupied points, highest first (not the bar)."""
-        self.outside = sum(mine[7:26])
         self.bar = mine[25]
-        self._steps: list[list[_StepKey] | None] = [None] * 7
+        self._moves: list[list[_StepKey] | None] = [None] * 7
 
-    def steps(self, d: int) -> list[_StepKey]:
-        """The steps of ``d`` from the position itself that land on a point (no bar, no bearing off)."""
-        st = self._steps[d]
+    def moves(self, d: int) -> list[_StepKey]:
+        """The single steps of ``d`` the rules allow in the position itself (:func:`single_steps`), highest
+        source first: from the bar when a checker is there, bearing off (to 0) when allowed."""
+        st = self._moves[d]
         if st is None:
-            opn, blot = self.opn, self.blot
+            mine, theirs, outside, blot = self.mine, self.theirs, self.outside, self.blot
             st = []
-            for s in self.srcs:
-                t = s - d
-                if t < 1:
-                    break
-                if opn[t]:
-                    if blot[t]:
-                        st.append((s, t, True, _D[t] - _D[s] + _H[t], _STEP[1][s][t]))
-                    else:
-                        st.append((s, t, False, _D[t] - _D[s], _STEP[0][s][t]))
-            self._steps[d] = st
+            for s in (25,) if self.bar else self.srcs:
+                t = step_to(mine, theirs, s, d, outside)
+                if t < 0:
+                    continue
+                if blot[t]:
+                    st.append((s, t, True, _D[t] - _D[s] + _H[t], _STEP[1][s][t]))
+                else:
+                    st.append((s, t, False, _D[t] - _D[s], _STEP[0][s][t]))
+            self._moves[d] = st
         return st
 
 
@@ -257,8 +261,8 @@ def _pairs_fast(su: _Setup, hi: int, lo: int) -> _Found:
     one-checker plays can coincide (13/7/6 with 12/6 13/12), hence the ``in found`` tests.
     """
     mine, opn, blot = su.mine, su.opn, su.blot
-    first = su.steps(hi)
-    second = su.steps(lo)
+    first = su.moves(hi)  # (no bar, and nothing can bear off: only steps onto points)
+    second = su.moves(lo)
     found: _Found = {}
     for a, ta, ha, ka, sa in first:
         lone = mine[a] == 1
@@ -319,30 +323,19 @@ def _pairs_fast(su: _Setup, hi: int, lo: int) -> _Found:
 def _pairs_generic(su: _Setup, hi: int, lo: int, dutch: bool = False) -> _Found:
     """A non-double in general (checkers on the bar, bearing off, Dutch backgammon's hits), by trying both
     orders."""
-    mine, opn, blot = su.mine, su.opn, su.blot
+    mine, theirs, opn, blot = su.mine, su.theirs, su.opn, su.blot
     m = list(mine)
     outside = su.outside
+    offs = outside < 2  # a second step may bear off only when the first can bring the last checker home
     both: _Found = {}
     singles: tuple[_Found, _Found] = ({}, {})
     for x, y, single in ((hi, lo, singles[0]), (lo, hi, singles[1])):
-        for s1 in (25,) if m[25] else su.srcs:
-            t1 = s1 - x
-            if t1 >= 1:
-                if not opn[t1]:
-                    continue
-                h1 = blot[t1]
-                if h1 and dutch and not any(m[1:7]):
-                    continue
-            else:
-                if outside or (t1 < 0 and any(m[s1 + 1:7])):
-                    continue
-                t1 = 0
-                h1 = False
-            k1 = _D[t1] - _D[s1] + (_H[t1] if h1 else 0)
+        for s1, t1, h1, k1, st1 in su.moves(x):
+            if h1 and dutch and not any(m[1:7]):
+                continue
             m[s1] -= 1
             m[t1] += 1
             out1 = outside - 1 if s1 >= 7 and t1 <= 6 else outside
-            st1 = _STEP[h1][s1][t1]
             if m[25]:
                 srcs2: tuple[int, ...] | list[int] = (25,)
             elif t1 and not mine[t1]:
@@ -354,15 +347,15 @@ def _pairs_generic(su: _Setup, hi: int, lo: int, dutch: bool = False) -> _Found:
                 if not m[s2]:
                     continue
                 t2 = s2 - y
-                if t2 >= 1:
+                if t2 >= 1:  # (landing: the set-up's table of step_to)
                     if not opn[t2]:
                         continue
                     h2 = blot[t2] and not (h1 and t2 == t1)
                     if h2 and dutch and not any(m[1:7]):
                         continue
+                elif not offs or step_to(m, theirs, s2, y, out1):  # bearing off after the first step
+                    continue
                 else:
-                    if out1 or (t2 < 0 and any(m[s2 + 1:7])):
-                        continue
                     t2 = 0
                     h2 = False
                 moved = True
@@ -380,7 +373,7 @@ def _doubles(su: _Setup, d: int, dutch: bool = False) -> _Found:
     """A double: every sequence of up to four steps with the sources never rising (which reaches
     every play once), keeping those that use the most dice.  ``dutch``: every order (a checker reaching
     home first may allow a hit by one from further back)."""
-    mine, opn, blot = su.mine, su.opn, su.blot
+    mine, theirs, opn, blot = su.mine, su.theirs, su.opn, su.blot
     m = list(mine)
     found: _Found = {}
     pre: tuple[Step, ...] = ()
@@ -388,9 +381,10 @@ def _doubles(su: _Setup, d: int, dutch: bool = False) -> _Found:
     hm = 0
     left = 4
     if m[25]:
-        e = 25 - d
-        if not opn[e] or (dutch and blot[e] and not any(m[1:7])):  # (entering never reaches the home board)
+        entry = su.moves(d)
+        if not entry or (dutch and entry[0][2] and not any(m[1:7])):  # (entering never reaches the home board)
             return found
+        e = entry[0][1]
         n = min(m[25], 4)
         if blot[e]:
             pre = (_STEP[1][25][e],) + (_STEP[0][25][e],) * (n - 1)
@@ -416,15 +410,15 @@ def _doubles(su: _Setup, d: int, dutch: bool = False) -> _Found:
         for j in range(1, left):
             if p - j * d >= 1:
                 reach.add(p - j * d)
-    cand: list[tuple[int, int, bool, int, int, bool, tuple[Step], tuple[Step]]] = []
+    cand: list[tuple[int, int, bool, int, int, tuple[Step], tuple[Step]]] = []
     for s in sorted(reach, reverse=True):
         t = s - d
-        if t >= 1:
+        if t >= 1:  # (landing: the set-up's table of step_to)
             if opn[t]:
-                cand.append((s, t, blot[t], _D[t] - _D[s], _H[t], False, _STEP1[1][s][t], _STEP1[0][s][t]))
-        else:
+                cand.append((s, t, blot[t], _D[t] - _D[s], _H[t], _STEP1[1][s][t], _STEP1[0][s][t]))
+        elif outside < left:  # bearing off (step_to on the board of the moment), once all can be home
             one = _STEP1[0][s][0]
-            cand.append((s, 0, False, _D[0] - _D[s], 0, t < 0, one, one))
+            cand.append((s, 0, False, _D[0] - _D[s], 0, one, one))
     ncand = len(cand)
     best = [len(pre)]
     if left == 4 and not ncand:
@@ -433,11 +427,11 @@ def _doubles(su: _Setup, d: int, dutch: bool = False) -> _Found:
     def rec(i0: int, left: int, key: int, hm: int, steps: tuple[Step, ...], outside: int) -> None:
         moved = False
         for i in range(0 if dutch else i0, ncand):
-            s, t, bl, dk, hk, over, one_hit, one = cand[i]
+            s, t, bl, dk, hk, one_hit, one = cand[i]
             if not m[s]:
                 continue
             if t == 0:
-                if outside or (over and any(m[s + 1:7])):
+                if step_to(m, theirs, s, d, outside):
                     continue
                 h = False
             else:
@@ -567,25 +561,50 @@ def _build(mine: Board, theirs: Board, found: _Found) -> tuple[Play, ...]:
     return tuple(plays)
 
 
+ON_BAR = -1
+"""What :func:`step_to` answers for a checker that may not move while one is on the bar."""
+BLOCKED = -2
+"""... for a step onto a point the opponent holds (two or more checkers)."""
+OUTSIDE = -3
+"""... for bearing off while a checker is outside the home board (or on the bar)."""
+HIGHER = -4
+"""... for bearing off by a larger die than the point's while a checker is on a higher point."""
+
+
+def step_to(m: Board | list[int], theirs: Board | list[int], s: int, d: int, outside: int) -> int:
+    """Where a checker on ``s`` (25 the bar) of the mover's board ``m`` may go by the die ``d`` against
+    ``theirs`` (the opponent's board in its own numbering), ``outside`` being the mover's checkers on 7..25:
+    the rules' one single step.  The point (1..24) or 0 (off), else why not: :data:`ON_BAR` (a checker on
+    the bar enters first), :data:`BLOCKED` (the opponent holds the point), :data:`OUTSIDE` (bearing off
+    needs every checker home), :data:`HIGHER` (a larger die than the point's bears off only from the
+    highest point held).  ``outside`` is read only when bearing off.
+
+    The generators' set-up (:class:`_Setup`), :func:`single_steps`/:func:`can_move`, :func:`play_legs` and
+    Acey-Deucey's generator ask it; the generators read its answers for landing as tables of the position,
+    since they do not change while the mover moves."""
+    if m[25] and s != 25:
+        return ON_BAR
+    t = s - d
+    if t >= 1:
+        return t if theirs[25 - t] < 2 else BLOCKED
+    if outside:
+        return OUTSIDE
+    if t and any(m[s + 1:7]):
+        return HIGHER
+    return 0
+
+
 def single_steps(mine: Board | list[int], theirs: Board, d: int) -> Iterator[tuple[int, int]]:
-    """Each step (from, to; 0 is off) of one checker of ``mine`` by ``d`` that the rules allow: entering
-    from the bar (where one is), moving to a point ``theirs`` does not hold, or bearing off (every
-    checker home; by a larger die only from the highest point).  One die's step, not a play: whether a
-    play must use more dice is the generator's (the replay's fast lane and the OGXM writer's order of
-    a play's steps ask this)."""
-    if mine[25]:
-        if theirs[d] < 2:  # the entry point, our 25 - d, is their d
-            yield 25, 25 - d
-        return
-    home = not any(mine[7:25])
-    for s in range(1, 25):
+    """Each step (from, to; 0 is off) of one checker of ``mine`` by ``d`` that the rules allow (:func:`step_to`),
+    highest source first: entering from the bar (where one is), moving to a point ``theirs`` does not hold,
+    or bearing off (every checker home; by a larger die only from the highest point).  One die's step, not a
+    play: whether a play must use more dice is the generator's."""
+    outside = sum(mine[7:26])
+    for s in (25,) if mine[25] else range(24, 0, -1):
         if mine[s]:
-            t = s - d
-            if t >= 1:
-                if theirs[25 - t] < 2:
-                    yield s, t
-            elif home and (t == 0 or not any(mine[s + 1:7])):
-                yield s, 0
+            t = step_to(mine, theirs, s, d, outside)
+            if t >= 0:
+                yield s, t
 
 
 def can_move(mine: Board | list[int], theirs: Board, d: int) -> bool:
@@ -641,18 +660,24 @@ def play_legs(mine: Board, theirs: Board, legs: Sequence[Leg], dice: tuple[int, 
     outside = -1  # checkers outside the home board, counted at the first bear-off
     steps: list[Step] = []
     for s, t, star in legs:
-        if not m[s] or (m[25] and s != 25):
-            return Refusal(len(steps), _leg_refusal(m, s, t))
         if t:
             die = s - t
+        else:  # bearing off: the exact die, else the smallest larger one
+            if outside < 0:
+                outside = sum(m[7:26])
+            die = s if s in remaining else min((d for d in remaining if d > s), default=s)
+        to = step_to(m, th, s, die, outside)
+        if not m[s] or to == ON_BAR:
+            return Refusal(len(steps), _leg_refusal(m, s, t))
+        if t:
             if die not in remaining:
                 return Refusal(len(steps), f"{_written(s, t)} moves {die} pips, which the dice left "
                                            f"({_dice_words(remaining)}) cannot make")
             o = th[25 - t]
+            if to < 0:
+                return Refusal(len(steps), f"{_written(s, t)} lands on {t}, which {opponent} holds with "
+                                           f"{o} checkers")
             if o:
-                if o > 1:
-                    return Refusal(len(steps), f"{_written(s, t)} lands on {t}, which {opponent} holds with "
-                                               f"{o} checkers")
                 if dutch and not any(m[1:7]):
                     return Refusal(len(steps), f"{_written(s, t)} hits on {t}, but a blot may be hit only "
                                                "with a checker in the home board")
@@ -670,21 +695,15 @@ def play_legs(mine: Board, theirs: Board, legs: Sequence[Leg], dice: tuple[int, 
         else:
             if star:
                 return Refusal(len(steps), "off is marked as a hit, but no blot is hit there")
-            if outside < 0:
-                outside = sum(m[7:26])
-            if outside:
+            if to == OUTSIDE:
                 return Refusal(len(steps), f"{_written(s, t)} bears off while a checker is still outside the "
                                            f"home board (on {_highest(m, 7, 25)})")
-            die = s
-            if die not in remaining:  # bearing off with a larger die: only from the highest point held
-                larger = [d for d in remaining if d > s]
-                if not larger:
-                    return Refusal(len(steps), f"{_written(s, t)} needs at least {s}, which the dice left "
-                                               f"({_dice_words(remaining)}) cannot give")
-                die = min(larger)
-                if any(m[s + 1:7]):
-                    return Refusal(len(steps), f"{_written(s, t)} bears off from {s} with a {die}, but a "
-                                               f"checker on {_highest(m, 1, 6)} must move first")
+            if die not in remaining:
+                return Refusal(len(steps), f"{_written(s, t)} needs at least {s}, which the dice left "
+                                           f"({_dice_words(remaining)}) cannot give")
+            if to == HIGHER:
+                return Refusal(len(steps), f"{_written(s, t)} bears off from {s} with a {die}, but a "
+                                           f"checker on {_highest(m, 1, 6)} must move first")
             steps.append(_STEP[0][s][0])
         remaining.remove(die)
         if used is not None:
@@ -994,14 +1013,7 @@ def _acey_cached(checkers: int, mine: Board, theirs: Board, hi: int, lo: int) ->
 def _acey_generate(checkers: int, mine: Board, theirs: Board, hi: int, lo: int) -> tuple[Play, ...]:
     """Every legal Acey-Deucey play, one per resulting position: a depth-first search over single-die
     steps in which a waiting checker may enter whenever nothing is on the bar."""
-    blocked = [False] * 26
-    blot = [False] * 26
-    for p in range(1, 25):
-        n = theirs[25 - p]
-        if n >= 2:
-            blocked[p] = True
-        elif n == 1:
-            blot[p] = True
+    blot = [theirs[25 - p] == 1 for p in range(25)]
     m = list(mine)
     pool = [checkers - sum(mine)]
     outside = [sum(m[7:26]) + pool[0]]  # waiting checkers are not in the home board
@@ -1019,12 +1031,10 @@ def _acey_generate(checkers: int, mine: Board, theirs: Board, hi: int, lo: int) 
             srcs = [(25, True)] if pool[0] and lowest >= 25 else []
             srcs += [(s, False) for s in range(min(lowest, 24), 0, -1) if m[s]]
         for s, from_pool in srcs:
-            t = s - die
-            if t >= 1:
-                if blocked[t]:
-                    continue
+            t = step_to(m, theirs, s, die, outside[0])
+            if t > 0:
                 res.append((s, t, blot[t] and not (hits_now[0] >> t) & 1, from_pool))
-            elif outside[0] == 0 and (t == 0 or not any(m[s + 1:7])):
+            elif t == 0:
                 res.append((s, 0, False, False))
         return res
 
