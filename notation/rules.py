@@ -196,13 +196,14 @@ class _Setup:
         self.mine = mine
         self.theirs = theirs
         self.outside = outside = sum(mine[7:26])
-        opn = [False] * 26
+        opn = [True] * 26
         blot = [False] * 26
         for p in range(1, 25):
-            if step_to(mine, theirs, 25, 25 - p, outside) == p:  # a step onto p (from the bar: any distance)
-                opn[p] = True
-                if theirs[25 - p]:
+            if theirs[25 - p]:  # (a point the opponent does not occupy is open)
+                if step_to(mine, theirs, 25, 25 - p, outside) == p:  # a step onto p (from the bar: any distance)
                     blot[p] = True
+                else:
+                    opn[p] = False
         self.opn = opn
         """The mover may land on p (:func:`step_to`: the opponent has at most one checker there)."""
         self.blot = blot
@@ -221,6 +222,8 @@ class _Setup:
             for s in (25,) if self.bar else self.srcs:
                 t = step_to(mine, theirs, s, d, outside)
                 if t < 0:
+                    if t == OUTSIDE:  # so are the lower points' steps
+                        break
                     continue
                 if blot[t]:
                     st.append((s, t, True, _D[t] - _D[s] + _H[t], _STEP[1][s][t]))
