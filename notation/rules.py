@@ -639,7 +639,7 @@ def play_legs(mine: Board, theirs: Board, legs: Sequence[Leg], dice: tuple[int, 
     if not, why: the rules' one answer for a written play (the replay, :func:`notation.play.resolve_play`
     step by step, the OGXM writer's dice of each step).
 
-    Each leg must be a step the rules allow with a die left, in its turn: a checker on its point, none
+    Each leg must be a step the rules allow (:func:`step_to`) with a die left, in its turn: a checker on its point, none
     on the bar unless it enters, not onto a point the opponent holds (``rules``' hitting restriction
     too), bearing off only with every checker home, by a larger die only from the highest point (then
     the smallest such die), a hit mark only where a blot is hit.  With ``whole`` (``dice`` is the roll)
