@@ -29,11 +29,12 @@ from dataclasses import replace
 from typing import Literal
 
 from .errors import AmbiguousPlayError, IllegalPlayError, ParseError
-from .playtext import ParsedPlay, Segment, Step, format_play, point_name
+from .playtext import ParsedPlay, Segment, Step, point_name
+from .playtext import format_play as format_play  # re-exported: part of play notation
 from .playtext import format_steps_plain as format_steps_plain  # re-exported: part of play notation
 from .position import PLAYER_LETTERS, Board, Position
 from .position import play_result as play_result  # re-exported: the position after a play
-from .rules import Leg, Play, Refusal, Resolution, Rules, examples, play_legs, rule_breach
+from .rules import Leg, Play, Refusal, Resolution, Rules, chosen_by_marks, examples, play_legs, rule_breach
 
 # --------------------------------------------------------------------------- reading (syntax)
 
@@ -507,27 +508,14 @@ def _resolve(position: Position, parsed: ParsedPlay, dice: tuple[int, int] | Non
     if not good:
         raise IllegalPlayError(rule_breach(successes[0][0], legal, hi, lo), column=column, text=parsed.text)
     visible = [s for s in good if not s[2]] or good
-    marked = {p for seg in parsed.segments for p, mk in zip(seg.points, seg.marks, strict=True) if mk}
     distinct: dict[tuple[Board, Board], tuple[tuple[Step, ...], Play]] = {}
     for done, result, _hidden in visible:
         assert result is not None
         distinct.setdefault((result.mine, result.theirs), (done, result))
-    if len(distinct) > 1:
-        exact = {k: v for k, v in distinct.items() if {t for _, t, h in v[0] if h} == marked}
-        if len(exact) == 1:
-            distinct = exact
-    if len(distinct) > 1:
-        options = "; ".join(format_play(v[0]) for v in distinct.values())
-        raise AmbiguousPlayError(f"{text!r} can mean {options}", column=column, text=parsed.text)
-    done, result = next(iter(distinct.values()))
-    notes = []
-    hit_points = {t for _, t, h in done if h}
-    for p in sorted(hit_points - marked, reverse=True):
-        notes.append(f"the hit on {p} is not marked")
-    for p in sorted(marked - hit_points, reverse=True):
-        notes.append(f"{point_name(p)} is marked as a hit, but no blot is hit there")
-    notes.extend(parsed.normalisations)
-    return Resolution(Play(done, result.mine, result.theirs), tuple(notes))
+    options = list(distinct.values())
+    i, notes = chosen_by_marks([done for done, _result in options], parsed, column)
+    done, result = options[i]
+    return Resolution(Play(done, result.mine, result.theirs), notes + parsed.normalisations)
 
 
 def check_play(position: Position, play: str, dice: tuple[int, int] | None = None) -> str | None:

@@ -763,6 +763,26 @@ def rule_breach(done: Sequence[Step], legal: Sequence[Play], hi: int, lo: int) -
     return f"{format_play(tuple(done))} is not a legal play of {roll_s}; legal: {examples(shown)}"
 
 
+def chosen_by_marks(options: Sequence[Sequence[Step]], parsed: ParsedPlay,
+                    column: int = 1) -> tuple[int, tuple[str, ...]]:
+    """Which of the legal plays a written play can mean (``options``, their steps; not empty) its hit marks
+    choose, and the notes on its marks (a hit not marked, a mark where nothing is hit); raises
+    :class:`AmbiguousPlayError` when the marks do not choose one.  For every resolver of written plays."""
+    marked = {p for seg in parsed.segments for p, mk in zip(seg.points, seg.marks, strict=True) if mk}
+    i = 0
+    if len(options) > 1:
+        exact = [k for k, steps in enumerate(options) if {t for _, t, h in steps if h} == marked]
+        if len(exact) != 1:
+            raise AmbiguousPlayError(f"{parsed.text.strip()!r} can mean {'; '.join(map(format_play, options))}",
+                                     column=column, text=parsed.text)
+        i = exact[0]
+    hit_points = {t for _, t, h in options[i] if h}
+    notes = [f"the hit on {p} is not marked" for p in sorted(hit_points - marked, reverse=True)]
+    notes += [f"{point_name(p)} is marked as a hit, but no blot is hit there" for p in sorted(marked - hit_points,
+                                                                                              reverse=True)]
+    return i, tuple(notes)
+
+
 def examples(plays: Sequence[Play], n: int = 5) -> str:
     """The first ``n`` of ``plays`` written out, and how many more there are (for messages)."""
     shown = [p.notation() for p in plays[:n]]
@@ -919,22 +939,8 @@ class AceyDeucey(Rules):
             raise IllegalPlayError(f"{text!r} is not a legal play of {roll_s}; legal: "
                                    f"{examples(sorted(legal, key=Play.notation))}",
                                    column=column, text=parsed.text)
-        marked = {p for seg in parsed.segments for p, mk in zip(seg.points, seg.marks, strict=True) if mk}
-        if len(matching) > 1:
-            exact = [p for p in matching if {t for _, t, h in p.steps if h} == marked]
-            if len(exact) == 1:
-                matching = exact
-            else:
-                options = "; ".join(format_play(p.steps) for p in matching)
-                raise AmbiguousPlayError(f"{text!r} can mean {options}", column=column, text=parsed.text)
-        play = matching[0]
-        notes = []
-        hit_points = {t for _, t, h in play.steps if h}
-        for p in sorted(hit_points - marked, reverse=True):
-            notes.append(f"the hit on {p} is not marked")
-        for p in sorted(marked - hit_points, reverse=True):
-            notes.append(f"{p} is marked as a hit, but no blot is hit there")
-        return Resolution(play, tuple(notes))
+        i, notes = chosen_by_marks([p.steps for p in matching], parsed, column)
+        return Resolution(matching[i], notes)
 
 
 def as_written(mine: Board, theirs: Board, segments: Sequence[Segment], pool: int = 0) -> Play | None:
