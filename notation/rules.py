@@ -602,7 +602,7 @@ def single_steps(mine: Board | list[int], theirs: Board, d: int) -> Iterator[tup
     highest source first: entering from the bar (where one is), moving to a point ``theirs`` does not hold,
     or bearing off (every checker home; by a larger die only from the highest point).  One die's step, not a
     play: whether a play must use more dice is the generator's."""
-    outside = sum(mine[7:26])
+    outside = 0 if mine[25] else sum(mine[7:26])  # (step_to does not read it for a step from the bar)
     for s in (25,) if mine[25] else range(24, 0, -1):
         if mine[s]:
             t = step_to(mine, theirs, s, d, outside)
