@@ -886,14 +886,46 @@ _INNER_W = _weights(tuple(0.1 + 0.8 * k / 10 for k in range(11)))
 
 
 def _param_at_distance(a: Point, c: Point, b: Point, t1: float, dist: float) -> float:
-    """The largest t <= t1 whose point is ``dist`` (straight line) from the point at t1 (0 if none)."""
+    """The largest t <= t1 whose point is ``dist`` (straight line) from the point at t1 (0 if none).
+
+    With s = t1 - t, the point at t is s |P - s w| from the one at t1 (P the curve's derivative at t1, w the
+    second difference a - 2c + b): where that grows with s over [0, t1] (the arcs of arrows), the one s
+    found by Newton's method, kept inside a bracket; otherwise by bisection."""
     end = _quad(a, c, b, t1)
     if math.hypot(a[0] - end[0], a[1] - end[1]) <= dist:
         return 0.0
-    lo, hi = 0.0, t1
     ax, ay = a
     cx, cy = c
     bx, by = b
+    wx, wy = ax - 2 * cx + bx, ay - 2 * cy + by
+    px, py = 2 * (cx - ax) + 2 * t1 * wx, 2 * (cy - ay) + 2 * t1 * wy
+    pp, pw, ww = px * px + py * py, px * wx + py * wy, wx * wx + wy * wy
+    # d/ds (s |P - s w|) = (pp - 3 s pw + 2 s^2 ww) / |P - s w|: positive on [0, t1] at both ends and at the
+    # vertex between them
+    sv = 0.75 * pw / ww if ww > 0 else -1.0
+    margin = 1e-9 * pp
+    if pp > margin and pp - 3 * t1 * pw + 2 * t1 * t1 * ww > margin and \
+            not (0 < sv < t1 and pp - 3 * sv * pw + 2 * sv * sv * ww <= margin):
+        lo, hi = 0.0, t1
+        s = min(dist / math.sqrt(pp), t1)
+        for _ in range(60):
+            r = math.sqrt(pp - 2 * s * pw + s * s * ww)
+            h = s * r - dist
+            if h > 0:
+                hi = s
+            elif h < 0:
+                lo = s
+            else:
+                break
+            nxt = s - h * r / (pp - 3 * s * pw + 2 * s * s * ww)
+            if not lo < nxt < hi:
+                nxt = (lo + hi) / 2
+            if abs(nxt - s) <= 1e-15 * s:
+                s = nxt
+                break
+            s = nxt
+        return t1 - s
+    lo, hi = 0.0, t1
     ex, ey = end
     for _ in range(40):
         mid = (lo + hi) / 2
