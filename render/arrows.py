@@ -92,8 +92,10 @@ class Board(Protocol):
 class Arrows:
     """The arrows of one play (``steps`` of the player ``mover``) on one board."""
 
-    def __init__(self, board: Board, steps: Sequence[Arrow], mover: int) -> None:
+    def __init__(self, board: Board, steps: Sequence[Arrow], mover: int, theme: Theme | None = None) -> None:
         self.board = board
+        self.th = board.th if theme is None else theme
+        """The colours of the arrows, ghosts and bursts (the board's, unless given)."""
         self.pos, self.g, self.u = board.pos, board.g, board.u
         self.arrows = steps
         self.mover = mover
@@ -111,7 +113,7 @@ class Arrows:
         ``checkers_at`` of ``out``), a burst behind each blot hit (with ``show_hits``)."""
         if not self.arrows:
             return
-        pos, g, th, u = self.pos, self.g, self.board.th, self.u
+        pos, g, th, u = self.pos, self.g, self.th, self.u
         mover = self.mover
         mside = self.board.side(mover)
         total = pos_checkers(pos)
@@ -177,7 +179,7 @@ class Arrows:
 
     def ghost(self, out: list[Part], kind: str, x: float, y: float, label: str, w: float, slab: float) -> None:
         """Where a moved checker lands (see :data:`_Ghost`); ``w``, ``slab``: a tray slab's size."""
-        th, u, mover, lw = self.board.th, self.u, self.mover, self.board.lw
+        th, u, mover, lw = self.th, self.u, self.mover, self.board.lw
         if kind == "slab":  # a checker borne off: a dashed slab where it lands in the tray
             sw, sh = w - lw, slab - lw
             r = min(slab / 2, 0.12 * u)
@@ -594,7 +596,7 @@ class Arrows:
 
     def hit_mark(self, x: float, y: float) -> Polygon:
         """A star burst behind a hit blot: its points stick out around the checker."""
-        th, u = self.board.th, self.u
+        th, u = self.th, self.u
         r_out, r_in = 0.74 * u, 0.53 * u
         pts = []
         for i in range(28):

@@ -792,9 +792,8 @@ class _Board:
                 part()
                 close_group(out, start)
         if self.ghost_arrows:  # the other play, pale, under this one's arrows
-            ghost = Arrows(self, self.ghost_arrows, self.mover)
-            ghost.th = replace(self.th, arrow=_mix(self.th.arrow, self.th.field, 0.55))
-            ghost.draw(out, self.checkers_at, False, show_hits=False)
+            pale = replace(self.th, arrow=_mix(self.th.arrow, self.th.field, 0.55))
+            Arrows(self, self.ghost_arrows, self.mover, pale).draw(out, self.checkers_at, False, show_hits=False)
         Arrows(self, self.arrows, self.mover).draw(out, self.checkers_at, self.o.ghosts)
         self.info()
         start = len(out)

@@ -306,3 +306,17 @@ def test_the_point_at_a_distance_is_the_last_one_before_the_end(c: tuple[float, 
         assert 0.0 <= t <= t1
         assert math.dist(_quad(a, c, b, t), end) == pytest.approx(dist, abs=1e-6)
         assert all(math.dist(_quad(a, c, b, t + (t1 - t) * k / 50), end) < dist + 1e-6 for k in range(1, 51))
+
+
+@pytest.mark.parametrize("theme", ["print", "classic"])
+def test_the_other_play_is_drawn_pale_under_the_play(theme: str) -> None:
+    """``ghost_play`` (a problem's solution: the best play, and the play made): the play made has its own
+    arrows, in a colour between the arrows' and the field's, the best play's in the arrows' colour."""
+    th = THEMES[theme]
+    d = render.drawing(START.replace(dice=(5, 3)), theme=theme, play="13/8 13/10", ghost_play="24/21 13/8")
+    shafts = [it.stroke for it, _, _ in flat(d) if isinstance(it, Polyline) and it.curve is not None
+              and it.stroke != th.arrow_halo]
+    pale = [s for s in shafts if s != th.arrow]
+    assert len(shafts) == 4 and len(pale) == 2
+    assert all(min(a, f) < p < max(a, f) for s in pale for p, a, f in zip(s, th.arrow, th.field, strict=True)
+               if a != f)
