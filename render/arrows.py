@@ -72,11 +72,15 @@ class Board(Protocol):
     pos: Position
     g: Geo
     th: Theme
-    t: Text
     u: float
     lw: float
     items: list[Part]
-    parts: Parts
+
+    @property
+    def t(self) -> Text: ...
+
+    @property
+    def parts(self) -> Parts: ...
 
     def side(self, player: int) -> bool: ...
 

@@ -949,8 +949,8 @@ def layout(position: Position, **options: Any) -> Drawing:
         lines = text.wrap(_ascii(opts.heading), size, width - 2 * MARGIN * u0)
         band = round(MARGIN * u0 + len(lines) * HEADING_LINE * u0)
         y = MARGIN * u0 + HEADING_LINE * u0 / 2
-        heading = [text.glyphs(line, width / 2, y + k * HEADING_LINE * u0, size, opts.theme.text,
-                               bold=0.02 * u0) for k, line in enumerate(lines)]
+        heading: list[Part] = [text.glyphs(line, width / 2, y + k * HEADING_LINE * u0, size, opts.theme.text,
+                                           bold=0.02 * u0) for k, line in enumerate(lines)]
         groups = [Group(g.dx, g.dy + band, g.items, g.static) for g in groups]
         extra = [Group(0.0, band, tuple(extra)), *heading] if extra else heading
         height += band
