@@ -36,10 +36,6 @@ _Sim = tuple[list[_Shaft], list[_Ghost], list[Point]]
 _Column = tuple[float, float, float]
 """A column with checkers: centre x, where the top stack ends (-inf: no top stack), where the bottom stack
 starts (inf: no bottom stack)."""
-_Obstacles = list[tuple[float, float, list[_Column], list[Box]]]
-"""What an arrow should not run over (:meth:`Arrows.obstacles`), binned by x: for each width u of the board
-from its left edge, the lowest top stack's end and the highest bottom stack's start of the columns with
-checkers near it, those columns, and the boxes (grown by half the shaft, :data:`_HW`) reaching into it."""
 _ALL_SAMPLES = range(17)
 """The samples of a shaft :meth:`Arrows._over` tests (:meth:`Arrows._span`)."""
 _SOME_SAMPLES = (2, 6, 10, 14)
@@ -346,18 +342,7 @@ class Arrows:
                  g.fy1 - bottom[col] * u if bottom[col] else math.inf) if top[col] or bottom[col] else None
                 for col in range(12)]
         hw = _HW * u
-        grown = [(x0 - hw, y0 - hw, x1 + hw, y1 + hw) for x0, y0, x1, y1 in boxes]
-        which, nears = _near_columns(g)
-        made = []
-        for near in nears:
-            near_cols = [c for c in (cols[j] for j in near) if c is not None]
-            made.append((max([c[1] for c in near_cols], default=-math.inf),
-                         min([c[2] for c in near_cols], default=math.inf), near_cols))
-        if not grown:
-            return [(*made[n], grown) for n in which]
-        edge, air = g.bx0, 1e-6 * u  # a sample in bin k has k <= (x - edge) / u < k + 1, give or take rounding
-        return [(*made[n], [bx for bx in grown if bx[0] < edge + (k + 1) * u + air and edge + k * u - air < bx[2]])
-                for k, n in enumerate(which)]
+        return _Obstacles(cols, [(x0 - hw, y0 - hw, x1 + hw, y1 + hw) for x0, y0, x1, y1 in boxes], g, u)
 
     def route(self, shafts: list[_Shaft], ghosts: list[_Ghost]) -> list[_Shaft]:
         """Bend each arrow around checkers, counts, dice and the bar's checkers where it can, and away
@@ -528,6 +513,7 @@ class Arrows:
         t0, dt, _step = span
         hits = 0
         hw = _HW * u
+        bins = obst.bins
         reach = hw + u / 2
         # A sample within reach of a column's centre and inside one of its stacks runs over it.
         bx0, bx1, ylo, yhi = g.bx0, g.bx1, g.fy0 - 0.1 * u, g.fy1 + 0.1 * u
@@ -539,7 +525,8 @@ class Arrows:
             if not (bx0 <= x <= bx1 and ylo <= y <= yhi):
                 hits += 2
                 continue
-            lowest, highest, near_cols, boxes = obst[int((x - bx0) / u)]
+            k = int((x - bx0) / u)
+            lowest, highest, near_cols, boxes = bins[k] or obst.make(k)
             y0 = y - hw
             y1 = y + hw
             if not (lowest <= y0 and y1 <= highest):  # not clear of every stack near
@@ -609,6 +596,37 @@ class Arrows:
             pts.append((x + r * math.cos(a), y + r * math.sin(a)))
         return Polygon(tuple(pts), th.arrow_halo, th.hit, self.board.lw * 1.3)
 
+
+
+class _Obstacles:
+    """What an arrow should not run over (:meth:`Arrows.obstacles`), binned by x: for each width u of the
+    board from its left edge (``bins``), the lowest top stack's end and the highest bottom stack's start of
+    the columns with checkers near it, those columns (:data:`_Column`), and the boxes (grown by half the
+    shaft, :data:`_HW`) reaching into it.  A bin is made when a sample first falls in it (:meth:`make`): an
+    arrow's candidate curves reach about a quarter of them."""
+
+    __slots__ = ("bins", "_cols", "_grown", "_which", "_nears", "_made", "_edge", "_u")
+
+    def __init__(self, cols: list[_Column | None], grown: list[Box], g: Geo, u: float) -> None:
+        self._which, self._nears = _near_columns(g)
+        self.bins: list[tuple[float, float, list[_Column], list[Box]] | None] = [None] * len(self._which)
+        self._cols, self._grown, self._edge, self._u = cols, grown, g.bx0, u
+        self._made: list[tuple[float, float, list[_Column]] | None] = [None] * len(self._nears)
+
+    def make(self, k: int) -> tuple[float, float, list[_Column], list[Box]]:
+        """Bin k: the columns near it (each set of them made once) and the boxes reaching into it."""
+        n = self._which[k]
+        made = self._made[n]
+        if made is None:
+            near_cols = [c for c in (self._cols[j] for j in self._nears[n]) if c is not None]
+            made = self._made[n] = (max([c[1] for c in near_cols], default=-math.inf),
+                                    min([c[2] for c in near_cols], default=math.inf), near_cols)
+        grown, edge, u = self._grown, self._edge, self._u
+        air = 1e-6 * u  # a sample in bin k has k <= (x - edge) / u < k + 1, give or take rounding
+        boxes = [bx for bx in grown if bx[0] < edge + (k + 1) * u + air and edge + k * u - air < bx[2]] if grown \
+            else grown
+        b = self.bins[k] = (*made, boxes)
+        return b
 
 
 _NEAR: dict[tuple[float, ...], tuple[list[int], list[tuple[int, ...]]]] = {}
