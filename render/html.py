@@ -606,10 +606,11 @@ def _statistics_panel(rep: MatchReplay, anchor_of: dict[int, str]) -> str:
     gnubg's figures, and the largest errors, each a link to its position; nothing for a record without
     analysis."""
     from notation.decisions import has_analysis
-    from notation.statistics import statistics
 
     if not has_analysis(rep.match):
         return ""
+    from notation.statistics import statistics  # a record with analysis only (it imports random: 10 ms)
+
     st = statistics(rep)
     g, x = st.match.gnubg, st.match.xg
 
