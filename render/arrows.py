@@ -36,11 +36,11 @@ _Sim = tuple[list[_Shaft], list[_Ghost], list[Point]]
 _Column = tuple[float, float, float]
 """A column with checkers: centre x, where the top stack ends (-inf: no top stack), where the bottom stack
 starts (inf: no bottom stack)."""
-_ALL_SAMPLES = range(17)
-"""The samples of a shaft :meth:`Arrows._over` tests (:meth:`Arrows._span`)."""
 _SOME_SAMPLES = (2, 6, 10, 14)
-"""The samples that bound a candidate curve's cost from below before all are tested (:meth:`Arrows._refiner`)."""
-_OTHER_SAMPLES = tuple(k for k in _ALL_SAMPLES if k not in _SOME_SAMPLES)
+"""The samples (of 0-16, :meth:`_Curve.span`) that bound a candidate curve's cost from below before all are
+tested (:meth:`Arrows._refiner`)."""
+_SAMPLES = _SOME_SAMPLES + tuple(k for k in range(17) if k not in _SOME_SAMPLES)
+"""The samples of a shaft :meth:`Arrows._hits` tests, in the order it tests them."""
 _HW = 0.12
 """Half an arrow's shaft with its halo, and a little air, in u."""
 
@@ -431,26 +431,34 @@ class Arrows:
         return [(a, cands[i][current[i]][0], b, stop, scale)
                 for i, (a, _c, b, stop, scale) in enumerate(shafts)]
 
-    def _refiner(self, curve: _Curve, ob: _Obstacles) -> Callable[[int], tuple[float, bool]]:
+    def _refiner(self, curve: _Curve, ob: _Obstacles) -> Callable[[int, float], tuple[float, bool]]:
         """For :class:`_Ranking`: a candidate's cost (twice the length it runs over obstacles, as
         :meth:`_over` measures it, and its penalty), in two steps: a lower bound from a few of its samples
-        (:data:`_SOME_SAMPLES`), then, if the order reaches that, the cost, from the other samples."""
-        partial: dict[int, tuple[tuple[float, float, float], int]] = {}
+        (:data:`_SOME_SAMPLES`), then, if the order reaches that, the cost, from the other samples; either
+        step stops as soon as the samples found over something make the bound ``limit`` or more (the count
+        so far kept for when the order reaches the candidate again)."""
+        partial: dict[int, tuple[tuple[float, float, float], int, int]] = {}
         a, b, options = curve.a, curve.b, curve.options(self)
 
-        def refine(k: int) -> tuple[float, bool]:
+        def refine(k: int, limit: float) -> tuple[float, bool]:
             cc, penalty = options[k]
             known = partial.get(k)
             if known is None:
                 span = curve.span(k, cc, self.u)
                 if span is None:
                     return 2.0 * 0.0 + penalty, True
-                hits = self._hits(a, cc, b, span, _SOME_SAMPLES, ob)
-                partial[k] = span, hits
-                return 2.0 * (hits * span[2]) + penalty, False
-            span, hits = known
-            hits += self._hits(a, cc, b, span, _OTHER_SAMPLES, ob)
-            return 2.0 * (hits * span[2]) + penalty, True
+                hits, done = 0, 0
+            else:
+                span, hits, done = known
+            step = span[2]
+            # how many more samples over something reach the limit (a bound that falls short by rounding
+            # is refined again when the order reaches it)
+            more = math.ceil((limit - penalty - 2.0 * (hits * step)) / (2.0 * step)) if limit < math.inf else 99
+            found, done = self._hits(a, cc, b, span, ob, done, len(_SOME_SAMPLES) if done == 0 else len(_SAMPLES),
+                                     max(more, 1))
+            hits += found
+            partial[k] = span, hits, done
+            return 2.0 * (hits * step) + penalty, done == len(_SAMPLES)
 
         return refine
 
@@ -500,12 +508,13 @@ class Arrows:
         span = curve.span(0, curve.c, self.u)
         if span is None:
             return 0.0
-        return self._hits(curve.a, curve.c, curve.b, span, _ALL_SAMPLES, obst) * span[2]
+        return self._hits(curve.a, curve.c, curve.b, span, obst, 0, len(_SAMPLES), 99)[0] * span[2]
 
-    def _hits(self, a: Point, c: Point, b: Point, span: tuple[float, float, float], ks: Sequence[int],
-              obst: _Obstacles) -> int:
-        """How many of the samples ``ks`` (of 0-16, :meth:`_span`) of the curve from a to b (control c) run
-        over an obstacle (one each) or out of the board (two each)."""
+    def _hits(self, a: Point, c: Point, b: Point, span: tuple[float, float, float], obst: _Obstacles,
+              start: int, stop: int, enough: int) -> tuple[int, int]:
+        """How many of the samples ``_SAMPLES[start:stop]`` (:meth:`_Curve.span`) of the curve from a to b
+        (control c) run over an obstacle (one each) or out of the board (two each), counted until
+        ``enough``; and where in :data:`_SAMPLES` the count stopped."""
         g, u = self.g, self.u
         ax, ay = a
         qx, qy = c
@@ -517,13 +526,15 @@ class Arrows:
         reach = hw + u / 2
         # A sample within reach of a column's centre and inside one of its stacks runs over it.
         bx0, bx1, ylo, yhi = g.bx0, g.bx1, g.fy0 - 0.1 * u, g.fy1 + 0.1 * u
-        for k in ks:
-            t = t0 + dt * k / 16
+        for i in range(start, stop):
+            t = t0 + dt * _SAMPLES[i] / 16
             s = 1 - t
             x = s * s * ax + 2 * s * t * qx + t * t * ex  # _quad(a, c, b, t)
             y = s * s * ay + 2 * s * t * qy + t * t * ey
             if not (bx0 <= x <= bx1 and ylo <= y <= yhi):
                 hits += 2
+                if hits >= enough:
+                    return hits, i + 1
                 continue
             k = int((x - bx0) / u)
             lowest, highest, near_cols, boxes = bins[k] or obst.make(k)
@@ -537,12 +548,16 @@ class Arrows:
                         break
                 if over:
                     hits += 1
+                    if hits >= enough:
+                        return hits, i + 1
                     continue
             for x0, by0, x1, by1 in boxes:
                 if x0 < x < x1 and by0 < y < by1:
                     hits += 1
+                    if hits >= enough:
+                        return hits, i + 1
                     break
-        return hits
+        return hits, stop
 
     def arc(self, a: Point, b: Point, to_tray: bool) -> tuple[Point, Point, Point]:
         """A quadratic arc from a to b bowing towards the middle of the board."""
@@ -727,7 +742,7 @@ class _Ranking:
     bound or the cost itself (with True) for a candidate whose bound the order reaches; as every bound is
     at most the cost, the order is the one sorting all the costs would give."""
 
-    def __init__(self, bounds: list[float], refine: Callable[[int], tuple[float, bool]] | None) -> None:
+    def __init__(self, bounds: list[float], refine: Callable[[int, float], tuple[float, bool]] | None) -> None:
         self.cost: dict[int, float] = {0: bounds[0]}
         """The costs computed: candidate 0 (the plain arc) is known."""
         self._refine = refine
@@ -753,7 +768,7 @@ class _Ranking:
                 order.append(k)
             else:
                 assert self._refine is not None
-                v, exact = self._refine(k)
+                v, exact = self._refine(k, limit)
                 if exact:
                     self.cost[k] = v
                 heapq.heappush(heap, (v, k, exact))
