@@ -738,9 +738,10 @@ class _Ranking:
     """An arrow's candidate curves in order of their cost (and of their number, between equal costs), each
     cost computed only when the order reaches it: the search stops at the first candidate that costs more
     than the best so far, and most candidates are never reached.  A candidate's known part of the cost
-    (its penalty for leaving the plain arc) is a lower bound of its cost, and ``refine`` gives a closer
-    bound or the cost itself (with True) for a candidate whose bound the order reaches; as every bound is
-    at most the cost, the order is the one sorting all the costs would give."""
+    (its penalty for leaving the plain arc) is a lower bound of its cost, and ``refine(k, limit)`` gives a
+    closer bound (refined no further once it reaches ``limit``) or the cost itself (with True) for a
+    candidate whose bound the order reaches; as every bound is at most the cost, the order is the one
+    sorting all the costs would give."""
 
     def __init__(self, bounds: list[float], refine: Callable[[int, float], tuple[float, bool]] | None) -> None:
         self.cost: dict[int, float] = {0: bounds[0]}
