@@ -23,20 +23,19 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, Unpack
+from typing import Any, TypedDict, TypeVar, Unpack
+
+from PIL import Image
 
 from notation import notebook
 from notation.position import Position
 
-from . import vector
+from . import raster, vector
 from ._font import add_font
 from .display import Drawing
 from .layout import SIZES, Options, layout, make_options
 from .themes import THEMES, Theme, get_theme
 from .vector import SvgString
-
-if TYPE_CHECKING:
-    from PIL import Image
 
 __all__ = [
     "SIZES",
@@ -135,16 +134,12 @@ def drawing(position: Position | str, **options: Unpack[RenderOptions]) -> Drawi
 def image(position: Position | str, **options: Unpack[RenderOptions]) -> Image.Image:
     """The diagram as a PIL image: mode ``L`` for all-grey themes (the default), ``RGB`` otherwise
     (``LA`` / ``RGBA`` with ``transparent=True``)."""
-    from . import raster  # Pillow: imported by the raster images only (not by an SVG or a match page)
-
     return raster.image(drawing(position, **options))
 
 
 @_with_options
 def png(position: Position | str, **options: Unpack[RenderOptions]) -> bytes:
     """The diagram as PNG bytes (deterministic: equal input gives equal bytes with the same Pillow)."""
-    from . import raster
-
     return raster.png(drawing(position, **options))
 
 
