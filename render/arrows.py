@@ -596,8 +596,7 @@ class Arrows:
                 (tip[0] - ux * head_len + uy * half, tip[1] - uy * head_len - ux * half))
         t_end = _param_at_distance(p0, c, p1, t_tip, head_len * 0.7)
         sub = _split(p0, c, p1, t_end)
-        n = 24
-        line = tuple(_flat(*sub, [i / n for i in range(n + 1)]))
+        line = tuple(_flat_at(*sub, _SHAFT_W))
         return line, sub, head
 
     def hit_mark(self, x: float, y: float) -> Polygon:
@@ -900,11 +899,6 @@ def _quad(a: Point, c: Point, b: Point, t: float) -> Point:
     return (s * s * a[0] + 2 * s * t * c[0] + t * t * b[0], s * s * a[1] + 2 * s * t * c[1] + t * t * b[1])
 
 
-def _flat(a: Point, c: Point, b: Point, ts: Sequence[float]) -> list[Point]:
-    """The points of the curve at each of ``ts``: :func:`_quad` of each, in one call."""
-    return _flat_at(a, c, b, _weights(ts))
-
-
 def _weights(ts: Sequence[float]) -> tuple[tuple[float, float, float], ...]:
     """The weights of a curve's three points at each of ``ts`` as :func:`_quad` computes them (the same
     numbers: ``s * s * ax`` is ``(s * s) * ax``, ``2 * s * t * cx`` is ``((2 * s) * t) * cx``)."""
@@ -921,6 +915,8 @@ def _flat_at(a: Point, c: Point, b: Point, weights: Sequence[tuple[float, float,
 
 _EIGHTHS_W = _weights(tuple(k / 8 for k in range(9)))
 """A curve flattened to 8 pieces (crossings, length): the weights (:func:`_flat_at`)."""
+_SHAFT_W = _weights(tuple(k / 24 for k in range(25)))
+"""An arrow's shaft as drawn, flattened to 24 pieces: the weights (:func:`_flat_at`)."""
 _INNER_W = _weights(tuple(0.1 + 0.8 * k / 10 for k in range(11)))
 """Samples of a curve's middle 80% (running alongside another): the weights (:func:`_flat_at`)."""
 
