@@ -529,8 +529,9 @@ class Arrows:
         for i in range(start, stop):
             t = t0 + dt * _SAMPLES[i] / 16
             s = 1 - t
-            x = s * s * ax + 2 * s * t * qx + t * t * ex  # _quad(a, c, b, t)
-            y = s * s * ay + 2 * s * t * qy + t * t * ey
+            ka, kc, kb = s * s, 2 * s * t, t * t  # _quad(a, c, b, t): the same products in the same order
+            x = ka * ax + kc * qx + kb * ex
+            y = ka * ay + kc * qy + kb * ey
             if not (bx0 <= x <= bx1 and ylo <= y <= yhi):
                 hits += 2
                 if hits >= enough:
@@ -854,8 +855,8 @@ def _segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool:
 
 def _near_boxes(others: Sequence[Sequence[Point]], dist: float) -> list[tuple[float, float, float, float]]:
     """Each polyline's bounding box grown by ``dist`` (for :func:`_close_samples`)."""
-    return [(min(x for x, _ in f) - dist, min(y for _, y in f) - dist, max(x for x, _ in f) + dist,
-             max(y for _, y in f) + dist) for f in others]
+    boxes = [_bbox(f) for f in others]
+    return [(x0 - dist, y0 - dist, x1 + dist, y1 + dist) for x0, y0, x1, y1 in boxes]
 
 
 def _close_samples(pts: Sequence[Point], others: Sequence[Sequence[Point]], dist: float,
