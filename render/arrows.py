@@ -844,13 +844,19 @@ def _polylines_cross(p: Sequence[Point], q: Sequence[Point],
 
 
 def _segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool:
-    def orient(p: Point, q: Point, r: Point) -> float:
-        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
-
-    d1, d2 = orient(c, d, a), orient(c, d, b)
-    d3, d4 = orient(a, b, c), orient(a, b, d)
-    return ((d1 > 1e-9 and d2 < -1e-9) or (d1 < -1e-9 and d2 > 1e-9)) and \
-        ((d3 > 1e-9 and d4 < -1e-9) or (d3 < -1e-9 and d4 > 1e-9))
+    """Whether the segments ab and cd cross: each one's ends strictly on either side of the other's line
+    (the orientations, written out)."""
+    ax, ay = a
+    bx, by = b
+    cx, cy = c
+    dx, dy = d
+    d1 = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx)  # orient(c, d, a)
+    d2 = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx)
+    if not ((d1 > 1e-9 and d2 < -1e-9) or (d1 < -1e-9 and d2 > 1e-9)):
+        return False
+    d3 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)  # orient(a, b, c)
+    d4 = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax)
+    return (d3 > 1e-9 and d4 < -1e-9) or (d3 < -1e-9 and d4 > 1e-9)
 
 
 def _near_boxes(others: Sequence[Sequence[Point]], dist: float) -> list[tuple[float, float, float, float]]:
