@@ -41,6 +41,8 @@ _SOME_SAMPLES = (2, 6, 10, 14)
 tested (:meth:`Arrows._refiner`)."""
 _SAMPLES = _SOME_SAMPLES + tuple(k for k in range(17) if k not in _SOME_SAMPLES)
 """The samples of a shaft :meth:`Arrows._hits` tests, in the order it tests them."""
+_EVERY = 2 * len(_SAMPLES) + 1
+"""More than the samples of a shaft can count (:meth:`Arrows._hits`'s ``enough`` when all are to be tested)."""
 _HW = 0.12
 """Half an arrow's shaft with its halo, and a little air, in u."""
 
@@ -453,7 +455,7 @@ class Arrows:
             step = span[2]
             # how many more samples over something reach the limit (a bound that falls short by rounding
             # is refined again when the order reaches it)
-            more = math.ceil((limit - penalty - 2.0 * (hits * step)) / (2.0 * step)) if limit < math.inf else 99
+            more = math.ceil((limit - penalty - 2.0 * (hits * step)) / (2.0 * step)) if limit < math.inf else _EVERY
             found, done = self._hits(a, cc, b, span, ob, done, len(_SOME_SAMPLES) if done == 0 else len(_SAMPLES),
                                      max(more, 1))
             hits += found
@@ -508,7 +510,7 @@ class Arrows:
         span = curve.span(0, curve.c, self.u)
         if span is None:
             return 0.0
-        return self._hits(curve.a, curve.c, curve.b, span, obst, 0, len(_SAMPLES), 99)[0] * span[2]
+        return self._hits(curve.a, curve.c, curve.b, span, obst, 0, len(_SAMPLES), _EVERY)[0] * span[2]
 
     def _hits(self, a: Point, c: Point, b: Point, span: tuple[float, float, float], obst: _Obstacles,
               start: int, stop: int, enough: int) -> tuple[int, int]:
