@@ -89,10 +89,10 @@ shaft's flattening weights made once, and ``notation.statistics`` imported for a
 One whole ``gammon convert`` process under callgrind, bytecode cached: the 17-point match 7.27 G to 6.47 G
 instructions (-11%), the 7-game match of ``dueller/002-gnubg-BGBlitz_7-pt_19_gnubg.mat`` 4.69 G to 4.20 G
 (-10%); this benchmark's own run (``--against main``, half-way): ``match_page`` 0.62 s CPU against 0.69 s;
-user+sys of the whole process, medians of 6 alternating with main, half-way: 0.90 s against 0.92 s
-(17-point) and 0.62 s against 0.64 s (7-game), within the load's noise.  gnubg (``import mat`` and ``export
-match html``, after a first run that copies its images): 0.08-0.09 s CPU and 0.07 s: about 10x and 8.5x,
-the 2x budget **not met**.  Tried and not kept: tests of a bound in finer steps (fewer samples, more calls:
+user+sys of the whole process, medians of 8 alternating with main at 12:12 (load average 3.5-4): 0.74 s
+against 0.80 s (17-point) and 0.51 s against 0.54 s (7-game).  gnubg (``import mat`` and ``export match
+html``, after a first run that copies its images): 0.08-0.09 s CPU and 0.07 s: about 9x and 7x, the 2x
+budget **not met**.  Tried and not kept: tests of a bound in finer steps (fewer samples, more calls:
 no faster), the obstacles made once per board and patched per arrow (a board has about two arrows: no
 faster), a crossing test that first drops the pieces outside the other curve's box (1 ms a page).
 Routing the same (position, play) once does not pay inside a page (561 distinct of 570 routes).  What is
