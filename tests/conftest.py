@@ -224,9 +224,9 @@ def _start_playing(items: list[pytest.Item]) -> None:
         if plan and not os.environ.get(f"GAMMON_{name.upper()}_CORPUS") and \
                 not (TEST_CACHE / plan[2] / "complete").exists():
             todo.append([name, str(count), variation or ""])
-    if todo:
+    for one in todo:  # (at once: gnubg waits more than it computes)
         _playing.append(subprocess.Popen(
-            [sys.executable, __file__, "--play-gnubg-corpora", repr(todo)], stdin=subprocess.DEVNULL,
+            [sys.executable, __file__, "--play-gnubg-corpora", repr([one])], stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT))
 
 
