@@ -134,6 +134,22 @@ def sampled_per_kind(items: list[Path], every: int) -> list[Path]:
     return out
 
 
+@contextlib.contextmanager
+def ctrl_c_default() -> Iterator[None]:
+    """Processes started inside this block get Ctrl-C (SIGINT) at its default, as a terminal starts them,
+    whatever this run inherited: a run started in the background by a shell without job control
+    (``nohup ... &``, as some CI runners start commands) ignores SIGINT, and so would its children (a
+    signal ignored at exec stays ignored)."""
+    ignored = signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    if ignored:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # (a child gets the default at exec)
+    try:
+        yield
+    finally:
+        if ignored:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def have_gnubg() -> bool:
     return Path(GNUBG).exists() or shutil.which("gnubg") is not None
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import ctrl_c_default
 
 import notation
 from notation.cli import main
@@ -285,18 +286,10 @@ def _wait_until_reading_stdin(p: subprocess.Popen[str], limit: float = 60.0) -> 
 
 
 def test_interrupt_exits_130() -> None:
-    # (as a terminal starts the command: Ctrl-C not ignored, whatever this run inherited; a run started in
-    # the background by a shell without job control, as some CI runners do, ignores SIGINT, and so would
-    # the command: it read its standard input to the end and exited 2)
-    ignored = signal.getsignal(signal.SIGINT) == signal.SIG_IGN
-    if ignored:
-        signal.signal(signal.SIGINT, signal.default_int_handler)  # (reset to the default in the child)
-    try:
+    # (as a terminal starts the command; with Ctrl-C ignored it read its standard input to the end, exit 2)
+    with ctrl_c_default():
         p = subprocess.Popen([sys.executable, "-m", "notation", "validate", "-"], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    finally:
-        if ignored:
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
     _wait_until_reading_stdin(p)
     p.send_signal(signal.SIGINT)
     _, err = p.communicate(timeout=60)
