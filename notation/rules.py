@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple, Protocol
 
-from .errors import AmbiguousPlayError, IllegalPlayError
+from .errors import AmbiguousPlayError
 from .playtext import ParsedPlay, Segment, Step, format_play, point_name
 
 Board = tuple[int, ...]
@@ -646,8 +646,9 @@ def play_legs(mine: Board, theirs: Board, legs: Sequence[Leg], dice: tuple[int, 
     the play must use as many dice as the roll allows, the larger die when only one can be played: a
     play that uses every die needs nothing more, most others a look at single steps, the rest the
     generator (:meth:`Rules.plays_for`).  Without ``whole`` ``dice`` are the dice left to use, a list
-    that the legs consume; ``used`` gets each leg's die.  For rules whose checkers start on the board
-    (not Acey-Deucey's).  Written for speed: it runs once per play of every file validated."""
+    that the legs consume; ``used`` gets each leg's die.  Where ``rules``' checkers start off the board
+    (Acey-Deucey), ``bar/N`` enters a waiting checker when none is on the bar, and a play of fewer dice
+    is always checked by the generator.  Written for speed: it runs once per play of every file validated."""
     remaining: list[int]
     if whole:
         d1, d2 = dice
@@ -658,20 +659,22 @@ def play_legs(mine: Board, theirs: Board, legs: Sequence[Leg], dice: tuple[int, 
     if len(legs) > n:
         return Refusal(n, f"{len(legs)} moves, but the dice give {n}")
     dutch = rules is not None and rules.hit_needs_home_checker
+    # Acey-Deucey: checkers waiting off the board, which bar/N enters when none is on the bar.
+    pool = rules.checkers - sum(mine) if rules is not None and rules.checkers_start_off_board else 0
     m = list(mine)
     th: Board | list[int] = theirs  # copied at the first hit
-    outside = -1  # checkers outside the home board, counted at the first bear-off
+    outside = -1  # checkers outside the home board (waiting ones too), counted at the first bear-off
     steps: list[Step] = []
     for s, t, star in legs:
         if t:
             die = s - t
         else:  # bearing off: the exact die, else the smallest larger one
             if outside < 0:
-                outside = sum(m[7:26])
+                outside = sum(m[7:26]) + pool
             die = s if s in remaining else min((d for d in remaining if d > s), default=s)
         to = step_to(m, th, s, die, outside)
-        if not m[s] or to == ON_BAR:
-            return Refusal(len(steps), _leg_refusal(m, s, t))
+        if not (m[s] or (s == 25 and pool > 0)) or to == ON_BAR:
+            return Refusal(len(steps), _leg_refusal(m, s, t, pool))
         if t:
             if die not in remaining:
                 return Refusal(len(steps), f"{_written(s, t)} moves {die} pips, which the dice left "
@@ -699,8 +702,9 @@ def play_legs(mine: Board, theirs: Board, legs: Sequence[Leg], dice: tuple[int, 
             if star:
                 return Refusal(len(steps), "off is marked as a hit, but no blot is hit there")
             if to == OUTSIDE:
+                where = f"on {_highest(m, 7, 25)}" if any(m[7:26]) else "waiting to enter"
                 return Refusal(len(steps), f"{_written(s, t)} bears off while a checker is still outside the "
-                                           f"home board (on {_highest(m, 7, 25)})")
+                                           f"home board ({where})")
             if die not in remaining:
                 return Refusal(len(steps), f"{_written(s, t)} needs at least {s}, which the dice left "
                                            f"({_dice_words(remaining)}) cannot give")
@@ -711,13 +715,16 @@ def play_legs(mine: Board, theirs: Board, legs: Sequence[Leg], dice: tuple[int, 
         remaining.remove(die)
         if used is not None:
             used.append(die)
-        m[s] -= 1
+        if m[s]:
+            m[s] -= 1
+        else:  # entering a waiting checker
+            pool -= 1
         m[t] += 1
     if len(steps) == n or not whole:
         return steps, tuple(m), tuple(th)
     d1, d2 = dice
     hi, lo = (d1, d2) if d1 >= d2 else (d2, d1)
-    if not dutch:
+    if not dutch and not (rules is not None and rules.checkers_start_off_board):  # (single_steps: no pool)
         if not steps:  # nothing played: legal when no die can move any checker
             if not (can_move(mine, theirs, d1) or can_move(mine, theirs, d2)):
                 return (), mine, theirs
@@ -821,8 +828,8 @@ def _highest(m: list[int], low: int, high: int) -> str:
     return "the bar" if p == 25 else str(p)
 
 
-def _leg_refusal(m: list[int], s: int, t: int) -> str:
-    if not m[s]:
+def _leg_refusal(m: list[int], s: int, t: int, pool: int = 0) -> str:
+    if not m[s] and not (s == 25 and pool > 0):
         return f"{_written(s, t)}: there is no checker {'on the bar' if s == 25 else f'on {s}'} to move"
     return f"{_written(s, t)}: a checker is on the bar and must enter before {s} can move"
 
@@ -905,43 +912,6 @@ class AceyDeucey(Rules):
     def _generate(self, mine: Board, theirs: Board, hi: int, lo: int) -> tuple[Play, ...]:
         return _acey_generate(self.checkers, mine, theirs, hi, lo)
 
-    # ------------------------------------------------------------------ written plays
-    def resolve_written(self, position: OnRoll, parsed: ParsedPlay, dice: tuple[int, int],
-                        *, column: int = 1) -> Resolution:
-        """The legal play a written play denotes (or :class:`IllegalPlayError`/:class:`AmbiguousPlayError`).
-
-        ``bar/N`` enters a checker from the bar when one is there, else a waiting one.  A written play
-        is matched to the legal plays by the board it leaves; hit marks choose between plays that
-        leave the same board but hit differently."""
-        text = parsed.text.strip()
-        hi, lo = max(dice), min(dice)
-        roll_s = f"{hi}{lo}"
-        mine, theirs = position.on_roll, position.opponent
-        legal = self.plays_for(mine, theirs, hi, lo)
-        if not parsed.segments:
-            if not legal:
-                return Resolution(Play((), mine, theirs))
-            raise IllegalPlayError(f"no move is written, but {roll_s} can be played, e.g. "
-                                   f"{examples(sorted(legal, key=Play.notation))}", column=column, text=parsed.text)
-        after, problem = _written_result(mine, theirs, parsed, self.checkers)
-        if after is None:
-            raise IllegalPlayError(problem or f"{text!r} cannot be made", column=column, text=parsed.text)
-        matching = [p for p in legal if p.mine == after]
-        if not matching:
-            if not legal:
-                raise IllegalPlayError(f"{roll_s} cannot be played at all here, yet {text!r} is written",
-                                       column=column, text=parsed.text)
-            most = max(p.dice_used for p in legal)
-            moved = sum(seg.count * (len(seg.points) - 1) for seg in parsed.segments)
-            if moved < most and hi != lo:
-                raise IllegalPlayError(f"{text!r} does not play both dice, but {legal[0].notation()} does",
-                                       column=column, text=parsed.text)
-            raise IllegalPlayError(f"{text!r} is not a legal play of {roll_s}; legal: "
-                                   f"{examples(sorted(legal, key=Play.notation))}",
-                                   column=column, text=parsed.text)
-        i, notes = chosen_by_marks([p.steps for p in matching], parsed, column)
-        return Resolution(matching[i], notes)
-
 
 def as_written(mine: Board, theirs: Board, segments: Sequence[Segment], pool: int = 0) -> Play | None:
     """A written play applied as written, ignoring the dice: each checker from each written point to the
@@ -976,42 +946,6 @@ def as_written(mine: Board, theirs: Board, segments: Sequence[Segment], pool: in
                 m[b] += 1
                 steps.append((a, b, hit))
     return Play(tuple(steps), tuple(m), tuple(th))
-
-
-def _written_result(mine: Board, theirs: Board, parsed: ParsedPlay,
-                    checkers: int) -> tuple[Board | None, str | None]:
-    """The mover's board after a written play (each checker from its first to its last point), or
-    (None, reason) when the writing is impossible on this board."""
-    m = list(mine)
-    pool = checkers - sum(mine)
-    bar = m[25]
-    for seg in parsed.segments:
-        pts = seg.points
-        for a, b in zip(pts, pts[1:], strict=False):
-            if a == 0 or b == 25:
-                return None, f"{seg.text}: a checker cannot move from off or to the bar"
-            if b >= a:
-                return None, f"{seg.text}: {a}/{b} does not move forward"
-        for _ in range(seg.count):
-            a, b = pts[0], pts[-1]
-            if a == 25:
-                if bar > 0:
-                    bar -= 1
-                    m[25] -= 1
-                elif pool > 0:
-                    pool -= 1
-                else:
-                    return None, f"{seg.text}: no checker is on the bar or waiting to enter"
-            else:
-                m[a] -= 1
-            m[max(b, 0)] += 1
-            if b > 0 and theirs[25 - b] >= 2:
-                return None, (f"{seg.text} lands on {b}, which the opponent holds with {theirs[25 - b]} "
-                              "checkers")
-    for p in range(1, 25):
-        if m[p] < 0:
-            return None, f"there is no checker on {p} to move"
-    return tuple(m), None
 
 
 @lru_cache(maxsize=16384)

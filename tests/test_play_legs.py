@@ -260,3 +260,18 @@ def test_an_illegal_play_is_recorded_as_written() -> None:
     assert entered is not None and entered.mine[20] == 1 and entered.mine[18] == 1 and entered.mine[25] == 0
     assert acey.as_recorded(_position(waiting, theirs, (6, 5)), parse_play("bar/20")) is not None
     assert R.as_recorded(_position(waiting, theirs, (6, 5)), parse_play("bar/20")) is None
+
+
+def test_play_legs_enters_waiting_checkers() -> None:
+    """Acey-Deucey (checkers start off the board): ``bar/N`` enters a waiting checker when none is on the
+    bar, and no checker bears off while one waits to enter."""
+    acey = get_rules("acey-deucey")
+    waiting = board_from_points({13: 2}, off=0)  # 13 of 15 waiting off the board
+    r = play_legs(waiting, board_from_points({}), ((25, 20, False), (25, 19, False)), (6, 5), acey)
+    assert not isinstance(r, Refusal) and r[1][20] == 1 and r[1][19] == 1 and r[1][25] == 0
+    r = play_legs(waiting, board_from_points({}), ((25, 20, False),), [5], R, whole=False)
+    assert isinstance(r, Refusal) and r.reason == "bar/20: there is no checker on the bar to move"
+    home = board_from_points({1: 3, 2: 3}, off=0)  # 9 waiting
+    r = play_legs(home, board_from_points({}), ((2, 0, False),), [2], acey, whole=False)
+    assert isinstance(r, Refusal)
+    assert r.reason == "2/off bears off while a checker is still outside the home board (waiting to enter)"
