@@ -221,15 +221,17 @@ def generate_gnubg_corpus(tmp_path_factory: pytest.TempPathFactory, name: str, d
     return _kept_gnubg_corpus(name, tool, count, folder, variation)
 
 
-_playing: list[subprocess.Popen[bytes]] = []
-"""The process playing the corpora the selected tests need, started as the run starts."""
+_playing: list[str] = []
+"""The cache folders of the corpora being played for the selected tests, started as the run starts."""
 
 
 def _start_playing(items: list[pytest.Item]) -> None:
     """gnubg takes a minute to play its matches, nearly all of it waiting (it polls its evaluation threads
     every 10 ms), not computing: a run on a new machine starts playing the corpora its tests need at once,
     in a process of its own, instead of a test worker waiting for them when its first test asks.  The
-    tests take them through :func:`generate_gnubg_corpus` as before (its lock: whoever comes first plays)."""
+    tests take them through :func:`generate_gnubg_corpus` as before (its lock: whoever comes first plays).
+    That process is not this one's child (a launcher starts it and ends): tests that check that every
+    child of theirs was reaped (tests/test_parallel.py, ``os.waitpid(-1)``) must not see it."""
     if os.environ.get("GAMMON_NO_TEST_CACHE"):
         return
     wanted = {f for item in items for f in getattr(item, "fixturenames", ()) if f in GNUBG_CORPORA}
@@ -240,15 +242,18 @@ def _start_playing(items: list[pytest.Item]) -> None:
         if plan and not os.environ.get(f"GAMMON_{name.upper()}_CORPUS") and \
                 not (TEST_CACHE / plan[2] / "complete").exists():
             todo.append([name, str(count), variation or ""])
-    for one in todo:  # (at once: gnubg waits more than it computes)
-        _playing.append(subprocess.Popen(
-            [sys.executable, __file__, "--play-gnubg-corpora", repr([one])], stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT))
+            _playing.append(plan[2])
+    if todo:
+        subprocess.run([sys.executable, __file__, "--start-playing", repr(todo)], stdin=subprocess.DEVNULL,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT, timeout=120, check=True)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    for p in _playing:
-        p.wait()
+    """The run ends when the corpora it started playing are played (each one's lock is held while it is)."""
+    TEST_CACHE.mkdir(parents=True, exist_ok=True)
+    for folder in _playing:
+        with open(TEST_CACHE / f".{folder}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
 
 
 @functools.cache
@@ -377,6 +382,13 @@ def xgdatatools_records(path: Path) -> tuple[Any, Iterator[Any]]:
 
     return xgstruct, records()
 
+
+if __name__ == "__main__" and sys.argv[1:2] == ["--start-playing"]:  # (_start_playing: a player per corpus)
+    import ast
+
+    for _one in ast.literal_eval(sys.argv[2]):  # (at once: gnubg waits more than it computes)
+        subprocess.Popen([sys.executable, __file__, "--play-gnubg-corpora", repr([_one])], stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT, start_new_session=True)
 
 if __name__ == "__main__" and sys.argv[1:2] == ["--play-gnubg-corpora"]:  # (_start_playing)
     import ast
