@@ -37,14 +37,13 @@ def _is_url(path: str) -> bool:
     return "://" in path and not path.startswith("file://")
 
 
-def read_source(path: str, *, packed: bool = False) -> list[Match]:
+def read_source(path: str) -> list[Match]:
     """The matches in ``path``: a local path, ``-`` (standard input), or a URL read through fsspec
-    (``pip install fsspec`` and the package for its protocol, such as ``s3fs``).  ``packed``: see
-    :func:`~notation.matchio.parse_any`."""
+    (``pip install fsspec`` and the package for its protocol, such as ``s3fs``)."""
     from .matchio import parse_any
 
     data, name = source_bytes(path)
-    return parse_any(data, name=name, packed=packed)
+    return parse_any(data, name=name)
 
 
 def source_bytes(path: str) -> tuple[bytes, str]:
@@ -98,7 +97,7 @@ def validate_file(path: str, variant: str | None = None, auto_doubles: int | Non
         else:
             from .matchio import parse_any
 
-            matches = parse_any(data, name=name, packed=True)  # (replayed for findings only: see _findings)
+            matches = parse_any(data, name=name, keep=False)  # (replayed for findings only: see _findings)
         del data
     except BaseException as e:  # noqa: BLE001 - sorted out by _unreadable
         return unreadable(_unreadable(e, path, "reading"))
@@ -153,7 +152,7 @@ class _Members:
     def __init__(self, data: bytes, name: str) -> None:
         from .matchio import iter_matches
 
-        self._it = iter_matches(data, name=name, packed=True)
+        self._it = iter_matches(data, name=name, keep=False)
         self.count = 0
         self.tail: NotationError | None = None
 
@@ -354,13 +353,9 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
                                    canonical=canonical, inputs=inputs, options=options, batch=batch)
                 if done is not None:
                     return done
-        # To JSON, a .mat file's runs of plain plays are read as runs (PlainRun), as validate reads them:
-        # its findings-only replay and the JSON writer take them as they are (tests/test_convert_packed.py)
-        packed = fmt in PACKED and not canonical
         if data is None:
             data = source_bytes(src)[0]
-        matches: list[Match] | _Stream = (_Stream(data, name, packed) if _is_ogxm_stream(data)
-                                          else _parse(data, name, packed=packed))
+        matches: list[Match] | _Stream = _Stream(data, name) if _is_ogxm_stream(data) else _parse(data, name)
         del data
     except OSError as e:
         return failed(f"{name}: cannot read: {e.strerror or e}")
@@ -424,13 +419,13 @@ class _Stream:
     every member (which raises as reading the whole stream does, before anything is written, and counts
     them), each read again as it is iterated; memory is one member, whatever their number."""
 
-    def __init__(self, data: bytes, name: str, packed: bool) -> None:
+    def __init__(self, data: bytes, name: str) -> None:
         from .matchio import iter_matches
 
-        self.data, self.name, self.packed = data, name, packed
+        self.data, self.name = data, name
         self.count = 0
         self.games = False
-        for m in iter_matches(data, name=name, packed=True):
+        for m in iter_matches(data, name=name, keep=False):
             self.count += 1
             self.games = self.games or bool(m.games)
             del m
@@ -441,7 +436,7 @@ class _Stream:
     def __iter__(self) -> Iterator[Match]:
         from .matchio import iter_matches
 
-        return iter_matches(self.data, name=self.name, packed=self.packed)
+        return iter_matches(self.data, name=self.name)
 
 
 class Page(Protocol):
@@ -451,10 +446,6 @@ class Page(Protocol):
 
     def __call__(self, match: Match, rep: MatchReplay | None = None, *,
                  written: Counter[tuple[str, ...]] | None = None) -> str: ...
-
-
-PACKED = frozenset(f.name for f in FORMATS if f.packed)
-"""The targets whose writers take a ``.mat`` reader's runs of plain plays as they are (the registry's ``packed``)."""
 
 
 PAGE_REASONS = {
@@ -544,10 +535,10 @@ def _convert_match(match: Match, name: str, member: int, target: str, fmt: str, 
         write_failed(e)
 
 
-def _parse(data: bytes, name: str, *, packed: bool = False) -> list[Match]:
+def _parse(data: bytes, name: str) -> list[Match]:
     from .matchio import parse_any
 
-    return parse_any(data, name=name, packed=packed)
+    return parse_any(data, name=name)
 
 
 BATCH = 16
