@@ -193,8 +193,8 @@ _CELL_KINDS: dict[str, ActionKind] = {
 """The action kind of each cube, resignation and result cell."""
 _ROLLS = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}
 """The 36 ways a roll is written (high-low or in roll order), each with its dice: shared tuples."""
-_DICE_WORDS = frozenset(f"{r}:" for r in _ROLLS)
-"""The dice of a cell as a word (``52:``)."""
+_DICE_WORDS = {f"{r}:": dice for r, dice in _ROLLS.items()}
+"""The dice of a cell as a word (``52:``), and their roll."""
 _NUMBER = re.compile(r"[0-9]{1,9}")
 _RATING = re.compile(r",[ \t]*([0-9]{1,9}(?:[.,][0-9]+)?)$")
 """A rating after a name (``zoonk,1666``): the first comma that the rating follows to the end."""
@@ -780,16 +780,17 @@ class _Reader:
         shape (this runs for every row: one loop, its names looked up once)."""
         append = game.actions.append
         right_columns, splits = self.right_columns, self.splits
-        known, dice_words, rolls, digits, move = _ROW_WORDS, _DICE_WORDS, _ROLLS, ascii_digits, move_action
+        known, dice_of, rolls, digits, move = _ROW_WORDS, _DICE_WORDS, _ROLLS, ascii_digits, move_action
         for line, col0, text in rows:
             if not (text.isascii() and text.isprintable()):  # tabs, control characters, other blanks, digits
                 self._row(game, text.rstrip(), line, col0)
                 continue
             words = text.split()
             w0 = words[0]
-            if len(words) < 2 or len(w0) > 10 or w0[-1] != ")" or not digits(w0[:-1]) \
-                    or words[1] not in dice_words:  # (the number's ")" must end the first word: "12)52:" is
-                self._row(game, text.rstrip(), line, col0)  # left to _row; dice not a roll: it explains them)
+            dice = dice_of.get(words[1]) if len(words) > 1 else None
+            if dice is None or len(w0) > 10 or w0[-1] != ")" or not digits(w0[:-1]):
+                # (the number's ")" must end the first word: "12)52:" is left to _row; dice that are not a
+                self._row(game, text.rstrip(), line, col0)  # roll: it explains them)
                 continue
             rest = words[2:]
             if not known.issuperset(rest) and not all(w in known or _is_move_word(w) for w in rest):
@@ -808,7 +809,7 @@ class _Reader:
                 b_off = text.find(":", a_off + 3) - 2
                 a_end = len(text[:b_off].rstrip())
                 a = text[a_off:a_end]
-                append(move(player, rolls[a[:2]], a[3:].lstrip(), a, line, a_col, col0 + a_end, number))
+                append(move(player, dice, a[3:].lstrip(), a, line, a_col, col0 + a_end, number))
                 b_col = col0 + b_off
                 right_columns[b_col] += 1
                 splits.append((line, col0 + a_end, b_col))
@@ -818,7 +819,7 @@ class _Reader:
             else:
                 a_end = len(text.rstrip())
                 a = text[a_off:a_end]
-                append(move(player, rolls[a[:2]], a[3:].lstrip(), a, line, a_col, col0 + a_end, number))
+                append(move(player, dice, a[3:].lstrip(), a, line, a_col, col0 + a_end, number))
 
     def _row_cells(self, game: Game, row_cells: list[tuple[_Cell, int]], number: int | None) -> None:
         if len(row_cells) >= 2 and row_cells[0][1] == 0 and row_cells[1][1] == 1:
