@@ -368,11 +368,12 @@ class _GameRunner:
                 break
             theirs = boards[1 - turn]
             fast = legal(boards[turn], theirs, legs, dice, rules)
-            if isinstance(fast, Refusal):
+            if fast.__class__ is Refusal:  # (isinstance costs more: this runs for every play)
                 break
-            after = (fast[1], fast[2]) if turn == 0 else (fast[2], fast[1])
+            played, mine, theirs_after = fast  # type: ignore[misc]  # (a Played)
+            after = (mine, theirs_after) if turn == 0 else (theirs_after, mine)
             marks = "*" in text
-            if lean and (marks or fast[2][25] == theirs[25]):
+            if lean and (marks or theirs_after[25] == theirs[25]):
                 # findings only: no step, unless the play hits without a mark (see _HitMarks)
                 skipped += 1
                 marked = marked or marks
@@ -383,13 +384,13 @@ class _GameRunner:
                 step.action = action
                 step._before = step._after = base
                 step._lazy = (boards, turn, after, dice)
-                step.play = Play(tuple(fast[0]), fast[1], fast[2])
+                step.play = Play(tuple(played), mine, theirs_after)
                 step.legal = True
                 steps.append(step)
             boards = after
             turn = 1 - turn
             i += 1
-            if fast[1][0] == checkers:  # the game is over: what follows is for the full path
+            if mine[0] == checkers:  # the game is over: what follows is for the full path
                 self._moved = (boards, turn)
                 self.skipped = skipped
                 self.marked = marked
