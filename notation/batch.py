@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .errors import NotationError, cut_quotes, message_line
-from .formats.registry import FORMATS
+from .formats.registry import FORMATS, by_name
 from .record import Game, Match
 from .replay import Finding, MatchReplay, Replayer, replay_match
 
@@ -79,24 +79,19 @@ def validate_file(path: str, variant: str | None = None, auto_doubles: int | Non
 
     stream = None
     stream_of: _Members | None = None
-    members = False
     matches: list[Match] | _Members
     try:
+        from .matchio import detect_format, parse_any
+
         data, name = source_bytes(path)
         is_json = _is_json(data)
-        if _is_sgf(name, data):  # read and replayed one game at a time: memory is one game, not the file
-            from .formats.sgf import iter_sgf
-
-            stream = iter_sgf(data, name=name)
+        fmt = by_name(detect_format(name, data))
+        if fmt.games is not None:  # read and replayed one game at a time: memory is one game, not the file
+            stream = fmt.iter_games(data, name=name)
             matches = [stream[0]]
-        elif data[:4] == b"OGXM":  # a stream's members are matches, read and replayed one at a time (memory is
-            from .formats.ogxm import is_stream  # one member, whatever their number); a damaged one ends it
-
-            members = is_stream(data)
-            matches = stream_of = _Members(data, name)
+        elif fmt.members is not None:  # a stream's members are matches, read and replayed one at a time
+            matches = stream_of = _Members(data, name)  # (memory is one member); a damaged one ends it
         else:
-            from .matchio import parse_any
-
             matches = parse_any(data, name=name, keep=False)  # (replayed for findings only: see _findings)
         del data
     except BaseException as e:  # noqa: BLE001 - sorted out by _unreadable
@@ -116,10 +111,9 @@ def validate_file(path: str, variant: str | None = None, auto_doubles: int | Non
             found = [f.to_dict() for f in rep.findings]
             for n in match.normalisations:  # what the reader read in a dialect's way, said as notes
                 found.append(Finding(n.severity, f"reading: {n.message}", path, n.line, n.column).to_dict())
-            if members:  # an OGXM stream's member: said in each of its findings, which sort by member
+            if stream_of is not None:  # a stream's member: said in each of its findings (below)
                 for f in found:
                     f["member"] = k
-                    f["message"] = f"stream member {k}: {f['message']}"
             out["findings"] += found
     except _ReadError as e:
         return unreadable(_unreadable(e.error, path, "reading"))
@@ -127,6 +121,14 @@ def validate_file(path: str, variant: str | None = None, auto_doubles: int | Non
         return unreadable(_unreadable(e, path, "replaying"))
     if not out["games"]:  # a header alone (a truncated file, "games": []) is not a clean record
         out["findings"].append(Finding("error", NO_GAMES, path).to_dict())
+    if stream_of is not None:
+        if stream_of.count > 1 or stream_of.tail is not None:  # a stream: its findings sort by member
+            for f in out["findings"]:
+                if "member" in f:
+                    f["message"] = f"stream member {f['member']}: {f['message']}"
+        else:  # one match alone: no member to name
+            for f in out["findings"]:
+                f.pop("member", None)
     if stream_of is not None and stream_of.tail is not None:  # after the stream's complete members, what ended
         f = _unreadable(stream_of.tail, path, "reading").to_dict()  # it: the file is damaged (exit 2)
         f["member"] = stream_of.count + 1
@@ -206,11 +208,12 @@ def internal_error(e: BaseException, doing: str) -> str:
     return f"internal error while {doing} ({type(e).__name__}: {what}); please report it with this file"
 
 
-def _is_sgf(name: str, data: bytes) -> bool:
+def _by_game(name: str, data: bytes) -> bool:
+    """The record is in a format read one game at a time (its registry line's ``games``)."""
     from .matchio import detect_format
 
     try:
-        return detect_format(name, data) == "sgf"
+        return by_name(detect_format(name, data)).games is not None
     except NotationError:
         return False  # parse_any says what is wrong
 
@@ -346,7 +349,7 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
     try:
         if wants_stream(src, target, fmt, stream):
             data = source_bytes(src)[0]
-            if _is_sgf(name, data):  # one game at a time; None: not done, converted whole below
+            if _by_game(name, data):  # one game at a time; None: not done, converted whole below
                 from .stream import convert_sgf
 
                 done = convert_sgf(data, src, target, fmt, force=force, strict=strict, quiet=quiet,

@@ -87,14 +87,14 @@ def parse_any(data: str | bytes, *, name: str | None = None, keep: bool = True) 
 
 
 def iter_matches(data: bytes, *, name: str | None = None, keep: bool = True) -> Iterator[Match]:
-    """:func:`parse_any`'s matches one at a time: an OGXM stream's members are read as they are taken (memory
-    is one member, whatever their number); a damaged member raises after the complete ones before it."""
-    if detect_format(name, data) not in ("ogxm", "ogxms"):
+    """:func:`parse_any`'s matches one at a time: a stream's members (of a format whose registry line has
+    ``members``: OGXM) are read as they are taken (memory is one member, whatever their number); a damaged
+    member raises after the complete ones before it."""
+    fmt = by_name(detect_format(name, data))
+    if fmt.members is None:
         yield from parse_any(data, name=name, keep=keep)
         return
-    from .formats.ogxm import iter_ogxm
-
-    for m in iter_ogxm(data, name=name, keep=keep):
+    for m in fmt.iter_members(data, name=name, keep=keep):
         m.source = name
         bound_text(m)
         yield m

@@ -2,13 +2,14 @@
 :class:`~notation.record.Match` and a :class:`~notation.replay.MatchReplay` as the match page (as
 python-chess shows its boards).
 
-The library draws nothing: the renderer (``render``, which imports ``notation``, never the reverse at
-import time) registers its drawing here when it is imported.  ``import notation`` is enough in a
-notebook: the first time Jupyter asks an object for its picture (``_repr_svg_`` / ``_repr_html_``),
-:func:`shown` imports the renderer, inside the call, and draws (as python-chess's boards draw themselves
-after ``import chess``).  Importing the library never imports the renderer; only showing an object does.
-Where the renderer cannot be imported, those return None and Jupyter shows the text representation.
-This module imports nothing from the library at import time.
+The library draws nothing and never names the renderer: the renderer (``render``, which imports
+``notation``, never the reverse) registers its drawing here when it is imported, and the package
+declares it as an entry point of the group :data:`GROUP` (``pyproject.toml``).  ``import notation`` is
+enough in a notebook: the first time Jupyter asks an object for its picture (``_repr_svg_`` /
+``_repr_html_``), :func:`shown` loads what that group declares, inside the call, and draws (as
+python-chess's boards draw themselves after ``import chess``).  Importing the library never imports the
+renderer; only showing an object does.  Where nothing is declared or it cannot be imported, those return
+None and Jupyter shows the text representation.  This module imports nothing from the library.
 """
 
 from __future__ import annotations
@@ -16,7 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["register", "shown"]
+__all__ = ["GROUP", "register", "shown"]
+
+GROUP = "gammon_notation.notebook"
+"""The entry-point group whose members, when loaded, register drawings here (the renderer: ``render``)."""
 
 KINDS = ("position_svg", "match_html")
 """``position_svg``: a Position as an SVG document; ``match_html``: a Match or a MatchReplay as HTML."""
@@ -36,9 +40,12 @@ def shown(kind: str, obj: Any) -> str | None:
     not before), or None when nothing is."""
     show = _SHOW.get(kind)
     if show is None:
-        try:
-            import render  # noqa: F401 - registers the renderer's drawings (render/__init__.py)
-        except ImportError:
-            return None
+        from importlib.metadata import entry_points  # (only when a notebook first asks for a picture)
+
+        for drawer in entry_points(group=GROUP):
+            try:
+                drawer.load()  # its import registers its drawings (render/__init__.py)
+            except ImportError:
+                continue
         show = _SHOW.get(kind)
     return None if show is None else show(obj)

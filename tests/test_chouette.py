@@ -15,14 +15,13 @@ from notation.chouette import (
     Chouette,
     ChouetteGame,
     ChouetteMatch,
-    chouette_to_json,
     next_roles,
-    read_chouette_json,
     replay_chouette,
     results_of,
 )
 from notation.cli import main
 from notation.errors import ParseError
+from notation.formats.chouette_json import chouette_to_json, read_chouette_json
 from notation.position import Position
 from notation.record import Action, Game, MatchRules
 

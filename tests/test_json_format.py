@@ -289,7 +289,7 @@ def test_dice_of_1e20_are_refused_not_an_internal_error(tmp_path: Path) -> None:
 
 
 def test_chouette_points_are_bounded() -> None:
-    from notation.chouette import read_chouette_json
+    from notation.formats.chouette_json import read_chouette_json
 
     doc = json.loads((Path(__file__).resolve().parents[1] / "samples" / "chouette_4players.json").read_text())
     doc["chouette"]["totals"] = {k: 10 ** 40 for k in doc["chouette"]["players"]}

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import render
+from notation import notebook
 from notation.matchio import read_match
 from notation.position import Position
 from notation.record import replace
@@ -89,20 +90,26 @@ def test_repr_of_a_match_and_a_replay_is_short() -> None:
 
 def test_the_library_never_imports_the_renderer() -> None:
     """render/ imports notation/, never the reverse (imports inside functions counted); the command layer
-    (notation/commands/), which joins the two for the command line, is one place that may, and the
-    notebook hook (notation/notebook.py) the other, inside the function that shows an object only."""
+    (notation/commands/), which joins the two for the command line, is the one place that may.  The
+    notebook finds the renderer as an entry point of its group, declared in pyproject.toml."""
     offenders = []
     for path in sorted((ROOT / "notation").rglob("*.py")):
         if "commands" in path.relative_to(ROOT / "notation").parts:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        if path == ROOT / "notation" / "notebook.py":
-            shown = next(f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name == "shown")
-            tree.body.remove(shown)
-            assert any(isinstance(n, ast.Import) and n.names[0].name == "render" for n in ast.walk(shown))
         for node in ast.walk(tree):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
                 [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else []
             offenders += [f"{path.relative_to(ROOT)}:{node.lineno}: {n}" for n in names
                           if n == "render" or n.startswith("render.")]
     assert offenders == []
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert f'[project.entry-points."{notebook.GROUP}"]\nrender = "render"' in pyproject
+
+
+def test_the_renderer_is_an_installed_entry_point_of_the_notebook_group() -> None:
+    """The installed package declares the renderer in the group the notebook loads (what a pip install
+    makes of pyproject.toml)."""
+    from importlib.metadata import entry_points
+
+    assert [ep.value for ep in entry_points(group=notebook.GROUP)] == ["render"]

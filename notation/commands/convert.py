@@ -15,7 +15,7 @@ import click
 from .._term import fail, safe_line
 from ..batch import BATCH, convert_file, convert_files
 from ..convert import EXTENSIONS, InputSet, check_target, format_for
-from ..formats.registry import FORMATS, by_name
+from ..formats.registry import FORMATS, Format, by_name
 from ..matchio import find_inputs, skipped_summary
 from ..parallel import auto_jobs, collect_if_piled, collector_paused, map_batches, map_files
 
@@ -92,14 +92,15 @@ def command(paths: tuple[str, ...], to: str | None, force: bool, strict: bool, q
     if to is not None and to.lower() == "parquet":
         _parquet(inputs, out, force=force, quiet=quiet, jobs=jobs, dask_address=dask_address)
         return
-    if (to or "").lower() == "ogxms" or (to is None and out.lower().endswith(".ogxms") and not Path(out).is_dir()):
-        _stream(inputs, out, force=force, strict=strict, quiet=quiet)
+    collector = _collector(out, to)
+    if collector is not None:
+        _stream(inputs, out, collector, force=force, strict=strict, quiet=quiet)
         return
     # A directory or a pattern among the inputs writes a directory, however many records it holds: the
     # meaning of OUT does not change with the number of files found.
     several = len(inputs) > 1 or found.walked or Path(out).is_dir()
     make_folder = several and out != "-" and not os.path.lexists(out) and Path(out).suffix.lower() not in (
-        *EXTENSIONS.values(), ".html", ".ogxms", ".parquet")
+        *EXTENSIONS.values(), ".html", ".parquet")
     if several and not make_folder and (out == "-" or not Path(out).is_dir()):
         fail(f"{out}: with several inputs, a directory or a pattern, the output must be a directory (one "
              "that does not exist yet is made, unless its name ends as a record's)")
@@ -257,9 +258,20 @@ def _report(res: dict[str, Any]) -> int:
     return int(res["status"])
 
 
-def _stream(inputs: Sequence[str], out: str, *, force: bool, strict: bool, quiet: bool) -> None:
-    """``--to ogxms``: every match of every input as one OGXM stream (``.ogxms``), each a member in the
-    inputs' order.  Each input's findings are reported as for any conversion; an input that cannot be
+def _collector(out: str, to: str | None) -> Format | None:
+    """The format that collects every match of every input into one file (its registry line's ``collects``:
+    ``.ogxms``) when ``convert`` writes one: ``--to`` it, or no ``--to`` and an output (not a directory) named
+    with its extension."""
+    for f in FORMATS:
+        if f.collects and (to.lower() in (f.name, *f.aliases) if to is not None else
+                           out.lower().endswith(f.extensions[0]) and not Path(out).is_dir()):
+            return f
+    return None
+
+
+def _stream(inputs: Sequence[str], out: str, fmt: Format, *, force: bool, strict: bool, quiet: bool) -> None:
+    """``--to ogxms`` (``fmt``, a format that ``collects``): every match of every input as one stream, each a
+    member in the inputs' order.  Each input's findings are reported as for any conversion; an input that cannot be
     read is reported and left out (exit 2), the others are written.  Each member is written as it is
     made, and an OGXM stream among the inputs is read one member at a time: memory is one member,
     whatever their number."""
@@ -269,7 +281,6 @@ def _stream(inputs: Sequence[str], out: str, *, force: bool, strict: bool, quiet
     from ..batch import source_bytes
     from ..convert import _sync, check_target, open_pending, write_error
     from ..errors import NotationError
-    from ..formats.ogxm import write_ogxm
     from ..matchio import iter_matches
     from ..replay import replay_match
 
@@ -303,7 +314,7 @@ def _stream(inputs: Sequence[str], out: str, *, force: bool, strict: bool, quiet
                     if not quiet:
                         lines += [safe_line(f.format()) for f in rep.findings if f.severity != "note"]
                     try:
-                        member, dropped = write_ogxm(m, rep)
+                        written = fmt.write(m, rep)
                     except NotationError as e:
                         lines.append(safe_line(f"{name}: not converted: {e.message}"))
                         status = 2
@@ -312,11 +323,12 @@ def _stream(inputs: Sequence[str], out: str, *, force: bool, strict: bool, quiet
                         del m, rep
                     if strict or not quiet:
                         lines += [safe_line(f"{name}: {'error' if strict else 'dropped'}: member {members + 1}: {d}")
-                                  for d in dropped]
-                    if dropped and strict:
+                                  for d in written.dropped]
+                    if written.dropped and strict:
                         status = max(status, 1)
                     members += 1
-                    _put(sink, member, out)
+                    member = written.data
+                    _put(sink, member if isinstance(member, bytes) else member.encode("utf-8"), out)
                 del data
             except (OSError, NotationError) as e:
                 sink.seek(at)

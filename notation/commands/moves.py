@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
@@ -14,53 +14,8 @@ from ..errors import NotationError
 from ..ids import parse_position
 from ..moves import PositionPlays
 from ..position import parse_dice
+from ..positionio import position_lines
 from ..rules import ALL_ROLLS, Rules, get_rules
-
-
-def _inputs(position: str) -> Iterator[tuple[str, str | None]]:
-    """(text, where) for each position: the argument, a file, or standard input for '-': one position a
-    line, one XG/BGBlitz text export (whose ID gives the position), or an XG position file (.xgp)."""
-    import os
-
-    from .._input import MAX_POSITION_BYTES, bad_bytes, read_bytes
-    from ..errors import ParseError
-    from ..positionio import maybe_export, refuse_missing_file
-
-    if position != "-" and not (len(position) < 4096 and "\n" not in position and os.path.exists(position)
-                                and not os.path.isdir(position)):  # (a FIFO or a device too, as show reads)
-        refuse_missing_file(position)
-        yield position, None
-        return
-    name = "<stdin>" if position == "-" else position
-    # within the bound `show` holds a position to (`yes XGID | gammon moves -` stops at it): about
-    # 20,000 IDs, one a line
-    data = read_bytes(position, limit=MAX_POSITION_BYTES, what="a list of positions", name=name)
-    if data[:4] == b"RGMH":  # an eXtreme Gammon position file (.xgp)
-        from ..formats.xg import read_xgp
-        from ..ids import xgid
-
-        yield xgid(read_xgp(data, name).position), name
-        return
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        _, places, count = bad_bytes(data, "utf-8", most=1)
-        offset, line, column = places[0]
-        raise ParseError(f"byte 0x{data[offset]:02x} is not UTF-8 (the text of positions is UTF-8)"
-                         + (f"; {count - 1} more such places" if count > 1 else ""),
-                         file=name, line=line, column=column) from None
-    if maybe_export(text):
-        from ..formats.xgtext import looks_like_export, parse_export
-        from ..ids import xgid
-
-        if looks_like_export(text):
-            yield xgid(parse_export(text, name=name).position), name
-            return
-    for n, row in enumerate(text.splitlines(), 1):
-        s = row.strip()
-        if s and not s.startswith("#"):
-            yield s, f"{name}:{n}"
-
 
 PARALLEL_PAIRS = 1000
 """``--jobs 0`` lists in one process per CPU from this many position-and-roll pairs (fewer: one process;
@@ -167,7 +122,7 @@ def command(position: str, dice_text: str | None, all_rolls: bool, as_json: bool
     except ValueError as e:
         fail(str(e))
     try:
-        inputs = list(_inputs(position))
+        inputs = list(position_lines(position))
     except OSError as e:
         fail(f"{position}: cannot read: {e.strerror or e}")
     except (NotationError, UnicodeDecodeError) as e:

@@ -20,6 +20,7 @@ from .._term import fail, safe_line, stdout_failed, utf8
 from ..errors import InvalidPositionError, NotationError
 from ..navigate import action_at, game_of, move_index, place, step_labels
 from ..position import Position, parse_dice
+from ..positionio import names_file, record_or_position
 
 __all__ = ["command"]
 
@@ -47,14 +48,6 @@ def _check_plays(position: Position, plays: tuple[str, ...], dice: tuple[int, in
         except NotationError as e:
             where = f", column {e.column}" if e.column else ""
             fail(f"{which}{where}: {e.message}")
-
-
-def _looks_like_file(source: str) -> bool:
-    """An existing path that is no folder (a FIFO or a device too: read within the bound of a record, as
-    ``show`` reads them), not an ID: ``/dev/zero`` was read as a Position ID of 9 characters."""
-    import os
-
-    return len(source) < 4096 and "\n" not in source and os.path.exists(source) and not os.path.isdir(source)
 
 
 def _write(path: Path, data: bytes | str, force: bool = False, inputs: tuple[str, ...] = ()) -> None:
@@ -325,48 +318,6 @@ def command(source: str | None, output: str, fmt: str | None, game_no: int | Non
             click.echo(f"gammon: warning: {_font.missing_message()}", err=True)
 
 
-def _read_source(source: str) -> tuple[Any, Any]:
-    """(a match, None) or (None, a PositionRecord) for SOURCE: '-', a file, or an ID."""
-    from ..matchio import parse_any
-    from ..positionio import parse_position_text
-
-    if source == "-" or _looks_like_file(source):
-        name = "<stdin>" if source == "-" else source
-        from ..matchio import read_bytes
-
-        data = read_bytes(source)
-        if data[:4] == b"RGMH" and source.lower().endswith(".xgp"):  # an eXtreme Gammon position file
-            from ..formats.xg import read_xgp
-
-            return None, read_xgp(data, name)
-        text = data.decode("utf-8-sig", "replace") if data[:4] != b"RGMH" else ""
-        from ..formats.xgtext import looks_like_export
-
-        if text and looks_like_export(text):
-            return None, parse_position_text(text, name=name)
-        try:
-            return parse_any(data, name=name)[0], None
-        except (NotationError, IndexError) as e:
-            first = text.strip().splitlines()[0] if text.strip() else ""
-            try:
-                if first and len(text.strip().splitlines()) <= 3:  # a file or a paste holding an ID
-                    return None, parse_position_text(text.strip(), name=name)
-            except NotationError:
-                pass
-            if source == "-":
-                msg = e.message if isinstance(e, NotationError) else "no games"
-                fail(f"<stdin>: neither a match record nor a position ({msg})")
-            if isinstance(e, NotationError):
-                raise
-            fail(f"{source}: no games")
-    from ..ids import parse_position
-    from ..positionio import refuse_missing_file
-    from ..record import PositionRecord
-
-    refuse_missing_file(source)  # a file name that names nothing: not read as an ID
-    return None, PositionRecord(position=parse_position(source), format="id", source=source)
-
-
 def _candidate(record: Any, req: _Request, position: Position | None = None) -> tuple[str | None, str | None]:
     """The play to draw from the record's analysis (--candidate N, or the best by default) and its
     caption; for a cube decision, no play and the caption of the decision (its verdict and equities);
@@ -410,8 +361,8 @@ def _candidate(record: Any, req: _Request, position: Position | None = None) -> 
 def _command(req: _Request, pips: bool | None, score: bool | None) -> None:
     base = req.base
     try:
-        match, record = _read_source(req.source)
-    except NotationError as e:
+        match, record = record_or_position(req.source)
+    except ValueError as e:  # the record's NotationError, or neither a record nor a position
         fail(str(e))
     except OSError as e:
         fail(f"{req.source}: cannot read: {e.strerror or e}")
@@ -428,7 +379,7 @@ def _command(req: _Request, pips: bool | None, score: bool | None) -> None:
     for key, flag, default in (("pips", pips, is_match), ("score", score, has_score)):
         if flag if flag is not None else default:
             base[key] = True
-    if is_match or record.analysis is not None:  # a game's record: who is on roll, where no dice say it
+    if record is None or record.analysis is not None:  # a game's record: who is on roll, where no dice say it
         base["on_roll"] = True
     auto = req.caption == AUTO and not req.no_caption
     if req.caption is not None and not req.no_caption and not auto:
@@ -436,7 +387,7 @@ def _command(req: _Request, pips: bool | None, score: bool | None) -> None:
     try:
         if req.dice is not None:
             base["dice"] = parse_dice(req.dice, "--dice")
-        if not is_match:
+        if record is not None:  # a position
             if req.game_no is not None or req.move_no is not None or req.draw_all or req.at is not None:
                 fail(f"{req.source!r} is a position, not a match: --game, --move, --at and --all need a match "
                      "file")
@@ -455,7 +406,7 @@ def _command(req: _Request, pips: bool | None, score: bool | None) -> None:
                 base["caption"] = _book_caption(position, req.caption_pips, dice=base.get("dice"))
             _check_plays(position, plays, base.get("dice"), "--candidate" if play is not None else "--play")
             out_fmt = _format_for(req.output, req.fmt)
-            inputs = (req.source,) if req.source != "-" and _looks_like_file(req.source) else ()
+            inputs = (req.source,) if req.source != "-" and names_file(req.source) else ()
             _write(Path(req.output), _render(position, out_fmt, base), req.force, inputs)
             return
         if req.plays:

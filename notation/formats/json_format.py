@@ -544,23 +544,15 @@ def _kind(v: Any, path: str) -> ActionKind:
     return s  # type: ignore[return-value]
 
 
+def _fields(d: Mapping[str, Any], path: str, schema: Mapping[str, tuple[Callable[[Any, str], Any], Any]]
+            ) -> dict[str, Any]:
+    """A record's fields read from the object ``d`` (at ``path``) by :func:`_get`, as its constructor's keywords:
+    ``schema`` gives each field its check and its default (``_MISSING``: it must be there)."""
+    return {key: _get(d, key, path, check, default) for key, (check, default) in schema.items()}
+
+
 def _action(v: Any, path: str) -> Action:
-    d = _obj(v, path)
-    return Action(
-        kind=_get(d, "kind", path, _kind),
-        player=_get(d, "player", path, _player),
-        dice=_get(d, "dice", path, _opt(_pair_of(_die)), None),
-        play=_get(d, "play", path, _opt(_str), None),
-        no_move=_get(d, "no_move", path, _opt(_str), None),
-        value=_get(d, "value", path, _opt(_count), None),
-        text=_get(d, "text", path, _str, ""),
-        span=_get(d, "span", path, _opt(_span_of), None),
-        move_number=_get(d, "move_number", path, _opt(_count), None),
-        comment=_get(d, "comment", path, _opt(_str), None),
-        setup=_get(d, "setup", path, _opt(_position), None),
-        properties=_get(d, "properties", path, _props, dict),
-        analysis=_get(d, "analysis", path, _opt(_analysis_of), None),
-    )
+    return Action(**_fields(_obj(v, path), path, _ACTION))
 
 
 def _analysis_of(v: Any, path: str) -> Analysis:
@@ -634,6 +626,40 @@ def _severity(v: Any, path: str) -> str:
     if s not in _SEVERITIES:
         raise _Bad(path, f"a severity is error, warning or note, not {s[:40]!r}")
     return s
+
+
+_ACTION: dict[str, tuple[Callable[[Any, str], Any], Any]] = {
+    "kind": (_kind, _MISSING),
+    "player": (_player, _MISSING),
+    "dice": (_opt(_pair_of(_die)), None),
+    "play": (_opt(_str), None),
+    "no_move": (_opt(_str), None),
+    "value": (_opt(_count), None),
+    "text": (_str, ""),
+    "span": (_opt(_span_of), None),
+    "move_number": (_opt(_count), None),
+    "comment": (_opt(_str), None),
+    "setup": (_opt(_position), None),
+    "properties": (_props, dict),
+    "analysis": (_opt(_analysis_of), None),
+}
+"""An action's fields (:func:`_action`)."""
+
+_FINDING: dict[str, tuple[Callable[[Any, str], Any], Any]] = {
+    "severity": (_severity, _MISSING),
+    "message": (_str, _MISSING),
+    "file": (_opt(_str), None),
+    "line": (_opt(_place), None),
+    "column": (_opt(_place), None),
+    "game": (_opt(_count), None),
+    "move": (_opt(_count), None),
+    "player": (_opt(_str), None),
+    "roll": (_opt(_str), None),
+    "text": (_str, ""),
+    "xgid": (_opt(_str), None),
+    "legal": (_list_of(_str), list),
+}
+"""A stored finding's fields (:func:`findings_from_json`)."""
 
 
 def _game(v: Any, path: str) -> Game:
@@ -740,21 +766,7 @@ def findings_from_json(text: str) -> list[Finding]:
     try:
         for i, v in enumerate(_get(doc, "findings", "", _list, list)):
             path = f"findings[{i}]"
-            d = _obj(v, path)
-            out.append(Finding(
-                severity=_get(d, "severity", path, _severity),
-                message=_get(d, "message", path, _str),
-                file=_get(d, "file", path, _opt(_str), None),
-                line=_get(d, "line", path, _opt(_place), None),
-                column=_get(d, "column", path, _opt(_place), None),
-                game=_get(d, "game", path, _opt(_count), None),
-                move=_get(d, "move", path, _opt(_count), None),
-                player=_get(d, "player", path, _opt(_str), None),
-                roll=_get(d, "roll", path, _opt(_str), None),
-                text=_get(d, "text", path, _str, ""),
-                xgid=_get(d, "xgid", path, _opt(_str), None),
-                legal=_get(d, "legal", path, _list_of(_str), list),
-            ))
+            out.append(Finding(**_fields(_obj(v, path), path, _FINDING)))
     except _Bad as e:
         raise ParseError(f"bad gammon-notation JSON: {e}", text=e.path) from None
     return out

@@ -1,5 +1,6 @@
 """Reading a JSON record: a match (:func:`notation.formats.json_format.from_json`) or a chouette
-(:func:`notation.chouette.read_chouette_json`), as every reader reads (:mod:`notation.formats.registry`)."""
+(:func:`notation.formats.chouette_json.read_chouette_json`), as every reader reads
+(:mod:`notation.formats.registry`)."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def read(data: str | bytes, *, name: str | None = None) -> list[Match]:
     """The match (or chouette, replayed by :mod:`notation.chouette`) of a JSON record given as text or
     bytes, named ``name``."""
     text = _decode(data, name) if isinstance(data, bytes) else data
-    from ..chouette import is_chouette_json, read_chouette_json
+    from .chouette_json import is_chouette_json, read_chouette_json
 
     if is_chouette_json(text):
         m: Match = read_chouette_json(text, source=name)

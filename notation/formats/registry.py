@@ -77,6 +77,18 @@ class Format:
     """The keyword options its ``write`` takes (from the command line)."""
     replays: bool = False
     """Its writer uses the whole replay's steps (the others are given the findings-only replay)."""
+    games: str | None = None
+    """The reader module's function that reads a file one game at a time, ``f(data, *, name) -> (Match,
+    Iterator[Game])`` (the match without its games, then each game as it is read): ``validate`` reads the
+    format so, in the memory of one game whatever the file's size (:meth:`iter_games`)."""
+    members: str | None = None
+    """The reader module's function that reads the matches of a file that may hold several back to back (a
+    stream) one at a time, ``f(data, *, name, keep) -> Iterator[Match]`` (``keep``: what writing the record
+    back needs, as :meth:`read` takes it; a damaged match after complete ones raises when it is reached):
+    ``validate`` and :func:`notation.matchio.iter_matches` read the format so (:meth:`iter_members`)."""
+    collects: bool = False
+    """A file of it is files of one match each, back to back (a stream): ``convert --to`` it (or to an output
+    named with its extension) writes every match of every input into one, each written by ``write``."""
     streams: bool = False
     """Its writer writes one game at a time (``write_games``): an SGF collection is converted to it so
     (:mod:`notation.stream`)."""
@@ -97,6 +109,22 @@ class Format:
         read = self.module("reader").read
         matches: list[Match] = read(data, name=name) if keep or not self.private else read(data, name=name, keep=False)
         return matches
+
+    def iter_games(self, data: str | bytes, *, name: str | None = None) -> tuple[Match, Iterator[Game]]:
+        """The match in ``data`` without its games, and its games one at a time (the ``games`` function of
+        the format's reader).  Only for a format read so."""
+        if self.games is None:
+            raise ValueError(f"{self.name}: not read one game at a time")
+        read: Callable[..., tuple[Match, Iterator[Game]]] = getattr(self.module("reader"), self.games)
+        return read(data, name=name)
+
+    def iter_members(self, data: bytes, *, name: str | None = None, keep: bool = True) -> Iterator[Match]:
+        """The matches in ``data`` one at a time (the ``members`` function of the format's reader; ``keep``:
+        as :meth:`read` takes it).  Only for a format read so."""
+        if self.members is None:
+            raise ValueError(f"{self.name}: not read one match at a time")
+        read: Callable[..., Iterator[Match]] = getattr(self.module("reader"), self.members)
+        return read(data, name=name, keep=keep)
 
     def write(self, match: Match, rep: MatchReplay | None = None, **options: Any) -> WriteResult:
         """``match`` written by the format's writer (only the ``options`` it takes are passed)."""
@@ -147,13 +175,15 @@ _WORDS = ("a text record for people (gammon convert --to txt, gnubg's 'export ma
 FORMATS: tuple[Format, ...] = (
     Format("mat", (".mat", ".gam"), "mat", "mat_write", signature=_mat_signature, guess=(".mat", ".txt", ".gam"),
            options=("bar", "off", "hit_marks"), streams=True),
-    Format("sgf", (".sgf",), "sgf", "sgf_write", starts=(b"(",), replays=True, streams=True),
+    Format("sgf", (".sgf",), "sgf", "sgf_write", starts=(b"(",), games="iter_sgf", replays=True, streams=True),
     Format("json", (".json",), "json_read", "json_format", starts=(b"{",), streams=True),
     Format("txt", (".txt",), None, "text", signature=lambda: _TEXT_RECORD, refused=_WORDS, aliases=("text",),
            replays=True),
     Format("xg", (".xg", ".xgp"), "xg", magic=b"RGMH"),
-    Format("ogxm", (".ogxm",), "ogxm", "ogxm", magic=b"OGXM", replays=True, private=("ogxm.sections",)),
-    Format("ogxms", (".ogxms",), "ogxm", "ogxm", replays=True, private=("ogxm.sections",)),
+    Format("ogxm", (".ogxm",), "ogxm", "ogxm", magic=b"OGXM", members="iter_ogxm", replays=True,
+           private=("ogxm.sections",)),
+    Format("ogxms", (".ogxms",), "ogxm", "ogxm", members="iter_ogxm", replays=True, collects=True,
+           private=("ogxm.sections",)),
 )
 """Every format, one line each.  The order is the order of the lists shown to people, and of recognition:
 magic bytes, then the start of the text, then the signatures (the refused ones first)."""

@@ -178,8 +178,8 @@ def play_chouette(seed: int, players: list[str], games: int) -> Any:
 
 def compact_json(m: Match) -> str:
     """The gammon-notation JSON of ``m`` without the keys that hold nothing (the reader's defaults)."""
-    from notation.chouette import _compact
     from notation.formats import json_format as jf
+    from notation.formats.chouette_json import _compact
 
     d = jf.match_to_dict(m)
     d = _compact(d)
@@ -202,7 +202,7 @@ def main() -> None:
     acey2 = play_match("acey-deucey", 8, games=2, names=("Chief", "Bosun"), cube_every=99,
                        checker_scoring=True)
     (out / "acey_checker_scoring.json").write_text(compact_json(acey2), encoding="utf-8")
-    from notation.chouette import chouette_to_json
+    from notation.formats.chouette_json import chouette_to_json
 
     ch = play_chouette(5, ["Ann", "Ben", "Cid", "Dee"], 6)
     ch.tags.append(("Event", "Thursday club chouette"))
