@@ -358,7 +358,10 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
                     return done
         if data is None:
             data = source_bytes(src)[0]
-        matches: list[Match] | _Stream = _Stream(data, name) if _is_ogxm_stream(data) else _parse(data, name)
+        # a file's own bytes, which only its format's writer writes back, are read only for that target
+        keep = fmt != "html" and bool(by_name(fmt).private)
+        matches: list[Match] | _Stream = (_Stream(data, name, keep) if _is_ogxm_stream(data)
+                                          else _parse(data, name, keep=keep))
         del data
     except OSError as e:
         return failed(f"{name}: cannot read: {e.strerror or e}")
@@ -373,8 +376,6 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
     if not (matches.games if isinstance(matches, _Stream) else any(m.games for m in matches)):
         return failed(f"{name}: {NO_GAMES}: nothing to convert")
     from pathlib import Path
-
-    from .formats.registry import by_name
 
     keeps = () if fmt == "html" else by_name(fmt).private
     drop = [p for f in FORMATS for p in f.private if p not in keeps]  # (an OGXM file's own bytes are for
@@ -422,10 +423,10 @@ class _Stream:
     every member (which raises as reading the whole stream does, before anything is written, and counts
     them), each read again as it is iterated; memory is one member, whatever their number."""
 
-    def __init__(self, data: bytes, name: str) -> None:
+    def __init__(self, data: bytes, name: str, keep: bool) -> None:
         from .matchio import iter_matches
 
-        self.data, self.name = data, name
+        self.data, self.name, self.keep = data, name, keep
         self.count = 0
         self.games = False
         for m in iter_matches(data, name=name, keep=False):
@@ -439,7 +440,7 @@ class _Stream:
     def __iter__(self) -> Iterator[Match]:
         from .matchio import iter_matches
 
-        return iter_matches(self.data, name=self.name)
+        return iter_matches(self.data, name=self.name, keep=self.keep)
 
 
 class Page(Protocol):
@@ -538,10 +539,10 @@ def _convert_match(match: Match, name: str, member: int, target: str, fmt: str, 
         write_failed(e)
 
 
-def _parse(data: bytes, name: str) -> list[Match]:
+def _parse(data: bytes, name: str, *, keep: bool = True) -> list[Match]:
     from .matchio import parse_any
 
-    return parse_any(data, name=name)
+    return parse_any(data, name=name, keep=keep)
 
 
 BATCH = 16
