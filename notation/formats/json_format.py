@@ -304,6 +304,19 @@ def _action_text(a: Action, level: int) -> str | None:
     play, no_move, value, text, move_number, comment = a.play, a.no_move, a.value, a.text, a.move_number, a.comment
     if type(kind) is not str or type(player) is not int:
         return None
+    if type(play) is str and type(text) is str and value is None and comment is None and span is not None \
+            and type(dice) is tuple and (no_move is None or type(no_move) is str) \
+            and (move_number is None or type(move_number) is int):
+        # a play as a reader makes it (most actions): its numbers and texts into one template
+        line, column, end_line, end_column = span.line, span.column, span.end_line, span.end_column
+        if len(dice) == 2 and type(dice[0]) is int and type(dice[1]) is int and type(line) is int \
+                and type(column) is int and type(end_line) is int and type(end_column) is int:
+            while level >= len(_PLAY_TEMPLATES):
+                _PLAY_TEMPLATES.append(_action_template(len(_PLAY_TEMPLATES), play=True))
+            enc = _encode_str
+            return _PLAY_TEMPLATES[level] % (
+                enc(kind), player, dice[0], dice[1], enc(play), "null" if no_move is None else enc(no_move),
+                enc(text), line, column, end_line, end_column, "null" if move_number is None else move_number)
     if dice is None:
         d = "null"
     elif type(dice) is tuple and len(dice) == 2 and type(dice[0]) is int and type(dice[1]) is int:
@@ -332,17 +345,25 @@ def _action_text(a: Action, level: int) -> str | None:
                                        comment)
 
 
-def _action_template(level: int) -> str:
-    """The text of a common action at nesting ``level``, its values left as ``%`` fields."""
+def _action_template(level: int, *, play: bool = False) -> str:
+    """The text of a common action at nesting ``level``, its values left as ``%`` fields (``play``: of a play
+    as a reader makes it, its dice and span as numbers, no value and no comment)."""
     p, end = "  " * (level + 1), "  " * level
     keys = ("kind", "player", "dice", "play", "no_move", "value", "text", "span", "move_number", "comment")
     fields = [f'{p}"{k}": {"%d" if k == "player" else "%s"}' for k in keys]
+    if play:
+        fields[2] = f'{p}"dice": [%d, %d]'
+        fields[5] = f'{p}"value": null'
+        fields[7] = f'{p}"span": {{"line": %d, "column": %d, "end_line": %d, "end_column": %d}}'
+        fields[9] = f'{p}"comment": null'
     fields += [f'{p}"setup": null', f'{p}"properties": {{}}', f'{p}"analysis": null']
     return "{\n" + ",\n".join(fields) + "\n" + end + "}"
 
 
 _ACTION_TEMPLATES: list[str] = []
 """:func:`_action_template` of each level, made when first needed."""
+_PLAY_TEMPLATES: list[str] = []
+""":func:`_action_template` of each level for a play, made when first needed."""
 
 
 def to_json(match: Match, findings: Iterable[Finding] | None = None) -> str:
