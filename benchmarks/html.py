@@ -79,6 +79,28 @@ counted.  gnubg, ``import mat`` and ``export match html`` as one process: 0.13 s
 half of it (the search's samples and crossings), the page's SVG units and the layout of each position
 the rest.
 
+Measured 2026-12-02 11:10-12:10 UTC (load average 3-7 on the 2 cores, so counted in instructions too), against
+main as of 254fcec, the pages of 37 corpus records (.mat, .txt, SGF, XG) the same bytes: an arrow's tip, head
+and shaft end found by Newton's method in a bracket instead of 40 bisections (2,912 searches a 17-point
+page; 68 ms to 24 ms for 3,000), an arrow's obstacles binned only where a sample falls (a quarter of the
+bins), a candidate's samples tested only until they reach the search's limit (181,098 to 170,333), a
+sample's point with its weights computed once for x and y, two segments' crossing test written out, the
+shaft's flattening weights made once, and ``notation.statistics`` imported for an analysed record only.
+One whole ``gammon convert`` process under callgrind, bytecode cached: the 17-point match 7.27 G to 6.47 G
+instructions (-11%), the 7-game match of ``dueller/002-gnubg-BGBlitz_7-pt_19_gnubg.mat`` 4.69 G to 4.20 G
+(-10%); this benchmark's own run (``--against main``, half-way): ``match_page`` 0.62 s CPU against 0.69 s;
+user+sys of the whole process, medians of 8 alternating with main at 12:12 (load average 3.5-4): 0.74 s
+against 0.80 s (17-point) and 0.51 s against 0.54 s (7-game).  gnubg (``import mat`` and ``export match
+html``, after a first run that copies its images): 0.08-0.09 s CPU and 0.07 s: about 9x and 7x, the 2x
+budget **not met**.  Tried and not kept: tests of a bound in finer steps (fewer samples, more calls:
+no faster), the obstacles made once per board and patched per arrow (a board has about two arrows: no
+faster), a crossing test that first drops the pieces outside the other curve's box (1 ms a page).
+Routing the same (position, play) once does not pay inside a page (561 distinct of 570 routes).  What is
+left: in process, the 17-point page is about 0.6 s of CPU, routing a half (its samples about a quarter of
+that, crossings, flattened candidates and the curves' lengths most of the rest), the page's SVG units a
+fifth (each distinct arrow written as SVG and cut into its shape by regular expression), the layout of
+each position most of the rest; start-up and imports about 0.15 s.
+
 ``--floor [DIR]`` lays out every page position of the archive's first 30 records in this process, as the
 page does, three ways: arrows routed (what pages do), each arrow its plain arc, no arrows; and, with the
 archive's count of page positions and plain ``validate``'s time, the least ``--html`` could take if a page

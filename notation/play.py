@@ -29,11 +29,12 @@ from dataclasses import replace
 from typing import Literal
 
 from .errors import AmbiguousPlayError, IllegalPlayError, ParseError
-from .playtext import ParsedPlay, Segment, Step, format_play, point_name
+from .playtext import ParsedPlay, Segment, Step, point_name
+from .playtext import format_play as format_play  # re-exported: part of play notation
 from .playtext import format_steps_plain as format_steps_plain  # re-exported: part of play notation
 from .position import PLAYER_LETTERS, Board, Position
 from .position import play_result as play_result  # re-exported: the position after a play
-from .rules import Leg, Play, Refusal, Resolution, Rules, play_legs
+from .rules import Leg, Play, Refusal, Resolution, Rules, chosen_by_marks, examples, play_legs, rule_breach
 
 # --------------------------------------------------------------------------- reading (syntax)
 
@@ -407,7 +408,7 @@ def _resolve(position: Position, parsed: ParsedPlay, dice: tuple[int, int] | Non
         if not legal:
             return Resolution(Play((), mine, theirs))
         raise IllegalPlayError(
-            f"no move is written, but {roll_s} can be played, e.g. {_examples(legal)}",
+            f"no move is written, but {roll_s} can be played, e.g. {examples(legal)}",
             column=column, text=parsed.text)
 
     dice_list = [hi, hi, hi, hi] if hi == lo else [hi, lo]
@@ -505,81 +506,16 @@ def _resolve(position: Position, parsed: ParsedPlay, dice: tuple[int, int] | Non
         raise IllegalPlayError(first_error[1], column=column, text=parsed.text)
     good = [s for s in successes if s[1] is not None]
     if not good:
-        done = successes[0][0]
-        return _rule_violation(done, legal, hi, lo, roll_s, column, parsed.text)
+        raise IllegalPlayError(rule_breach(successes[0][0], legal, hi, lo), column=column, text=parsed.text)
     visible = [s for s in good if not s[2]] or good
-    marked = {p for seg in parsed.segments for p, mk in zip(seg.points, seg.marks, strict=True) if mk}
     distinct: dict[tuple[Board, Board], tuple[tuple[Step, ...], Play]] = {}
     for done, result, _hidden in visible:
         assert result is not None
         distinct.setdefault((result.mine, result.theirs), (done, result))
-    if len(distinct) > 1:
-        exact = {k: v for k, v in distinct.items() if {t for _, t, h in v[0] if h} == marked}
-        if len(exact) == 1:
-            distinct = exact
-    if len(distinct) > 1:
-        options = "; ".join(format_play(v[0]) for v in distinct.values())
-        raise AmbiguousPlayError(f"{text!r} can mean {options}", column=column, text=parsed.text)
-    done, result = next(iter(distinct.values()))
-    notes = []
-    hit_points = {t for _, t, h in done if h}
-    for p in sorted(hit_points - marked, reverse=True):
-        notes.append(f"the hit on {p} is not marked")
-    for p in sorted(marked - hit_points, reverse=True):
-        notes.append(f"{point_name(p)} is marked as a hit, but no blot is hit there")
-    notes.extend(parsed.normalisations)
-    return Resolution(Play(done, result.mine, result.theirs), tuple(notes))
-
-
-def _examples(plays: Sequence[Play], n: int = 5) -> str:
-    shown = [p.notation() for p in plays[:n]]
-    more = len(plays) - len(shown)
-    return ", ".join(shown) + (f" (and {more} more)" if more > 0 else "")
-
-
-def _rule_violation(done: tuple[Step, ...], legal: Sequence[Play], hi: int, lo: int, roll_s: str,
-                    column: int, text: str) -> Resolution:
-    max_used = max(p.dice_used for p in legal)
-    used = len(done)
-    # Prefer examples that keep what was written and add what is missing.
-    written = sorted((s, t) for s, t, _ in done)
-    containing = [p for p in legal if _contains(sorted((s, t) for s, t, _ in p.steps), written)]
-    legal = containing + [p for p in legal if p not in containing]
-    if used < max_used:
-        if hi == lo:
-            raise IllegalPlayError(
-                f"only {used} of the four {hi}s are played, but {legal[0].notation()} plays {max_used}",
-                column=column, text=text)
-        if used == 0:
-            raise IllegalPlayError(f"nothing is played, but {legal[0].notation()} plays {roll_s}",
-                                   column=column, text=text)
-        unused = _unused_die(done, hi, lo)
-        raise IllegalPlayError(
-            f"the {unused} is not played, but {legal[0].notation()} plays both dice",
-            column=column, text=text)
-    if used == 1 and hi != lo:
-        raise IllegalPlayError(
-            f"only one die can be played, and then it must be the larger one, the {hi}: "
-            f"{_examples(legal)}", column=column, text=text)
-    raise IllegalPlayError(f"{format_play(done)} is not a legal play of {roll_s}; legal: "
-                           f"{_examples(legal)}", column=column, text=text)
-
-
-def _contains(big: list[tuple[int, int]], small: list[tuple[int, int]]) -> bool:
-    rest = list(big)
-    for x in small:
-        if x not in rest:
-            return False
-        rest.remove(x)
-    return True
-
-
-def _unused_die(done: tuple[Step, ...], hi: int, lo: int) -> int:
-    s, t, _ = done[0]
-    dist = s - t
-    if t > 0:
-        return lo if dist == hi else hi
-    return lo if dist > lo else hi
+    options = list(distinct.values())
+    i, notes = chosen_by_marks([done for done, _result in options], parsed, column)
+    done, result = options[i]
+    return Resolution(Play(done, result.mine, result.theirs), notes + parsed.normalisations)
 
 
 def check_play(position: Position, play: str, dice: tuple[int, int] | None = None) -> str | None:

@@ -24,7 +24,7 @@ from .errors import AmbiguousPlayError, IllegalPlayError, ParseError
 from .play import known_plain_legs, plain_legs
 from .position import GAME_DROPPED, GAME_OVER, GAME_RESIGNED, Board, Position, play_result
 from .record import Action, Game, Match, rule_number
-from .rules import Play, Refusal, Step, play_legs
+from .rules import Play, Refusal, play_legs
 from .variants import ACEY_DOUBLE, scoring_rule
 
 Severity = Literal["error", "warning", "note"]
@@ -465,8 +465,7 @@ class _GameRunner:
         except IllegalPlayError as e:
             legal = pos.rules.plays_for(pos.on_roll, pos.opponent, dice[0], dice[1])
             self.find("error", action, e.message, column=col, legal=sorted(p.notation() for p in legal))
-            own = getattr(pos.rules, "as_recorded", None)
-            recorded = own(pos, parsed) if own is not None else _as_recorded(pos, parsed.segments)
+            recorded = pos.rules.as_recorded(pos, parsed)
             if recorded is None:
                 return self.unverifiable(action)
             after = self.acey_after(action, pos, recorded, play_result(pos, recorded), chosen)
@@ -777,19 +776,6 @@ class _GameRunner:
         return written == min(full, need) or (written < full and written >= need)
 
 
-def _land(theirs: list[int], t: int) -> bool | None:
-    """A checker lands on the mover's point ``t``: None when the opponent holds it, else whether a blot
-    was hit (it goes to the opponent's bar)."""
-    opp = theirs[25 - t]
-    if opp >= 2:
-        return None
-    if opp == 1:
-        theirs[25 - t] = 0
-        theirs[25] += 1
-        return True
-    return False
-
-
 def _plain_play(pos: Position, text: str, dice: tuple[int, int]) -> Play | None:
     """The legal :class:`Play` written as ``text`` in the common shape (:func:`~notation.play.plain_legs`),
     by the rules' :func:`~notation.rules.play_legs`; None for anything else (the full path reads and
@@ -805,29 +791,6 @@ def _plain_play(pos: Position, text: str, dice: tuple[int, int]) -> Play | None:
 
 
 _object_new = object.__new__
-
-
-def _as_recorded(pos: Position, segments: tuple) -> Play | None:
-    """Apply a written play checker by checker, ignoring the dice, if that is physically possible."""
-    mine = list(pos.on_roll)
-    theirs = list(pos.opponent)
-    steps: list[Step] = []
-    for seg in segments:
-        for _ in range(seg.count):
-            pts = seg.points
-            for a, b in zip(pts, pts[1:], strict=False):
-                if a == 0 or b == 25 or b >= a or mine[a] <= 0:
-                    return None
-                hit = False
-                if b > 0:
-                    landed = _land(theirs, b)
-                    if landed is None:
-                        return None
-                    hit = landed
-                mine[a] -= 1
-                mine[max(b, 0)] += 1
-                steps.append((a, max(b, 0), hit))
-    return Play(tuple(steps), tuple(mine), tuple(theirs))
 
 
 def replay_match(match: Match, *, keep: bool = True) -> MatchReplay:

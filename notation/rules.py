@@ -18,6 +18,9 @@ larger die when only one can be played; one play per resulting position (hits co
 of the first sequence gnubg's own search finds for it, in gnubg's order.
 
 Speed (``benchmarks/movegen.py``): the generator specialises by case instead of searching blindly.
+One rule says where a checker may go by one die (:func:`step_to`: bar first, open points, bearing
+off); the generators read its answers as tables of the position (:class:`_Setup`), and ask it again only
+where the board of the moment decides (bearing off after other steps).
 A non-double with two or more checkers outside the home board and none on the bar is a product of the
 single-die steps (:func:`_pairs_fast`); doubles with nothing to bear off are four nested loops with
 sources never rising (:func:`_doubles_plain`); the rest (the bar, bearing off, Dutch backgammon's hits) is
@@ -34,8 +37,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple, Protocol
 
-from .errors import AmbiguousPlayError, IllegalPlayError
-from .playtext import ParsedPlay, Step, format_play, point_name
+from .errors import AmbiguousPlayError
+from .playtext import ParsedPlay, Segment, Step, format_play, point_name
 
 Board = tuple[int, ...]
 """26 counts: [0] borne off, [1..24] points in the owner's numbering, [25] bar."""
@@ -141,6 +144,14 @@ class Rules:
             return [p.steps for p in self.plays_for(mine, theirs, hi, lo)]
         return _found(mine, theirs, hi, lo, self.hit_needs_home_checker).values()
 
+    def as_recorded(self, position: OnRoll, parsed: ParsedPlay) -> Play | None:
+        """A written (illegal) play applied as written, ignoring the dice, when the board allows it
+        (:func:`as_written`; Acey-Deucey's ``bar/N`` may enter a waiting checker)."""
+        mine = position.on_roll
+        pool = self.checkers - sum(mine) if self.checkers_start_off_board else 0
+        return as_written(mine, position.opponent, parsed.segments, pool)
+
+
 @lru_cache(maxsize=32)
 def _cached_plays(rules: Rules, mine: Board, theirs: Board, hi: int, lo: int) -> tuple[Play, ...]:
     """The last queries' plays: a replay asks about the same roll again when it reads the play.  Kept
@@ -176,45 +187,49 @@ _StepKey = tuple[int, int, bool, int, Step]
 
 
 class _Setup:
-    """What the generator needs to know about a position, shared by all 21 rolls."""
+    """What the generator needs to know about a position, shared by all 21 rolls: the rules' single steps
+    (:func:`step_to`) as tables."""
 
-    __slots__ = ("mine", "srcs", "opn", "blot", "outside", "bar", "_steps")
+    __slots__ = ("mine", "theirs", "srcs", "opn", "blot", "outside", "bar", "_moves")
 
     def __init__(self, mine: Board, theirs: Board) -> None:
         self.mine = mine
-        opn = [False] * 26
+        self.theirs = theirs
+        self.outside = outside = sum(mine[7:26])
+        opn = [True] * 26
         blot = [False] * 26
         for p in range(1, 25):
-            n = theirs[25 - p]
-            if n < 2:
-                opn[p] = True
-                if n:
+            if theirs[25 - p]:  # (a point the opponent does not occupy is open)
+                if step_to(mine, theirs, 25, 25 - p, outside) == p:  # a step onto p (from the bar: any distance)
                     blot[p] = True
+                else:
+                    opn[p] = False
         self.opn = opn
-        """The mover may land on p (the opponent has at most one checker there)."""
+        """The mover may land on p (:func:`step_to`: the opponent has at most one checker there)."""
         self.blot = blot
         self.srcs = tuple(p for p in range(24, 0, -1) if mine[p] > 0)
         """The mover's occupied points, highest first (not the bar)."""
-        self.outside = sum(mine[7:26])
         self.bar = mine[25]
-        self._steps: list[list[_StepKey] | None] = [None] * 7
+        self._moves: list[list[_StepKey] | None] = [None] * 7
 
-    def steps(self, d: int) -> list[_StepKey]:
-        """The steps of ``d`` from the position itself that land on a point (no bar, no bearing off)."""
-        st = self._steps[d]
+    def moves(self, d: int) -> list[_StepKey]:
+        """The single steps of ``d`` the rules allow in the position itself (:func:`single_steps`), highest
+        source first: from the bar when a checker is there, bearing off (to 0) when allowed."""
+        st = self._moves[d]
         if st is None:
-            opn, blot = self.opn, self.blot
+            mine, theirs, outside, blot = self.mine, self.theirs, self.outside, self.blot
             st = []
-            for s in self.srcs:
-                t = s - d
-                if t < 1:
-                    break
-                if opn[t]:
-                    if blot[t]:
-                        st.append((s, t, True, _D[t] - _D[s] + _H[t], _STEP[1][s][t]))
-                    else:
-                        st.append((s, t, False, _D[t] - _D[s], _STEP[0][s][t]))
-            self._steps[d] = st
+            for s in (25,) if self.bar else self.srcs:
+                t = step_to(mine, theirs, s, d, outside)
+                if t < 0:
+                    if t == OUTSIDE:  # so are the lower points' steps
+                        break
+                    continue
+                if blot[t]:
+                    st.append((s, t, True, _D[t] - _D[s] + _H[t], _STEP[1][s][t]))
+                else:
+                    st.append((s, t, False, _D[t] - _D[s], _STEP[0][s][t]))
+            self._moves[d] = st
         return st
 
 
@@ -249,8 +264,8 @@ def _pairs_fast(su: _Setup, hi: int, lo: int) -> _Found:
     one-checker plays can coincide (13/7/6 with 12/6 13/12), hence the ``in found`` tests.
     """
     mine, opn, blot = su.mine, su.opn, su.blot
-    first = su.steps(hi)
-    second = su.steps(lo)
+    first = su.moves(hi)  # (no bar, and nothing can bear off: only steps onto points)
+    second = su.moves(lo)
     found: _Found = {}
     for a, ta, ha, ka, sa in first:
         lone = mine[a] == 1
@@ -311,30 +326,19 @@ def _pairs_fast(su: _Setup, hi: int, lo: int) -> _Found:
 def _pairs_generic(su: _Setup, hi: int, lo: int, dutch: bool = False) -> _Found:
     """A non-double in general (checkers on the bar, bearing off, Dutch backgammon's hits), by trying both
     orders."""
-    mine, opn, blot = su.mine, su.opn, su.blot
+    mine, theirs, opn, blot = su.mine, su.theirs, su.opn, su.blot
     m = list(mine)
     outside = su.outside
+    offs = outside < 2  # a second step may bear off only when the first can bring the last checker home
     both: _Found = {}
     singles: tuple[_Found, _Found] = ({}, {})
     for x, y, single in ((hi, lo, singles[0]), (lo, hi, singles[1])):
-        for s1 in (25,) if m[25] else su.srcs:
-            t1 = s1 - x
-            if t1 >= 1:
-                if not opn[t1]:
-                    continue
-                h1 = blot[t1]
-                if h1 and dutch and not any(m[1:7]):
-                    continue
-            else:
-                if outside or (t1 < 0 and any(m[s1 + 1:7])):
-                    continue
-                t1 = 0
-                h1 = False
-            k1 = _D[t1] - _D[s1] + (_H[t1] if h1 else 0)
+        for s1, t1, h1, k1, st1 in su.moves(x):
+            if h1 and dutch and not any(m[1:7]):
+                continue
             m[s1] -= 1
             m[t1] += 1
             out1 = outside - 1 if s1 >= 7 and t1 <= 6 else outside
-            st1 = _STEP[h1][s1][t1]
             if m[25]:
                 srcs2: tuple[int, ...] | list[int] = (25,)
             elif t1 and not mine[t1]:
@@ -346,15 +350,15 @@ def _pairs_generic(su: _Setup, hi: int, lo: int, dutch: bool = False) -> _Found:
                 if not m[s2]:
                     continue
                 t2 = s2 - y
-                if t2 >= 1:
+                if t2 >= 1:  # (landing: the set-up's table of step_to)
                     if not opn[t2]:
                         continue
                     h2 = blot[t2] and not (h1 and t2 == t1)
                     if h2 and dutch and not any(m[1:7]):
                         continue
+                elif not offs or step_to(m, theirs, s2, y, out1):  # bearing off after the first step
+                    continue
                 else:
-                    if out1 or (t2 < 0 and any(m[s2 + 1:7])):
-                        continue
                     t2 = 0
                     h2 = False
                 moved = True
@@ -372,7 +376,7 @@ def _doubles(su: _Setup, d: int, dutch: bool = False) -> _Found:
     """A double: every sequence of up to four steps with the sources never rising (which reaches
     every play once), keeping those that use the most dice.  ``dutch``: every order (a checker reaching
     home first may allow a hit by one from further back)."""
-    mine, opn, blot = su.mine, su.opn, su.blot
+    mine, theirs, opn, blot = su.mine, su.theirs, su.opn, su.blot
     m = list(mine)
     found: _Found = {}
     pre: tuple[Step, ...] = ()
@@ -380,9 +384,10 @@ def _doubles(su: _Setup, d: int, dutch: bool = False) -> _Found:
     hm = 0
     left = 4
     if m[25]:
-        e = 25 - d
-        if not opn[e] or (dutch and blot[e] and not any(m[1:7])):  # (entering never reaches the home board)
+        entry = su.moves(d)
+        if not entry or (dutch and entry[0][2] and not any(m[1:7])):  # (entering never reaches the home board)
             return found
+        e = entry[0][1]
         n = min(m[25], 4)
         if blot[e]:
             pre = (_STEP[1][25][e],) + (_STEP[0][25][e],) * (n - 1)
@@ -408,15 +413,15 @@ def _doubles(su: _Setup, d: int, dutch: bool = False) -> _Found:
         for j in range(1, left):
             if p - j * d >= 1:
                 reach.add(p - j * d)
-    cand: list[tuple[int, int, bool, int, int, bool, tuple[Step], tuple[Step]]] = []
+    cand: list[tuple[int, int, bool, int, int, tuple[Step], tuple[Step]]] = []
     for s in sorted(reach, reverse=True):
         t = s - d
-        if t >= 1:
+        if t >= 1:  # (landing: the set-up's table of step_to)
             if opn[t]:
-                cand.append((s, t, blot[t], _D[t] - _D[s], _H[t], False, _STEP1[1][s][t], _STEP1[0][s][t]))
-        else:
+                cand.append((s, t, blot[t], _D[t] - _D[s], _H[t], _STEP1[1][s][t], _STEP1[0][s][t]))
+        elif outside < left:  # bearing off (step_to on the board of the moment), once all can be home
             one = _STEP1[0][s][0]
-            cand.append((s, 0, False, _D[0] - _D[s], 0, t < 0, one, one))
+            cand.append((s, 0, False, _D[0] - _D[s], 0, one, one))
     ncand = len(cand)
     best = [len(pre)]
     if left == 4 and not ncand:
@@ -425,11 +430,11 @@ def _doubles(su: _Setup, d: int, dutch: bool = False) -> _Found:
     def rec(i0: int, left: int, key: int, hm: int, steps: tuple[Step, ...], outside: int) -> None:
         moved = False
         for i in range(0 if dutch else i0, ncand):
-            s, t, bl, dk, hk, over, one_hit, one = cand[i]
+            s, t, bl, dk, hk, one_hit, one = cand[i]
             if not m[s]:
                 continue
             if t == 0:
-                if outside or (over and any(m[s + 1:7])):
+                if step_to(m, theirs, s, d, outside):
                     continue
                 h = False
             else:
@@ -559,25 +564,50 @@ def _build(mine: Board, theirs: Board, found: _Found) -> tuple[Play, ...]:
     return tuple(plays)
 
 
+ON_BAR = -1
+"""What :func:`step_to` answers for a checker that may not move while one is on the bar."""
+BLOCKED = -2
+"""... for a step onto a point the opponent holds (two or more checkers)."""
+OUTSIDE = -3
+"""... for bearing off while a checker is outside the home board (or on the bar)."""
+HIGHER = -4
+"""... for bearing off by a larger die than the point's while a checker is on a higher point."""
+
+
+def step_to(m: Board | list[int], theirs: Board | list[int], s: int, d: int, outside: int) -> int:
+    """Where a checker on ``s`` (25 the bar) of the mover's board ``m`` may go by the die ``d`` against
+    ``theirs`` (the opponent's board in its own numbering), ``outside`` being the mover's checkers on 7..25:
+    the rules' one single step.  The point (1..24) or 0 (off), else why not: :data:`ON_BAR` (a checker on
+    the bar enters first), :data:`BLOCKED` (the opponent holds the point), :data:`OUTSIDE` (bearing off
+    needs every checker home), :data:`HIGHER` (a larger die than the point's bears off only from the
+    highest point held).  ``outside`` is read only when bearing off.
+
+    The generators' set-up (:class:`_Setup`), :func:`single_steps`/:func:`can_move`, :func:`play_legs` and
+    Acey-Deucey's generator ask it; the generators read its answers for landing as tables of the position,
+    since they do not change while the mover moves."""
+    if m[25] and s != 25:
+        return ON_BAR
+    t = s - d
+    if t >= 1:
+        return t if theirs[25 - t] < 2 else BLOCKED
+    if outside:
+        return OUTSIDE
+    if t and any(m[s + 1:7]):
+        return HIGHER
+    return 0
+
+
 def single_steps(mine: Board | list[int], theirs: Board, d: int) -> Iterator[tuple[int, int]]:
-    """Each step (from, to; 0 is off) of one checker of ``mine`` by ``d`` that the rules allow: entering
-    from the bar (where one is), moving to a point ``theirs`` does not hold, or bearing off (every
-    checker home; by a larger die only from the highest point).  One die's step, not a play: whether a
-    play must use more dice is the generator's (the replay's fast lane and the OGXM writer's order of
-    a play's steps ask this)."""
-    if mine[25]:
-        if theirs[d] < 2:  # the entry point, our 25 - d, is their d
-            yield 25, 25 - d
-        return
-    home = not any(mine[7:25])
-    for s in range(1, 25):
+    """Each step (from, to; 0 is off) of one checker of ``mine`` by ``d`` that the rules allow (:func:`step_to`),
+    highest source first: entering from the bar (where one is), moving to a point ``theirs`` does not hold,
+    or bearing off (every checker home; by a larger die only from the highest point).  One die's step, not a
+    play: whether a play must use more dice is the generator's."""
+    outside = 0 if mine[25] else sum(mine[7:26])  # (step_to does not read it for a step from the bar)
+    for s in (25,) if mine[25] else range(24, 0, -1):
         if mine[s]:
-            t = s - d
-            if t >= 1:
-                if theirs[25 - t] < 2:
-                    yield s, t
-            elif home and (t == 0 or not any(mine[s + 1:7])):
-                yield s, 0
+            t = step_to(mine, theirs, s, d, outside)
+            if t >= 0:
+                yield s, t
 
 
 def can_move(mine: Board | list[int], theirs: Board, d: int) -> bool:
@@ -609,15 +639,16 @@ def play_legs(mine: Board, theirs: Board, legs: Sequence[Leg], dice: tuple[int, 
     if not, why: the rules' one answer for a written play (the replay, :func:`notation.play.resolve_play`
     step by step, the OGXM writer's dice of each step).
 
-    Each leg must be a step the rules allow with a die left, in its turn: a checker on its point, none
+    Each leg must be a step the rules allow (:func:`step_to`) with a die left, in its turn: a checker on its point, none
     on the bar unless it enters, not onto a point the opponent holds (``rules``' hitting restriction
     too), bearing off only with every checker home, by a larger die only from the highest point (then
     the smallest such die), a hit mark only where a blot is hit.  With ``whole`` (``dice`` is the roll)
     the play must use as many dice as the roll allows, the larger die when only one can be played: a
     play that uses every die needs nothing more, most others a look at single steps, the rest the
     generator (:meth:`Rules.plays_for`).  Without ``whole`` ``dice`` are the dice left to use, a list
-    that the legs consume; ``used`` gets each leg's die.  For rules whose checkers start on the board
-    (not Acey-Deucey's).  Written for speed: it runs once per play of every file validated."""
+    that the legs consume; ``used`` gets each leg's die.  Where ``rules``' checkers start off the board
+    (Acey-Deucey), ``bar/N`` enters a waiting checker when none is on the bar, and a play of fewer dice
+    is always checked by the generator.  Written for speed: it runs once per play of every file validated."""
     remaining: list[int]
     if whole:
         d1, d2 = dice
@@ -628,23 +659,31 @@ def play_legs(mine: Board, theirs: Board, legs: Sequence[Leg], dice: tuple[int, 
     if len(legs) > n:
         return Refusal(n, f"{len(legs)} moves, but the dice give {n}")
     dutch = rules is not None and rules.hit_needs_home_checker
+    # Acey-Deucey: checkers waiting off the board, which bar/N enters when none is on the bar.
+    pool = rules.checkers - sum(mine) if rules is not None and rules.checkers_start_off_board else 0
     m = list(mine)
     th: Board | list[int] = theirs  # copied at the first hit
-    outside = -1  # checkers outside the home board, counted at the first bear-off
+    outside = -1  # checkers outside the home board (waiting ones too), counted at the first bear-off
     steps: list[Step] = []
     for s, t, star in legs:
-        if not m[s] or (m[25] and s != 25):
-            return Refusal(len(steps), _leg_refusal(m, s, t))
         if t:
             die = s - t
+        else:  # bearing off: the exact die, else the smallest larger one
+            if outside < 0:
+                outside = sum(m[7:26]) + pool
+            die = s if s in remaining else min((d for d in remaining if d > s), default=s)
+        to = step_to(m, th, s, die, outside)
+        if not (m[s] or (s == 25 and pool > 0)) or to == ON_BAR:
+            return Refusal(len(steps), _leg_refusal(m, s, t, pool))
+        if t:
             if die not in remaining:
                 return Refusal(len(steps), f"{_written(s, t)} moves {die} pips, which the dice left "
                                            f"({_dice_words(remaining)}) cannot make")
             o = th[25 - t]
+            if to < 0:
+                return Refusal(len(steps), f"{_written(s, t)} lands on {t}, which {opponent} holds with "
+                                           f"{o} checkers")
             if o:
-                if o > 1:
-                    return Refusal(len(steps), f"{_written(s, t)} lands on {t}, which {opponent} holds with "
-                                               f"{o} checkers")
                 if dutch and not any(m[1:7]):
                     return Refusal(len(steps), f"{_written(s, t)} hits on {t}, but a blot may be hit only "
                                                "with a checker in the home board")
@@ -662,35 +701,34 @@ def play_legs(mine: Board, theirs: Board, legs: Sequence[Leg], dice: tuple[int, 
         else:
             if star:
                 return Refusal(len(steps), "off is marked as a hit, but no blot is hit there")
-            if outside < 0:
-                outside = sum(m[7:26])
-            if outside:
+            if to == OUTSIDE:
+                where = f"on {_highest(m, 7, 25)}" if any(m[7:26]) else "waiting to enter"
                 return Refusal(len(steps), f"{_written(s, t)} bears off while a checker is still outside the "
-                                           f"home board (on {_highest(m, 7, 25)})")
-            die = s
-            if die not in remaining:  # bearing off with a larger die: only from the highest point held
-                larger = [d for d in remaining if d > s]
-                if not larger:
-                    return Refusal(len(steps), f"{_written(s, t)} needs at least {s}, which the dice left "
-                                               f"({_dice_words(remaining)}) cannot give")
-                die = min(larger)
-                if any(m[s + 1:7]):
-                    return Refusal(len(steps), f"{_written(s, t)} bears off from {s} with a {die}, but a "
-                                               f"checker on {_highest(m, 1, 6)} must move first")
+                                           f"home board ({where})")
+            if die not in remaining:
+                return Refusal(len(steps), f"{_written(s, t)} needs at least {s}, which the dice left "
+                                           f"({_dice_words(remaining)}) cannot give")
+            if to == HIGHER:
+                return Refusal(len(steps), f"{_written(s, t)} bears off from {s} with a {die}, but a "
+                                           f"checker on {_highest(m, 1, 6)} must move first")
             steps.append(_STEP[0][s][0])
         remaining.remove(die)
         if used is not None:
             used.append(die)
-        m[s] -= 1
+        if m[s]:
+            m[s] -= 1
+        else:  # entering a waiting checker
+            pool -= 1
         m[t] += 1
     if len(steps) == n or not whole:
         return steps, tuple(m), tuple(th)
     d1, d2 = dice
-    if not dutch:
+    hi, lo = (d1, d2) if d1 >= d2 else (d2, d1)
+    if not dutch and not (rules is not None and rules.checkers_start_off_board):  # (single_steps: no pool)
         if not steps:  # nothing played: legal when no die can move any checker
             if not (can_move(mine, theirs, d1) or can_move(mine, theirs, d2)):
                 return (), mine, theirs
-            return Refusal(0, f"nothing is played, but {max(d1, d2)}{min(d1, d2)} can be played")
+            return Refusal(0, rule_breach((), (), hi, lo))
         elif n == 2:
             # One die of two (most often blocked, or on the bar against a strong board): legal when no
             # play uses both dice and it played the larger one, or the larger cannot be played at all.
@@ -704,13 +742,77 @@ def play_legs(mine: Board, theirs: Board, legs: Sequence[Leg], dice: tuple[int, 
         return (), mine, theirs
     after_mine, after_theirs = tuple(m), tuple(th)
     for play in legal:
-        if play.dice_used != len(steps):
-            return Refusal(len(steps), f"{play.notation()} plays {play.dice_used} of the dice, this play "
-                                       f"{len(steps)}")
-        if play.mine == after_mine and play.theirs == after_theirs:
+        if play.dice_used == len(steps) and play.mine == after_mine and play.theirs == after_theirs:
             return play.steps, play.mine, play.theirs
-    return Refusal(len(steps), "only one die can be played, and then it must be the larger one, the "
-                               f"{max(d1, d2)}")
+    return Refusal(len(steps), rule_breach(steps, legal, hi, lo))
+
+
+def rule_breach(done: Sequence[Step], legal: Sequence[Play], hi: int, lo: int) -> str:
+    """Why a play whose every step the rules allow in its turn (``done``) is still not a legal play of
+    the roll ``hi``-``lo`` (``hi`` >= ``lo``), whose legal plays are ``legal``: it plays fewer dice than the
+    roll allows, or the smaller die where only one can be played.  The rules' one wording of it, for
+    :func:`play_legs` and :func:`notation.play.resolve_play`; ``legal`` is not read when nothing is played."""
+    roll_s = f"{hi}{lo}"
+    used = len(done)
+    if not used:
+        return f"nothing is played, but {roll_s} can be played"
+    most = max((p.dice_used for p in legal), default=0)
+    # Examples that keep what was written and add what is missing come first.
+    written = sorted((s, t) for s, t, _ in done)
+    containing = [p for p in legal if _contains(sorted((s, t) for s, t, _ in p.steps), written)]
+    shown = containing + [p for p in legal if p not in containing]
+    if used < most:
+        if hi == lo:
+            return f"only {used} of the four {hi}s are played, but {shown[0].notation()} plays {most}"
+        return f"the {_unused_die(done, hi, lo)} is not played, but {shown[0].notation()} plays both dice"
+    if used == 1 and hi != lo:
+        return f"only one die can be played, and then it must be the larger one, the {hi}: {examples(shown)}"
+    return f"{format_play(tuple(done))} is not a legal play of {roll_s}; legal: {examples(shown)}"
+
+
+def chosen_by_marks(options: Sequence[Sequence[Step]], parsed: ParsedPlay,
+                    column: int = 1) -> tuple[int, tuple[str, ...]]:
+    """Which of the legal plays a written play can mean (``options``, their steps; not empty) its hit marks
+    choose, and the notes on its marks (a hit not marked, a mark where nothing is hit); raises
+    :class:`AmbiguousPlayError` when the marks do not choose one.  For every resolver of written plays."""
+    marked = {p for seg in parsed.segments for p, mk in zip(seg.points, seg.marks, strict=True) if mk}
+    i = 0
+    if len(options) > 1:
+        exact = [k for k, steps in enumerate(options) if {t for _, t, h in steps if h} == marked]
+        if len(exact) != 1:
+            raise AmbiguousPlayError(f"{parsed.text.strip()!r} can mean {'; '.join(map(format_play, options))}",
+                                     column=column, text=parsed.text)
+        i = exact[0]
+    hit_points = {t for _, t, h in options[i] if h}
+    notes = [f"the hit on {p} is not marked" for p in sorted(hit_points - marked, reverse=True)]
+    notes += [f"{point_name(p)} is marked as a hit, but no blot is hit there" for p in sorted(marked - hit_points,
+                                                                                              reverse=True)]
+    return i, tuple(notes)
+
+
+def examples(plays: Sequence[Play], n: int = 5) -> str:
+    """The first ``n`` of ``plays`` written out, and how many more there are (for messages)."""
+    shown = [p.notation() for p in plays[:n]]
+    more = len(plays) - len(shown)
+    return ", ".join(shown) + (f" (and {more} more)" if more > 0 else "")
+
+
+def _contains(big: list[tuple[int, int]], small: list[tuple[int, int]]) -> bool:
+    rest = list(big)
+    for x in small:
+        if x not in rest:
+            return False
+        rest.remove(x)
+    return True
+
+
+def _unused_die(done: Sequence[Step], hi: int, lo: int) -> int:
+    """The die a one-step play of a non-double leaves (the smaller one when bearing off needs the larger)."""
+    s, t, _ = done[0]
+    dist = s - t
+    if t > 0:
+        return lo if dist == hi else hi
+    return lo if dist > lo else hi
 
 
 def _written(s: int, t: int) -> str:
@@ -726,8 +828,8 @@ def _highest(m: list[int], low: int, high: int) -> str:
     return "the bar" if p == 25 else str(p)
 
 
-def _leg_refusal(m: list[int], s: int, t: int) -> str:
-    if not m[s]:
+def _leg_refusal(m: list[int], s: int, t: int, pool: int = 0) -> str:
+    if not m[s] and not (s == 25 and pool > 0):
         return f"{_written(s, t)}: there is no checker {'on the bar' if s == 25 else f'on {s}'} to move"
     return f"{_written(s, t)}: a checker is on the bar and must enter before {s} can move"
 
@@ -810,115 +912,40 @@ class AceyDeucey(Rules):
     def _generate(self, mine: Board, theirs: Board, hi: int, lo: int) -> tuple[Play, ...]:
         return _acey_generate(self.checkers, mine, theirs, hi, lo)
 
-    # ------------------------------------------------------------------ written plays
-    def resolve_written(self, position: OnRoll, parsed: ParsedPlay, dice: tuple[int, int],
-                        *, column: int = 1) -> Resolution:
-        """The legal play a written play denotes (or :class:`IllegalPlayError`/:class:`AmbiguousPlayError`).
 
-        ``bar/N`` enters a checker from the bar when one is there, else a waiting one.  A written play
-        is matched to the legal plays by the board it leaves; hit marks choose between plays that
-        leave the same board but hit differently."""
-        text = parsed.text.strip()
-        hi, lo = max(dice), min(dice)
-        roll_s = f"{hi}{lo}"
-        mine, theirs = position.on_roll, position.opponent
-        legal = self.plays_for(mine, theirs, hi, lo)
-        if not parsed.segments:
-            if not legal:
-                return Resolution(Play((), mine, theirs))
-            raise IllegalPlayError(f"no move is written, but {roll_s} can be played, e.g. "
-                                   f"{_examples(legal)}", column=column, text=parsed.text)
-        after, problem = _written_result(mine, theirs, parsed, self.checkers)
-        if after is None:
-            raise IllegalPlayError(problem or f"{text!r} cannot be made", column=column, text=parsed.text)
-        matching = [p for p in legal if p.mine == after]
-        if not matching:
-            if not legal:
-                raise IllegalPlayError(f"{roll_s} cannot be played at all here, yet {text!r} is written",
-                                       column=column, text=parsed.text)
-            most = max(p.dice_used for p in legal)
-            moved = sum(seg.count * (len(seg.points) - 1) for seg in parsed.segments)
-            if moved < most and hi != lo:
-                raise IllegalPlayError(f"{text!r} does not play both dice, but {legal[0].notation()} does",
-                                       column=column, text=parsed.text)
-            raise IllegalPlayError(f"{text!r} is not a legal play of {roll_s}; legal: {_examples(legal)}",
-                                   column=column, text=parsed.text)
-        marked = {p for seg in parsed.segments for p, mk in zip(seg.points, seg.marks, strict=True) if mk}
-        if len(matching) > 1:
-            exact = [p for p in matching if {t for _, t, h in p.steps if h} == marked]
-            if len(exact) == 1:
-                matching = exact
-            else:
-                options = "; ".join(format_play(p.steps) for p in matching)
-                raise AmbiguousPlayError(f"{text!r} can mean {options}", column=column, text=parsed.text)
-        play = matching[0]
-        notes = []
-        hit_points = {t for _, t, h in play.steps if h}
-        for p in sorted(hit_points - marked, reverse=True):
-            notes.append(f"the hit on {p} is not marked")
-        for p in sorted(marked - hit_points, reverse=True):
-            notes.append(f"{p} is marked as a hit, but no blot is hit there")
-        return Resolution(play, tuple(notes))
-
-    def as_recorded(self, position: OnRoll, parsed: ParsedPlay) -> Play | None:
-        """A written (illegal) play applied checker by checker ignoring the dice, when physically possible."""
-        mine, theirs = position.on_roll, position.opponent
-        after, _problem = _written_result(mine, theirs, parsed, self.checkers)
-        if after is None:
-            return None
-        th = list(theirs)
-        steps: list[Step] = []
-        for seg in parsed.segments:
-            for _ in range(seg.count):
-                a, b = seg.points[0], max(seg.points[-1], 0)
-                hit = b > 0 and th[25 - b] == 1
-                if hit:
-                    th[25 - b] = 0
-                    th[25] += 1
-                steps.append((a, b, hit))
-        return Play(tuple(steps), after, tuple(th))
-
-
-def _examples(plays: tuple[Play, ...], n: int = 5) -> str:
-    shown = sorted(p.notation() for p in plays)[:n]
-    more = len(plays) - len(shown)
-    return ", ".join(shown) + (f" (and {more} more)" if more > 0 else "")
-
-
-def _written_result(mine: Board, theirs: Board, parsed: ParsedPlay,
-                    checkers: int) -> tuple[Board | None, str | None]:
-    """The mover's board after a written play (each checker from its first to its last point), or
-    (None, reason) when the writing is impossible on this board."""
+def as_written(mine: Board, theirs: Board, segments: Sequence[Segment], pool: int = 0) -> Play | None:
+    """A written play applied as written, ignoring the dice: each checker from each written point to the
+    next, in the order written, hitting a blot where it lands (the record of an illegal play).  None when
+    the board does not allow it: no checker on a point it leaves, a move that does not go forward or goes
+    from off or to the bar, a landing on a point the opponent holds.  ``pool``: checkers waiting off the
+    board, which ``bar/N`` enters when none is on the bar (Acey-Deucey)."""
     m = list(mine)
-    pool = checkers - sum(mine)
-    bar = m[25]
-    for seg in parsed.segments:
+    th = list(theirs)
+    steps: list[Step] = []
+    for seg in segments:
         pts = seg.points
-        for a, b in zip(pts, pts[1:], strict=False):
-            if a == 0 or b == 25:
-                return None, f"{seg.text}: a checker cannot move from off or to the bar"
-            if b >= a:
-                return None, f"{seg.text}: {a}/{b} does not move forward"
         for _ in range(seg.count):
-            a, b = pts[0], pts[-1]
-            if a == 25:
-                if bar > 0:
-                    bar -= 1
-                    m[25] -= 1
-                elif pool > 0:
+            for a, b in zip(pts, pts[1:], strict=False):
+                if a == 0 or b == 25 or b >= a:
+                    return None
+                if m[a] > 0:
+                    m[a] -= 1
+                elif a == 25 and pool > 0:
                     pool -= 1
                 else:
-                    return None, f"{seg.text}: no checker is on the bar or waiting to enter"
-            else:
-                m[a] -= 1
-            m[max(b, 0)] += 1
-            if b > 0 and theirs[25 - b] >= 2:
-                return None, (f"{seg.text} lands on {b}, which the opponent holds with {theirs[25 - b]} "
-                              "checkers")
-    for p in range(1, 25):
-        if m[p] < 0:
-            return None, f"there is no checker on {p} to move"
-    return tuple(m), None
+                    return None
+                hit = False
+                if b > 0:
+                    o = th[25 - b]
+                    if o >= 2:
+                        return None
+                    if o:
+                        th[25 - b] = 0
+                        th[25] += 1
+                        hit = True
+                m[b] += 1
+                steps.append((a, b, hit))
+    return Play(tuple(steps), tuple(m), tuple(th))
 
 
 @lru_cache(maxsize=16384)
@@ -929,14 +956,7 @@ def _acey_cached(checkers: int, mine: Board, theirs: Board, hi: int, lo: int) ->
 def _acey_generate(checkers: int, mine: Board, theirs: Board, hi: int, lo: int) -> tuple[Play, ...]:
     """Every legal Acey-Deucey play, one per resulting position: a depth-first search over single-die
     steps in which a waiting checker may enter whenever nothing is on the bar."""
-    blocked = [False] * 26
-    blot = [False] * 26
-    for p in range(1, 25):
-        n = theirs[25 - p]
-        if n >= 2:
-            blocked[p] = True
-        elif n == 1:
-            blot[p] = True
+    blot = [theirs[25 - p] == 1 for p in range(25)]
     m = list(mine)
     pool = [checkers - sum(mine)]
     outside = [sum(m[7:26]) + pool[0]]  # waiting checkers are not in the home board
@@ -954,12 +974,10 @@ def _acey_generate(checkers: int, mine: Board, theirs: Board, hi: int, lo: int) 
             srcs = [(25, True)] if pool[0] and lowest >= 25 else []
             srcs += [(s, False) for s in range(min(lowest, 24), 0, -1) if m[s]]
         for s, from_pool in srcs:
-            t = s - die
-            if t >= 1:
-                if blocked[t]:
-                    continue
+            t = step_to(m, theirs, s, die, outside[0])
+            if t > 0:
                 res.append((s, t, blot[t] and not (hits_now[0] >> t) & 1, from_pool))
-            elif outside[0] == 0 and (t == 0 or not any(m[s + 1:7])):
+            elif t == 0:
                 res.append((s, 0, False, False))
         return res
 

@@ -36,15 +36,13 @@ _Sim = tuple[list[_Shaft], list[_Ghost], list[Point]]
 _Column = tuple[float, float, float]
 """A column with checkers: centre x, where the top stack ends (-inf: no top stack), where the bottom stack
 starts (inf: no bottom stack)."""
-_Obstacles = list[tuple[float, float, list[_Column], list[Box]]]
-"""What an arrow should not run over (:meth:`Arrows.obstacles`), binned by x: for each width u of the board
-from its left edge, the lowest top stack's end and the highest bottom stack's start of the columns with
-checkers near it, those columns, and the boxes (grown by half the shaft, :data:`_HW`) reaching into it."""
-_ALL_SAMPLES = range(17)
-"""The samples of a shaft :meth:`Arrows._over` tests (:meth:`Arrows._span`)."""
 _SOME_SAMPLES = (2, 6, 10, 14)
-"""The samples that bound a candidate curve's cost from below before all are tested (:meth:`Arrows._refiner`)."""
-_OTHER_SAMPLES = tuple(k for k in _ALL_SAMPLES if k not in _SOME_SAMPLES)
+"""The samples (of 0-16, :meth:`_Curve.span`) that bound a candidate curve's cost from below before all are
+tested (:meth:`Arrows._refiner`)."""
+_SAMPLES = _SOME_SAMPLES + tuple(k for k in range(17) if k not in _SOME_SAMPLES)
+"""The samples of a shaft :meth:`Arrows._hits` tests, in the order it tests them."""
+_EVERY = 2 * len(_SAMPLES) + 1
+"""More than the samples of a shaft can count (:meth:`Arrows._hits`'s ``enough`` when all are to be tested)."""
 _HW = 0.12
 """Half an arrow's shaft with its halo, and a little air, in u."""
 
@@ -72,11 +70,15 @@ class Board(Protocol):
     pos: Position
     g: Geo
     th: Theme
-    t: Text
     u: float
     lw: float
     items: list[Part]
-    parts: Parts
+
+    @property
+    def t(self) -> Text: ...
+
+    @property
+    def parts(self) -> Parts: ...
 
     def side(self, player: int) -> bool: ...
 
@@ -92,8 +94,10 @@ class Board(Protocol):
 class Arrows:
     """The arrows of one play (``steps`` of the player ``mover``) on one board."""
 
-    def __init__(self, board: Board, steps: Sequence[Arrow], mover: int) -> None:
+    def __init__(self, board: Board, steps: Sequence[Arrow], mover: int, theme: Theme | None = None) -> None:
         self.board = board
+        self.th = board.th if theme is None else theme
+        """The colours of the arrows, ghosts and bursts (the board's, unless given)."""
         self.pos, self.g, self.u = board.pos, board.g, board.u
         self.arrows = steps
         self.mover = mover
@@ -111,7 +115,7 @@ class Arrows:
         ``checkers_at`` of ``out``), a burst behind each blot hit (with ``show_hits``)."""
         if not self.arrows:
             return
-        pos, g, th, u = self.pos, self.g, self.board.th, self.u
+        pos, g, th, u = self.pos, self.g, self.th, self.u
         mover = self.mover
         mside = self.board.side(mover)
         total = pos_checkers(pos)
@@ -177,7 +181,7 @@ class Arrows:
 
     def ghost(self, out: list[Part], kind: str, x: float, y: float, label: str, w: float, slab: float) -> None:
         """Where a moved checker lands (see :data:`_Ghost`); ``w``, ``slab``: a tray slab's size."""
-        th, u, mover, lw = self.board.th, self.u, self.mover, self.board.lw
+        th, u, mover, lw = self.th, self.u, self.mover, self.board.lw
         if kind == "slab":  # a checker borne off: a dashed slab where it lands in the tray
             sw, sh = w - lw, slab - lw
             r = min(slab / 2, 0.12 * u)
@@ -340,18 +344,7 @@ class Arrows:
                  g.fy1 - bottom[col] * u if bottom[col] else math.inf) if top[col] or bottom[col] else None
                 for col in range(12)]
         hw = _HW * u
-        grown = [(x0 - hw, y0 - hw, x1 + hw, y1 + hw) for x0, y0, x1, y1 in boxes]
-        which, nears = _near_columns(g)
-        made = []
-        for near in nears:
-            near_cols = [c for c in (cols[j] for j in near) if c is not None]
-            made.append((max([c[1] for c in near_cols], default=-math.inf),
-                         min([c[2] for c in near_cols], default=math.inf), near_cols))
-        if not grown:
-            return [(*made[n], grown) for n in which]
-        edge, air = g.bx0, 1e-6 * u  # a sample in bin k has k <= (x - edge) / u < k + 1, give or take rounding
-        return [(*made[n], [bx for bx in grown if bx[0] < edge + (k + 1) * u + air and edge + k * u - air < bx[2]])
-                for k, n in enumerate(which)]
+        return _Obstacles(cols, [(x0 - hw, y0 - hw, x1 + hw, y1 + hw) for x0, y0, x1, y1 in boxes], g, u)
 
     def route(self, shafts: list[_Shaft], ghosts: list[_Ghost]) -> list[_Shaft]:
         """Bend each arrow around checkers, counts, dice and the bar's checkers where it can, and away
@@ -440,26 +433,34 @@ class Arrows:
         return [(a, cands[i][current[i]][0], b, stop, scale)
                 for i, (a, _c, b, stop, scale) in enumerate(shafts)]
 
-    def _refiner(self, curve: _Curve, ob: _Obstacles) -> Callable[[int], tuple[float, bool]]:
+    def _refiner(self, curve: _Curve, ob: _Obstacles) -> Callable[[int, float], tuple[float, bool]]:
         """For :class:`_Ranking`: a candidate's cost (twice the length it runs over obstacles, as
         :meth:`_over` measures it, and its penalty), in two steps: a lower bound from a few of its samples
-        (:data:`_SOME_SAMPLES`), then, if the order reaches that, the cost, from the other samples."""
-        partial: dict[int, tuple[tuple[float, float, float], int]] = {}
+        (:data:`_SOME_SAMPLES`), then, if the order reaches that, the cost, from the other samples; either
+        step stops as soon as the samples found over something make the bound ``limit`` or more (the count
+        so far kept for when the order reaches the candidate again)."""
+        partial: dict[int, tuple[tuple[float, float, float], int, int]] = {}
         a, b, options = curve.a, curve.b, curve.options(self)
 
-        def refine(k: int) -> tuple[float, bool]:
+        def refine(k: int, limit: float) -> tuple[float, bool]:
             cc, penalty = options[k]
             known = partial.get(k)
             if known is None:
                 span = curve.span(k, cc, self.u)
                 if span is None:
                     return 2.0 * 0.0 + penalty, True
-                hits = self._hits(a, cc, b, span, _SOME_SAMPLES, ob)
-                partial[k] = span, hits
-                return 2.0 * (hits * span[2]) + penalty, False
-            span, hits = known
-            hits += self._hits(a, cc, b, span, _OTHER_SAMPLES, ob)
-            return 2.0 * (hits * span[2]) + penalty, True
+                hits, done = 0, 0
+            else:
+                span, hits, done = known
+            step = span[2]
+            # how many more samples over something reach the limit (a bound that falls short by rounding
+            # is refined again when the order reaches it)
+            more = math.ceil((limit - penalty - 2.0 * (hits * step)) / (2.0 * step)) if limit < math.inf else _EVERY
+            found, done = self._hits(a, cc, b, span, ob, done, len(_SOME_SAMPLES) if done == 0 else len(_SAMPLES),
+                                     max(more, 1))
+            hits += found
+            partial[k] = span, hits, done
+            return 2.0 * (hits * step) + penalty, done == len(_SAMPLES)
 
         return refine
 
@@ -509,12 +510,13 @@ class Arrows:
         span = curve.span(0, curve.c, self.u)
         if span is None:
             return 0.0
-        return self._hits(curve.a, curve.c, curve.b, span, _ALL_SAMPLES, obst) * span[2]
+        return self._hits(curve.a, curve.c, curve.b, span, obst, 0, len(_SAMPLES), _EVERY)[0] * span[2]
 
-    def _hits(self, a: Point, c: Point, b: Point, span: tuple[float, float, float], ks: Sequence[int],
-              obst: _Obstacles) -> int:
-        """How many of the samples ``ks`` (of 0-16, :meth:`_span`) of the curve from a to b (control c) run
-        over an obstacle (one each) or out of the board (two each)."""
+    def _hits(self, a: Point, c: Point, b: Point, span: tuple[float, float, float], obst: _Obstacles,
+              start: int, stop: int, enough: int) -> tuple[int, int]:
+        """How many of the samples ``_SAMPLES[start:stop]`` (:meth:`_Curve.span`) of the curve from a to b
+        (control c) run over an obstacle (one each) or out of the board (two each), counted until
+        ``enough``; and where in :data:`_SAMPLES` the count stopped."""
         g, u = self.g, self.u
         ax, ay = a
         qx, qy = c
@@ -522,18 +524,23 @@ class Arrows:
         t0, dt, _step = span
         hits = 0
         hw = _HW * u
+        bins = obst.bins
         reach = hw + u / 2
         # A sample within reach of a column's centre and inside one of its stacks runs over it.
         bx0, bx1, ylo, yhi = g.bx0, g.bx1, g.fy0 - 0.1 * u, g.fy1 + 0.1 * u
-        for k in ks:
-            t = t0 + dt * k / 16
+        for i in range(start, stop):
+            t = t0 + dt * _SAMPLES[i] / 16
             s = 1 - t
-            x = s * s * ax + 2 * s * t * qx + t * t * ex  # _quad(a, c, b, t)
-            y = s * s * ay + 2 * s * t * qy + t * t * ey
+            ka, kc, kb = s * s, 2 * s * t, t * t  # _quad(a, c, b, t): the same products in the same order
+            x = ka * ax + kc * qx + kb * ex
+            y = ka * ay + kc * qy + kb * ey
             if not (bx0 <= x <= bx1 and ylo <= y <= yhi):
                 hits += 2
+                if hits >= enough:
+                    return hits, i + 1
                 continue
-            lowest, highest, near_cols, boxes = obst[int((x - bx0) / u)]
+            k = int((x - bx0) / u)
+            lowest, highest, near_cols, boxes = bins[k] or obst.make(k)
             y0 = y - hw
             y1 = y + hw
             if not (lowest <= y0 and y1 <= highest):  # not clear of every stack near
@@ -544,12 +551,16 @@ class Arrows:
                         break
                 if over:
                     hits += 1
+                    if hits >= enough:
+                        return hits, i + 1
                     continue
             for x0, by0, x1, by1 in boxes:
                 if x0 < x < x1 and by0 < y < by1:
                     hits += 1
+                    if hits >= enough:
+                        return hits, i + 1
                     break
-        return hits
+        return hits, stop
 
     def arc(self, a: Point, b: Point, to_tray: bool) -> tuple[Point, Point, Point]:
         """A quadratic arc from a to b bowing towards the middle of the board."""
@@ -588,13 +599,12 @@ class Arrows:
                 (tip[0] - ux * head_len + uy * half, tip[1] - uy * head_len - ux * half))
         t_end = _param_at_distance(p0, c, p1, t_tip, head_len * 0.7)
         sub = _split(p0, c, p1, t_end)
-        n = 24
-        line = tuple(_flat(*sub, [i / n for i in range(n + 1)]))
+        line = tuple(_flat_at(*sub, _SHAFT_W))
         return line, sub, head
 
     def hit_mark(self, x: float, y: float) -> Polygon:
         """A star burst behind a hit blot: its points stick out around the checker."""
-        th, u = self.board.th, self.u
+        th, u = self.th, self.u
         r_out, r_in = 0.74 * u, 0.53 * u
         pts = []
         for i in range(28):
@@ -603,6 +613,37 @@ class Arrows:
             pts.append((x + r * math.cos(a), y + r * math.sin(a)))
         return Polygon(tuple(pts), th.arrow_halo, th.hit, self.board.lw * 1.3)
 
+
+
+class _Obstacles:
+    """What an arrow should not run over (:meth:`Arrows.obstacles`), binned by x: for each width u of the
+    board from its left edge (``bins``), the lowest top stack's end and the highest bottom stack's start of
+    the columns with checkers near it, those columns (:data:`_Column`), and the boxes (grown by half the
+    shaft, :data:`_HW`) reaching into it.  A bin is made when a sample first falls in it (:meth:`make`): an
+    arrow's candidate curves reach about a quarter of them."""
+
+    __slots__ = ("bins", "_cols", "_grown", "_which", "_nears", "_made", "_edge", "_u")
+
+    def __init__(self, cols: list[_Column | None], grown: list[Box], g: Geo, u: float) -> None:
+        self._which, self._nears = _near_columns(g)
+        self.bins: list[tuple[float, float, list[_Column], list[Box]] | None] = [None] * len(self._which)
+        self._cols, self._grown, self._edge, self._u = cols, grown, g.bx0, u
+        self._made: list[tuple[float, float, list[_Column]] | None] = [None] * len(self._nears)
+
+    def make(self, k: int) -> tuple[float, float, list[_Column], list[Box]]:
+        """Bin k: the columns near it (each set of them made once) and the boxes reaching into it."""
+        n = self._which[k]
+        made = self._made[n]
+        if made is None:
+            near_cols = [c for c in (self._cols[j] for j in self._nears[n]) if c is not None]
+            made = self._made[n] = (max([c[1] for c in near_cols], default=-math.inf),
+                                    min([c[2] for c in near_cols], default=math.inf), near_cols)
+        grown, edge, u = self._grown, self._edge, self._u
+        air = 1e-6 * u  # a sample in bin k has k <= (x - edge) / u < k + 1, give or take rounding
+        boxes = [bx for bx in grown if bx[0] < edge + (k + 1) * u + air and edge + k * u - air < bx[2]] if grown \
+            else grown
+        b = self.bins[k] = (*made, boxes)
+        return b
 
 
 _NEAR: dict[tuple[float, ...], tuple[list[int], list[tuple[int, ...]]]] = {}
@@ -699,11 +740,12 @@ class _Ranking:
     """An arrow's candidate curves in order of their cost (and of their number, between equal costs), each
     cost computed only when the order reaches it: the search stops at the first candidate that costs more
     than the best so far, and most candidates are never reached.  A candidate's known part of the cost
-    (its penalty for leaving the plain arc) is a lower bound of its cost, and ``refine`` gives a closer
-    bound or the cost itself (with True) for a candidate whose bound the order reaches; as every bound is
-    at most the cost, the order is the one sorting all the costs would give."""
+    (its penalty for leaving the plain arc) is a lower bound of its cost, and ``refine(k, limit)`` gives a
+    closer bound (refined no further once it reaches ``limit``) or the cost itself (with True) for a
+    candidate whose bound the order reaches; as every bound is at most the cost, the order is the one
+    sorting all the costs would give."""
 
-    def __init__(self, bounds: list[float], refine: Callable[[int], tuple[float, bool]] | None) -> None:
+    def __init__(self, bounds: list[float], refine: Callable[[int, float], tuple[float, bool]] | None) -> None:
         self.cost: dict[int, float] = {0: bounds[0]}
         """The costs computed: candidate 0 (the plain arc) is known."""
         self._refine = refine
@@ -729,7 +771,7 @@ class _Ranking:
                 order.append(k)
             else:
                 assert self._refine is not None
-                v, exact = self._refine(k)
+                v, exact = self._refine(k, limit)
                 if exact:
                     self.cost[k] = v
                 heapq.heappush(heap, (v, k, exact))
@@ -804,19 +846,25 @@ def _polylines_cross(p: Sequence[Point], q: Sequence[Point],
 
 
 def _segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool:
-    def orient(p: Point, q: Point, r: Point) -> float:
-        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
-
-    d1, d2 = orient(c, d, a), orient(c, d, b)
-    d3, d4 = orient(a, b, c), orient(a, b, d)
-    return ((d1 > 1e-9 and d2 < -1e-9) or (d1 < -1e-9 and d2 > 1e-9)) and \
-        ((d3 > 1e-9 and d4 < -1e-9) or (d3 < -1e-9 and d4 > 1e-9))
+    """Whether the segments ab and cd cross: each one's ends strictly on either side of the other's line
+    (the orientations, written out)."""
+    ax, ay = a
+    bx, by = b
+    cx, cy = c
+    dx, dy = d
+    d1 = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx)  # orient(c, d, a)
+    d2 = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx)
+    if not ((d1 > 1e-9 and d2 < -1e-9) or (d1 < -1e-9 and d2 > 1e-9)):
+        return False
+    d3 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)  # orient(a, b, c)
+    d4 = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax)
+    return (d3 > 1e-9 and d4 < -1e-9) or (d3 < -1e-9 and d4 > 1e-9)
 
 
 def _near_boxes(others: Sequence[Sequence[Point]], dist: float) -> list[tuple[float, float, float, float]]:
     """Each polyline's bounding box grown by ``dist`` (for :func:`_close_samples`)."""
-    return [(min(x for x, _ in f) - dist, min(y for _, y in f) - dist, max(x for x, _ in f) + dist,
-             max(y for _, y in f) + dist) for f in others]
+    boxes = [_bbox(f) for f in others]
+    return [(x0 - dist, y0 - dist, x1 + dist, y1 + dist) for x0, y0, x1, y1 in boxes]
 
 
 def _close_samples(pts: Sequence[Point], others: Sequence[Sequence[Point]], dist: float,
@@ -860,11 +908,6 @@ def _quad(a: Point, c: Point, b: Point, t: float) -> Point:
     return (s * s * a[0] + 2 * s * t * c[0] + t * t * b[0], s * s * a[1] + 2 * s * t * c[1] + t * t * b[1])
 
 
-def _flat(a: Point, c: Point, b: Point, ts: Sequence[float]) -> list[Point]:
-    """The points of the curve at each of ``ts``: :func:`_quad` of each, in one call."""
-    return _flat_at(a, c, b, _weights(ts))
-
-
 def _weights(ts: Sequence[float]) -> tuple[tuple[float, float, float], ...]:
     """The weights of a curve's three points at each of ``ts`` as :func:`_quad` computes them (the same
     numbers: ``s * s * ax`` is ``(s * s) * ax``, ``2 * s * t * cx`` is ``((2 * s) * t) * cx``)."""
@@ -881,19 +924,53 @@ def _flat_at(a: Point, c: Point, b: Point, weights: Sequence[tuple[float, float,
 
 _EIGHTHS_W = _weights(tuple(k / 8 for k in range(9)))
 """A curve flattened to 8 pieces (crossings, length): the weights (:func:`_flat_at`)."""
+_SHAFT_W = _weights(tuple(k / 24 for k in range(25)))
+"""An arrow's shaft as drawn, flattened to 24 pieces: the weights (:func:`_flat_at`)."""
 _INNER_W = _weights(tuple(0.1 + 0.8 * k / 10 for k in range(11)))
 """Samples of a curve's middle 80% (running alongside another): the weights (:func:`_flat_at`)."""
 
 
 def _param_at_distance(a: Point, c: Point, b: Point, t1: float, dist: float) -> float:
-    """The largest t <= t1 whose point is ``dist`` (straight line) from the point at t1 (0 if none)."""
+    """The largest t <= t1 whose point is ``dist`` (straight line) from the point at t1 (0 if none).
+
+    With s = t1 - t, the point at t is s |P - s w| from the one at t1 (P the curve's derivative at t1, w the
+    second difference a - 2c + b): where that grows with s over [0, t1] (the arcs of arrows), the one s
+    found by Newton's method, kept inside a bracket; otherwise by bisection."""
     end = _quad(a, c, b, t1)
     if math.hypot(a[0] - end[0], a[1] - end[1]) <= dist:
         return 0.0
-    lo, hi = 0.0, t1
     ax, ay = a
     cx, cy = c
     bx, by = b
+    wx, wy = ax - 2 * cx + bx, ay - 2 * cy + by
+    px, py = 2 * (cx - ax) + 2 * t1 * wx, 2 * (cy - ay) + 2 * t1 * wy
+    pp, pw, ww = px * px + py * py, px * wx + py * wy, wx * wx + wy * wy
+    # d/ds (s |P - s w|) = (pp - 3 s pw + 2 s^2 ww) / |P - s w|: positive on [0, t1] at both ends and at the
+    # vertex between them
+    sv = 0.75 * pw / ww if ww > 0 else -1.0
+    margin = 1e-9 * pp
+    if pp > margin and pp - 3 * t1 * pw + 2 * t1 * t1 * ww > margin and \
+            not (0 < sv < t1 and pp - 3 * sv * pw + 2 * sv * sv * ww <= margin):
+        lo, hi = 0.0, t1
+        s = min(dist / math.sqrt(pp), t1)
+        for _ in range(60):
+            r = math.sqrt(pp - 2 * s * pw + s * s * ww)
+            h = s * r - dist
+            if h > 0:
+                hi = s
+            elif h < 0:
+                lo = s
+            else:
+                break
+            nxt = s - h * r / (pp - 3 * s * pw + 2 * s * s * ww)
+            if not lo < nxt < hi:
+                nxt = (lo + hi) / 2
+            if abs(nxt - s) <= 1e-15 * s:
+                s = nxt
+                break
+            s = nxt
+        return t1 - s
+    lo, hi = 0.0, t1
     ex, ey = end
     for _ in range(40):
         mid = (lo + hi) / 2

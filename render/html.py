@@ -156,9 +156,9 @@ class _Boards:
         if root.dx or root.dy:  # pragma: no cover - one board is never shifted
             raise ValueError("a page board is one board")
         empty = root.items[:root.static]
-        last, s = self._last_empty
-        if empty != last:  # the same items, the same objects: no item compared nor hashed
-            s = self._empty.get(empty)
+        last, known = self._last_empty
+        # the same items, the same objects: no item compared nor hashed
+        s = known if empty == last else self._empty.get(empty)
         if s is None:
             s = self._empty[empty] = self.statics.setdefault("".join(self._svg(it) for it in empty), len(self.statics))
         self._last_empty = (empty, s)
@@ -394,19 +394,19 @@ def _analysis_html(step: ReplayStep) -> str:
                 out.append(f"<tr class=ro><td></td><td colspan=6>{_e(_rollout_text(c.rollout))}</td></tr>")
         out.append("</tbody></table></div>")
     if a.cube is not None:
-        c = a.cube
-        rows = [("No double", c.no_double), ("Double, take", c.double_take), ("Double, pass", c.double_pass)]
+        cube = a.cube
+        rows = [("No double", cube.no_double), ("Double, take", cube.double_take), ("Double, pass", cube.double_pass)]
         out.append(f"<div class=scroll><table class=cube><caption>Cube{by}</caption><tbody>")
         for label, v in rows:
             if v is not None:
                 out.append(f"<tr><td>{label}</td><td>{_fmt_eq(v)}</td></tr>")
-        if c.verdict:
-            out.append(f"<tr><td>Verdict</td><td>{_e(c.verdict)}</td></tr>")
-        double = c.double_probabilities, c.double_cubeless_equity
-        if double == (c.probabilities, c.cubeless_equity):  # the producer's two lines are one evaluation
-            lines = [("No double, double/take", c.probabilities, c.cubeless_equity)]
+        if cube.verdict:
+            out.append(f"<tr><td>Verdict</td><td>{_e(cube.verdict)}</td></tr>")
+        double = cube.double_probabilities, cube.double_cubeless_equity
+        if double == (cube.probabilities, cube.cubeless_equity):  # the producer's two lines are one evaluation
+            lines = [("No double, double/take", cube.probabilities, cube.cubeless_equity)]
         else:
-            lines = [("No double", c.probabilities, c.cubeless_equity)]
+            lines = [("No double", cube.probabilities, cube.cubeless_equity)]
             if double != (None, None):
                 lines.append(("Double/take", *double))
         for label, p, cubeless in lines:
@@ -414,16 +414,16 @@ def _analysis_html(step: ReplayStep) -> str:
                 out.append(f"<tr><td>{label}: win (gammon, backgammon) / loss, %</td><td>{_chances(p)}</td></tr>")
             if cubeless is not None:
                 out.append(f"<tr><td>{label}: cubeless equity</td><td>{_fmt_eq(cubeless)}</td></tr>")
-        if c.level:
-            out.append(f"<tr><td>Level</td><td>{_e(c.level)}</td></tr>")
-        if c.rollout is not None:
-            out.append(f"<tr class=ro><td colspan=2>{_e(_rollout_text(c.rollout))}</td></tr>")
+        if cube.level:
+            out.append(f"<tr><td>Level</td><td>{_e(cube.level)}</td></tr>")
+        if cube.rollout is not None:
+            out.append(f"<tr class=ro><td colspan=2>{_e(_rollout_text(cube.rollout))}</td></tr>")
         out.append("</tbody></table></div>")
     if a.luck is not None or a.luck_rating:
         luck = " ".join(x for x in (_fmt_eq(a.luck), _e(a.luck_rating or "")) if x)
         out.append(f"<p class=luck>Luck: {luck}</p>")
-    for k, v in a.extra.items():
-        out.append(f"<p class=extra>{_e(k)}: {_e(v)}</p>")
+    for name, value in a.extra.items():
+        out.append(f"<p class=extra>{_e(name)}: {_e(value)}</p>")
     return "".join(out)
 
 
@@ -522,17 +522,17 @@ def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | Non
     caps: dict[int, list[list[str]]] = {}
     loose: list[str] = []
     for f in rep.findings:
-        i = _finding_step(f, line_index, game_first)
+        at = _finding_step(f, line_index, game_first)
         loc = ":".join(str(x) for x in (f.line, f.column) if x is not None)
         msg = f.message + _legal(f.legal)
-        item = (f'<div class="finding {f.severity}" data-i="{"" if i is None else i}">'
+        item = (f'<div class="finding {f.severity}" data-i="{"" if at is None else at}">'
                 f'<span class=sev>{f.severity}</span> <span class=loc>{_e(loc)}</span> {_e(msg)}</div>')
-        if i is None:
+        if at is None:
             loose.append(item)
             continue
-        per_step.setdefault(i, []).append(item)
-        caps.setdefault(i, []).append([f.severity, loc, msg])
-        fsteps.append(i)
+        per_step.setdefault(at, []).append(item)
+        caps.setdefault(at, []).append([f.severity, loc, msg])
+        fsteps.append(at)
     for i, items in per_step.items():
         rows[row_of[i]] = rows[row_of[i]].replace(f"<!--f{i}-->", "".join(items), 1)
     body_rows = "\n".join(rows)
@@ -606,10 +606,11 @@ def _statistics_panel(rep: MatchReplay, anchor_of: dict[int, str]) -> str:
     gnubg's figures, and the largest errors, each a link to its position; nothing for a record without
     analysis."""
     from notation.decisions import has_analysis
-    from notation.statistics import statistics
 
     if not has_analysis(rep.match):
         return ""
+    from notation.statistics import statistics  # a record with analysis only (it imports random: 10 ms)
+
     st = statistics(rep)
     g, x = st.match.gnubg, st.match.xg
 

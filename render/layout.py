@@ -792,9 +792,8 @@ class _Board:
                 part()
                 close_group(out, start)
         if self.ghost_arrows:  # the other play, pale, under this one's arrows
-            ghost = Arrows(self, self.ghost_arrows, self.mover)
-            ghost.th = replace(self.th, arrow=_mix(self.th.arrow, self.th.field, 0.55))
-            ghost.draw(out, self.checkers_at, False, show_hits=False)
+            pale = replace(self.th, arrow=_mix(self.th.arrow, self.th.field, 0.55))
+            Arrows(self, self.ghost_arrows, self.mover, pale).draw(out, self.checkers_at, False, show_hits=False)
         Arrows(self, self.arrows, self.mover).draw(out, self.checkers_at, self.o.ghosts)
         self.info()
         start = len(out)
@@ -950,8 +949,8 @@ def layout(position: Position, **options: Any) -> Drawing:
         lines = text.wrap(_ascii(opts.heading), size, width - 2 * MARGIN * u0)
         band = round(MARGIN * u0 + len(lines) * HEADING_LINE * u0)
         y = MARGIN * u0 + HEADING_LINE * u0 / 2
-        heading = [text.glyphs(line, width / 2, y + k * HEADING_LINE * u0, size, opts.theme.text,
-                               bold=0.02 * u0) for k, line in enumerate(lines)]
+        heading: list[Part] = [text.glyphs(line, width / 2, y + k * HEADING_LINE * u0, size, opts.theme.text,
+                                           bold=0.02 * u0) for k, line in enumerate(lines)]
         groups = [Group(g.dx, g.dy + band, g.items, g.static) for g in groups]
         extra = [Group(0.0, band, tuple(extra)), *heading] if extra else heading
         height += band

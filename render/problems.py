@@ -149,12 +149,12 @@ class Problem:
         (EMG, from the doubler's side) and each one's difference from the best."""
         d = self.decision
         if d.kind == "cube":
-            eq = d.equities
-            if eq is None:
+            equities = d.equities
+            if equities is None:
                 return ()
-            best = eq.optimal
-            rows = ((WORDS["no_double"], eq.no_double), (WORDS["double_take"], eq.double_take),
-                    (WORDS["double_pass"], eq.double_pass))
+            best = equities.optimal
+            rows = ((WORDS["no_double"], equities.no_double), (WORDS["double_take"], equities.double_take),
+                    (WORDS["double_pass"], equities.double_pass))
             return tuple((label, "", f"{v:+.3f}", "" if abs(v - best) < 5e-7 else f"{v - best:+.3f}")
                          for label, v in rows)
         checker = self._checker()

@@ -62,6 +62,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """``--dist loadgroup`` (pyproject.toml) sends the tests of one ``xdist_group`` to one worker by a suffix
     pytest-xdist puts on their ids on the worker (``test@group``); under pytest 9 its suffix is lost (an id is
     made from ``Node._id`` now) and every test was shared out alone: the suffix is put on here."""
+    if getattr(config, "workerinput", {}).get("workerid", "gw0") == "gw0":  # (one process of the run)
+        _start_playing(items)
     if not getattr(config.option, "loadgroup", False):  # (set on a worker of --dist loadgroup)
         return
     from _pytest.nodeid import NodeId
@@ -132,6 +134,22 @@ def sampled_per_kind(items: list[Path], every: int) -> list[Path]:
     return out
 
 
+@contextlib.contextmanager
+def ctrl_c_default() -> Iterator[None]:
+    """Processes started inside this block get Ctrl-C (SIGINT) at its default, as a terminal starts them,
+    whatever this run inherited: a run started in the background by a shell without job control
+    (``nohup ... &``, as some CI runners start commands) ignores SIGINT, and so would its children (a
+    signal ignored at exec stays ignored)."""
+    ignored = signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    if ignored:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # (a child gets the default at exec)
+    try:
+        yield
+    finally:
+        if ignored:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def have_gnubg() -> bool:
     return Path(GNUBG).exists() or shutil.which("gnubg") is not None
 
@@ -143,40 +161,94 @@ def corpus() -> Path:
     return CORPUS
 
 
+GNUBG_CORPORA = {"gnubg_corpus": ("gnubg", 12, None), "nack_corpus": ("nack", 3, "nackgammon")}
+"""The matches gnubg plays for the tests, by the fixture that asks for them (``gnubg_corpus`` here,
+``nack_corpus`` in tests/test_variants.py): its name, count and variation, as the fixture passes them to
+:func:`generate_gnubg_corpus`.  A run that needs them and finds none kept starts playing them as it starts
+(:func:`pytest_collection_modifyitems`)."""
+
+
+def _gnubg_corpus_plan(name: str, default_count: int, variation: str | None) -> tuple[Path, str, str] | None:
+    """The tool, the count and the folder in :data:`TEST_CACHE` of a corpus gnubg plays, or None where
+    gnubg or ``../shared/tools/gnubg-corpus`` is missing."""
+    tool = SHARED / "tools" / "gnubg-corpus"
+    if not tool.exists() or not have_gnubg():
+        return None
+    count = os.environ.get(f"GAMMON_{name.upper()}_COUNT", str(default_count))
+    gnubg = Path(shutil.which(GNUBG) or shutil.which("gnubg") or GNUBG).resolve()
+    st = gnubg.stat()
+    key = hashlib.sha256(f"{tool.read_bytes()!r} {gnubg} {st.st_size} {st.st_mtime_ns} {count} {variation} "
+                         f"{os.environ.get('SEED_BASE')}".encode()).hexdigest()[:16]
+    return tool, count, f"{name}-{key}"
+
+
+def _play_gnubg_corpus(tool: Path, out: Path, count: str, variation: str | None) -> Path:
+    env = {**os.environ, "VARIATION": variation} if variation else None
+    subprocess.run(["bash", str(tool), str(out), count], check=True, capture_output=True, timeout=1800, env=env)
+    return out
+
+
+def _kept_gnubg_corpus(name: str, tool: Path, count: str, folder: str, variation: str | None) -> Path:
+    """The corpus in :data:`TEST_CACHE`, played first if it is not there (one process plays, under a lock;
+    the others wait for it)."""
+    TEST_CACHE.mkdir(parents=True, exist_ok=True)
+    done = TEST_CACHE / folder
+    with open(TEST_CACHE / f".{folder}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (done / "complete").exists():
+            out = _play_gnubg_corpus(tool, Path(tempfile.mkdtemp(prefix=f".{name}-", dir=TEST_CACHE)), count,
+                                     variation)
+            (out / "complete").write_text(count + "\n")
+            shutil.rmtree(done, ignore_errors=True)
+            out.rename(done)
+    return done
+
+
 def generate_gnubg_corpus(tmp_path_factory: pytest.TempPathFactory, name: str, default_count: int,
                           variation: str | None = None) -> Path:
     """Matches played and written by gnubg (``../shared/tools/gnubg-corpus``), or skip the test.
     ``GAMMON_<NAME>_CORPUS`` names a directory made before (reused); ``GAMMON_<NAME>_COUNT`` sets
     how many matches; ``variation`` is passed as ``VARIATION``."""
-    tool = SHARED / "tools" / "gnubg-corpus"
-    if not tool.exists() or not have_gnubg():
+    plan = _gnubg_corpus_plan(name, default_count, variation)
+    if plan is None:
         pytest.skip("gnubg or ../shared/tools/gnubg-corpus is not available")
     cached = os.environ.get(f"GAMMON_{name.upper()}_CORPUS")
     if cached and Path(cached, "mat").is_dir():
         return Path(cached)
-    count = os.environ.get(f"GAMMON_{name.upper()}_COUNT", str(default_count))
-    env = {**os.environ, "VARIATION": variation} if variation else None
-    gnubg = Path(shutil.which(GNUBG) or shutil.which("gnubg") or GNUBG).resolve()
-    st = gnubg.stat()
-    key = hashlib.sha256(f"{tool.read_bytes()!r} {gnubg} {st.st_size} {st.st_mtime_ns} {count} {variation} "
-                         f"{os.environ.get('SEED_BASE')}".encode()).hexdigest()[:16]
-
-    def play(out: Path) -> Path:
-        subprocess.run(["bash", str(tool), str(out), count], check=True, capture_output=True, timeout=1800, env=env)
-        return out
-
+    tool, count, folder = plan
     if os.environ.get("GAMMON_NO_TEST_CACHE"):
-        return play(tmp_path_factory.mktemp(name))
-    TEST_CACHE.mkdir(parents=True, exist_ok=True)
-    done = TEST_CACHE / f"{name}-{key}"
-    with open(TEST_CACHE / f".{name}-{key}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # parallel test workers: one plays, the others wait for it
-        if not (done / "complete").exists():
-            out = play(Path(tempfile.mkdtemp(prefix=f".{name}-", dir=TEST_CACHE)))
-            (out / "complete").write_text(count + "\n")
-            shutil.rmtree(done, ignore_errors=True)
-            out.rename(done)
-    return done
+        return _play_gnubg_corpus(tool, tmp_path_factory.mktemp(name), count, variation)
+    return _kept_gnubg_corpus(name, tool, count, folder, variation)
+
+
+_playing: list[subprocess.Popen[bytes]] = []
+"""The process playing the corpora the selected tests need, started as the run starts."""
+
+
+def _start_playing(items: list[pytest.Item]) -> None:
+    """gnubg takes a minute to play its matches, nearly all of it waiting (it polls its evaluation threads
+    every 10 ms), not computing: a run on a new machine starts playing the corpora its tests need at once,
+    in a process of its own, instead of a test worker waiting for them when its first test asks.  The
+    tests take them through :func:`generate_gnubg_corpus` as before (its lock: whoever comes first plays)."""
+    if os.environ.get("GAMMON_NO_TEST_CACHE"):
+        return
+    wanted = {f for item in items for f in getattr(item, "fixturenames", ()) if f in GNUBG_CORPORA}
+    todo = []
+    for fixture in sorted(wanted):
+        name, count, variation = GNUBG_CORPORA[fixture]
+        plan = _gnubg_corpus_plan(name, count, variation)
+        if plan and not os.environ.get(f"GAMMON_{name.upper()}_CORPUS") and \
+                not (TEST_CACHE / plan[2] / "complete").exists():
+            todo.append([name, str(count), variation or ""])
+    for one in todo:  # (at once: gnubg waits more than it computes)
+        _playing.append(subprocess.Popen(
+            [sys.executable, __file__, "--play-gnubg-corpora", repr([one])], stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT))
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    for p in _playing:
+        p.wait()
 
 
 @functools.cache
@@ -304,3 +376,12 @@ def xgdatatools_records(path: Path) -> tuple[Any, Iterator[Any]]:
                 yield r
 
     return xgstruct, records()
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["--play-gnubg-corpora"]:  # (_start_playing)
+    import ast
+
+    for _name, _count, _variation in ast.literal_eval(sys.argv[2]):
+        _plan = _gnubg_corpus_plan(_name, int(_count), _variation or None)
+        if _plan is not None:
+            _kept_gnubg_corpus(_name, _plan[0], _plan[1], _plan[2], _variation or None)

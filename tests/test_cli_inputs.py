@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import ctrl_c_default
 
 import notation
 from notation.cli import main
@@ -285,8 +286,10 @@ def _wait_until_reading_stdin(p: subprocess.Popen[str], limit: float = 60.0) -> 
 
 
 def test_interrupt_exits_130() -> None:
-    p = subprocess.Popen([sys.executable, "-m", "notation", "validate", "-"], stdin=subprocess.PIPE,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # (as a terminal starts the command; with Ctrl-C ignored it read its standard input to the end, exit 2)
+    with ctrl_c_default():
+        p = subprocess.Popen([sys.executable, "-m", "notation", "validate", "-"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     _wait_until_reading_stdin(p)
     p.send_signal(signal.SIGINT)
     _, err = p.communicate(timeout=60)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from notation.ids import xgid
-from notation.matchio import read_match
+from notation.matchio import read_any, read_match
 from notation.replay import replay_match
 from render.html import match_page
 
@@ -23,6 +23,9 @@ CHROMIUM = os.environ.get("GAMMON_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run", "--disable-sync"]
 HOSTILE = ("<script>alert(1)</script>", "</svg><img src=x onerror=alert(1)>")
+
+pytestmark = pytest.mark.xdist_group("browser")
+"""The module's tests on one test worker: one browser started (the module's fixture), not one a worker."""
 
 
 def _chromium() -> str | None:
@@ -49,10 +52,26 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-def _write(tmp_path: Path, match: Any, name: str = "m.html") -> tuple[str, Any]:
-    rep = replay_match(match)
+_PAGES: dict[str, tuple[str, Any]] = {}
+
+
+def _write(tmp_path: Path, source: Path | str, name: str = "m.html") -> tuple[str, Any]:
+    """The match page of ``source`` (a record's path, or ``"hostile"``: test_html's match of hostile names)
+    written in ``tmp_path``, and its replay; each page is made once for the module (a page takes up to a
+    second to lay out, and several tests open the same one)."""
+    key = str(source)
+    if key not in _PAGES:
+        if source == "hostile":
+            from test_html import hostile_match
+
+            match = hostile_match()
+        else:
+            match = read_match(source) if Path(source).suffix == ".mat" else read_any(str(source))[0]
+        rep = replay_match(match)
+        _PAGES[key] = (match_page(match, rep), rep)
+    text, rep = _PAGES[key]
     path = tmp_path / name
-    path.write_text(match_page(match, rep), encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
     return path.as_uri(), rep
 
 
@@ -81,7 +100,7 @@ def _expected(rep: Any) -> list[str]:
 def test_keyboard_through_a_whole_match(browser: Any, tmp_path: Path) -> None:
     # a match of two games with a double and a drop, 112 positions (a key takes 50 ms: the 265 of the 7-point
     # sample took 18 s, and the page's steps are one list whatever the length)
-    url, rep = _write(tmp_path, read_match(ROOT / "tests" / "data" / "mat_gnubg_selfplay_3p.mat"))
+    url, rep = _write(tmp_path, ROOT / "tests" / "data" / "mat_gnubg_selfplay_3p.mat")
     exp = _expected(rep)
     page, errors = _open(browser, url)
     assert _xgid(page) == exp[0]
@@ -132,7 +151,7 @@ def test_the_board_drawn_is_the_render_svg(browser: Any, tmp_path: Path) -> None
     import render
     from render.html import _board_options
 
-    url, rep = _write(tmp_path, read_match(SAMPLES / "illegal_plays.mat"))
+    url, rep = _write(tmp_path, SAMPLES / "illegal_plays.mat")
     page, errors = _open(browser, url)
     steps = [x for g in rep.games for x in [(s.before, s) for s in g.steps] + [(g.end, None)]]
     for i in sorted({0, 1, 2, 5, 17, len(rep.games[0].steps), len(steps) // 2, len(steps) - 1}):
@@ -149,8 +168,7 @@ def test_the_board_drawn_is_the_render_svg(browser: Any, tmp_path: Path) -> None
 
 
 def test_findings_click_keys_and_deep_links(browser: Any, tmp_path: Path) -> None:
-    match = read_match(SAMPLES / "illegal_plays.mat")
-    url, rep = _write(tmp_path, match)
+    url, rep = _write(tmp_path, SAMPLES / "illegal_plays.mat")
     page, errors = _open(browser, url)
     f = next(f for f in rep.findings if f.line == 98)  # game 3 move 2 (root 42): 13/9 with a checker on the bar
     page.click("#moves .finding:has-text('must enter before 13')")
@@ -180,9 +198,7 @@ def test_findings_click_keys_and_deep_links(browser: Any, tmp_path: Path) -> Non
 
 
 def test_hostile_names_run_nothing(browser: Any, tmp_path: Path) -> None:
-    from test_html import hostile_match
-
-    url, rep = _write(tmp_path, hostile_match())
+    url, rep = _write(tmp_path, "hostile")
     page, errors = _open(browser, url)
     for _ in range(40):
         page.keyboard.press("ArrowRight")
@@ -204,7 +220,7 @@ def test_screenshots_desktop_and_phone(browser: Any, tmp_path: Path) -> None:
     by ``benchmarks/html.py --screenshots``); here they must be made and not be blank."""
     from PIL import Image
 
-    url, _ = _write(tmp_path, read_match(SAMPLES / "illegal_plays.mat"))
+    url, _ = _write(tmp_path, SAMPLES / "illegal_plays.mat")
     for name, w, h in (("desktop", 1280, 800), ("phone", 390, 844)):
         page, errors = _open(browser, url + "#L98:38", w, h)
         out = tmp_path / f"{name}.png"
@@ -225,12 +241,10 @@ def test_every_page_fits_every_width(browser: Any, tmp_path: Path) -> None:
     """A match page, an analysed match page and the validation report fit a phone (360, 390 px), a tablet
     and a desktop: no horizontal scroll (a table wider than the screen reflows or scrolls in its own box)."""
     from notation.commands.validate import check_file, write_report
-    from notation.matchio import read_any
 
-    pages = [(_write(tmp_path, read_match(SAMPLES / "illegal_plays.mat"), "m.html")[0], "#L98:38")]
+    pages = [(_write(tmp_path, SAMPLES / "illegal_plays.mat", "m.html")[0], "#L98:38")]
     xg = ROOT / "tests" / "data" / "xg_ronde3.xg"
-    analysed = read_any(str(xg))[0]
-    url, rep = _write(tmp_path, analysed, "a.html")
+    url, rep = _write(tmp_path, xg, "a.html")
     st = next(i for i, s in enumerate(rep.games[0].steps) if s.action.analysis is not None and
               s.action.analysis.checker is not None and len(s.action.analysis.checker.candidates) > 2)
     pages.append((url, "#" + page_anchor(rep, rep.games[0].steps[st])))
@@ -239,9 +253,7 @@ def test_every_page_fits_every_width(browser: Any, tmp_path: Path) -> None:
     files = [str(SAMPLES / "dutch_5point.mat"), str(long_name), str(xg)]
     write_report(str(tmp_path / "report.html"), [check_file(f) for f in files])
     pages.append(((tmp_path / "report.html").as_uri(), ""))
-    from test_html import hostile_match
-
-    pages.append((_write(tmp_path, hostile_match(), "h.html")[0], ""))
+    pages.append((_write(tmp_path, "hostile", "h.html")[0], ""))
     for url, frag in pages:
         # each page opened once, at the first width, then the window resized to the others (the layout is
         # CSS alone, no script measures the window: a resized page is laid out as one opened at that width)
@@ -302,7 +314,7 @@ def test_pages_in_a_notebook_work(browser: Any, tmp_path: Path) -> None:
 
 
 def test_print_is_one_position_on_one_page(browser: Any, tmp_path: Path) -> None:
-    url, rep = _write(tmp_path, read_match(SAMPLES / "illegal_plays.mat"))
+    url, rep = _write(tmp_path, SAMPLES / "illegal_plays.mat")
     page, errors = _open(browser, url + "#L98:38")
     pdf = page.pdf(format="A4")
     assert pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages") == 1
@@ -316,7 +328,7 @@ def test_print_is_one_position_on_one_page(browser: Any, tmp_path: Path) -> None
 def test_policy_stops_what_escaping_would_miss(browser: Any, tmp_path: Path) -> None:
     """Defence in depth: the page's Content-Security-Policy lets only its own script run, so even markup
     planted in the page raw (as if escaping failed) runs nothing, while the page itself still works."""
-    url, rep = _write(tmp_path, read_match(SAMPLES / "dutch_5point.mat"))
+    url, rep = _write(tmp_path, SAMPLES / "dutch_5point.mat")
     path = tmp_path / "m.html"
     text = path.read_text(encoding="utf-8")
     planted = "<img src=x onerror=alert(1)><script>alert(2)</script><svg onload=alert(3)></svg>"

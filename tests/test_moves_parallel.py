@@ -59,11 +59,15 @@ def run(*args: str, stdin: str | None = None) -> tuple[int, bytes, str]:
 
 
 def _same_in_every_process_count(*args: str, stdin: str | None = None, jobs: tuple[str, ...] = ("2", "3"),
-                                 ) -> tuple[int, bytes, str]:
+                                 default: bool = True) -> tuple[int, bytes, str]:
+    """What ``--jobs 1`` gives, checked to be what each of ``jobs`` gives and, with ``default``, what the
+    command gives without ``--jobs`` (``--jobs 0``: one process per CPU from PARALLEL_PAIRS pairs, else one;
+    on a machine of 2 CPUs one of the runs before, which is why the long listings leave it out)."""
     one = run(*args, "--jobs", "1", stdin=stdin)
     for j in jobs:
         assert run(*args, "--jobs", j, stdin=stdin) == one, f"--jobs {j}"
-    assert run(*args, stdin=stdin) == one, "--jobs 0 (by default)"
+    if default:
+        assert run(*args, stdin=stdin) == one, "--jobs 0 (by default)"
     return one
 
 
@@ -97,9 +101,11 @@ def test_real_positions_their_own_dice_and_given_dice(as_json: bool, forks: list
     flag = ("--json",) if as_json else ()
     # a GNU ID with a match ID carries the dice; add them so each position is listed for its own roll
     with_dice = [f"{pid}:cIkqAAAAAAAA" if k % 2 else f"{pid}:cInqAAAAAAAA" for k, pid in enumerate(ids)]
-    code, out, err = _same_in_every_process_count("moves", "-", *flag, stdin="\n".join(with_dice) + "\n")
+    code, out, err = _same_in_every_process_count("moves", "-", *flag, stdin="\n".join(with_dice) + "\n",
+                                                   default=False)
     assert code == 0 and err == "" and out
-    code, out, err = _same_in_every_process_count("moves", "-", "--dice", "11", *flag, stdin="\n".join(ids))
+    code, out, err = _same_in_every_process_count("moves", "-", "--dice", "11", *flag, stdin="\n".join(ids),
+                                                   default=False)
     assert code == 0 and err == "" and out
     assert forks and max(forks) >= 2
 
@@ -164,7 +170,7 @@ def test_variants(variant: str, forks: list[int]) -> None:
     assert len(lines) > 30
     for flag in ((), ("--json",)):
         code, out, err = _same_in_every_process_count("moves", "-", "--all-rolls", "--variant", variant, *flag,
-                                                      stdin="\n".join(lines) + "\n")
+                                                      stdin="\n".join(lines) + "\n", default=False)
         assert code == 0 and err == "" and out
     assert forks and max(forks) >= 2
 
@@ -174,7 +180,7 @@ def test_acey_deucey(forks: list[int]) -> None:
     stdin = "\n".join(_real_ids(400)) + "\n"
     for flag in ((), ("--json",)):
         code, out, err = _same_in_every_process_count("moves", "-", "--dice", "21", "--variant", "acey-deucey",
-                                                      *flag, stdin=stdin)
+                                                      *flag, stdin=stdin, default=False)
         assert code == 0 and err == "" and out
     assert forks and max(forks) >= 2
 
@@ -195,7 +201,8 @@ def test_corpus_id_lists() -> None:
     assert len(good) > 50
     for lines in (ids, good * 3):
         for flag in ((), ("--json",)):
-            _same_in_every_process_count("moves", "-", "--all-rolls", *flag, stdin="\n".join(lines) + "\n")
+            _same_in_every_process_count("moves", "-", "--all-rolls", *flag, stdin="\n".join(lines) + "\n",
+                                         default=False)
 
 
 def test_as_a_whole_process(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+from conftest import ctrl_c_default
 
 from notation import parallel
 
@@ -159,8 +160,9 @@ def test_a_signal_stops_and_reaps_every_worker(tmp_path: Path, sig: str) -> None
     src = Path(__file__).resolve().parent / "data" / "gnubg_7p_crawford.mat"
     for i in range(600):
         shutil.copyfile(src, tmp_path / f"m{i:03d}.mat")
-    p = subprocess.Popen([sys.executable, "-m", "notation", "validate", "--jobs", "2", "-q", str(tmp_path)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    with ctrl_c_default():  # (as a terminal starts it, whatever this run inherited)
+        p = subprocess.Popen([sys.executable, "-m", "notation", "validate", "--jobs", "2", "-q", str(tmp_path)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     kids: set[int] = set()
     deadline = time.monotonic() + 60
     while not kids and time.monotonic() < deadline and p.poll() is None:

@@ -236,3 +236,42 @@ def test_dutch_hits_need_a_home_checker() -> None:
     assert isinstance(r, Refusal)
     assert r.reason == "13/7 hits on 7, but a blot may be hit only with a checker in the home board"
     assert not isinstance(play_legs(mine, theirs, ((13, 7, True), (13, 12, False)), (6, 1), R), Refusal)
+
+
+def test_an_illegal_play_is_recorded_as_written() -> None:
+    """The record of an illegal play (:func:`notation.rules.as_written`, every variant's ``as_recorded``):
+    each checker from each written point to the next, in the order written, hitting where it lands;
+    None when the board does not allow it.  Acey-Deucey's ``bar/N`` enters a waiting checker."""
+    from notation.play import parse_play
+    from notation.rules import as_written
+
+    mine, theirs = board_from_points({24: 2, 13: 5}), board_from_points({7: 1, 6: 2, 18: 2})
+    p = as_written(mine, theirs, parse_play("24/18*/13 13/3").segments)  # dice ignored; their 7 is our 18
+    assert p is not None and p.steps == ((24, 18, True), (18, 13, False), (13, 3, False))
+    assert p.theirs[7] == 0 and p.theirs[25] == 1 and p.mine[24] == 1 and p.mine[13] == 5 and p.mine[3] == 1
+    assert as_written(mine, theirs, parse_play("13/19").segments) is None  # backwards
+    assert as_written(mine, theirs, parse_play("13/7/1").segments) is None  # on the way: their 18 is held
+    assert as_written(mine, theirs, parse_play("8/2").segments) is None  # no checker on 8
+    assert as_written(mine, theirs, parse_play("24/19").segments) is None  # their 6 is held
+    assert as_written(mine, theirs, parse_play("bar/20").segments) is None  # nothing on the bar
+    acey = get_rules("acey-deucey")
+    waiting = tuple(2 if p == 13 else 0 for p in range(26))  # 13 of 15 waiting off the board
+    entered = as_written(waiting, theirs, parse_play("bar/20 bar/18*").segments, pool=13)
+    assert entered is not None and entered.mine[20] == 1 and entered.mine[18] == 1 and entered.mine[25] == 0
+    assert acey.as_recorded(_position(waiting, theirs, (6, 5)), parse_play("bar/20")) is not None
+    assert R.as_recorded(_position(waiting, theirs, (6, 5)), parse_play("bar/20")) is None
+
+
+def test_play_legs_enters_waiting_checkers() -> None:
+    """Acey-Deucey (checkers start off the board): ``bar/N`` enters a waiting checker when none is on the
+    bar, and no checker bears off while one waits to enter."""
+    acey = get_rules("acey-deucey")
+    waiting = board_from_points({13: 2}, off=0)  # 13 of 15 waiting off the board
+    r = play_legs(waiting, board_from_points({}), ((25, 20, False), (25, 19, False)), (6, 5), acey)
+    assert not isinstance(r, Refusal) and r[1][20] == 1 and r[1][19] == 1 and r[1][25] == 0
+    r = play_legs(waiting, board_from_points({}), ((25, 20, False),), [5], R, whole=False)
+    assert isinstance(r, Refusal) and r.reason == "bar/20: there is no checker on the bar to move"
+    home = board_from_points({1: 3, 2: 3}, off=0)  # 9 waiting
+    r = play_legs(home, board_from_points({}), ((2, 0, False),), [2], acey, whole=False)
+    assert isinstance(r, Refusal)
+    assert r.reason == "2/off bears off while a checker is still outside the home board (waiting to enter)"

@@ -12,7 +12,7 @@ from PIL import Image
 
 import render
 from notation.position import Position, board_from_points
-from render.arrows import _crossings, _quad
+from render.arrows import _crossings, _param_at_distance, _quad
 from render.display import Circle, Drawing, Glyphs, Group, Polygon, Polyline, Rect
 from render.geometry import NUMBERS_ALT_SIZE
 from render.themes import PRINT, THEMES
@@ -287,3 +287,36 @@ def test_make_figures_has_the_issue_figures_and_is_deterministic() -> None:
         assert render.png(pos, **opts) == render.png(pos, **opts)
     if mod.JAPANESE_FONT.exists():
         assert "names_japanese" in {stem for stem, *_ in mod.font_figures()}
+
+
+@pytest.mark.parametrize("c", [(80.0, 40.0), (150.0, -200.0), (150.0, 900.0), (10.0, 10.0), (380.0, 60.0)],
+                         ids=["gentle", "deep", "turning back", "near the start", "beyond the end"])
+@pytest.mark.parametrize("t1", [1.0, 0.83])
+def test_the_point_at_a_distance_is_the_last_one_before_the_end(c: tuple[float, float], t1: float) -> None:
+    """Where an arrow's tip, head and shaft end (:func:`render.arrows._param_at_distance`): the point ``dist``
+    from the point at t1, the last one along the curve (every point after it is closer), on the arcs of
+    arrows and on curves that turn back towards their end (found by bisection there)."""
+    a, b = (0.0, 0.0), (300.0, 100.0)
+    end = _quad(a, c, b, t1)
+    for dist in (0.0, 5.0, 15.1, 80.0, 250.0):
+        t = _param_at_distance(a, c, b, t1, dist)
+        if math.dist(a, end) <= dist:
+            assert t == 0.0
+            continue
+        assert 0.0 <= t <= t1
+        assert math.dist(_quad(a, c, b, t), end) == pytest.approx(dist, abs=1e-6)
+        assert all(math.dist(_quad(a, c, b, t + (t1 - t) * k / 50), end) < dist + 1e-6 for k in range(1, 51))
+
+
+@pytest.mark.parametrize("theme", ["print", "classic"])
+def test_the_other_play_is_drawn_pale_under_the_play(theme: str) -> None:
+    """``ghost_play`` (a problem's solution: the best play, and the play made): the play made has its own
+    arrows, in a colour between the arrows' and the field's, the best play's in the arrows' colour."""
+    th = THEMES[theme]
+    d = render.drawing(START.replace(dice=(5, 3)), theme=theme, play="13/8 13/10", ghost_play="24/21 13/8")
+    shafts = [it.stroke for it, _, _ in flat(d) if isinstance(it, Polyline) and it.curve is not None
+              and it.stroke != th.arrow_halo]
+    pale = [s for s in shafts if s != th.arrow]
+    assert len(shafts) == 4 and len(pale) == 2
+    assert all(min(a, f) < p < max(a, f) for s in pale for p, a, f in zip(s, th.arrow, th.field, strict=True)
+               if a != f)

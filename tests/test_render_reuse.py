@@ -63,12 +63,14 @@ def test_the_lazy_ranking_is_the_sorted_order(monkeypatch: pytest.MonkeyPatch) -
         made.append((self, list(bounds), refine))
 
     def cost(refine: Any, k: int, bound: float) -> float:
-        """The candidate's cost, refining its bound until it is exact: each bound at least the one before."""
-        v, exact = refine(k)
+        """The candidate's cost, refining its bound until it is exact, asking a little past the bound each time
+        as the search does: each bound at least the one before."""
+        limit = bound + 0.25
+        v, exact = refine(k, limit)
         while not exact:
             assert v >= bound
-            bound = v
-            v, exact = refine(k)
+            bound, limit = v, v + 0.25
+            v, exact = refine(k, limit)
         assert v >= bound
         return float(v)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CORPUS, DATA, FULL, ROOT, sampled
+from conftest import CORPUS, DATA, FULL, ROOT, distinct, sampled, sampled_per_kind
 
 from notation.batch import validate_file
 from notation.errors import ParseError
@@ -20,7 +20,8 @@ from notation.formats.sgf import iter_sgf, read_sgf
 from notation.matchio import read_any
 from notation.replay import Replayer, replay_match
 
-SGF_FILES = sorted(DATA.glob("*.sgf")) + sorted(CORPUS.glob("**/*.sgf"))
+SGF_FILES = distinct(sorted(DATA.glob("*.sgf")) + sorted(CORPUS.glob("**/*.sgf")))
+"""Our SGF files and the corpus's, without the corpus's twins of ours (two Gibbon files)."""
 RECORDS = SGF_FILES + sorted(DATA.glob("*.mat")) + sorted(DATA.glob("mat_*.txt")) + sorted(
     (ROOT / "samples").glob("*.mat")) + sorted(CORPUS.glob("mat/**/*.mat"))[:60]
 
@@ -206,18 +207,24 @@ def same_conversion(src: Path, tmp: Path, fmt: str, **settings: Any) -> None:
 FORMATS = ["sgf", "json", "mat"]
 
 
+CONVERTED = [p for p in SGF_FILES if p.is_relative_to(DATA)] + sampled_per_kind(
+    [p for p in SGF_FILES if not p.is_relative_to(DATA)], 3)
+"""The files converted both ways: ours, and every third of the corpus's of each program that wrote them
+(gnubg's analysed matches take seconds a conversion, and are alike; all of them with GAMMON_FULL_CORPUS=1)."""
+
+
 def variants_for(path: Path, fmt: str) -> list[dict[str, Any]]:
-    """Every variant of the settings on our own files; on the corpus's (gnubg's analysed matches take
-    seconds a conversion) the default and one other in turn, so that each variant meets several corpus
-    files and formats (every variant on every file with GAMMON_FULL_CORPUS=1)."""
+    """Every variant of the settings on our own files; on the corpus's the default and one other in turn,
+    so that each variant meets corpus files and formats (every variant on every file with
+    GAMMON_FULL_CORPUS=1)."""
     if FULL or path.is_relative_to(DATA):
         return VARIANTS
-    i = SGF_FILES.index(path) * len(FORMATS) + FORMATS.index(fmt)
+    i = CONVERTED.index(path) * len(FORMATS) + FORMATS.index(fmt)
     return [VARIANTS[0], VARIANTS[1 + i % (len(VARIANTS) - 1)]]
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-@pytest.mark.parametrize("path", SGF_FILES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", CONVERTED, ids=lambda p: p.name)
 def test_convert_streamed_is_the_whole_conversion(tmp_path: Path, path: Path, fmt: str) -> None:
     for settings in variants_for(path, fmt):
         same_conversion(path, tmp_path, fmt, **settings)

@@ -24,10 +24,10 @@ from notation import Position, get_rules, parse_match, read_any, replay_match
 from notation.cli import main
 from notation.errors import IllegalPlayError
 from notation.ids import all_ids, gnubg_id, parse_gnubg_id, parse_position_id, parse_xgid, position_id, xgid
-from notation.play import parse_play, play_result
+from notation.play import play_result, resolve_play
 from notation.position import board_from_points
 from notation.record import Action, Game, Match, MatchRules
-from notation.variants import ACEY_DOUBLE, AceyDeucey
+from notation.variants import ACEY_DOUBLE
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
@@ -396,15 +396,48 @@ def test_acey_entering_is_optional_but_the_bar_is_not() -> None:
 
 
 def test_acey_written_entries_resolve() -> None:
-    rules = get_rules("acey-deucey")
-    assert isinstance(rules, AceyDeucey)
+    """Acey-Deucey's written plays are read as standard's (:func:`notation.play.resolve_play`), the rules'
+    step check letting ``bar/N`` enter a waiting checker."""
     pos = Position.initial("acey-deucey", dice=(6, 5))
-    res = rules.resolve_written(pos, parse_play("bar/19 bar/20"), (6, 5))
+    res = resolve_play(pos, "bar/19 bar/20")
     assert res.play.mine == board({19: 1, 20: 1})
-    with pytest.raises(IllegalPlayError):
-        rules.resolve_written(pos, parse_play("bar/19"), (6, 5))  # both dice can be played
-    with pytest.raises(IllegalPlayError):
-        rules.resolve_written(pos, parse_play("13/8"), (6, 5))
+    with pytest.raises(IllegalPlayError, match="the 5 is not played, but"):
+        resolve_play(pos, "bar/19")  # both dice can be played
+    with pytest.raises(IllegalPlayError, match="no checker on 13"):
+        resolve_play(pos, "13/8")
+
+
+def _acey_move(mine: tuple[int, ...], theirs: tuple[int, ...], dice: tuple[int, int], play: str,
+               variant: str = "acey-deucey") -> tuple[list[str], Position]:
+    """The errors of a one-move Acey-Deucey record from the boards given, and the position it leaves."""
+    pos = Position(boards=(mine, theirs), turn=0, variant=variant)
+    m = Match(rules=MatchRules(variant=variant), games=[Game(1, start=pos, actions=[
+        Action("move", 0, dice=dice, play=play)])])
+    rep = replay_match(m)
+    return [f.message for f in rep.findings if f.severity == "error"], rep.games[0].end
+
+
+def test_acey_written_points_on_the_way_count() -> None:
+    """A written play's intermediate points are played as written, as in standard: a blot there is hit,
+    a point held there refuses the play (they were once skipped: only a checker's first and last point
+    were read)."""
+    errs, end = _acey_move(board({24: 1}), board({4: 1}), (6, 3), "24/21/15")  # their 4 is our 21
+    assert not errs and end.boards[0][15] == 1 and end.boards[1][25] == 1  # hit on 21, not by 24/18/15
+    errs, end = _acey_move(board({24: 1}), board({7: 2}), (6, 5), "24/18/13")  # their 7 is our 18
+    assert errs and "lands on 18" in errs[0]  # not 24/19/13
+
+
+def test_acey_illegal_plays_are_worded_as_standard() -> None:
+    """Where the situation is standard's (every checker on the board), a play Acey-Deucey refuses is
+    refused in standard's words (:func:`notation.rules.rule_breach` for too few dice); a compressed move
+    such as 24/13 plays both dice, and is not said to play one."""
+    start = get_rules("standard").start_board()
+    for text in ("24/18", "24/13 13/8", "13/7 13/2", "6/1 6/0", "8/2*"):
+        acey, _ = _acey_move(start, start, (6, 5), text)
+        standard, _ = _acey_move(start, start, (6, 5), text, variant="standard")
+        assert acey and acey == standard, text
+    errs, _ = _acey_move(board({24: 1, 25: 1}), board({}), (6, 5), "24/13")  # a checker on the bar
+    assert errs and "does not play both dice" not in errs[0] and "must enter before 24" in errs[0]
 
 
 # =========================================================================== Acey-Deucey: records
