@@ -118,15 +118,11 @@ def main() -> int:
     from notation.replay import replay_match
 
     matches = {f: read_source(f)[0] for f in files}
-    packed = {f: read_source(f, packed=True)[0] for f in files}  # as convert reads a .mat file for JSON
-    for f, m in packed.items():
-        m.source = f
-        _findings(m)  # (the runs are cut where the replay needs ordinary actions: once, as the command does)
     actions = sum(len(g.actions) for m in matches.values() for g in m.games)
     plays = sum(1 for m in matches.values() for g in m.games for a in g.actions if a.kind == "move")
     reps = {f: replay_match(m) for f, m in matches.items()}
     texts = {"sgf": {f: render_match(m, "sgf", rep=reps[f])[0] for f, m in matches.items()},
-             "json": {f: render_match(m, "json")[0] for f, m in packed.items()}}
+             "json": {f: render_match(m, "json")[0] for f, m in matches.items()}}
     tmp = Path(tempfile.mkdtemp(prefix="gammon-convert-profile-"))
     try:
         def put(fmt: str) -> None:
@@ -150,9 +146,8 @@ def main() -> int:
             "SGF: replay, whole": lambda: [replay_match(m) for m in matches.values()],
             "SGF: write the text": lambda: [render_match(m, "sgf", rep=reps[f]) for f, m in matches.items()],
             "SGF: files in place (16 synced at a time)": lambda: put("sgf"),
-            "JSON: read (runs of plain plays)": lambda: [read_source(f, packed=True) for f in files],
-            "JSON: replay, findings only": lambda: [_findings(m) for m in packed.values()],
-            "JSON: write the text": lambda: [render_match(m, "json") for m in packed.values()],
+            "JSON: replay, findings only": lambda: [_findings(m) for m in matches.values()],
+            "JSON: write the text": lambda: [render_match(m, "json") for m in matches.values()],
             "JSON: files in place (16 synced at a time)": lambda: put("json"),
             "floor: .mat to SGF file, no checks": floor,
         }

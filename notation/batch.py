@@ -37,14 +37,13 @@ def _is_url(path: str) -> bool:
     return "://" in path and not path.startswith("file://")
 
 
-def read_source(path: str, *, packed: bool = False) -> list[Match]:
+def read_source(path: str) -> list[Match]:
     """The matches in ``path``: a local path, ``-`` (standard input), or a URL read through fsspec
-    (``pip install fsspec`` and the package for its protocol, such as ``s3fs``).  ``packed``: see
-    :func:`~notation.matchio.parse_any`."""
+    (``pip install fsspec`` and the package for its protocol, such as ``s3fs``)."""
     from .matchio import parse_any
 
     data, name = source_bytes(path)
-    return parse_any(data, name=name, packed=packed)
+    return parse_any(data, name=name)
 
 
 def source_bytes(path: str) -> tuple[bytes, str]:
@@ -93,7 +92,7 @@ def validate_file(path: str, variant: str | None = None, auto_doubles: int | Non
         elif fmt.members is not None:  # a stream's members are matches, read and replayed one at a time
             matches = stream_of = _Members(data, name)  # (memory is one member); a damaged one ends it
         else:
-            matches = parse_any(data, name=name, packed=True)  # (replayed for findings only: see _findings)
+            matches = parse_any(data, name=name, keep=False)  # (replayed for findings only: see _findings)
         del data
     except BaseException as e:  # noqa: BLE001 - sorted out by _unreadable
         return unreadable(_unreadable(e, path, "reading"))
@@ -155,7 +154,7 @@ class _Members:
     def __init__(self, data: bytes, name: str) -> None:
         from .matchio import iter_matches
 
-        self._it = iter_matches(data, name=name, packed=True)
+        self._it = iter_matches(data, name=name, keep=False)
         self.count = 0
         self.tail: NotationError | None = None
 
@@ -357,13 +356,12 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
                                    canonical=canonical, inputs=inputs, options=options, batch=batch)
                 if done is not None:
                     return done
-        # To JSON, a .mat file's runs of plain plays are read as runs (PlainRun), as validate reads them:
-        # its findings-only replay and the JSON writer take them as they are (tests/test_convert_packed.py)
-        packed = fmt in PACKED and not canonical
         if data is None:
             data = source_bytes(src)[0]
-        matches: list[Match] | _Stream = (_Stream(data, name, packed) if _is_ogxm_stream(data)
-                                          else _parse(data, name, packed=packed))
+        # a file's own bytes, which only its format's writer writes back, are read only for that target
+        keep = fmt != "html" and bool(by_name(fmt).private)
+        matches: list[Match] | _Stream = (_Stream(data, name, keep) if _is_ogxm_stream(data)
+                                          else _parse(data, name, keep=keep))
         del data
     except OSError as e:
         return failed(f"{name}: cannot read: {e.strerror or e}")
@@ -378,8 +376,6 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
     if not (matches.games if isinstance(matches, _Stream) else any(m.games for m in matches)):
         return failed(f"{name}: {NO_GAMES}: nothing to convert")
     from pathlib import Path
-
-    from .formats.registry import by_name
 
     keeps = () if fmt == "html" else by_name(fmt).private
     drop = [p for f in FORMATS for p in f.private if p not in keeps]  # (an OGXM file's own bytes are for
@@ -427,13 +423,13 @@ class _Stream:
     every member (which raises as reading the whole stream does, before anything is written, and counts
     them), each read again as it is iterated; memory is one member, whatever their number."""
 
-    def __init__(self, data: bytes, name: str, packed: bool) -> None:
+    def __init__(self, data: bytes, name: str, keep: bool) -> None:
         from .matchio import iter_matches
 
-        self.data, self.name, self.packed = data, name, packed
+        self.data, self.name, self.keep = data, name, keep
         self.count = 0
         self.games = False
-        for m in iter_matches(data, name=name, packed=True):
+        for m in iter_matches(data, name=name, keep=False):
             self.count += 1
             self.games = self.games or bool(m.games)
             del m
@@ -444,7 +440,7 @@ class _Stream:
     def __iter__(self) -> Iterator[Match]:
         from .matchio import iter_matches
 
-        return iter_matches(self.data, name=self.name, packed=self.packed)
+        return iter_matches(self.data, name=self.name, keep=self.keep)
 
 
 class Page(Protocol):
@@ -454,10 +450,6 @@ class Page(Protocol):
 
     def __call__(self, match: Match, rep: MatchReplay | None = None, *,
                  written: Counter[tuple[str, ...]] | None = None) -> str: ...
-
-
-PACKED = frozenset(f.name for f in FORMATS if f.packed)
-"""The targets whose writers take a ``.mat`` reader's runs of plain plays as they are (the registry's ``packed``)."""
 
 
 PAGE_REASONS = {
@@ -547,10 +539,10 @@ def _convert_match(match: Match, name: str, member: int, target: str, fmt: str, 
         write_failed(e)
 
 
-def _parse(data: bytes, name: str, *, packed: bool = False) -> list[Match]:
+def _parse(data: bytes, name: str, *, keep: bool = True) -> list[Match]:
     from .matchio import parse_any
 
-    return parse_any(data, name=name, packed=packed)
+    return parse_any(data, name=name, keep=keep)
 
 
 BATCH = 16

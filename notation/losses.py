@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 
-from .record import Action, Game, Match, unpacked
+from .record import Action, Game, Match
 
 __all__ = ["THUMBNAIL", "Key", "holdings", "action_items", "lost", "dropped", "crawford_mark", "names_loss"]
 
@@ -70,8 +70,7 @@ def holdings(match: Match) -> Counter[Key]:
             c["property", "game", k] += 1
         for a in g.actions:
             if a.comment or a.properties or a.analysis is not None:
-                for b in unpacked(a):
-                    c.update(action_items(b))
+                c.update(action_items(a))
     return +c
 
 

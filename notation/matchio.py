@@ -76,25 +76,25 @@ def detect_format(path: str | None, data: bytes | str | None = None) -> str:
                      column=1)
 
 
-def parse_any(data: str | bytes, *, name: str | None = None, packed: bool = False) -> list[Match]:
+def parse_any(data: str | bytes, *, name: str | None = None, keep: bool = True) -> list[Match]:
     """Every match in a record given as text or bytes (format recognised by content, read by its reader:
-    :mod:`notation.formats.registry`).  ``packed``: for a findings-only replay and the JSON writer, nothing
-    else (``.mat`` plain plays as :class:`~notation.record.PlainRun`)."""
-    matches = by_name(detect_format(name, data)).read(data, name=name, packed=packed)
+    :mod:`notation.formats.registry`).  Without ``keep`` (for a findings-only replay), an OGXM file's own
+    bytes are not kept for writing it back (:meth:`~notation.formats.registry.Format.read`)."""
+    matches = by_name(detect_format(name, data)).read(data, name=name, keep=keep)
     for m in matches:
         bound_text(m)
     return matches
 
 
-def iter_matches(data: bytes, *, name: str | None = None, packed: bool = False) -> Iterator[Match]:
+def iter_matches(data: bytes, *, name: str | None = None, keep: bool = True) -> Iterator[Match]:
     """:func:`parse_any`'s matches one at a time: a stream's members (of a format whose registry line has
     ``members``: OGXM) are read as they are taken (memory is one member, whatever their number); a damaged
     member raises after the complete ones before it."""
     fmt = by_name(detect_format(name, data))
     if fmt.members is None:
-        yield from parse_any(data, name=name, packed=packed)
+        yield from parse_any(data, name=name, keep=keep)
         return
-    for m in fmt.iter_members(data, name=name, packed=packed):
+    for m in fmt.iter_members(data, name=name, keep=keep):
         m.source = name
         bound_text(m)
         yield m

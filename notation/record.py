@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import KW_ONLY, dataclass, field
 from dataclasses import fields as fields  # re-exported: the README's library section names them here
 from dataclasses import replace as replace
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal
 
 from ._digits import ascii_number
 from .position import Position
@@ -46,10 +46,12 @@ ActionKind = Literal[
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Span:
     """Where an item is in its source: 1-based line and column of its first character, and of the
-    character after its end."""
+    character after its end.  Hashable and compared by value; not frozen, because a frozen dataclass
+    is four times as slow to make (its ``__init__`` sets each field through ``object.__setattr__``), and a
+    reader makes one for every action it reads."""
 
     line: int
     column: int
@@ -89,72 +91,36 @@ class Action:
     """The producer's analysis of this decision (:mod:`notation.analysis`), when the record holds one."""
 
 
-PlainCell = tuple[int, tuple[int, int], str, str, int, int, int, "int | None"]
-"""One plain play of a :class:`PlainRun`: the player, the dice, the play (``""`` for none), the cell's
-text, its line, column and end column, and the row number."""
+_new = object.__new__
 
 
-class PlainRun(Action):
-    """A run of consecutive plain plays (``52: 13/8 24/22``, the common rows of a ``.mat`` file), as a
-    reader makes them for a findings-only replay (``gammon validate``): one object for the run, a
-    tuple for each play (:data:`PlainCell`), instead of an :class:`Action` and a :class:`Span` each.
-
-    Its own fields are those of its first play, so code that reads it as an action sees that play.  The
-    replay's fast lane (:meth:`notation.replay._GameRunner.fast_moves`) plays every cell, and cuts the
-    run (:func:`cut_run`) where a play needs the full path, which then gets an ordinary action.  A match
-    holding runs is made only for such a replay and for the JSON writer (``gammon convert --to json``,
-    which writes each cell as the action it stands for); no other writer sees one."""
-
-    __slots__ = ("cells",)
-
-    cells: list[PlainCell]
-
-
-A = TypeVar("A", bound=Action)
-
-
-def _of_cell(cls: type[A], c: PlainCell) -> A:
-    """The action of a cell (as the reader's ``_action`` fills it for a plain cell), made as ``cls``."""
-    return cls("move", c[0], dice=c[1], play=c[2], no_move=None if c[2] else "", text=c[3],
-               span=Span(c[4], c[5], c[4], c[6]), move_number=c[7])
-
-
-def cell_action(c: PlainCell) -> Action:
-    """The ordinary action of one cell of a :class:`PlainRun`."""
-    return _of_cell(Action, c)
-
-
-def plain_run(cells: list[PlainCell]) -> PlainRun:
-    """A :class:`PlainRun` of ``cells`` (at least one): its own fields are its first cell's."""
-    run = _of_cell(PlainRun, cells[0])
-    run.cells = cells
-    return run
-
-
-def cut_run(actions: list[Action], i: int, k: int) -> int:
-    """Cut the :class:`PlainRun` ``actions[i]`` before its cell ``k``: the cells before it stay a run,
-    cell ``k`` becomes an ordinary action and the cells after it a run.  Returns the index of that
-    action."""
-    run = actions[i]
-    assert isinstance(run, PlainRun)
-    cells = run.cells
-    parts: list[Action] = [plain_run(cells[:k])] if k else []
-    parts.append(cell_action(cells[k]))
-    if k + 1 < len(cells):
-        parts.append(plain_run(cells[k + 1:]))
-    actions[i:i + 1] = parts
-    return i + 1 if k else i
-
-
-def unpacked(a: Action) -> list[Action]:
-    """The ordinary actions ``a`` stands for: each cell's of a :class:`PlainRun`, else ``a`` itself."""
-    return [cell_action(c) for c in a.cells] if isinstance(a, PlainRun) else [a]
-
-
-def unpack_runs(actions: list[Action]) -> None:
-    """Every :class:`PlainRun` of ``actions`` made back into ordinary actions, in place."""
-    if any(type(a) is PlainRun for a in actions):
-        actions[:] = [b for a in actions for b in unpacked(a)]
+def move_action(player: int, dice: tuple[int, int], play: str, text: str, line: int, column: int, end_column: int,
+                move_number: int | None) -> Action:
+    """``Action("move", player, dice=dice, play=play, no_move=None if play else "", text=text, span=Span(line,
+    column, line, end_column), move_number=move_number)``: a play written in a cell on one line, made at a
+    third of the cost (a reader makes one for almost every play it reads: keyword arguments are what costs,
+    and the generated ``__init__`` has 13 of them).  Every field of :class:`Action` and :class:`Span` is set
+    here (``tests/test_record.py`` holds it so)."""
+    span = _new(Span)
+    span.line = line
+    span.column = column
+    span.end_line = line
+    span.end_column = end_column
+    a = _new(Action)
+    a.kind = "move"
+    a.player = player
+    a.dice = dice
+    a.play = play
+    a.no_move = None if play else ""
+    a.value = None
+    a.text = text
+    a.span = span
+    a.move_number = move_number
+    a.comment = None
+    a.setup = None
+    a.properties = {}
+    a.analysis = None
+    return a
 
 
 ACTION_VERBS = {"double": "doubles", "beaver": "beavers", "raccoon": "raccoons", "take": "takes",

@@ -23,7 +23,7 @@ from typing import Any, Literal
 from .errors import AmbiguousPlayError, IllegalPlayError, ParseError
 from .play import known_plain_legs, plain_legs
 from .position import GAME_DROPPED, GAME_OVER, GAME_RESIGNED, Board, Position, play_result
-from .record import Action, Game, Match, PlainRun, cell_action, cut_run, rule_number
+from .record import Action, Game, Match, rule_number
 from .rules import Play, Refusal, play_legs
 from .variants import ACEY_DOUBLE, scoring_rule
 
@@ -329,16 +329,12 @@ class _GameRunner:
         fast lane changes only the boards and the player on roll (and, at the game's first play, who
         starts).  An empty play it takes is a dance (:func:`~notation.rules.play_legs` finds no die playable), which
         :meth:`do_move` would record the same way: an empty cell it reads as a resignation is one where
-        a die can be played.
-
-        A :class:`PlainRun` (a reader's run of plain plays) is played cell by cell; where a cell is
-        left, the run is cut there (:func:`cut_run`) and the index returned is that cell's ordinary
-        action, so ``actions`` may grow."""
+        a die can be played."""
         base = self._pos  # every field but the boards and the player on roll is current
         rules = base.rules
         if base.dice is not None or base.double_offered or self.acey_pending is not None \
                 or rules.bonus_roll is not None or rules.hit_needs_home_checker or rules.checkers_start_off_board:
-            return cut_run(actions, i, 0) if type(actions[i]) is PlainRun else i
+            return i
         if self._moved is not None:
             boards, turn = self._moved
         else:
@@ -357,62 +353,49 @@ class _GameRunner:
         skipped = self.skipped
         marked = self.marked
         start = i
-        for action in actions[i:]:
-            run = type(action) is PlainRun
-            cells: Any
-            if run:
-                cells = action.cells  # type: ignore[attr-defined]
-            else:
-                text = action.play
-                if action.kind != "move" or text is None or action.dice is None or action.properties \
-                        or (text and text.isspace()):
-                    break
-                cells = ((action.player, action.dice, text),)
-            k = 0
-            for cell in cells:
-                dice = cell[1]
-                text = cell[2]
-                if cell[0] != turn or (dice[0] == dice[1] and not steps and not skipped and not set_up):
-                    break
-                theirs = boards[1 - turn]
-                legs = known(text, False)
-                if legs is False:
-                    legs = plain_legs(text)
-                if legs is None:
-                    break
-                fast = legal(boards[turn], theirs, legs, dice, rules)
-                if isinstance(fast, Refusal):
-                    break
-                after = (fast[1], fast[2]) if turn == 0 else (fast[2], fast[1])
-                marks = "*" in text
-                if lean and (marks or fast[2][25] == theirs[25]):
-                    # findings only: no step, unless the play hits without a mark (see _HitMarks)
-                    skipped += 1
-                    marked = marked or marks
-                else:
-                    # a step whose positions are made when first asked for (ReplayStep._lazy), built in
-                    # place: this runs for almost every play
-                    step = new(ReplayStep)
-                    step.action = cell_action(cell) if run else action
-                    step._before = step._after = base
-                    step._lazy = (boards, turn, after, dice)
-                    step.play = Play(tuple(fast[0]), fast[1], fast[2])
-                    step.legal = True
-                    steps.append(step)
-                boards = after
-                turn = 1 - turn
-                k += 1
-                if fast[1][0] == checkers:  # the game is over: what follows is for the full path
-                    self._moved = (boards, turn)
-                    self.skipped = skipped
-                    self.marked = marked
-                    self.end_bearoff(cell[0])
-                    return cut_run(actions, i, k) if run and k < len(cells) else i + 1
-            if k < len(cells):  # a play the fast lane leaves
-                if run:
-                    i = cut_run(actions, i, k)
+        n = len(actions)
+        while i < n:
+            action = actions[i]
+            text = action.play
+            dice = action.dice
+            if action.player != turn or action.kind != "move" or text is None or dice is None \
+                    or action.properties or (dice[0] == dice[1] and not steps and not skipped and not set_up):
                 break
+            legs = known(text, False)
+            if legs is False:
+                legs = plain_legs(text)
+            if legs is None or (not legs and text):  # (blanks alone: do_move asks what they are)
+                break
+            theirs = boards[1 - turn]
+            fast = legal(boards[turn], theirs, legs, dice, rules)
+            if fast.__class__ is Refusal:  # (isinstance costs more: this runs for every play)
+                break
+            played, mine, theirs_after = fast  # type: ignore[misc]  # (a Played)
+            after = (mine, theirs_after) if turn == 0 else (theirs_after, mine)
+            marks = "*" in text
+            if lean and (marks or theirs_after[25] == theirs[25]):
+                # findings only: no step, unless the play hits without a mark (see _HitMarks)
+                skipped += 1
+                marked = marked or marks
+            else:
+                # a step whose positions are made when first asked for (ReplayStep._lazy), built in
+                # place: this runs for almost every play
+                step = new(ReplayStep)
+                step.action = action
+                step._before = step._after = base
+                step._lazy = (boards, turn, after, dice)
+                step.play = Play(tuple(played), mine, theirs_after)
+                step.legal = True
+                steps.append(step)
+            boards = after
+            turn = 1 - turn
             i += 1
+            if mine[0] == checkers:  # the game is over: what follows is for the full path
+                self._moved = (boards, turn)
+                self.skipped = skipped
+                self.marked = marked
+                self.end_bearoff(action.player)
+                return i
         if i > start:
             self._moved = (boards, turn)
             self.skipped = skipped
@@ -1033,10 +1016,6 @@ def _run_game(r: _GameRunner) -> None:
         action = actions[i]
         kind = action.kind
         if r.ended is not None and kind not in ("win", "loss", "accept"):
-            if type(action) is PlainRun:  # each of its plays is looked at here: the first one made ordinary
-                cut_run(actions, i, 0)
-                n = len(actions)
-                action = actions[i]
             if kind == "move" and not (action.play or "").strip():
                 i += 1
                 continue  # an empty cell after the end
@@ -1051,7 +1030,6 @@ def _run_game(r: _GameRunner) -> None:
             continue
         if kind == "move":
             j = r.fast_moves(actions, i)
-            n = len(actions)  # (a PlainRun cut in parts)
             if j > i:
                 i = j
                 continue

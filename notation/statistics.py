@@ -27,7 +27,7 @@ from typing import Any
 
 from .decisions import Decision, _f32, decisions, has_analysis
 from .met import KAZAROSS_XG2, Met
-from .record import Match, unpacked
+from .record import Match
 from .replay import MatchReplay, replay_match
 
 __all__ = ["GnubgFigures", "XgFigures", "PlayerStatistics", "Statistics", "statistics", "players_table", "PlayerRow",
@@ -606,17 +606,16 @@ def _counts_only(match: Match, seed: int) -> Statistics:
         accs = (_Acc(), _Acc())
         xaccs = (_XgAcc(), _XgAcc())
         for a in g.actions:
-            for b in unpacked(a):
-                if b.player not in (0, 1):
-                    continue
-                if b.kind == "move":
-                    accs[b.player].total_moves += 1
-                    if b.play:
-                        accs[b.player].unanalysed_moves += 1
-                        xaccs[b.player].uncounted += 1
-                elif b.kind in ("double", "take", "drop") and match.rules.cube:
-                    accs[b.player].unanalysed_cube += 1
-                    xaccs[b.player].uncounted += 1
+            if a.player not in (0, 1):
+                continue
+            if a.kind == "move":
+                accs[a.player].total_moves += 1
+                if a.play:
+                    accs[a.player].unanalysed_moves += 1
+                    xaccs[a.player].uncounted += 1
+            elif a.kind in ("double", "take", "drop") and match.rules.cube:
+                accs[a.player].unanalysed_cube += 1
+                xaccs[a.player].uncounted += 1
         games.append(_finish(accs, xaccs, match_play, seed))
         for p in (0, 1):
             total[p].add(accs[p])

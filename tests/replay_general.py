@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from notation.record import Action, unpack_runs
+from notation.record import Action
 from notation.replay import _GameRunner
 
 
 def one_play_at_a_time(mp: pytest.MonkeyPatch) -> None:
     """Within ``mp``'s context, the replay takes no run of plays at once (:meth:`_GameRunner.fast_moves`
-    takes none): runs are made back into ordinary actions and each play goes through ``do_move``."""
+    takes none): each play goes through ``do_move``."""
     def fast_moves(self: _GameRunner, actions: list[Action], i: int) -> int:
-        unpack_runs(actions)  # (only the fast lane plays a PlainRun)
         return i
 
     mp.setattr(_GameRunner, "fast_moves", fast_moves)

@@ -13,7 +13,6 @@ from typing import Any
 
 import notation
 from notation.losses import holdings
-from notation.record import unpacked
 
 Fact = tuple[str, Any]
 """(aspect, value): one fact of a record."""
@@ -21,10 +20,6 @@ Fact = tuple[str, Any]
 
 def _norm(text: str) -> str:
     return " ".join(text.split())
-
-
-def _actions(g: notation.Match | Any) -> list[Any]:
-    return [b for a in g.actions for b in unpacked(a)]
 
 
 def facts(m: notation.Match, rep: notation.MatchReplay | None = None) -> dict[str, Counter[Any]]:
@@ -60,7 +55,7 @@ def facts(m: notation.Match, rep: notation.MatchReplay | None = None) -> dict[st
         for k, v in g.properties.items():
             add("properties", ("game", gi, k, tuple(v)))
         k = 0
-        for a in _actions(g):
+        for a in g.actions:
             if a.kind == "move":
                 add("dice", (gi, k, a.dice))
                 k += 1

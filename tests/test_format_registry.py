@@ -56,7 +56,7 @@ def test_every_writer_returns_one_shape() -> None:
 
 
 def test_the_consumers_take_their_lists_from_the_registry() -> None:
-    from notation import batch, convert, matchio, stream
+    from notation import convert, matchio, stream
     from notation.commands import convert as command
 
     assert convert.WRITABLE == writable() == ("mat", "sgf", "json", "txt", "ogxm", "ogxms")
@@ -64,7 +64,6 @@ def test_the_consumers_take_their_lists_from_the_registry() -> None:
     assert set(matchio.RECORD_EXTENSIONS) == set(record_extensions()) == {
         ".mat", ".sgf", ".json", ".xg", ".xgp", ".gam", ".ogxm", ".ogxms"}
     assert stream.STREAMED == {f.name for f in FORMATS if f.streams}
-    assert batch.PACKED == {f.name for f in FORMATS if f.packed} == {"json"}
     assert set(command.TARGETS) == {*writable(), "text", "html", "parquet"}
 
 
@@ -140,7 +139,7 @@ def iter_toy(data: bytes, *, name: str | None = None, keep: bool = True) -> Iter
             raise ParseError(f"toy member {k}: {e.message}", file=name, line=1, column=1) from e
 
 
-def read(data: str | bytes, *, name: str | None = None, packed: bool = False) -> list[Match]:
+def read(data: str | bytes, *, name: str | None = None) -> list[Match]:
     return list(iter_toy(data if isinstance(data, bytes) else data.encode("utf-8"), name=name))
 
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 import importlib
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 from replay_general import one_play_at_a_time
+from test_fuzz_validate import SOURCES, edited
 
 replay_module = importlib.import_module("notation.replay")
 
@@ -85,3 +87,61 @@ def test_findings_only_replay_on_hit_marks_and_opening_doubles(monkeypatch: pyte
     with monkeypatch.context() as mp:
         one_play_at_a_time(mp)
         assert _lean_and_full(m)[0] == full
+
+
+@pytest.mark.parametrize("edit", ["no results", "cut", "bear-off", "after the end"])
+def test_findings_only_replay_of_games_that_end_oddly(monkeypatch: pytest.MonkeyPatch, edit: str) -> None:
+    """Games that end in a run of plain plays: no result line (the finding points at the last play), a file
+    cut in the middle of a game, a game borne off with plays after it, plays (a dance among them) after the
+    result line.  Each has something to say, and the findings-only replay, the whole one and the whole one
+    a play at a time say the same."""
+    from conftest import DATA
+
+    from notation.errors import NotationError
+    from notation.formats.mat import parse_matches
+
+    text = (DATA / "gnubg_7p_crawford.mat").read_text()
+    lines = text.split("\n")
+    if edit == "no results":
+        variants = ["\n".join(x for x in lines if "Wins" not in x)]
+    elif edit == "cut":
+        rows = [i for i, x in enumerate(lines) if x.strip()[:1].isdigit() and ")" in x[:6]]
+        variants = ["\n".join(lines[:i + 1]) + "\n" for i in rows[::7]]
+    elif edit == "bear-off":  # the Wins line dropped and the bear-off's row doubled
+        wins = [i for i, x in enumerate(lines) if "Wins" in x]
+        variants = ["\n".join(lines[:i - 1] + [lines[i - 1], lines[i - 1]] + lines[i + 1:]) for i in wins]
+    else:  # plays written after the result, a dance first or not
+        wins = [i for i, x in enumerate(lines) if "Wins" in x]
+        dance = [" 99) 66:                           52: 13/8 24/22",
+                 "100) 41: 24/23 13/9                 31: 8/5 6/5"]
+        variants = ["\n".join(lines[:i + 1] + extra + lines[i + 1:]) for i in wins
+                    for extra in (lines[i - 3:i - 1], dance)]
+    for v in variants:
+        try:
+            matches = parse_matches(v, name="x.mat")
+        except NotationError:
+            continue
+        for m in matches:
+            lean, full = _lean_and_full(m)
+            assert lean == full
+            assert full[0]  # each of these records has something to say
+            with monkeypatch.context() as mp:
+                one_play_at_a_time(mp)
+                assert _lean_and_full(m)[1] == full
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edited(SOURCES))
+def test_findings_only_replay_of_edited_files(text: str) -> None:
+    """Random edits (wrong dice and points, lines swapped or cut, cube actions and results inserted) stop
+    the fast lane anywhere: the findings-only replay still says what the whole replay says."""
+    from notation.errors import NotationError
+    from notation.formats.mat import parse_matches
+
+    try:
+        matches = parse_matches(text, name="x.mat")
+    except NotationError:
+        return
+    for m in matches:
+        lean, full = _lean_and_full(m)
+        assert lean == full

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, get_args
 from ..analysis import Analysis, analysis_from_dict, analysis_to_dict
 from ..errors import ParseError
 from ..position import Position
-from ..record import Action, ActionKind, Game, Match, MatchRules, Normalisation, PlainRun, Span, unpacked
+from ..record import Action, ActionKind, Game, Match, MatchRules, Normalisation, Span
 from .registry import WriteResult
 
 if TYPE_CHECKING:
@@ -136,8 +136,7 @@ def game_to_dict(g: Game, *, _lazy_actions: bool = False) -> dict[str, Any]:
         "score_span": _span(g.score_span),
         "comments": list(g.comments),
         "properties": _properties(g.properties),
-        "actions": _Actions(g.actions) if _lazy_actions else [action_to_dict(b) for a in g.actions
-                                                              for b in unpacked(a)],
+        "actions": _Actions(g.actions) if _lazy_actions else [action_to_dict(a) for a in g.actions],
     }
 
 
@@ -247,12 +246,7 @@ def _text(v: object, level: int) -> str:
         if not acts:
             return "[]"
         pad = _PADS[level + 1]
-        texts: list[str] = []
-        for a in acts:
-            if type(a) is PlainRun:
-                texts.extend(_cell_texts(a.cells, level + 1))  # type: ignore[attr-defined]
-            else:
-                texts.append(_action_text(a, level + 1) or _text(action_to_dict(a), level + 1))
+        texts = [_action_text(a, level + 1) or _text(action_to_dict(a), level + 1) for a in acts]
         sep = ",\n" + pad
         return f"[\n{pad}{sep.join(texts)}\n{_PADS[level]}]"
     if isinstance(v, dict):
@@ -310,6 +304,19 @@ def _action_text(a: Action, level: int) -> str | None:
     play, no_move, value, text, move_number, comment = a.play, a.no_move, a.value, a.text, a.move_number, a.comment
     if type(kind) is not str or type(player) is not int:
         return None
+    if type(play) is str and type(text) is str and value is None and comment is None and span is not None \
+            and type(dice) is tuple and (no_move is None or type(no_move) is str) \
+            and (move_number is None or type(move_number) is int):
+        # a play as a reader makes it (most actions): its numbers and texts into one template
+        line, column, end_line, end_column = span.line, span.column, span.end_line, span.end_column
+        if len(dice) == 2 and type(dice[0]) is int and type(dice[1]) is int and type(line) is int \
+                and type(column) is int and type(end_line) is int and type(end_column) is int:
+            while level >= len(_PLAY_TEMPLATES):
+                _PLAY_TEMPLATES.append(_action_template(len(_PLAY_TEMPLATES), play=True))
+            enc = _encode_str
+            return _PLAY_TEMPLATES[level] % (
+                enc(kind), player, dice[0], dice[1], enc(play), "null" if no_move is None else enc(no_move),
+                enc(text), line, column, end_line, end_column, "null" if move_number is None else move_number)
     if dice is None:
         d = "null"
     elif type(dice) is tuple and len(dice) == 2 and type(dice[0]) is int and type(dice[1]) is int:
@@ -338,30 +345,13 @@ def _action_text(a: Action, level: int) -> str | None:
                                        comment)
 
 
-def _cell_texts(cells: list[Any], level: int) -> list[str]:
-    """``_action_text(cell_action(c), level)`` of each cell of a :class:`~notation.record.PlainRun` (a
-    ``.mat`` reader's run of plain plays), filled into one template without making the actions
-    (``tests/test_convert_packed.py`` holds it equal)."""
-    while level >= len(_CELL_TEMPLATES):
-        _CELL_TEMPLATES.append(_action_template(len(_CELL_TEMPLATES), cell=True))
-    template = _CELL_TEMPLATES[level]
-    enc = _encode_str
-    return [template % (player, dice[0], dice[1], enc(play), "null" if play else '""', enc(text), line, column, line,
-                        end, "null" if number is None else number)
-            for player, dice, play, text, line, column, end, number in cells]
-
-
-_CELL_TEMPLATES: list[str] = []
-""":func:`_action_template` of each level for a cell of a run, made when first needed."""
-
-
-def _action_template(level: int, *, cell: bool = False) -> str:
-    """The text of a common action at nesting ``level``, its values left as ``%`` fields."""
+def _action_template(level: int, *, play: bool = False) -> str:
+    """The text of a common action at nesting ``level``, its values left as ``%`` fields (``play``: of a play
+    as a reader makes it, its dice and span as numbers, no value and no comment)."""
     p, end = "  " * (level + 1), "  " * level
     keys = ("kind", "player", "dice", "play", "no_move", "value", "text", "span", "move_number", "comment")
     fields = [f'{p}"{k}": {"%d" if k == "player" else "%s"}' for k in keys]
-    if cell:  # a cell of a run: a move, its dice, its span on one line, no value and no comment
-        fields[0] = f'{p}"kind": "move"'
+    if play:
         fields[2] = f'{p}"dice": [%d, %d]'
         fields[5] = f'{p}"value": null'
         fields[7] = f'{p}"span": {{"line": %d, "column": %d, "end_line": %d, "end_column": %d}}'
@@ -372,6 +362,8 @@ def _action_template(level: int, *, cell: bool = False) -> str:
 
 _ACTION_TEMPLATES: list[str] = []
 """:func:`_action_template` of each level, made when first needed."""
+_PLAY_TEMPLATES: list[str] = []
+""":func:`_action_template` of each level for a play, made when first needed."""
 
 
 def to_json(match: Match, findings: Iterable[Finding] | None = None) -> str:
@@ -832,9 +824,7 @@ def _emit_game(g: Game, emit: Callable[[str], None]) -> None:
         emit("[\n" + pad)
         first = True
         for a in acts:
-            texts = _cell_texts(a.cells, 5) if type(a) is PlainRun else [  # type: ignore[attr-defined]
-                _action_text(a, 5) or _text(action_to_dict(a), 5)]
-            emit(("" if first else sep) + sep.join(texts))
+            emit(("" if first else sep) + (_action_text(a, 5) or _text(action_to_dict(a), 5)))
             first = False
         emit("\n" + _PADS[4] + "]")
     emit(text[at + len(str(_ACTIONS_HERE)):])

@@ -27,9 +27,9 @@ def _decode(data: bytes, name: str | None = None) -> str:
                          file=name, line=line, column=col) from None
 
 
-def read(data: str | bytes, *, name: str | None = None, packed: bool = False) -> list[Match]:
+def read(data: str | bytes, *, name: str | None = None) -> list[Match]:
     """The match (or chouette, replayed by :mod:`notation.chouette`) of a JSON record given as text or
-    bytes, named ``name`` (``packed`` changes nothing here)."""
+    bytes, named ``name``."""
     text = _decode(data, name) if isinstance(data, bytes) else data
     from .chouette_json import is_chouette_json, read_chouette_json
 

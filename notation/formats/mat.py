@@ -58,11 +58,8 @@ from ..record import (
     Match,
     MatchRules,
     Normalisation,
-    PlainCell,
-    PlainRun,
     Span,
-    cut_run,
-    plain_run,
+    move_action,
 )
 from ._mat_shared import RULE_TAGS, resignation_levels, rule_tag, setup_position
 
@@ -196,8 +193,8 @@ _CELL_KINDS: dict[str, ActionKind] = {
 """The action kind of each cube, resignation and result cell."""
 _ROLLS = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}
 """The 36 ways a roll is written (high-low or in roll order), each with its dice: shared tuples."""
-_DICE_WORDS = frozenset(f"{r}:" for r in _ROLLS)
-"""The dice of a cell as a word (``52:``)."""
+_DICE_WORDS = {f"{r}:": dice for r, dice in _ROLLS.items()}
+"""The dice of a cell as a word (``52:``), and their roll."""
 _NUMBER = re.compile(r"[0-9]{1,9}")
 _RATING = re.compile(r",[ \t]*([0-9]{1,9}(?:[.,][0-9]+)?)$")
 """A rating after a name (``zoonk,1666``): the first comma that the rating follows to the end."""
@@ -227,13 +224,11 @@ def read_matches(source: Source, *, name: str | None = None) -> list[Match]:
     return parse_matches(data, name=file_name if name is None else name)
 
 
-def parse_matches(data: str | bytes, *, name: str | None = None, packed: bool = False) -> list[Match]:
-    """Every match in a transcript given as text or bytes (never taken for a path).  ``packed``: runs of
-    plain plays are read as :class:`~notation.record.PlainRun` objects, for a findings-only replay
-    (``Replayer(steps=False)``) and nothing else (a quarter less time to read a common file)."""
+def parse_matches(data: str | bytes, *, name: str | None = None) -> list[Match]:
+    """Every match in a transcript given as text or bytes (never taken for a path)."""
     text, notes = _decode(data)
     try:
-        return _Reader(text, name, notes, packed).read()
+        return _Reader(text, name, notes).read()
     except NotationError as e:
         raise e.located(file=name) from None
 
@@ -488,10 +483,8 @@ class _Cell:
 class _Reader:
     """Builds :class:`Match` objects from the line tree of one file."""
 
-    def __init__(self, text: str, name: str | None, notes: list[Normalisation], packed: bool = False) -> None:
+    def __init__(self, text: str, name: str | None, notes: list[Normalisation]) -> None:
         self.text = text
-        self.packed = packed
-        """Runs of plain plays as :class:`PlainRun` objects (for a findings-only replay only)."""
         self.name = name
         self.file_notes = notes
         self.notes: list[Normalisation] = notes
@@ -501,6 +494,9 @@ class _Reader:
         self.game_names: tuple[str, str] | None = None
         self.right_columns: Counter[int] = Counter()
         self.splits: list[tuple[int, int, int]] = []
+        self.general: list[int] = []
+        """The index in its game's actions of each action :meth:`_action` made (all but the plays of common
+        rows: every cube action, resignation and result among them)."""
 
     # ----------------------------------------------------------------- structure
     def read(self) -> list[Match]:
@@ -619,6 +615,7 @@ class _Reader:
         stok: Tokenlike = children[1]
         self._score_line(game, stok)
         self.game_names = game.names
+        self.general = []
         notes: list[Tokenlike] = []      # comment lines since the last row
         self.blank_after_last_row = stok.value.count("\n") > 1
         for tok in children[2:]:
@@ -631,10 +628,7 @@ class _Reader:
                     notes = []
                 # a run of row and result lines: each with its line, column and text
                 rows, breaks = _rows_of(tok)
-                fast_row = self._fast_row
-                for line, column, text in rows:  # the common row at once, any other by its cells
-                    if not fast_row(game, line, column, text):
-                        self._row(game, text.rstrip(), line, column)
+                self._rows(game, rows)
                 self.blank_after_last_row = breaks > 1
             else:
                 notes.append(tok)
@@ -644,11 +638,7 @@ class _Reader:
     def _action_comment(self, game: Game, toks: list[Tokenlike]) -> None:
         """Comment lines between two rows (or a row and its result): the comment of the last action
         before them (the row's right cell, else its left), as the writer writes an action's comment."""
-        k = len(game.actions) - 1
-        last = game.actions[k]
-        if isinstance(last, PlainRun):
-            k = cut_run(game.actions, k, len(last.cells) - 1)
-        a = game.actions[k]
+        a = game.actions[-1]
         text = "\n".join(_comment_text(_line_of(tok)) for tok in toks)
         a.comment = text if a.comment is None else f"{a.comment}\n{text}"
 
@@ -783,76 +773,53 @@ class _Reader:
             row_cells.append((cell, player))
         self._row_cells(game, row_cells, number)
 
-    def _fast_row(self, game: Game, line: int, col0: int, text: str) -> bool:
-        """A common row (``  3) 52: 13/8 24/22     64: 24/18 13/9``: the grammar's ``fast_row``, a row
-        number and one or two ``PLAIN_CELL``), read word by word with the same result as :meth:`_scan`
-        and :meth:`_row`; False (nothing done) for any other shape, left to them.  ``text`` is the line
-        from the row number on, at column ``col0``."""
-        if not (text.isascii() and text.isprintable()):
-            return False  # tabs, control characters, other blanks, other digits: the general path
-        words = text.split()
-        n = len(words)
-        w0 = words[0]
-        if n < 2 or len(w0) > 10 or w0[-1] != ")" or not ascii_digits(w0[:-1]):
-            return False  # (the number's ")" must end the first word: "12)52:" is left to _row)
-        known = _ROW_WORDS  # the dice of rolls and plain moves
-        rest = words[2:]
-        if words[1] not in _DICE_WORDS:
-            return False  # dice that are not a roll: the general path explains them
-        if not known.issuperset(rest):
-            for w in rest:
-                if w not in known and not _is_move_word(w):
-                    return False  # a word that is not a plain move
-        colons = text.count(":")  # one a cell: the number has none, nor do moves
-        if colons > 2:
-            return False  # a third cell: the general path explains it
-        a_off = text.find(":") - 2
-        a_col = col0 + a_off
-        limit = col0 + len(w0) + 2
-        player = 0 if a_col < limit or a_col < LEFT_LIMIT else 1
-        if colons == 2:
-            if player == 1:
-                return False  # a third cell: the general path explains it
-            b_off = text.find(":", a_off + 3) - 2
-            a_end = len(text[:b_off].rstrip())
-        else:
-            a_end = len(text.rstrip())
-        # A PLAIN_CELL is the dice, then plain moves or nothing: the same Action as _action makes, or
-        # with ``packed`` a cell of the game's PlainRun (written out here: this runs for every row).
-        actions = game.actions
-        number = int(w0[:-1])
-        a = text[a_off:a_end]
-        if colons == 2:
-            b_col = col0 + b_off
-            self.right_columns[b_col] += 1
-            self.splits.append((line, col0 + a_end, b_col))
-            b_end = len(text.rstrip())
-            b = text[b_off:b_end]
-        if self.packed:
-            c: PlainCell = (player, _ROLLS[a[:2]], a[3:].lstrip(), a, line, a_col, col0 + a_end, number)
-            last = actions[-1] if actions else None
-            if type(last) is PlainRun:
-                cells = last.cells  # type: ignore[union-attr]
-                cells.append(c)
+    def _rows(self, game: Game, rows: list[tuple[int, int, str]]) -> None:
+        """Row lines (each its line, column and text from the row number on): a common row (``  3) 52: 13/8
+        24/22     64: 24/18 13/9``: the grammar's ``fast_row``, a row number and one or two ``PLAIN_CELL``)
+        read here word by word, with the same result as :meth:`_scan` and :meth:`_row`, which read any other
+        shape (this runs for every row: one loop, its names looked up once)."""
+        append = game.actions.append
+        right_columns, splits = self.right_columns, self.splits
+        known, dice_of, rolls, digits, move = _ROW_WORDS, _DICE_WORDS, _ROLLS, ascii_digits, move_action
+        for line, col0, text in rows:
+            if not (text.isascii() and text.isprintable()):  # tabs, control characters, other blanks, digits
+                self._row(game, text.rstrip(), line, col0)
+                continue
+            words = text.split()
+            w0 = words[0]
+            dice = dice_of.get(words[1]) if len(words) > 1 else None
+            if dice is None or len(w0) > 10 or w0[-1] != ")" or not digits(w0[:-1]):
+                # (the number's ")" must end the first word: "12)52:" is left to _row; dice that are not a
+                self._row(game, text.rstrip(), line, col0)  # roll: it explains them)
+                continue
+            rest = words[2:]
+            if not known.issuperset(rest) and not all(w in known or _is_move_word(w) for w in rest):
+                self._row(game, text.rstrip(), line, col0)  # a word that is not a plain move
+                continue
+            colons = text.count(":")  # one a cell: the number has none, nor do moves
+            a_off = text.find(":") - 2
+            a_col = col0 + a_off
+            player = 0 if a_col < col0 + len(w0) + 2 or a_col < LEFT_LIMIT else 1
+            if colons > 2 or (colons == 2 and player == 1):
+                self._row(game, text.rstrip(), line, col0)  # a third cell: the general path explains it
+                continue
+            # A PLAIN_CELL is the dice, then plain moves or nothing: the same Action as _action makes
+            number = int(w0[:-1])
+            if colons == 2:
+                b_off = text.find(":", a_off + 3) - 2
+                a_end = len(text[:b_off].rstrip())
+                a = text[a_off:a_end]
+                append(move(player, dice, a[3:].lstrip(), a, line, a_col, col0 + a_end, number))
+                b_col = col0 + b_off
+                right_columns[b_col] += 1
+                splits.append((line, col0 + a_end, b_col))
+                b_end = len(text.rstrip())
+                b = text[b_off:b_end]
+                append(move(1, rolls[b[:2]], b[3:].lstrip(), b, line, b_col, col0 + b_end, number))
             else:
-                cells = [c]
-                actions.append(plain_run(cells))
-            if colons == 2:
-                cells.append((1, _ROLLS[b[:2]], b[3:].lstrip(), b, line, b_col, col0 + b_end, number))
-        else:
-            put = self._plain_cell
-            put(actions, player, a, line, a_col, col0 + a_end, number)
-            if colons == 2:
-                put(actions, 1, b, line, b_col, col0 + b_end, number)
-        return True
-
-    def _plain_cell(self, actions: list[Action], player: int, cell: str, line: int, column: int, end: int,
-                    number: int) -> None:
-        """A ``PLAIN_CELL`` (the dice, then plain moves or nothing) at ``line``, ``column``: the same action
-        as :meth:`_action` makes (:meth:`_fast_row` makes a :class:`PlainRun`'s cells itself)."""
-        play = cell[3:].lstrip()
-        actions.append(Action("move", player, dice=_ROLLS[cell[:2]], play=play, no_move=None if play else "",
-                              text=cell, span=Span(line, column, line, end), move_number=number))
+                a_end = len(text.rstrip())
+                a = text[a_off:a_end]
+                append(move(player, dice, a[3:].lstrip(), a, line, a_col, col0 + a_end, number))
 
     def _row_cells(self, game: Game, row_cells: list[tuple[_Cell, int]], number: int | None) -> None:
         if len(row_cells) >= 2 and row_cells[0][1] == 0 and row_cells[1][1] == 1:
@@ -860,15 +827,17 @@ class _Reader:
             if right.kind == "MOVE":
                 self.right_columns[right.column] += 1
             self.splits.append((left.line, left.end_column, right.column))
+        actions = game.actions
         for cell, player in row_cells:
-            game.actions.append(self._action(cell, player, number))
+            self.general.append(len(actions))
+            actions.append(self._action(cell, player, number))
 
     def _action(self, cell: _Cell, player: int, number: int | None) -> Action:
         text = cell.text.strip()
         kind = cell.kind
         a = Action("move", player, text=text, span=Span(cell.line, cell.column, cell.line, cell.end_column),
                    move_number=number)
-        if kind == "MOVE":  # (the common plain cells are read by _fast_row)
+        if kind == "MOVE":  # (the common plain cells are read by _rows)
             dice = _ROLLS.get(text[:2])
             if dice is None:
                 raise ParseError(f"dice {text[:2]} are not a roll", line=cell.line, column=cell.column,
@@ -938,56 +907,62 @@ class _Reader:
         return pos
 
     def _finish_game(self, game: Game) -> None:
+        """What a game's results say of the actions before them.  Only the actions :meth:`_action` made are
+        looked at (:attr:`general`): the common rows' plays, most of the game, are no result."""
         actions = game.actions
-        self._resignation_values(game)
-        if self.packed:
-            # The last play of each run made an ordinary action: what follows a run reads it (an empty
-            # cell before the other player's 'Wins', below), and so do the replay's end-of-game findings.
-            for i in range(len(actions) - 1, -1, -1):
-                run = actions[i]
-                if type(run) is PlainRun:
-                    cut_run(actions, i, len(run.cells) - 1)  # type: ignore[attr-defined]
-        # A standalone "Losses N point" line is the player who does not win on the next result line.
-        for i, a in enumerate(actions):
-            if a.kind == "loss" and a.move_number is None:
-                nxt = next((b for b in actions[i + 1:] if b.kind == "win"), None)
-                if nxt is not None and nxt.player == a.player:
-                    a.player = 1 - nxt.player
-                where = a.span
-                self.notes.append(Normalisation(
-                    f"Galaxy 'Losses {a.value} point' line read as the loss of player {a.player}",
-                    where.line if where else None, where.column if where else None))
-            elif a.kind == "loss":
-                where = a.span
-                self.notes.append(Normalisation(
-                    f"Galaxy 'Losses {a.value} point' cell read as the loss of player {a.player}",
-                    where.line if where else None, where.column if where else None))
-        # A win after the same player's loss is the other player's.
-        lost: int | None = None
-        for a in actions:
-            if a.kind == "loss":
-                lost = a.player
-            elif a.kind == "win" and lost is not None and a.player == lost:
-                a.player = 1 - lost
-                where = a.span
-                self.notes.append(Normalisation(
-                    f"'Wins' after player {lost}'s 'Losses' read as player {a.player}'s win",
-                    where.line if where else None, where.column if where else None))
-        # An empty roll right before the other player's 'Wins' is a roll that was not played.
-        for i, a in enumerate(actions):
-            if a.kind == "move" and a.play == "" and a.no_move == "":
-                j = i + 1  # skip the roller's own "Concedes" / "Losses"
-                while j < len(actions) and actions[j].kind in ("loss", "resign") \
-                        and actions[j].player == a.player:
-                    j += 1
-                if j < len(actions) and actions[j].kind == "win" and actions[j].player != a.player:
-                    a.kind = "roll"
-                    a.play = None
+        general = [actions[i] for i in self.general]
+        kinds = {a.kind for a in general}
+        if "resign" in kinds:
+            self._resignation_values(game)
+        if "loss" in kinds:
+            # A standalone "Losses N point" line is the player who does not win on the next result line.
+            for i, a in enumerate(general):
+                if a.kind == "loss" and a.move_number is None:
+                    nxt = next((b for b in general[i + 1:] if b.kind == "win"), None)
+                    if nxt is not None and nxt.player == a.player:
+                        a.player = 1 - nxt.player
                     where = a.span
                     self.notes.append(Normalisation(
-                        f"{a.text} with no move right before the other player's 'Wins' read as a roll "
-                        f"that was not played (a resignation)",
+                        f"Galaxy 'Losses {a.value} point' line read as the loss of player {a.player}",
                         where.line if where else None, where.column if where else None))
+                elif a.kind == "loss":
+                    where = a.span
+                    self.notes.append(Normalisation(
+                        f"Galaxy 'Losses {a.value} point' cell read as the loss of player {a.player}",
+                        where.line if where else None, where.column if where else None))
+            # A win after the same player's loss is the other player's.
+            lost: int | None = None
+            for a in general:
+                if a.kind == "loss":
+                    lost = a.player
+                elif a.kind == "win" and lost is not None and a.player == lost:
+                    a.player = 1 - lost
+                    where = a.span
+                    self.notes.append(Normalisation(
+                        f"'Wins' after player {lost}'s 'Losses' read as player {a.player}'s win",
+                        where.line if where else None, where.column if where else None))
+        if "win" not in kinds:
+            return
+        # An empty roll right before the other player's 'Wins' (the roller's own "Concedes" or "Losses" may
+        # come between) is a roll that was not played.
+        for w in self.general:
+            win = actions[w]
+            if win.kind != "win":
+                continue
+            i = w - 1
+            while i >= 0 and actions[i].kind in ("loss", "resign"):
+                i -= 1
+            a = actions[i]
+            if i < 0 or a.kind != "move" or a.play != "" or a.no_move != "" or a.player == win.player \
+                    or any(actions[k].player != a.player for k in range(i + 1, w)):
+                continue
+            a.kind = "roll"
+            a.play = None
+            where = a.span
+            self.notes.append(Normalisation(
+                f"{a.text} with no move right before the other player's 'Wins' read as a roll "
+                f"that was not played (a resignation)",
+                where.line if where else None, where.column if where else None))
 
     def _resignation_values(self, game: Game) -> None:
         """The level of each ``Resigns`` cell, which says none (:func:`resignation_levels`)."""

@@ -116,11 +116,11 @@ def write_ogxm(match: Match, rep: MatchReplay | None = None) -> tuple[bytes, lis
     return Writer(match, rep).write()
 
 
-def read(data: str | bytes, *, name: str | None = None, packed: bool = False) -> list[Match]:
-    """Every match of an OGXM file or stream (:func:`read_ogxm`; ``packed``: the bytes of the file's sections
-    are not kept for writing it back), each named ``name``."""
+def read(data: str | bytes, *, name: str | None = None, keep: bool = True) -> list[Match]:
+    """Every match of an OGXM file or stream (:func:`read_ogxm`; without ``keep`` the bytes of the file's
+    sections are not kept for writing it back), each named ``name``."""
     raw = data if isinstance(data, bytes) else data.encode("latin-1")
-    matches = read_ogxm(raw, name=name, keep=not packed)
+    matches = read_ogxm(raw, name=name, keep=keep)
     for m in matches:
         m.source = name
     return matches

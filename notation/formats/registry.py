@@ -3,8 +3,9 @@
 
 A format is a module of :mod:`notation.formats` and one line of :data:`FORMATS`:
 
-* its reader module has ``read(data, *, name=None, packed=False) -> list[Match]`` (text or bytes; the matches
-  named ``name`` in their ``source``);
+* its reader module has ``read(data, *, name=None) -> list[Match]`` (text or bytes; the matches named
+  ``name`` in their ``source``), and ``keep=True`` too when the format has ``private`` properties (its own
+  bytes, kept for writing it back: ``keep=False`` when only the replay's findings are wanted);
 * its writer module has ``write(match, rep=None, **options) -> WriteResult`` (``rep``: the match's replay
   when the caller has made it) and ``REASONS``, why the target cannot hold each kind of item
   :func:`notation.losses.lost` says it lost;
@@ -76,9 +77,6 @@ class Format:
     """The keyword options its ``write`` takes (from the command line)."""
     replays: bool = False
     """Its writer uses the whole replay's steps (the others are given the findings-only replay)."""
-    packed: bool = False
-    """Its writer takes a ``.mat`` reader's runs of plain plays as they are (:class:`~notation.record.PlainRun`):
-    a ``.mat`` file converted to it is read packed (:mod:`notation.batch`)."""
     games: str | None = None
     """The reader module's function that reads a file one game at a time, ``f(data, *, name) -> (Match,
     Iterator[Game])`` (the match without its games, then each game as it is read): ``validate`` reads the
@@ -86,7 +84,7 @@ class Format:
     members: str | None = None
     """The reader module's function that reads the matches of a file that may hold several back to back (a
     stream) one at a time, ``f(data, *, name, keep) -> Iterator[Match]`` (``keep``: what writing the record
-    back needs, ``read``'s not ``packed``; a damaged match after complete ones raises when it is reached):
+    back needs, as :meth:`read` takes it; a damaged match after complete ones raises when it is reached):
     ``validate`` and :func:`notation.matchio.iter_matches` read the format so (:meth:`iter_members`)."""
     collects: bool = False
     """A file of it is files of one match each, back to back (a stream): ``convert --to`` it (or to an output
@@ -105,10 +103,11 @@ class Format:
             raise ValueError(f"{self.name}: {'not readable' if role == 'reader' else 'not writable'}")
         return importlib.import_module(f"{__package__}.{mod}")
 
-    def read(self, data: str | bytes, *, name: str | None = None, packed: bool = False) -> list[Match]:
-        """Every match in ``data``, read by the format's reader."""
+    def read(self, data: str | bytes, *, name: str | None = None, keep: bool = True) -> list[Match]:
+        """Every match in ``data``, read by the format's reader; without ``keep``, without the bytes of the
+        file a format with ``private`` properties keeps for writing it back."""
         read = self.module("reader").read
-        matches: list[Match] = read(data, name=name, packed=True) if packed else read(data, name=name)
+        matches: list[Match] = read(data, name=name) if keep or not self.private else read(data, name=name, keep=False)
         return matches
 
     def iter_games(self, data: str | bytes, *, name: str | None = None) -> tuple[Match, Iterator[Game]]:
@@ -119,13 +118,13 @@ class Format:
         read: Callable[..., tuple[Match, Iterator[Game]]] = getattr(self.module("reader"), self.games)
         return read(data, name=name)
 
-    def iter_members(self, data: bytes, *, name: str | None = None, packed: bool = False) -> Iterator[Match]:
-        """The matches in ``data`` one at a time (the ``members`` function of the format's reader; ``packed``:
+    def iter_members(self, data: bytes, *, name: str | None = None, keep: bool = True) -> Iterator[Match]:
+        """The matches in ``data`` one at a time (the ``members`` function of the format's reader; ``keep``:
         as :meth:`read` takes it).  Only for a format read so."""
         if self.members is None:
             raise ValueError(f"{self.name}: not read one match at a time")
         read: Callable[..., Iterator[Match]] = getattr(self.module("reader"), self.members)
-        return read(data, name=name, keep=not packed)
+        return read(data, name=name, keep=keep)
 
     def write(self, match: Match, rep: MatchReplay | None = None, **options: Any) -> WriteResult:
         """``match`` written by the format's writer (only the ``options`` it takes are passed)."""
@@ -177,7 +176,7 @@ FORMATS: tuple[Format, ...] = (
     Format("mat", (".mat", ".gam"), "mat", "mat_write", signature=_mat_signature, guess=(".mat", ".txt", ".gam"),
            options=("bar", "off", "hit_marks"), streams=True),
     Format("sgf", (".sgf",), "sgf", "sgf_write", starts=(b"(",), games="iter_sgf", replays=True, streams=True),
-    Format("json", (".json",), "json_read", "json_format", starts=(b"{",), packed=True, streams=True),
+    Format("json", (".json",), "json_read", "json_format", starts=(b"{",), streams=True),
     Format("txt", (".txt",), None, "text", signature=lambda: _TEXT_RECORD, refused=_WORDS, aliases=("text",),
            replays=True),
     Format("xg", (".xg", ".xgp"), "xg", magic=b"RGMH"),

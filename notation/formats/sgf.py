@@ -1031,9 +1031,9 @@ def read_sgf(source: str | bytes | os.PathLike[str], *, name: str | None = None)
     return _Reader(text, name, notes).read()
 
 
-def read(data: str | bytes, *, name: str | None = None, packed: bool = False) -> list[Match]:
+def read(data: str | bytes, *, name: str | None = None) -> list[Match]:
     """The match of an SGF collection given as text or bytes (:func:`read_sgf`), named ``name``, as a list
-    (every reader's shape, :mod:`notation.formats.registry`; ``packed`` changes nothing here)."""
+    (every reader's shape, :mod:`notation.formats.registry`)."""
     m = read_sgf(data, name=name)
     m.source = name
     return [m]

@@ -312,8 +312,8 @@ def read_xg(data: bytes, *, name: str | None = None) -> list[Match]:
     return [read_xg_match(data, name=name)]
 
 
-def read(data: str | bytes, *, name: str | None = None, packed: bool = False) -> list[Match]:
-    """:func:`read_xg` of the file's bytes, each match named ``name`` (``packed`` changes nothing here)."""
+def read(data: str | bytes, *, name: str | None = None) -> list[Match]:
+    """:func:`read_xg` of the file's bytes, each match named ``name``."""
     raw = data if isinstance(data, bytes) else data.encode("latin-1")
     matches = list(read_xg(raw, name=name))
     for m in matches:
