@@ -360,7 +360,7 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
             data = source_bytes(src)[0]
         # a file's own bytes, which only its format's writer writes back, are read only for that target
         keep = fmt != "html" and bool(by_name(fmt).private)
-        matches: list[Match] | _Stream = (_Stream(data, name, keep) if _is_ogxm_stream(data)
+        matches: list[Match] | _Stream = (_Stream(data, name, keep) if _several(name, data)
                                           else _parse(data, name, keep=keep))
         del data
     except OSError as e:
@@ -412,10 +412,14 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
     return out
 
 
-def _is_ogxm_stream(data: bytes) -> bool:
-    from .formats.ogxm import is_stream
+def _several(name: str, data: bytes) -> bool:
+    """The record is a stream of several matches, read one at a time (its registry line's ``members``)."""
+    from .matchio import detect_format
 
-    return data[:4] == b"OGXM" and is_stream(data)
+    try:
+        return by_name(detect_format(name, data)).several(data)
+    except NotationError:
+        return False  # _parse says what is wrong
 
 
 class _Stream:

@@ -178,7 +178,6 @@ def _convert(data: bytes, src: str, target: str, fmt: str, *, force: bool, stric
              canonical: bool, inputs: Any, options: dict[str, Any], batch: OutputBatch | None
              ) -> dict[str, Any]:
     from .convert import reporters, say_doubts, say_losses, write_error
-    from .formats.sgf import iter_sgf
 
     name = src
     out: dict[str, Any] = {"file": src, "target": target, "status": 0, "messages": [], "text": None}
@@ -186,7 +185,7 @@ def _convert(data: bytes, src: str, target: str, fmt: str, *, force: bool, stric
 
     # pass 1: the header, complete, and each game's stub
     try:
-        header, games = iter_sgf(data, name=name)  # (which cuts and checks each game: record.Bounds)
+        header, games = _by_game(data, name)  # (which cuts and checks each game: record.Bounds)
         stubs = [stub_game(g) for g in games]
         del games
     except NotationError as e:
@@ -263,15 +262,22 @@ def _convert(data: bytes, src: str, target: str, fmt: str, *, force: bool, stric
     return out
 
 
+def _by_game(data: bytes, name: str) -> tuple[Match, Iterator[Game]]:
+    """The record's match and its games one at a time, read by its format's reader (its registry line's
+    ``games``: SGF's :func:`~notation.formats.sgf.iter_sgf`)."""
+    from .matchio import detect_format
+
+    return by_name(detect_format(name, data)).iter_games(data, name=name)
+
+
 def _pass2(data: bytes, name: str, header: Match, stubs: list[Game], fmt: str, sink: _Sink, *, quiet: bool,
            canonical: bool, options: dict[str, Any]) -> tuple[list[Any], int, list[str], list[str]]:
     """Read the games again and write each: (the findings to report, the plays made canonical, what
     the writer says it dropped, what it keeps in a form of its own)."""
     from .convert import canonical_game_plays
-    from .formats.sgf import iter_sgf
 
     target = by_name(fmt)
-    _, games = iter_sgf(data, name=name)
+    _, games = _by_game(data, name)
     findings = Replayer(header, keep=False) if not quiet else None
     # the writer's replay, for a writer that uses it: of what it writes (the canonical copy with --canonical)
     writer = None

@@ -139,6 +139,10 @@ def iter_toy(data: bytes, *, name: str | None = None, keep: bool = True) -> Iter
             raise ParseError(f"toy member {k}: {e.message}", file=name, line=1, column=1) from e
 
 
+def is_stream(data: bytes) -> bool:
+    return data.count(b"TOY\\n") > 1
+
+
 def read(data: str | bytes, *, name: str | None = None) -> list[Match]:
     return list(iter_toy(data if isinstance(data, bytes) else data.encode("utf-8"), name=name))
 

@@ -85,7 +85,8 @@ class Format:
     """The reader module's function that reads the matches of a file that may hold several back to back (a
     stream) one at a time, ``f(data, *, name, keep) -> Iterator[Match]`` (``keep``: what writing the record
     back needs, as :meth:`read` takes it; a damaged match after complete ones raises when it is reached):
-    ``validate`` and :func:`notation.matchio.iter_matches` read the format so (:meth:`iter_members`)."""
+    ``validate`` and :func:`notation.matchio.iter_matches` read the format so (:meth:`iter_members`).  The reader
+    module then also has ``is_stream(data) -> bool``: the file holds more than one match (:meth:`several`)."""
     collects: bool = False
     """A file of it is files of one match each, back to back (a stream): ``convert --to`` it (or to an output
     named with its extension) writes every match of every input into one, each written by ``write``."""
@@ -125,6 +126,14 @@ class Format:
             raise ValueError(f"{self.name}: not read one match at a time")
         read: Callable[..., Iterator[Match]] = getattr(self.module("reader"), self.members)
         return read(data, name=name, keep=keep)
+
+    def several(self, data: bytes) -> bool:
+        """``data`` holds more than one match, read one at a time (:meth:`iter_members`): always False for a
+        format without ``members``."""
+        if self.members is None:
+            return False
+        several: bool = self.module("reader").is_stream(data)
+        return several
 
     def write(self, match: Match, rep: MatchReplay | None = None, **options: Any) -> WriteResult:
         """``match`` written by the format's writer (only the ``options`` it takes are passed)."""
