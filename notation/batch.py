@@ -92,7 +92,7 @@ def validate_file(path: str, variant: str | None = None, auto_doubles: int | Non
         elif fmt.members is not None:  # a stream's members are matches, read and replayed one at a time
             matches = stream_of = _Members(data, name)  # (memory is one member); a damaged one ends it
         else:
-            matches = parse_any(data, name=name, keep=False)  # (replayed for findings only: see _findings)
+            matches = parse_any(data, name=name, keep=False, fmt=fmt)  # (replayed for findings only: _findings)
         del data
     except BaseException as e:  # noqa: BLE001 - sorted out by _unreadable
         return unreadable(_unreadable(e, path, "reading"))

@@ -22,7 +22,7 @@ from typing import NamedTuple
 from . import _input
 from ._input import MAX_RECORD_BYTES
 from .errors import ParseError
-from .formats.registry import FORMATS, by_name, for_extension, record_extensions
+from .formats.registry import FORMATS, Format, by_name, for_extension, record_extensions
 from .record import Match, bound_text
 
 
@@ -64,7 +64,7 @@ def detect_format(path: str | None, data: bytes | str | None = None) -> str:
         raise ParseError("unrecognised format: binary data, not a match record (.mat, SGF, JSON, .xg or OGXM)",
                          file=path, line=1, column=1)
     for f in sorted((f for f in FORMATS if f.signature is not None), key=lambda f: f.refused is None):
-        if f.signature is not None and f.signature().search(head):
+        if f.signature is not None and f.signature()(head):
             if f.refused is not None:
                 raise ParseError(f.refused, file=path, line=1, column=1)
             return f.name
@@ -76,11 +76,13 @@ def detect_format(path: str | None, data: bytes | str | None = None) -> str:
                      column=1)
 
 
-def parse_any(data: str | bytes, *, name: str | None = None, keep: bool = True) -> list[Match]:
+def parse_any(data: str | bytes, *, name: str | None = None, keep: bool = True,
+              fmt: Format | None = None) -> list[Match]:
     """Every match in a record given as text or bytes (format recognised by content, read by its reader:
-    :mod:`notation.formats.registry`).  Without ``keep`` (for a findings-only replay), an OGXM file's own
-    bytes are not kept for writing it back (:meth:`~notation.formats.registry.Format.read`)."""
-    matches = by_name(detect_format(name, data)).read(data, name=name, keep=keep)
+    :mod:`notation.formats.registry`; ``fmt``: the format, where the caller has recognised it already).
+    Without ``keep`` (for a findings-only replay), an OGXM file's own bytes are not kept for writing it
+    back (:meth:`~notation.formats.registry.Format.read`)."""
+    matches = (fmt or by_name(detect_format(name, data))).read(data, name=name, keep=keep)
     for m in matches:
         bound_text(m)
     return matches
@@ -92,7 +94,7 @@ def iter_matches(data: bytes, *, name: str | None = None, keep: bool = True) -> 
     member raises after the complete ones before it."""
     fmt = by_name(detect_format(name, data))
     if fmt.members is None:
-        yield from parse_any(data, name=name, keep=keep)
+        yield from parse_any(data, name=name, keep=keep, fmt=fmt)
         return
     for m in fmt.iter_members(data, name=name, keep=keep):
         m.source = name

@@ -63,9 +63,9 @@ class Format:
     """The first bytes of every file of the format (a binary format)."""
     starts: tuple[bytes, ...] = ()
     """What the text starts with, after a byte order mark and blanks."""
-    signature: Callable[[], re.Pattern[bytes]] | None = None
-    """The pattern (made on first use) found in the first 4 KiB of the text that says the format (looked
-    for after ``magic`` and ``starts``)."""
+    signature: Callable[[], Callable[[bytes], object]] | None = None
+    """The test (made on first use) of the first 4 KiB of the text that says the format, true when it is
+    found there (looked for after ``magic`` and ``starts``)."""
     refused: str | None = None
     """Why a file that has the ``signature`` is not read (a record written for people), or None."""
     guess: tuple[str, ...] = ()
@@ -165,7 +165,7 @@ class Format:
 _mat_head: re.Pattern[bytes] | None = None
 
 
-def _mat_signature() -> re.Pattern[bytes]:
+def _mat_signature() -> Callable[[bytes], object]:
     """The start of a line that makes a file a ``.mat`` transcript: the terminal ``MAT_HEAD`` of
     ``grammars/mat.lark`` (a match line, a Game line or a header tag) at the start of a line."""
     global _mat_head
@@ -173,11 +173,22 @@ def _mat_signature() -> re.Pattern[bytes]:
         from .._grammar import regexes
 
         _mat_head = re.compile(b"^" + regexes("mat")["MAT_HEAD"].encode(), re.M)
-    return _mat_head
+    return _mat_head.search
 
 
-_TEXT_RECORD = re.compile(rb"(?:\A[ \t\r\n]*|\n)Game \d+\r?\nThe score \(after \d+ games?\) is: ")
-"""A text record for people (gnubg's export, ours: its header tags and comments come first)."""
+_TEXT_GAME = re.compile(rb"Game \d+\r?\nThe score \(after \d+ games?\) is: ")
+
+
+def _text_record(head: bytes) -> bool:
+    """A text record for people (gnubg's export, ours: its header tags and comments come first): a game's
+    first two lines at the start of a line (after blanks only, or a newline).  (The pattern starts with
+    its literal, which the regular-expression engine looks for fast: an alternative of the line's start
+    before it made every .mat file's recognition scan 4 KiB, 18 µs of its 20.)"""
+    for m in _TEXT_GAME.finditer(head):
+        i = m.start()
+        if i == 0 or head[i - 1] == 10 or not head[:i].strip(b" \t\r\n"):
+            return True
+    return False
 _WORDS = ("a text record for people (gammon convert --to txt, gnubg's 'export match text'): it is written to be "
           "read, not read back; convert from the original record")
 
@@ -186,7 +197,7 @@ FORMATS: tuple[Format, ...] = (
            options=("bar", "off", "hit_marks"), streams=True),
     Format("sgf", (".sgf",), "sgf", "sgf_write", starts=(b"(",), games="iter_sgf", replays=True, streams=True),
     Format("json", (".json",), "json_read", "json_format", starts=(b"{",), streams=True),
-    Format("txt", (".txt",), None, "text", signature=lambda: _TEXT_RECORD, refused=_WORDS, aliases=("text",),
+    Format("txt", (".txt",), None, "text", signature=lambda: _text_record, refused=_WORDS, aliases=("text",),
            replays=True),
     Format("xg", (".xg", ".xgp"), "xg", magic=b"RGMH"),
     Format("ogxm", (".ogxm",), "ogxm", "ogxm", magic=b"OGXM", members="iter_ogxm", replays=True,
