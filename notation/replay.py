@@ -453,12 +453,8 @@ class _GameRunner:
         except ParseError as e:
             self.find("error", action, e.message, column=e.column)
             return self.unverifiable(action)
-        resolver = getattr(pos.rules, "resolve_written", None)  # variants with their own movement
         try:
-            if resolver is not None:
-                res = resolver(pos, parsed, dice, column=col or 1)
-            else:
-                res = resolve_play(pos, parsed, dice, column=col or 1)
+            res = resolve_play(pos, parsed, dice, column=col or 1)  # (every variant: its rules' play_legs)
         except AmbiguousPlayError as e:
             self.find("error", action, e.message, column=col)
             return self.unverifiable(action)
