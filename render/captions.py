@@ -20,12 +20,18 @@ Other text in such a script is drawn as ``?`` and the command line names a font 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from notation.analysis import CubeAnalysis, cube_equities
 from notation.decisions import CubeEquities
 from notation.position import Position
+from notation.record import action_phrase
 
 from ._font import default_font
+
+if TYPE_CHECKING:  # (an annotation only: a diagram's caption does not import the replay)
+    from notation.replay import ReplayStep
 
 __all__ = ["WORDS", "book_caption", "cube_caption", "describe", "drawable", "english_verdict", "game_words",
            "latin_name", "question_words", "says_game", "title"]
@@ -328,3 +334,28 @@ def describe(position: Position, *, caption: str | None = None, names: tuple[str
         lines.append(w["ghost_arrows"].format(play=ghost_play))
     lines += ["  ".join(c for c in row if c) for row in table]
     return "\n".join(lines)
+
+
+def player_name(names: Sequence[str], player: int) -> str:
+    """A player's name as a caption says it: the record's name, else the colour (``White``, ``Black``)."""
+    name = names[player] if player < len(names) else ""
+    return name or ("White", "Black")[player]
+
+
+def step_caption(step: ReplayStep, game_no: int, move_no: int | str) -> str:
+    """The caption of the position before a replayed action (``gammon render MATCH``): ``Game 2, move 14:
+    Alice to play 5-3: 13/8 13/10``, ``Game 3, move 9: Bob doubles to 2`` (and the cube decision's
+    caption where the record holds its analysis)."""
+    a = step.action
+    head = f"Game {game_no}, move {move_no}: {player_name(step.before.names, a.player)}"
+    if a.kind == "move" and a.dice:
+        what = f"to play {a.dice[0]}-{a.dice[1]}"
+        if step.play is not None and step.play.steps:
+            what += f": {step.play.notation()}" + ("" if step.legal else " (illegal, as recorded)")
+        elif step.play is not None:
+            what += ": no move"
+        return f"{head} {what}"
+    text = f"{head} {action_phrase(a)}"
+    if a.kind == "double" and a.analysis is not None and a.analysis.cube is not None:
+        text += f". {cube_caption(a.analysis.cube, step.before)}"
+    return text

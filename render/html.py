@@ -42,6 +42,7 @@ from notation.record import Action, Match, action_phrase
 from notation.replay import Finding, MatchReplay, ReplayStep, replay_match
 
 from ._font import default_font
+from .captions import player_name
 from .display import Glyphs, Group
 from .layout import layout
 from .vector import _glyph_id, _Writer
@@ -72,14 +73,9 @@ def _xgid(position: Any) -> str:
         return ""
 
 
-def _who(names: Sequence[str], player: int) -> str:
-    name = names[player] if player < len(names) else ""
-    return name or ("White", "Black")[player]
-
-
 def _action_text(step: ReplayStep, names: Sequence[str]) -> str:
     a = step.action
-    who = _who(names, a.player)
+    who = player_name(names, a.player)
     if a.kind == "move":
         roll = f"{a.dice[0]}{a.dice[1]}" if a.dice else ""
         if step.play is not None and step.play.steps:
@@ -442,9 +438,9 @@ def _result_text(rep: MatchReplay, names: Sequence[str]) -> str:
     start = rep.games[0].game.score if rep.games and rep.games[0].game.score else (0, 0)
     total = (start[0] + pts[0], start[1] + pts[1])
     length = rep.match.length
-    text = f"{_who(names, 0)} {total[0]} – {_who(names, 1)} {total[1]}"
+    text = f"{player_name(names, 0)} {total[0]} – {player_name(names, 1)} {total[1]}"
     if length and max(total) >= length:
-        text += f"; {_who(names, 0 if total[0] >= length else 1)} wins the match"
+        text += f"; {player_name(names, 0 if total[0] >= length else 1)} wins the match"
     return text
 
 
@@ -511,7 +507,7 @@ def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | Non
         anchors.append(anchor)
         res = ""
         if g.winner is not None:
-            res = f": {_who(gnames, g.winner)} wins {g.points or ''} point{'s' if g.points != 1 else ''}"
+            res = f": {player_name(gnames, g.winner)} wins {g.points or ''} point{'s' if g.points != 1 else ''}"
         steps.append([gi, s, toks, _xgid(g.end), f"Game {gno}: final position{res}{not_drawn}", "", 0])
         row_of[i] = len(rows)
         rows.append(f'<tr data-a="{anchor}" data-i="{i}"><td class=n></td><td class=loc></td>'
@@ -559,7 +555,7 @@ def match_page(match: Match, rep: MatchReplay | None = None, *, title: str | Non
         shown["tag", k] += 1
     shown["comment", "match"] += sum(1 for c in match.comments if c)
     tags = "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in match.tags)
-    players = f"{_who(names, 0)} vs {_who(names, 1)}"
+    players = f"{player_name(names, 0)} vs {player_name(names, 1)}"
     page_title = title if title is not None else f"{players}: {length}"
     nerr, nwarn = rep.errors, rep.warnings
     summary = (f"{len(rep.games)} games, {rep.plays} plays, {nerr} errors, {nwarn} warnings, "
@@ -652,7 +648,7 @@ def notebook_page(obj: Match | MatchReplay, height: int = 720) -> str:
     keys stay in it and several pages can sit in one notebook."""
     match, rep = (obj.match, obj) if isinstance(obj, MatchReplay) else (obj, None)
     names = match.names
-    title = f"{_who(names, 0)} vs {_who(names, 1)}"
+    title = f"{player_name(names, 0)} vs {player_name(names, 1)}"
     return (f'<iframe srcdoc="{_e(match_page(match, rep))}" sandbox="allow-scripts" title="{_e(title)}" '
             f'style="width:100%;height:{height}px;border:1px solid #ccc"></iframe>')
 

@@ -11,9 +11,9 @@ from PIL import Image
 
 import render
 from notation.cli import main
-from notation.commands.render import _describe
 from notation.matchio import read_match
 from notation.replay import replay_match
+from render.captions import step_caption
 
 DATA = Path(__file__).resolve().parent / "data"
 ROOT = DATA.parent.parent
@@ -41,15 +41,15 @@ def test_match_move_draws_the_position_before_it_with_arrows(tmp_path: Path) -> 
     step = next(s for s in replay_match(read_match(MATCH)).games[1].steps if s.action.move_number == 14)
     assert step.action.kind == "move" and step.play is not None and step.play.steps
     expected = render.png(step.before, arrows=[tuple(s) for s in step.play.steps], dice=step.action.dice,
-                          names=True, pips=True, score=True, caption=_describe(step, 2, 14))
+                          names=True, pips=True, score=True, caption=step_caption(step, 2, 14))
     assert pixels(out.read_bytes()) == pixels(expected)
-    plain = render.png(step.before, names=True, pips=True, score=True, caption=_describe(step, 2, 14))
+    plain = render.png(step.before, names=True, pips=True, score=True, caption=step_caption(step, 2, 14))
     assert pixels(out.read_bytes()) != pixels(plain)  # the arrows are there
 
 
 def test_caption_describes_the_move() -> None:
     step = replay_match(read_match(MATCH)).games[1].steps[13]
-    text = _describe(step, 2, 14)
+    text = step_caption(step, 2, 14)
     assert text.startswith("Game 2, move 14: ") and f"{step.action.dice[0]}-{step.action.dice[1]}" in text
     assert step.play is not None and step.play.notation() in text
 

@@ -138,7 +138,7 @@ def test_render_an_export_says_the_decision(tmp_path: Path, name: str) -> None:
 
 def test_render_a_double_in_a_match_says_the_decision(tmp_path: Path) -> None:
     """An .xg match's double (its analysis has no verdict in words: the equities say it)."""
-    from notation.commands.render import _describe
+    from render.captions import step_caption
 
     match = DATA / "xg_ronde3.xg"
     out = tmp_path / "d.png"
@@ -147,7 +147,7 @@ def test_render_a_double_in_a_match_says_the_decision(tmp_path: Path) -> None:
     from notation.replay import replay_match
 
     step = next(s for s in replay_match(read_any(str(match))[0]).games[0].steps if s.action.kind == "double")
-    cap = _describe(step, 1, "13-2")
+    cap = step_caption(step, 1, "13-2")
     assert cap.endswith("doubles to 2. Double / Take. No double +0.691, double/take +0.721, double/pass +1.000.")
     expected = render.png(step.before, names=True, pips=True, score=True, on_roll=True, caption=cap)
     assert pixels(out.read_bytes()) == pixels(expected)

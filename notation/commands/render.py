@@ -95,33 +95,6 @@ def _format_for(path: str, override: str | None) -> str:
     return ""
 
 
-def _who(position: Position, player: int) -> str:
-    name = position.names[player] if player < len(position.names) else ""
-    return name or ("White", "Black")[player]
-
-
-def _describe(step: Any, game_no: int, move_no: int | str) -> str:
-    """A caption for the position before an action: 'Game 2, move 14: Alice to play 5-3: 13/8 13/10'."""
-    a = step.action
-    who = _who(step.before, a.player)
-    head = f"Game {game_no}, move {move_no}: {who}"
-    if a.kind == "move" and a.dice:
-        what = f"to play {a.dice[0]}-{a.dice[1]}"
-        if step.play is not None and step.play.steps:
-            what += f": {step.play.notation()}" + ("" if step.legal else " (illegal, as recorded)")
-        elif step.play is not None:
-            what += ": no move"
-        return f"{head} {what}"
-    from ..record import action_phrase
-
-    text = f"{head} {action_phrase(a)}"
-    if a.kind == "double" and a.analysis is not None and a.analysis.cube is not None:
-        from render.captions import cube_caption
-
-        text += f". {cube_caption(a.analysis.cube, step.before)}"
-    return text
-
-
 AUTO = "auto"
 """``--caption auto``: the caption a book prints (:func:`render.captions.book_caption`)."""
 
@@ -429,6 +402,8 @@ def _render_match(source: str, output: str, fmt: str | None, game_no: int | None
                   auto: bool | None = None) -> None:
     """Draw one position of a match (or every one, ``draw_all``).  ``auto``: each diagram's caption is
     the book caption of its position (``--caption auto``; True: with the pip counts)."""
+    from render.captions import step_caption
+
     from ..matchio import read_match
     from ..replay import replay_match
 
@@ -467,7 +442,7 @@ def _render_match(source: str, output: str, fmt: str | None, game_no: int | None
         step = g.steps[at_index - 1]
         position = step.before
         label = step_labels(g.steps)[at_index - 1]
-        opts = _step_options(step, base, None if fixed_caption else _describe(step, game_no, label))
+        opts = _step_options(step, base, None if fixed_caption else step_caption(step, game_no, label))
     else:
         want = str(move_no)
         try:
@@ -475,7 +450,7 @@ def _render_match(source: str, output: str, fmt: str | None, game_no: int | None
         except ValueError as e:
             fail(str(e))
         position = step.before
-        opts = _step_options(step, base, None if fixed_caption else _describe(step, game_no, want))
+        opts = _step_options(step, base, None if fixed_caption else step_caption(step, game_no, want))
     if auto is not None:
         opts["caption"] = _book_caption(position, auto, rep.match.rules.crawford, base.get("dice"))
     if candidate is not None:  # --candidate N: the N-th play of the analysis the record holds for this move
@@ -550,6 +525,7 @@ def _render_all(rep: Any, source: str, output: str, fmt: str | None, base: dict[
     """Every position of every game into the directory ``output``: checked for existing files first,
     drawn in ``jobs`` processes (0: automatic), with a progress bar on a terminal."""
     from render import _font
+    from render.captions import step_caption
 
     from ..parallel import auto_jobs, can_fork, map_batches
 
@@ -562,7 +538,7 @@ def _render_all(rep: Any, source: str, output: str, fmt: str | None, base: dict[
     places: list[str] = []
     for gi, g in enumerate(rep.games, 1):
         for label, step in zip(step_labels(g.steps), g.steps, strict=True):
-            cap = None if fixed_caption else _describe(step, gi, label)
+            cap = None if fixed_caption else step_caption(step, gi, label)
             if auto is not None:
                 cap = _book_caption(step.before, auto, rep.match.rules.crawford)
             num, dash, rest = label.partition("-")
