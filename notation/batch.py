@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .errors import NotationError, cut_quotes, message_line
-from .formats.registry import FORMATS, by_name
+from .formats.registry import FORMATS, Format, by_name
 from .record import Game, Match
 from .replay import Finding, MatchReplay, Replayer, replay_match
 
@@ -208,14 +208,15 @@ def internal_error(e: BaseException, doing: str) -> str:
     return f"internal error while {doing} ({type(e).__name__}: {what}); please report it with this file"
 
 
-def _by_game(name: str, data: bytes) -> bool:
-    """The record is in a format read one game at a time (its registry line's ``games``)."""
+def _source_format(name: str, data: bytes) -> Format | None:
+    """The registry line of the record's format (recognised once, for the file's whole way), None when it
+    is in no format known: reading it then says what is wrong."""
     from .matchio import detect_format
 
     try:
-        return by_name(detect_format(name, data)).games is not None
+        return by_name(detect_format(name, data))
     except NotationError:
-        return False  # parse_any says what is wrong
+        return None
 
 
 def _replay_stream(match: Match, games: Iterator[Game], path: str, variant: str | None,
@@ -346,22 +347,26 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
     from .stream import wants_stream
 
     data: bytes | None = None
+    # a file's own bytes (an OGXM file's) are for writing it back, not for other formats: read only for its own
+    keeps = () if fmt == "html" else by_name(fmt).private
     try:
+        source: Format | None = None
         if wants_stream(src, target, fmt, stream):
             data = source_bytes(src)[0]
-            if _by_game(name, data):  # one game at a time; None: not done, converted whole below
-                from .stream import convert_sgf
+            source = _source_format(name, data)
+            if source is not None and source.games is not None:  # one game at a time; None: not done,
+                from .stream import convert_sgf  # converted whole below
 
-                done = convert_sgf(data, src, target, fmt, force=force, strict=strict, quiet=quiet,
-                                   canonical=canonical, inputs=inputs, options=options, batch=batch)
+                done = convert_sgf(data, src, target, fmt, source=source, force=force, strict=strict,
+                                   quiet=quiet, canonical=canonical, inputs=inputs, options=options, batch=batch)
                 if done is not None:
                     return done
         if data is None:
             data = source_bytes(src)[0]
-        # a file's own bytes, which only its format's writer writes back, are read only for that target
-        keep = fmt != "html" and bool(by_name(fmt).private)
-        matches: list[Match] | _Stream = (_Stream(data, name, keep) if _several(name, data)
-                                          else _parse(data, name, keep=keep))
+            source = _source_format(name, data)
+        matches: list[Match] | _Stream = (_Stream(data, name, bool(keeps))
+                                          if source is not None and source.several(data)
+                                          else _parse(data, name, keep=bool(keeps), source=source))
         del data
     except OSError as e:
         return failed(f"{name}: cannot read: {e.strerror or e}")
@@ -377,9 +382,8 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
         return failed(f"{name}: {NO_GAMES}: nothing to convert")
     from pathlib import Path
 
-    keeps = () if fmt == "html" else by_name(fmt).private
-    drop = [p for f in FORMATS for p in f.private if p not in keeps]  # (an OGXM file's own bytes are for
-    first = Path(target)  # writing it back, not for other formats)
+    drop = [p for f in FORMATS for p in f.private if p not in keeps]
+    first = Path(target)
 
     def target_of(k: int) -> str:
         return target if k == 1 else str(first.with_name(f"{first.stem}.{k}{first.suffix}"))
@@ -410,16 +414,6 @@ def _convert_file(src: str, target: str, fmt: str, out: dict[str, Any], *, force
         if files is not None and files is not batch:
             files.finish()
     return out
-
-
-def _several(name: str, data: bytes) -> bool:
-    """The record is a stream of several matches, read one at a time (its registry line's ``members``)."""
-    from .matchio import detect_format
-
-    try:
-        return by_name(detect_format(name, data)).several(data)
-    except NotationError:
-        return False  # _parse says what is wrong
 
 
 class _Stream:
@@ -543,10 +537,10 @@ def _convert_match(match: Match, name: str, member: int, target: str, fmt: str, 
         write_failed(e)
 
 
-def _parse(data: bytes, name: str, *, keep: bool = True) -> list[Match]:
+def _parse(data: bytes, name: str, *, keep: bool = True, source: Format | None = None) -> list[Match]:
     from .matchio import parse_any
 
-    return parse_any(data, name=name, keep=keep)
+    return parse_any(data, name=name, keep=keep, fmt=source)
 
 
 BATCH = 16

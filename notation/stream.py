@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._term import utf8
 from .errors import NotationError
-from .formats.registry import FORMATS, by_name
+from .formats.registry import FORMATS, Format, by_name
 from .play import plain_legs
 from .record import Action, Game, Match
 from .replay import GameReplay, Replayer
@@ -160,21 +160,21 @@ class _Fallback(Exception):
     """The streamed conversion gives up: the whole conversion does the file."""
 
 
-def convert_sgf(data: bytes, src: str, target: str, fmt: str, *, force: bool = False, strict: bool = False,
-                quiet: bool = False, canonical: bool = False, inputs: Any = (),
+def convert_sgf(data: bytes, src: str, target: str, fmt: str, *, source: Format, force: bool = False,
+                strict: bool = False, quiet: bool = False, canonical: bool = False, inputs: Any = (),
                 options: dict[str, Any] | None = None, batch: OutputBatch | None = None
                 ) -> dict[str, Any] | None:
     """:func:`notation.batch.convert_file` of the SGF ``data`` read from ``src`` (a local file), one
-    game at a time; the same result.  None: not done (nothing is left behind), the caller converts
-    ``data`` whole."""
+    game at a time (``source``: its format's registry line, whose ``games`` reads it so); the same result.
+    None: not done (nothing is left behind), the caller converts ``data`` whole."""
     try:
-        return _convert(data, src, target, fmt, force=force, strict=strict, quiet=quiet, canonical=canonical,
-                        inputs=inputs, options=options or {}, batch=batch)
+        return _convert(data, src, target, fmt, source, force=force, strict=strict, quiet=quiet,
+                        canonical=canonical, inputs=inputs, options=options or {}, batch=batch)
     except _Fallback:
         return None
 
 
-def _convert(data: bytes, src: str, target: str, fmt: str, *, force: bool, strict: bool, quiet: bool,
+def _convert(data: bytes, src: str, target: str, fmt: str, source: Format, *, force: bool, strict: bool, quiet: bool,
              canonical: bool, inputs: Any, options: dict[str, Any], batch: OutputBatch | None
              ) -> dict[str, Any]:
     from .convert import reporters, say_doubts, say_losses, write_error
@@ -185,7 +185,7 @@ def _convert(data: bytes, src: str, target: str, fmt: str, *, force: bool, stric
 
     # pass 1: the header, complete, and each game's stub
     try:
-        header, games = _by_game(data, name)  # (which cuts and checks each game: record.Bounds)
+        header, games = source.iter_games(data, name=name)  # (which cuts and checks each game: record.Bounds)
         stubs = [stub_game(g) for g in games]
         del games
     except NotationError as e:
@@ -210,7 +210,7 @@ def _convert(data: bytes, src: str, target: str, fmt: str, *, force: bool, stric
         open_error = e  # said where the whole conversion says it: after the reports
     try:
         sink = _Sink(None if pending is None else pending.fd)
-        findings, changed, dropped, notes = _pass2(data, name, header, stubs, fmt, sink, quiet=quiet,
+        findings, changed, dropped, notes = _pass2(data, name, source, header, stubs, fmt, sink, quiet=quiet,
                                                    canonical=canonical, options=options)
         sink.flush()
     except BaseException as e:
@@ -262,22 +262,14 @@ def _convert(data: bytes, src: str, target: str, fmt: str, *, force: bool, stric
     return out
 
 
-def _by_game(data: bytes, name: str) -> tuple[Match, Iterator[Game]]:
-    """The record's match and its games one at a time, read by its format's reader (its registry line's
-    ``games``: SGF's :func:`~notation.formats.sgf.iter_sgf`)."""
-    from .matchio import detect_format
-
-    return by_name(detect_format(name, data)).iter_games(data, name=name)
-
-
-def _pass2(data: bytes, name: str, header: Match, stubs: list[Game], fmt: str, sink: _Sink, *, quiet: bool,
-           canonical: bool, options: dict[str, Any]) -> tuple[list[Any], int, list[str], list[str]]:
+def _pass2(data: bytes, name: str, source: Format, header: Match, stubs: list[Game], fmt: str, sink: _Sink, *,
+           quiet: bool, canonical: bool, options: dict[str, Any]) -> tuple[list[Any], int, list[str], list[str]]:
     """Read the games again and write each: (the findings to report, the plays made canonical, what
     the writer says it dropped, what it keeps in a form of its own)."""
     from .convert import canonical_game_plays
 
     target = by_name(fmt)
-    _, games = _by_game(data, name)
+    _, games = source.iter_games(data, name=name)
     findings = Replayer(header, keep=False) if not quiet else None
     # the writer's replay, for a writer that uses it: of what it writes (the canonical copy with --canonical)
     writer = None

@@ -189,6 +189,8 @@ def _text_record(head: bytes) -> bool:
         if i == 0 or head[i - 1] == 10 or not head[:i].strip(b" \t\r\n"):
             return True
     return False
+
+
 _WORDS = ("a text record for people (gammon convert --to txt, gnubg's 'export match text'): it is written to be "
           "read, not read back; convert from the original record")
 
