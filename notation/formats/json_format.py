@@ -246,7 +246,7 @@ def _text(v: object, level: int) -> str:
         if not acts:
             return "[]"
         pad = _PADS[level + 1]
-        texts = [_action_text(a, level + 1) or _text(action_to_dict(a), level + 1) for a in acts]
+        texts = [_action_json(a, level + 1) for a in acts]
         sep = ",\n" + pad
         return f"[\n{pad}{sep.join(texts)}\n{_PADS[level]}]"
     if isinstance(v, dict):
@@ -291,6 +291,12 @@ def _json_plain(x: object) -> str | None:
     """The JSON of a str, an int, a bool or None (exact types), else None."""
     f = _plain_of(type(x))
     return None if f is None else f(x)
+
+
+def _action_json(a: Action, level: int) -> str:
+    """The text of an action at nesting ``level`` (in a game's list of actions): by its template where it
+    is a common one (:func:`_action_text`), else by the general path."""
+    return _action_text(a, level) or _text(action_to_dict(a), level)
 
 
 def _action_text(a: Action, level: int) -> str | None:
@@ -824,7 +830,7 @@ def _emit_game(g: Game, emit: Callable[[str], None]) -> None:
         emit("[\n" + pad)
         first = True
         for a in acts:
-            emit(("" if first else sep) + (_action_text(a, 5) or _text(action_to_dict(a), 5)))
+            emit(("" if first else sep) + _action_json(a, 5))
             first = False
         emit("\n" + _PADS[4] + "]")
     emit(text[at + len(str(_ACTIONS_HERE)):])
