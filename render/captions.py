@@ -342,6 +342,16 @@ def player_name(names: Sequence[str], player: int) -> str:
     return name or ("White", "Black")[player]
 
 
+def play_words(step: ReplayStep) -> str | None:
+    """A replayed move's play as a caption says it: ``13/8 13/10``, ``... (illegal, as recorded)``, ``no
+    move``; None when the replay made no play of it."""
+    if step.play is None:
+        return None
+    if not step.play.steps:
+        return "no move"
+    return step.play.notation() + ("" if step.legal else " (illegal, as recorded)")
+
+
 def step_caption(step: ReplayStep, game_no: int, move_no: int | str) -> str:
     """The caption of the position before a replayed action (``gammon render MATCH``): ``Game 2, move 14:
     Alice to play 5-3: 13/8 13/10``, ``Game 3, move 9: Bob doubles to 2`` (and the cube decision's
@@ -349,12 +359,8 @@ def step_caption(step: ReplayStep, game_no: int, move_no: int | str) -> str:
     a = step.action
     head = f"Game {game_no}, move {move_no}: {player_name(step.before.names, a.player)}"
     if a.kind == "move" and a.dice:
-        what = f"to play {a.dice[0]}-{a.dice[1]}"
-        if step.play is not None and step.play.steps:
-            what += f": {step.play.notation()}" + ("" if step.legal else " (illegal, as recorded)")
-        elif step.play is not None:
-            what += ": no move"
-        return f"{head} {what}"
+        played = play_words(step)
+        return f"{head} to play {a.dice[0]}-{a.dice[1]}" + ("" if played is None else f": {played}")
     text = f"{head} {action_phrase(a)}"
     if a.kind == "double" and a.analysis is not None and a.analysis.cube is not None:
         text += f". {cube_caption(a.analysis.cube, step.before)}"

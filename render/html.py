@@ -42,7 +42,7 @@ from notation.record import Action, Match, action_phrase
 from notation.replay import Finding, MatchReplay, ReplayStep, replay_match
 
 from ._font import default_font
-from .captions import player_name
+from .captions import play_words, player_name
 from .display import Glyphs, Group
 from .layout import layout
 from .vector import _glyph_id, _Writer
@@ -78,13 +78,8 @@ def _action_text(step: ReplayStep, names: Sequence[str]) -> str:
     who = player_name(names, a.player)
     if a.kind == "move":
         roll = f"{a.dice[0]}{a.dice[1]}" if a.dice else ""
-        if step.play is not None and step.play.steps:
-            what = step.play.notation() + ("" if step.legal else " (illegal, as recorded)")
-        elif step.play is not None:
-            what = "no move"
-        else:
-            what = a.play or "?"
-        return f"{who} {roll}: {what}"
+        what = play_words(step)
+        return f"{who} {roll}: {a.play or '?' if what is None else what}"
     return f"{who} {action_phrase(a)}"
 
 
