@@ -7,6 +7,7 @@ test_play_legs.py.
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -89,6 +90,17 @@ def test_findings_only_replay_on_hit_marks_and_opening_doubles(monkeypatch: pyte
         assert _lean_and_full(m)[0] == full
 
 
+def _readable(text: str) -> list[Any]:
+    """The matches of an edited ``.mat`` text, none where the edit made it unreadable."""
+    from notation.errors import NotationError
+    from notation.formats.mat import parse_matches
+
+    try:
+        return parse_matches(text, name="x.mat")
+    except NotationError:
+        return []
+
+
 @pytest.mark.parametrize("edit", ["no results", "cut", "bear-off", "after the end"])
 def test_findings_only_replay_of_games_that_end_oddly(monkeypatch: pytest.MonkeyPatch, edit: str) -> None:
     """Games that end in a run of plain plays: no result line (the finding points at the last play), a file
@@ -96,9 +108,6 @@ def test_findings_only_replay_of_games_that_end_oddly(monkeypatch: pytest.Monkey
     result line.  Each has something to say, and the findings-only replay, the whole one and the whole one
     a play at a time say the same."""
     from conftest import DATA
-
-    from notation.errors import NotationError
-    from notation.formats.mat import parse_matches
 
     text = (DATA / "gnubg_7p_crawford.mat").read_text()
     lines = text.split("\n")
@@ -117,11 +126,7 @@ def test_findings_only_replay_of_games_that_end_oddly(monkeypatch: pytest.Monkey
         variants = ["\n".join(lines[:i + 1] + extra + lines[i + 1:]) for i in wins
                     for extra in (lines[i - 3:i - 1], dance)]
     for v in variants:
-        try:
-            matches = parse_matches(v, name="x.mat")
-        except NotationError:
-            continue
-        for m in matches:
+        for m in _readable(v):
             lean, full = _lean_and_full(m)
             assert lean == full
             assert full[0]  # each of these records has something to say
@@ -135,13 +140,6 @@ def test_findings_only_replay_of_games_that_end_oddly(monkeypatch: pytest.Monkey
 def test_findings_only_replay_of_edited_files(text: str) -> None:
     """Random edits (wrong dice and points, lines swapped or cut, cube actions and results inserted) stop
     the fast lane anywhere: the findings-only replay still says what the whole replay says."""
-    from notation.errors import NotationError
-    from notation.formats.mat import parse_matches
-
-    try:
-        matches = parse_matches(text, name="x.mat")
-    except NotationError:
-        return
-    for m in matches:
+    for m in _readable(text):
         lean, full = _lean_and_full(m)
         assert lean == full
